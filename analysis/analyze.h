@@ -1,0 +1,46 @@
+// The analysis entry point: scan result in, resolved Graph out (parse in parallel, resolve once).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "analysis/fact_cache.h"
+#include "analysis/graph.h"
+#include "analysis/source_tree.h"
+
+namespace anchorfs::analysis {
+
+struct AnalysisOptions {
+  unsigned threads = 0;              // 0: all cores
+  FactCache* cache = nullptr;        // optional
+  size_t max_file_bytes = 16 << 20;  // larger source files are served unchanged
+  // Called from worker threads, possibly concurrently, as files finish parsing.
+  std::function<void(size_t done, size_t total)> on_progress;
+};
+
+// A source file that was not analysed, and why (too large, binary, unreadable, syntax errors).
+struct SkippedFile {
+  std::string path;
+  std::string reason;
+};
+
+struct AnalysisStats {
+  size_t source_files = 0;  // files a front end claimed
+  size_t parsed = 0;
+  size_t from_cache = 0;
+  size_t lines = 0;
+  double parse_seconds = 0;
+  double resolve_seconds = 0;
+};
+
+struct Analysis {
+  Graph graph;
+  AnalysisStats stats;
+  std::vector<SkippedFile> skipped;
+};
+
+Analysis analyze(const SourceTree& tree, const AnalysisOptions& options);
+
+}  // namespace anchorfs::analysis

@@ -1,0 +1,29 @@
+// The interface through which analysis reuses per-file facts across runs (implemented in cache/).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace anchorfs::analysis {
+
+// xxh3-128 of a file's bytes.
+struct ContentDigest {
+  uint64_t low = 0;
+  uint64_t high = 0;
+  friend bool operator==(const ContentDigest&, const ContentDigest&) = default;
+};
+
+ContentDigest digest_of(std::string_view bytes);
+
+// Serialized per-file facts by content digest. Implementations are safe to call from several
+// threads at once. A miss, or an entry written by another analyser version, loads as nullopt.
+class FactCache {
+ public:
+  virtual ~FactCache() = default;
+  virtual std::optional<std::string> load(const ContentDigest& digest) = 0;
+  virtual void store(const ContentDigest& digest, std::string_view facts) = 0;
+};
+
+}  // namespace anchorfs::analysis

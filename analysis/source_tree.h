@@ -1,0 +1,50 @@
+// The lstat-level listing of a repository: the input of analysis and of the filesystem snapshot.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace anchorfs::analysis {
+
+inline constexpr uint32_t kNoParent = UINT32_MAX;
+
+// One directory entry as lstat saw it during the scan. Symlinks are never followed.
+struct TreeEntry {
+  std::string path;            // repository-relative, '/'-separated, raw bytes; "" for the root
+  uint32_t parent = kNoParent; // index of the containing directory entry
+  mode_t mode = 0;             // file type and permission bits
+  uint64_t size = 0;
+  uint64_t inode = 0;          // the source inode (identity across rescans)
+  uint32_t nlink = 1;
+  uid_t uid = 0;
+  gid_t gid = 0;
+  int64_t mtime_ns = 0;
+  int64_t ctime_ns = 0;
+  int64_t atime_ns = 0;
+  std::string symlink_target;  // for symlinks only
+  uint32_t first_child = 0;    // directories: children are entries[first_child, +child_count)
+  uint32_t child_count = 0;
+};
+
+// Something the scan could not list, and why (unreadable directory, vanished entry, ...).
+struct ScanProblem {
+  std::string path;
+  std::string reason;
+};
+
+struct SourceTree {
+  std::string root;                // absolute, canonical path of the repository
+  std::vector<TreeEntry> entries;  // entries[0] is the root; every parent precedes its children;
+                                   // a directory's children are contiguous, sorted by name
+                                   // (bytewise)
+  std::vector<ScanProblem> problems;
+};
+
+// Lists every entry below `root` (which must be a directory). Never follows symlinks, never
+// opens anything but directories, never blocks on FIFOs or devices.
+SourceTree scan_tree(const std::string& root);
+
+}  // namespace anchorfs::analysis

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Configures and builds anchorfs: scripts/build.sh [BUILD_DIR] [extra cmake -D options...]
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:-$here/build}"
+shift || true
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" "$@" >/dev/null
+cmake --build "$build" -j "$(nproc)"

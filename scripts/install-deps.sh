@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages anchorfs needs to build, test and run (only those missing).
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git python3 nodejs npm ripgrep
+  libfuse3-dev fuse3 libtree-sitter-dev libtbb-dev libfmt-dev libgtest-dev
+  libcli11-dev nlohmann-json3-dev libxxhash-dev liblmdb-dev
+)
+packages+=("$@")
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "anchorfs: installing ${missing[*]}" >&2
+$sudo apt-get update -q >/dev/null
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
