@@ -1,0 +1,3 @@
+"""Small helpers shared by the package."""
+
+from .text import slugify, normalize_title
