@@ -1,0 +1,83 @@
+// The persistent FactCache: per-file facts in an LMDB store, one store per repository path.
+#pragma once
+
+#include <lmdb.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "analysis/fact_cache.h"
+#include "cache/cache_location.h"
+#include "cache/store_info.h"
+
+namespace anchorfs::cache {
+
+struct CacheOptions {
+  std::string repo_root;         // the repository whose facts are cached; must exist
+  std::string cache_dir;         // the cache root; "" means default_cache_root()
+  std::string analyser_version;  // entries written under any other version are never loaded
+  WarningSink warn;              // one-line warnings (corruption, unusable default location)
+  size_t initial_map_bytes = size_t{1} << 30;  // address space reserved; grows on MDB_MAP_FULL
+};
+
+// Thread-safety: load() and store() may be called from any number of threads at once; flush(),
+// info() and the destructor may run concurrently with them too. Two processes may open the same
+// store at once (LMDB's own locking serialises their writers).
+class LmdbFactCache final : public analysis::FactCache {
+ public:
+  // Opens (creating, verifying and if needed rebuilding) the store for options.repo_root.
+  // Throws CacheError when an explicit cache_dir is unusable or inside the repository. Returns
+  // nullptr after a warning when the *default* location is unusable: run without a cache.
+  static std::unique_ptr<LmdbFactCache> open(const CacheOptions& options);
+
+  ~LmdbFactCache() override;  // flushes
+  LmdbFactCache(const LmdbFactCache&) = delete;
+  LmdbFactCache& operator=(const LmdbFactCache&) = delete;
+
+  // A hit only for an entry written under this analyser version whose checksum verifies.
+  std::optional<std::string> load(const analysis::ContentDigest& digest) override;
+  // Queued in memory (visible to load() at once); written to disk by flush().
+  void store(const analysis::ContentDigest& digest, std::string_view facts) override;
+  // Commits every queued store in one write transaction. Call it after an analysis pass.
+  void flush();
+
+  StoreInfo info() const;
+  const std::string& store_dir() const { return dir_; }
+  // Entries answered from disk / from the queue since open (for stats and tests).
+  uint64_t disk_hits() const { return disk_hits_.load(); }
+
+ private:
+  LmdbFactCache(CacheOptions options, std::string dir);
+  void open_env();   // requires env_mutex_ held exclusively (or no other user yet)
+  void close_env();  // likewise
+  void rebuild(const std::string& why);  // likewise: set the store aside, start a fresh one
+  void write_metadata();
+  void commit_pending_locked();
+
+  CacheOptions options_;
+  std::string dir_;
+  uint64_t version_hash_ = 0;
+
+  mutable std::shared_mutex env_mutex_;  // shared: read transactions; exclusive: env changes
+  MDB_env* env_ = nullptr;
+  MDB_dbi facts_dbi_ = 0;
+  MDB_dbi meta_dbi_ = 0;
+  uint64_t env_device_ = 0;  // identity of the data file we opened, to notice a rebuild by
+  uint64_t env_inode_ = 0;   // another process before setting a file aside ourselves
+
+  std::mutex pending_mutex_;
+  std::unordered_map<std::string, std::string> pending_;  // encoded key -> facts
+
+  std::atomic<bool> corrupt_{false};  // a read failed verification: stop reading, rebuild on flush
+  std::atomic<uint64_t> disk_hits_{0};
+};
+
+}  // namespace anchorfs::cache
