@@ -1,0 +1,98 @@
+// Repository statistics for `anchorfs stats`: graph shape, hubs, auto's choice, tag cost per view.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/analyze.h"
+#include "analysis/graph.h"
+#include "analysis/source_tree.h"
+#include "render/tag_plan.h"
+#include "render/view.h"
+
+namespace anchorfs::render {
+
+inline constexpr size_t kRelationCount = 11;  // analysis::Relation::Registers + 1
+
+// The field name a relation is counted under in stats ("contains", "calls", "config_usage", ...).
+std::string_view relation_name(analysis::Relation relation);
+
+// A view and the plans rendered under it (one plan per graph.files entry).
+struct ViewPlans {
+  View requested = View::Topo;  // as asked (may be Auto)
+  ViewChoice choice;            // what it resolved to
+  std::vector<TagPlan> plans;
+};
+
+// What one view costs: tag bytes added, as a share of the analysed source bytes.
+struct ViewCost {
+  View requested = View::Topo;  // as asked (may be Auto)
+  ViewChoice choice;            // what it resolved to
+  uint64_t tag_bytes = 0;       // sum of TagPlan::added_bytes over all files
+  size_t tagged_files = 0;      // files with a non-empty plan
+  size_t blocks = 0;            // tag blocks written
+  double share = 0;             // tag_bytes / source_bytes (0 when source_bytes is 0)
+};
+
+struct Hub {
+  std::string id;
+  size_t in_degree = 0;  // distinct resolved callers
+};
+
+struct RepoStats {
+  // Files
+  size_t files = 0;           // analysed source files (graph.files)
+  size_t taggable_files = 0;  // of which parsed cleanly
+  size_t lines = 0;           // AnalysisStats::lines
+  uint64_t source_bytes = 0;  // bytes of the analysed source files
+
+  // Entities and edges
+  size_t file_entities = 0;
+  size_t classes = 0;
+  size_t functions = 0;
+  std::array<size_t, kRelationCount> edges{};   // by analysis::Relation
+  std::array<size_t, kRelationCount> labels{};  // by analysis::Relation
+
+  // Call graph shape (the inputs of auto's rule; see docs/views.md)
+  size_t callers = 0;               // entities with at least one resolved outgoing call
+  double mean_call_out_degree = 0;  // call edges / callers
+  size_t max_call_out_degree = 0;
+  std::string max_call_out_id;  // an entity reaching the max (smallest id), "" if none
+  size_t hub_threshold = 0;     // in-degree above which an entity is a hub
+  size_t hubs = 0;              // entities with call in-degree > hub_threshold
+  double hub_share = 0;         // hubs / entities taking part in any call edge
+  double hub_call_share = 0;    // share of call edges that land on a hub
+  std::vector<Hub> top_hubs;    // highest in-degree first, then by id; at most 10
+
+  ViewChoice auto_choice;       // what `auto` picks for this graph (with the given options)
+  std::vector<ViewCost> views;  // in the order given
+};
+
+// Sum of the sizes (from the scan) of the files listed in graph.files.
+uint64_t source_bytes(const analysis::SourceTree& tree, const analysis::Graph& graph);
+
+// Renders `graph` under each view in `views` (options other than `view` taken from `options`).
+// Default when `views` is empty: topo, inv, dense, auto.
+std::vector<ViewPlans> render_views(const analysis::Graph& graph, const ViewOptions& options,
+                                    const std::vector<View>& views);
+
+// The statistics; `options` gives max_links/hub_threshold for auto's choice.
+RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisStats& analysis_stats,
+                        uint64_t source_bytes, const ViewOptions& options,
+                        const std::vector<ViewPlans>& views);
+
+// Convenience for the CLI: render_views(graph, options, views), then the above.
+RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisStats& analysis_stats,
+                        uint64_t source_bytes, const ViewOptions& options,
+                        const std::vector<View>& views = {});
+
+// A human-readable table (several lines, ends with a newline).
+std::string format_table(const RepoStats& stats);
+
+// The JSON document described in docs/views.md (pretty-printed, ends with a newline).
+std::string format_json(const RepoStats& stats);
+
+}  // namespace anchorfs::render
