@@ -7,6 +7,7 @@ packages=(
   libfuse3-dev fuse3 libtree-sitter-dev libtbb-dev libfmt-dev libgtest-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev liblmdb-dev
 )
+packages+=(clang libclang-rt-14-dev)  # libFuzzer targets (scripts/fuzz.sh)
 packages+=("$@")
 
 missing=()
