@@ -20,10 +20,19 @@ struct TagPlan {
   uint64_t added_bytes() const;
 };
 
-// The tagged view of `original` under `plan`.
+// The tagged view of `original` under `plan`, in one linear pass. Throws std::invalid_argument
+// when insertions are unsorted or beyond the end of `original`.
 std::string apply(std::string_view original, const TagPlan& plan);
 
-// Removes every tag block (any comment syntax anchorfs writes) from a tagged view.
+// Removes every tag block (any comment syntax anchorfs writes) from a tagged view: a run of whole
+// lines opened and closed by the same delimiter line `<ws># === <Kind> Annotation ===` with only
+// comment lines between, terminators (\n, \r\n, \r) included. A leading UTF-8 BOM is kept.
+// strip(apply(x, plan)) == x whenever x itself contains no delimiter line (has_tag_delimiter)
+// and the plan inserts at line starts, as render_plans does; see docs/tag-format.md.
 std::string strip(std::string_view tagged);
+
+// True when `text` already contains a delimiter line: such a file cannot be tagged reversibly
+// and should be served unchanged.
+bool has_tag_delimiter(std::string_view text);
 
 }  // namespace anchorfs::render

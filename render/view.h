@@ -17,9 +17,14 @@ enum class View { None, Topo, Inv, Dense, Auto };
 std::optional<View> parse_view(std::string_view name);
 std::string_view view_name(View view);
 
+// auto's rule (docs/views.md): mean call out-degree over entities that call anything.
+inline constexpr double kAutoTopoBelow = 5.0;  // mean < this: topo
+inline constexpr double kAutoInvAbove = 8.0;   // mean > this: inv; in between: topo minus hub calls
+inline constexpr size_t kHubDegree = 10;       // a hub has more than this many distinct callers
+
 struct ViewOptions {
   View view = View::Auto;
-  size_t max_links = 12;                // values shown per field before "… (+K more)"
+  size_t max_links = 12;                // values shown per field before "… (+K more)"; 0: no cap
   std::optional<size_t> hub_threshold;  // drop CALLS to entities with in-degree above this
 };
 
@@ -32,7 +37,18 @@ struct ViewChoice {
 
 ViewChoice choose_view(const analysis::Graph& graph, const ViewOptions& requested);
 
-// One plan per graph.files entry, same order.
+// The call graph's shape as auto sees it.
+struct CallShape {
+  size_t call_edges = 0;
+  size_t callers = 0;          // entities with at least one outgoing call
+  double mean_out_degree = 0;  // call_edges / callers (0 without callers)
+  size_t max_out_degree = 0;
+  analysis::EntityIndex max_out_entity = analysis::kNoEntity;  // lowest index reaching the max
+};
+CallShape call_shape(const analysis::Graph& graph);
+
+// One plan per graph.files entry, same order. Deterministic whatever the thread count.
+// choice.view == Auto is resolved with choose_view first.
 std::vector<TagPlan> render_plans(const analysis::Graph& graph, const ViewChoice& choice);
 
 }  // namespace anchorfs::render

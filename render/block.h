@@ -1,0 +1,37 @@
+// Rendering one entity's tag block (Python `#` comments) from the precomputed graph index.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "render/graph_index.h"
+
+namespace anchorfs::render {
+
+// Which fields a view shows, and how they are trimmed.
+struct BlockPolicy {
+  bool forward_calls = true;            // CALLS
+  bool forward_imports = true;          // IMPORTS
+  bool dense = false;                   // CONFIG_USAGE ... REGISTERS
+  bool file_children = false;           // CHILDREN on file blocks
+  size_t max_links = 0;                 // 0: no cap
+  std::optional<size_t> hub_threshold;  // CALLS to entities with call in-degree above are dropped
+};
+
+// Reusable buffers; one per thread.
+struct BlockScratch {
+  std::vector<analysis::EntityIndex> refs;
+  std::vector<std::string_view> labels;
+  std::string fields;
+};
+
+// Appends the block describing `e` to `out` when it would say more than the entity's name and
+// PARENT; returns whether it did. Every line is `indent# ...newline`.
+bool append_block(std::string& out, const GraphIndex& index, analysis::EntityIndex e,
+                  const BlockPolicy& policy, std::string_view indent, std::string_view newline,
+                  BlockScratch& scratch);
+
+}  // namespace anchorfs::render

@@ -1,0 +1,190 @@
+// Building the per-entity adjacency with counting sorts (linear) and the id ranking (n log n).
+#include "render/graph_index.h"
+
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "render/sanitize.h"
+
+namespace anchorfs::render {
+
+using analysis::EntityIndex;
+using analysis::EntityKind;
+using analysis::Relation;
+
+namespace {
+
+constexpr size_t kRelations = static_cast<size_t>(Relation::Registers) + 1;
+
+bool valid_relation(Relation relation) {
+  return static_cast<size_t>(relation) < kRelations;
+}
+
+// Counting sort of (key, value) pairs into CSR form; keeps the input order within a key.
+template <typename T, typename KeyOf>
+void bucket(size_t keys, const std::vector<T>& items, KeyOf key_of, std::vector<uint32_t>& begin,
+            std::vector<T>& sorted) {
+  begin.assign(keys + 1, 0);
+  for (const T& item : items) ++begin[key_of(item) + 1];
+  std::partial_sum(begin.begin(), begin.end(), begin.begin());
+  sorted.resize(items.size());
+  std::vector<uint32_t> next(begin.begin(), begin.end() - 1);
+  for (const T& item : items) sorted[next[key_of(item)]++] = item;
+}
+
+}  // namespace
+
+GraphIndex::GraphIndex(const analysis::Graph& graph) : graph_(graph) {
+  const size_t n = graph.entities.size();
+
+  files_of_.assign(n, analysis::kNoEntity);
+  for (size_t e = 0; e < n; ++e) {
+    const analysis::Entity& entity = graph.entities[e];
+    if (entity.kind == EntityKind::File) {
+      files_of_[e] = static_cast<EntityIndex>(e);
+    } else if (entity.file < n && graph.entities[entity.file].kind == EntityKind::File) {
+      files_of_[e] = entity.file;
+    }
+  }
+  file_infos_.assign(n, kNoFileInfo);
+  for (size_t f = 0; f < graph.files.size(); ++f) {
+    EntityIndex file = graph.files[f].entity;
+    if (file < n && graph.entities[file].kind == EntityKind::File) file_infos_[file] = f;
+  }
+
+  ids_.resize(n);
+  local_names_.resize(n);
+  for (size_t e = 0; e < n; ++e) {
+    const analysis::Entity& entity = graph.entities[e];
+    EntityIndex file = files_of_[e];
+    if (entity.kind == EntityKind::File || file == analysis::kNoEntity) {
+      ids_[e] = escaped(entity.name);
+      local_names_[e] = ids_[e];
+    } else {
+      local_names_[e] = escaped(entity.name);
+      ids_[e] = escaped(graph.entities[file].name) + ":" + local_names_[e];
+    }
+  }
+  std::vector<EntityIndex> order(n);
+  std::iota(order.begin(), order.end(), EntityIndex{0});
+  tbb::parallel_sort(order.begin(), order.end(), [&](EntityIndex a, EntityIndex b) {
+    int c = ids_[a].compare(ids_[b]);
+    return c != 0 ? c < 0 : a < b;
+  });
+  ranks_.resize(n);
+  for (size_t r = 0; r < n; ++r) ranks_[order[r]] = static_cast<uint32_t>(r);
+
+  // Edges are sorted by (relation, from, to): bucketing by `from` keeps (relation, to) order.
+  // Bucketing by `to` keeps (relation, from) order.
+  struct Keyed {
+    EntityIndex key;
+    Link link;
+  };
+  std::vector<Keyed> forward;
+  std::vector<Keyed> backward;
+  forward.reserve(graph.edges.size());
+  backward.reserve(graph.edges.size());
+  for (const analysis::Edge& edge : graph.edges) {
+    if (edge.from >= n || edge.to >= n || !valid_relation(edge.relation)) continue;
+    forward.push_back({edge.from, {edge.relation, edge.to}});
+    backward.push_back({edge.to, {edge.relation, edge.from}});
+  }
+  auto by_relation_other = [](const Keyed& a, const Keyed& b) {
+    return std::tie(a.key, a.link.relation, a.link.other) <
+           std::tie(b.key, b.link.relation, b.link.other);
+  };
+  // The analysis promises sorted, duplicate-free edges; re-establish it cheaply if not.
+  for (std::vector<Keyed>* side : {&forward, &backward}) {
+    std::vector<Keyed> sorted;
+    std::vector<uint32_t> begin;
+    bucket(
+        n, *side, [](const Keyed& k) { return k.key; }, begin, sorted);
+    for (size_t e = 0; e < n; ++e) {
+      auto first = sorted.begin() + begin[e];
+      auto last = sorted.begin() + begin[e + 1];
+      if (!std::is_sorted(first, last, by_relation_other))
+        std::sort(first, last, by_relation_other);
+    }
+    auto equal = [](const Keyed& a, const Keyed& b) {
+      return a.key == b.key && a.link.relation == b.link.relation && a.link.other == b.link.other;
+    };
+    sorted.erase(std::unique(sorted.begin(), sorted.end(), equal), sorted.end());
+    Adjacency& adjacency = side == &forward ? out_ : in_;
+    adjacency.begin.assign(n + 1, 0);
+    adjacency.links.reserve(sorted.size());
+    for (const Keyed& k : sorted) {
+      ++adjacency.begin[k.key + 1];
+      adjacency.links.push_back(k.link);
+    }
+    std::partial_sum(adjacency.begin.begin(), adjacency.begin.end(), adjacency.begin.begin());
+  }
+
+  std::vector<analysis::Label> labels;
+  labels.reserve(graph.labels.size());
+  for (const analysis::Label& label : graph.labels) {
+    if (label.entity < n && valid_relation(label.relation)) labels.push_back(label);
+  }
+  bucket(
+      n, labels, [](const analysis::Label& l) { return l.entity; }, label_begin_, labels_);
+  auto label_order = [](const analysis::Label& a, const analysis::Label& b) {
+    return std::tie(a.relation, a.value) < std::tie(b.relation, b.value);
+  };
+  for (size_t e = 0; e < n; ++e) {
+    auto first = labels_.begin() + label_begin_[e];
+    auto last = labels_.begin() + label_begin_[e + 1];
+    if (!std::is_sorted(first, last, label_order)) std::sort(first, last, label_order);
+  }
+
+  std::vector<EntityIndex> with_parent;
+  std::vector<EntityIndex> in_files;
+  for (size_t e = 0; e < n; ++e) {
+    EntityIndex parent = graph.entities[e].parent;
+    if (parent < n && parent != e) with_parent.push_back(static_cast<EntityIndex>(e));
+    if (files_of_[e] != analysis::kNoEntity && file_infos_[files_of_[e]] != kNoFileInfo) {
+      in_files.push_back(static_cast<EntityIndex>(e));
+    }
+  }
+  bucket(
+      n, with_parent, [&](EntityIndex e) { return graph.entities[e].parent; }, child_begin_,
+      children_);
+  bucket(
+      graph.files.size(), in_files, [&](EntityIndex e) { return file_infos_[files_of_[e]]; },
+      file_entity_begin_, file_entities_);
+}
+
+std::span<const Link> GraphIndex::select(const Adjacency& adjacency, EntityIndex e,
+                                         Relation relation) {
+  const Link* first = adjacency.links.data() + adjacency.begin[e];
+  const Link* last = adjacency.links.data() + adjacency.begin[e + 1];
+  auto lower =
+      std::partition_point(first, last, [&](const Link& l) { return l.relation < relation; });
+  auto upper =
+      std::partition_point(lower, last, [&](const Link& l) { return l.relation == relation; });
+  return {lower, upper};
+}
+
+std::span<const Link> GraphIndex::out(EntityIndex e, Relation relation) const {
+  return select(out_, e, relation);
+}
+
+std::span<const Link> GraphIndex::in(EntityIndex e, Relation relation) const {
+  return select(in_, e, relation);
+}
+
+std::span<const analysis::Label> GraphIndex::labels(EntityIndex e) const {
+  return {labels_.data() + label_begin_[e], labels_.data() + label_begin_[e + 1]};
+}
+
+std::span<const EntityIndex> GraphIndex::children(EntityIndex e) const {
+  return {children_.data() + child_begin_[e], children_.data() + child_begin_[e + 1]};
+}
+
+std::span<const EntityIndex> GraphIndex::entities_of(size_t file_info) const {
+  return {file_entities_.data() + file_entity_begin_[file_info],
+          file_entities_.data() + file_entity_begin_[file_info + 1]};
+}
+
+}  // namespace anchorfs::render

@@ -1,0 +1,78 @@
+// Per-entity adjacency, ids and orderings precomputed once so rendering every file is linear.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/graph.h"
+
+namespace anchorfs::render {
+
+inline constexpr size_t kNoFileInfo = SIZE_MAX;
+
+// One end of an edge as seen from an entity: the relation and the entity at the other end.
+struct Link {
+  analysis::Relation relation = analysis::Relation::Calls;
+  analysis::EntityIndex other = analysis::kNoEntity;
+};
+
+// Read-only after construction; safe to share between threads.
+class GraphIndex {
+ public:
+  explicit GraphIndex(const analysis::Graph& graph);
+
+  const analysis::Graph& graph() const { return graph_; }
+  size_t size() const { return ids_.size(); }
+
+  // Edges leaving / entering `e` with `relation`, ordered by the other end's index.
+  std::span<const Link> out(analysis::EntityIndex e, analysis::Relation relation) const;
+  std::span<const Link> in(analysis::EntityIndex e, analysis::Relation relation) const;
+  // Labels of `e`, ordered by (relation, value).
+  std::span<const analysis::Label> labels(analysis::EntityIndex e) const;
+  // Entities whose `parent` is `e`.
+  std::span<const analysis::EntityIndex> children(analysis::EntityIndex e) const;
+  // Entities of the file described by graph.files[file_info], in source order.
+  std::span<const analysis::EntityIndex> entities_of(size_t file_info) const;
+
+  // The escaped full id, and the escaped short form used inside the entity's own file
+  // (the qualified name; a file's path for a file).
+  const std::string& id(analysis::EntityIndex e) const { return ids_[e]; }
+  const std::string& local_name(analysis::EntityIndex e) const { return local_names_[e]; }
+  // Position of `e` when all entities are sorted by id.
+  uint32_t rank(analysis::EntityIndex e) const { return ranks_[e]; }
+  // The File entity `e` belongs to (kNoEntity when the graph says nothing valid).
+  analysis::EntityIndex file_of(analysis::EntityIndex e) const { return files_of_[e]; }
+  // graph.files index describing the File entity `file`, or kNoFileInfo.
+  size_t file_info(analysis::EntityIndex file) const { return file_infos_[file]; }
+  size_t call_in_degree(analysis::EntityIndex e) const {
+    return in(e, analysis::Relation::Calls).size();
+  }
+
+ private:
+  struct Adjacency {
+    std::vector<uint32_t> begin;  // size()+1 offsets into links
+    std::vector<Link> links;      // per entity, ordered by (relation, other)
+  };
+  static std::span<const Link> select(const Adjacency& adjacency, analysis::EntityIndex e,
+                                      analysis::Relation relation);
+
+  const analysis::Graph& graph_;
+  std::vector<std::string> ids_;
+  std::vector<std::string> local_names_;
+  std::vector<uint32_t> ranks_;
+  std::vector<analysis::EntityIndex> files_of_;
+  std::vector<size_t> file_infos_;
+  Adjacency out_;
+  Adjacency in_;
+  std::vector<uint32_t> label_begin_;
+  std::vector<analysis::Label> labels_;
+  std::vector<uint32_t> child_begin_;
+  std::vector<analysis::EntityIndex> children_;
+  std::vector<uint32_t> file_entity_begin_;
+  std::vector<analysis::EntityIndex> file_entities_;
+};
+
+}  // namespace anchorfs::render

@@ -1,0 +1,220 @@
+// Computing repository statistics: graph shape, hubs, auto's choice and per-view tag cost.
+#include "render/stats.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "render/delimiter.h"
+#include "render/graph_index.h"
+#include "render/render_index.h"
+#include "render/sanitize.h"
+
+namespace anchorfs::render {
+
+using analysis::EntityIndex;
+using analysis::EntityKind;
+using analysis::Relation;
+
+namespace {
+
+constexpr size_t kTopHubs = 10;
+
+// Two delimiter lines per block.
+size_t count_blocks(const std::vector<TagPlan>& plans) {
+  size_t delimiters = 0;
+  for (const TagPlan& plan : plans) {
+    for (const Insertion& insertion : plan.insertions) {
+      std::string_view text = insertion.text;
+      size_t pos = 0;
+      while (pos < text.size()) {
+        size_t end = text.find_first_of("\r\n", pos);
+        if (end == std::string_view::npos) end = text.size();
+        if (delimiter_kind(text.substr(pos, end - pos))) ++delimiters;
+        pos = end + 1;
+      }
+    }
+  }
+  return delimiters / 2;
+}
+
+}  // namespace
+
+std::string_view relation_name(Relation relation) {
+  switch (relation) {
+    case Relation::Contains:
+      return "contains";
+    case Relation::Imports:
+      return "imports";
+    case Relation::Calls:
+      return "calls";
+    case Relation::Inherits:
+      return "inherits";
+    case Relation::ConfigUsage:
+      return "config_usage";
+    case Relation::EnvVar:
+      return "env_var";
+    case Relation::ConstRef:
+      return "const_ref";
+    case Relation::IoDep:
+      return "io_dep";
+    case Relation::DataDep:
+      return "data_dep";
+    case Relation::TestRef:
+      return "test_ref";
+    case Relation::Registers:
+      return "registers";
+  }
+  return "?";
+}
+
+uint64_t source_bytes(const analysis::SourceTree& tree, const analysis::Graph& graph) {
+  std::unordered_set<std::string_view> paths;
+  for (const analysis::FileInfo& info : graph.files) {
+    if (info.entity < graph.entities.size()) paths.insert(graph.entities[info.entity].name);
+  }
+  uint64_t total = 0;
+  for (const analysis::TreeEntry& entry : tree.entries) {
+    if (S_ISREG(entry.mode) && paths.contains(entry.path)) total += entry.size;
+  }
+  return total;
+}
+
+std::vector<ViewPlans> render_views(const analysis::Graph& graph, const ViewOptions& options,
+                                    const std::vector<View>& views) {
+  std::vector<View> wanted = views;
+  if (wanted.empty()) wanted = {View::Topo, View::Inv, View::Dense, View::Auto};
+  GraphIndex index(graph);
+  std::vector<ViewPlans> result;
+  for (View view : wanted) {
+    ViewOptions requested = options;
+    requested.view = view;
+    ViewPlans plans;
+    plans.requested = view;
+    plans.choice = choose_view(graph, requested);
+    plans.plans = render_plans(index, plans.choice);
+    result.push_back(std::move(plans));
+  }
+  return result;
+}
+
+RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisStats& analysis_stats,
+                        uint64_t source_bytes, const ViewOptions& options,
+                        const std::vector<ViewPlans>& views) {
+  RepoStats stats;
+  const size_t n = graph.entities.size();
+  stats.files = graph.files.size();
+  stats.taggable_files = static_cast<size_t>(std::count_if(
+      graph.files.begin(), graph.files.end(), [](const auto& info) { return info.taggable; }));
+  stats.lines = analysis_stats.lines;
+  stats.source_bytes = source_bytes;
+
+  for (const analysis::Entity& entity : graph.entities) {
+    switch (entity.kind) {
+      case EntityKind::File:
+        ++stats.file_entities;
+        break;
+      case EntityKind::Class:
+        ++stats.classes;
+        break;
+      case EntityKind::Function:
+        ++stats.functions;
+        break;
+    }
+  }
+
+  std::vector<uint32_t> call_in(n, 0);
+  std::vector<bool> in_call_graph(n, false);
+  for (const analysis::Edge& edge : graph.edges) {
+    auto relation = static_cast<size_t>(edge.relation);
+    if (relation >= kRelationCount || edge.from >= n || edge.to >= n) continue;
+    ++stats.edges[relation];
+    if (edge.relation == Relation::Calls) {
+      ++call_in[edge.to];
+      in_call_graph[edge.from] = in_call_graph[edge.to] = true;
+    }
+  }
+  for (const analysis::Label& label : graph.labels) {
+    auto relation = static_cast<size_t>(label.relation);
+    if (relation < kRelationCount && label.entity < n) ++stats.labels[relation];
+  }
+
+  CallShape shape = call_shape(graph);
+  stats.callers = shape.callers;
+  stats.mean_call_out_degree = shape.mean_out_degree;
+  stats.max_call_out_degree = shape.max_out_degree;
+  stats.hub_threshold = options.hub_threshold.value_or(kHubDegree);
+
+  std::vector<std::string> ids(n);
+  auto id_of = [&](EntityIndex e) -> const std::string& {
+    if (ids[e].empty()) ids[e] = escaped(graph.id(e));
+    return ids[e];
+  };
+  // The smallest id among the entities reaching the maximum out-degree.
+  if (shape.max_out_degree > 0) {
+    std::vector<uint32_t> out_degree(n, 0);
+    for (const analysis::Edge& edge : graph.edges) {
+      if (edge.relation == Relation::Calls && edge.from < n && edge.to < n) ++out_degree[edge.from];
+    }
+    for (size_t e = 0; e < n; ++e) {
+      if (out_degree[e] != shape.max_out_degree) continue;
+      const std::string& id = id_of(static_cast<EntityIndex>(e));
+      if (stats.max_call_out_id.empty() || id < stats.max_call_out_id) stats.max_call_out_id = id;
+    }
+  }
+
+  size_t participants = 0;
+  size_t calls_into_hubs = 0;
+  std::vector<Hub> hubs;
+  for (size_t e = 0; e < n; ++e) {
+    if (in_call_graph[e]) ++participants;
+    if (call_in[e] > stats.hub_threshold) {
+      ++stats.hubs;
+      calls_into_hubs += call_in[e];
+      hubs.push_back({id_of(static_cast<EntityIndex>(e)), call_in[e]});
+    }
+  }
+  size_t call_edges = stats.edges[static_cast<size_t>(Relation::Calls)];
+  if (participants > 0) {
+    stats.hub_share = static_cast<double>(stats.hubs) / static_cast<double>(participants);
+  }
+  if (call_edges > 0) {
+    stats.hub_call_share = static_cast<double>(calls_into_hubs) / static_cast<double>(call_edges);
+  }
+  std::sort(hubs.begin(), hubs.end(), [](const Hub& a, const Hub& b) {
+    return a.in_degree != b.in_degree ? a.in_degree > b.in_degree : a.id < b.id;
+  });
+  if (hubs.size() > kTopHubs) hubs.resize(kTopHubs);
+  stats.top_hubs = std::move(hubs);
+
+  ViewOptions automatic = options;
+  automatic.view = View::Auto;
+  stats.auto_choice = choose_view(graph, automatic);
+
+  for (const ViewPlans& plans : views) {
+    ViewCost cost;
+    cost.requested = plans.requested;
+    cost.choice = plans.choice;
+    for (const TagPlan& plan : plans.plans) {
+      uint64_t added = plan.added_bytes();
+      cost.tag_bytes += added;
+      if (added > 0) ++cost.tagged_files;
+    }
+    cost.blocks = count_blocks(plans.plans);
+    if (source_bytes > 0) {
+      cost.share = static_cast<double>(cost.tag_bytes) / static_cast<double>(source_bytes);
+    }
+    stats.views.push_back(std::move(cost));
+  }
+  return stats;
+}
+
+RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisStats& analysis_stats,
+                        uint64_t source_bytes, const ViewOptions& options,
+                        const std::vector<View>& views) {
+  return compute_stats(graph, analysis_stats, source_bytes, options,
+                       render_views(graph, options, views));
+}
+
+}  // namespace anchorfs::render

@@ -1,0 +1,116 @@
+// Printing RepoStats as a human table and as the JSON document of docs/views.md.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "render/stats.h"
+
+namespace anchorfs::render {
+
+namespace {
+
+std::string cap_text(const ViewOptions& options) {
+  std::string text = options.max_links == 0 ? "no cap" : fmt::format("max {}", options.max_links);
+  if (options.hub_threshold) text += fmt::format(", hub > {}", *options.hub_threshold);
+  return text;
+}
+
+nlohmann::json choice_json(const ViewChoice& choice) {
+  nlohmann::json json;
+  json["view"] = view_name(choice.view);
+  json["max_links"] = choice.options.max_links;
+  json["hub_threshold"] =
+      choice.options.hub_threshold ? nlohmann::json(*choice.options.hub_threshold) : nullptr;
+  json["reason"] = choice.reason;
+  return json;
+}
+
+}  // namespace
+
+std::string format_table(const RepoStats& stats) {
+  std::string out;
+  auto row = [&](std::string_view name, const std::string& value) {
+    out += fmt::format("{:<24} {}\n", name, value);
+  };
+  row("files", fmt::format("{} analysed, {} taggable", stats.files, stats.taggable_files));
+  row("lines", fmt::format("{}", stats.lines));
+  row("source bytes", fmt::format("{}", stats.source_bytes));
+  row("entities", fmt::format("{} files, {} classes, {} functions", stats.file_entities,
+                              stats.classes, stats.functions));
+  std::string edges;
+  for (size_t r = 0; r < kRelationCount; ++r) {
+    size_t count = stats.edges[r] + stats.labels[r];
+    if (count == 0) continue;
+    if (!edges.empty()) edges += ", ";
+    edges += fmt::format("{} {}", relation_name(static_cast<analysis::Relation>(r)), count);
+  }
+  row("edges", edges.empty() ? "none" : edges);
+  row("call out-degree",
+      fmt::format(
+          "mean {:.2f} over {} callers, max {}{}", stats.mean_call_out_degree, stats.callers,
+          stats.max_call_out_degree,
+          stats.max_call_out_id.empty() ? "" : fmt::format(" ({})", stats.max_call_out_id)));
+  row("hubs", fmt::format("{} with in-degree > {} ({:.1f}% of call-graph nodes, {:.1f}% of calls)",
+                          stats.hubs, stats.hub_threshold, 100 * stats.hub_share,
+                          100 * stats.hub_call_share));
+  for (const Hub& hub : stats.top_hubs) row("", fmt::format("{:>6}  {}", hub.in_degree, hub.id));
+  row("auto", stats.auto_choice.reason);
+  if (!stats.views.empty()) {
+    out += fmt::format("\n{:<8} {:<6} {:<16} {:>12} {:>8} {:>8} {:>8}\n", "view", "as", "caps",
+                       "tag bytes", "share", "files", "blocks");
+    for (const ViewCost& cost : stats.views) {
+      out += fmt::format("{:<8} {:<6} {:<16} {:>12} {:>7.1f}% {:>8} {:>8}\n",
+                         view_name(cost.requested), view_name(cost.choice.view),
+                         cap_text(cost.choice.options), cost.tag_bytes, 100 * cost.share,
+                         cost.tagged_files, cost.blocks);
+    }
+  }
+  return out;
+}
+
+std::string format_json(const RepoStats& stats) {
+  nlohmann::json json;
+  json["files"] = {{"analysed", stats.files},
+                   {"taggable", stats.taggable_files},
+                   {"lines", stats.lines},
+                   {"source_bytes", stats.source_bytes}};
+  json["entities"] = {
+      {"file", stats.file_entities}, {"class", stats.classes}, {"function", stats.functions}};
+  nlohmann::json edges = nlohmann::json::object();
+  nlohmann::json labels = nlohmann::json::object();
+  for (size_t r = 0; r < kRelationCount; ++r) {
+    std::string name(relation_name(static_cast<analysis::Relation>(r)));
+    edges[name] = stats.edges[r];
+    labels[name] = stats.labels[r];
+  }
+  json["edges"] = edges;
+  json["labels"] = labels;
+  nlohmann::json hubs = nlohmann::json::array();
+  for (const Hub& hub : stats.top_hubs)
+    hubs.push_back({{"id", hub.id}, {"in_degree", hub.in_degree}});
+  json["calls"] = {{"edges", stats.edges[static_cast<size_t>(analysis::Relation::Calls)]},
+                   {"callers", stats.callers},
+                   {"mean_out_degree", stats.mean_call_out_degree},
+                   {"max_out_degree", stats.max_call_out_degree},
+                   {"max_out_id", stats.max_call_out_id},
+                   {"hub_threshold", stats.hub_threshold},
+                   {"hubs", stats.hubs},
+                   {"hub_share", stats.hub_share},
+                   {"hub_call_share", stats.hub_call_share},
+                   {"top_hubs", hubs}};
+  json["auto"] = choice_json(stats.auto_choice);
+  nlohmann::json views = nlohmann::json::array();
+  for (const ViewCost& cost : stats.views) {
+    nlohmann::json view = choice_json(cost.choice);
+    view["requested"] = view_name(cost.requested);
+    view["tag_bytes"] = cost.tag_bytes;
+    view["tagged_files"] = cost.tagged_files;
+    view["blocks"] = cost.blocks;
+    view["share"] = cost.share;
+    views.push_back(std::move(view));
+  }
+  json["views"] = views;
+  return json.dump(2) + "\n";
+}
+
+}  // namespace anchorfs::render
