@@ -1,0 +1,185 @@
+// `anchorfs mount REPO MOUNTPOINT`: analyse, then serve the tagged view (daemonised unless -f).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/cli_error.h"
+#include "cli/command.h"
+#include "cli/mount_checks.h"
+#include "cli/pipeline.h"
+#include "cli/signal_waiter.h"
+#include "cli/startup.h"
+#include "cli/view_args.h"
+#include "fs/server.h"
+#include "fs/snapshot.h"
+
+namespace anchorfs::cli {
+namespace {
+
+struct MountArgs {
+  std::string repo;
+  std::string mountpoint;
+  bool foreground = false;
+  bool debug = false;
+  bool verbose = false;
+  unsigned threads = 0;
+  std::vector<std::string> fuse_options;
+  std::string log_file;
+  ViewArgs view;
+};
+
+// Options identifying the mount in /proc/self/mountinfo ("fuse.anchorfs", source = REPO), so
+// `anchorfs unmount` can tell an anchorfs mount from any other.
+std::vector<std::string> fuse_options_for(const MountArgs& args, const std::string& repo) {
+  std::vector<std::string> options{"subtype=anchorfs"};
+  // The kernel splits mount options at commas; a repository path with one gets a generic name.
+  options.push_back(repo.find_first_of(",\\") == std::string::npos ? "fsname=" + repo
+                                                                   : "fsname=anchorfs");
+  for (const std::string& option : args.fuse_options) options.push_back(option);
+  return options;
+}
+
+void report_skipped(const Prepared& prepared, StartupReporter& reporter) {
+  for (const auto& problem : prepared.tree.problems) {
+    reporter.note("skipped " + problem.path + ": " + problem.reason);
+  }
+  for (const auto& skipped : prepared.analysis.skipped) {
+    reporter.note("untagged " + skipped.path + ": " + skipped.reason);
+  }
+}
+
+// Analyse, mount, report ready, serve until unmounted or signalled. `on_ready` runs after the
+// ready report (the daemon detaches from the terminal there).
+int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
+                      StartupReporter& reporter, const std::function<void()>& on_ready) {
+  SignalWaiter signals;
+  PipelineOptions options;
+  options.view = args.view.options();
+  options.threads = args.threads;
+  options.on_progress = [&reporter](size_t done, size_t total) { reporter.progress(done, total); };
+  Prepared prepared = prepare(paths.repo, options);
+  if (args.verbose) report_skipped(prepared, reporter);
+  const std::string line =
+      "mounted " + paths.repo + " on " + paths.mountpoint + ": " + summary(prepared);
+
+  std::shared_ptr<const fs::Snapshot> snapshot;
+  try {
+    snapshot = fs::make_snapshot(std::move(prepared.tree), std::move(prepared.plans));
+  } catch (const std::exception& error) {
+    throw CliError("internal error building the snapshot", error.what());
+  }
+  fs::ServerOptions server_options;
+  server_options.mountpoint = paths.mountpoint;
+  server_options.fuse_options = fuse_options_for(args, paths.repo);
+  server_options.debug = args.debug;
+  server_options.max_threads = args.threads;
+  fs::Server server(std::move(snapshot), server_options);
+  signals.mounting();
+  try {
+    server.mount();
+  } catch (const std::exception& error) {
+    throw CliError(paths.mountpoint, error.what());
+  }
+  signals.serving(server);
+  reporter.ready(line);
+  on_ready();
+  const int rc = server.run();
+  signals.finished();
+  return rc == 0 ? kExitOk : kExitRuntime;
+}
+
+// Points stdin/stdout at /dev/null and stderr at the log (or /dev/null), as a daemon should.
+void detach_stdio(const std::string& log_file) {
+  const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null_fd >= 0) {
+    ::dup2(null_fd, STDIN_FILENO);
+    ::dup2(null_fd, STDOUT_FILENO);
+  }
+  int err_fd = null_fd;
+  if (!log_file.empty()) {
+    const int log_fd = ::open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (log_fd >= 0) err_fd = log_fd;
+  }
+  if (err_fd >= 0) ::dup2(err_fd, STDERR_FILENO);
+  if (err_fd >= 0 && err_fd != null_fd) ::close(err_fd);
+  if (null_fd >= 0) ::close(null_fd);
+}
+
+// The daemon: its own session, reports over `fd`, serves. Never returns to the caller's logic
+// with the parent's expectations: its exit code is the server's.
+int run_daemon(const MountArgs& args, const CheckedMountPaths& paths, int fd) {
+  ::setsid();
+  if (::chdir("/") != 0) {
+    // Not fatal: every path we use is absolute.
+  }
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null_fd >= 0) {
+    ::dup2(null_fd, STDIN_FILENO);
+    ::close(null_fd);
+  }
+  PipeReporter reporter(fd);
+  try {
+    return analyse_and_serve(args, paths, reporter, [&] {
+      ::close(fd);
+      detach_stdio(args.log_file);
+    });
+  } catch (const std::exception& error) {
+    reporter.failed(error.what());
+    return kExitRuntime;
+  }
+}
+
+int run_mount(const MountArgs& args) {
+  const CheckedMountPaths paths = check_mount_paths(args.repo, args.mountpoint);
+  if (args.foreground || args.debug) {
+    ForegroundReporter reporter;
+    return analyse_and_serve(args, paths, reporter, [] {});
+  }
+  // Fork before anything starts a thread (TBB, libfuse): only the calling thread survives fork.
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw CliError("pipe", errno_text(errno));
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) throw CliError("fork", errno_text(errno));
+  if (child == 0) {
+    ::close(fds[0]);
+    std::exit(run_daemon(args, paths, fds[1]));
+  }
+  ::close(fds[1]);
+  const int rc = relay_startup(fds[0], child);
+  ::close(fds[0]);
+  return rc;
+}
+
+}  // namespace
+
+Command add_mount_command(CLI::App& app) {
+  auto args = std::make_shared<MountArgs>();
+  CLI::App* command = app.add_subcommand(
+      "mount", "Analyse REPO and mount its tagged, read-only view on MOUNTPOINT");
+  command->add_option("REPO", args->repo, "Repository directory to analyse and serve")->required();
+  command->add_option("MOUNTPOINT", args->mountpoint, "Empty directory to mount on")->required();
+  command->add_flag("-f,--foreground", args->foreground,
+                    "Stay in the foreground (logs on stderr; Ctrl-C unmounts)");
+  command->add_flag("-d,--debug", args->debug, "Trace FUSE requests on stderr (implies -f)");
+  command->add_option("--threads", args->threads,
+                      "Threads for analysis and for serving (0: all cores / libfuse default)");
+  command
+      ->add_option("-o", args->fuse_options,
+                   "FUSE mount options, comma-separated (e.g. allow_other)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  add_view_args(*command, args->view);
+  command->add_option("--log", args->log_file, "Where the daemon writes its messages");
+  command->add_flag("-v,--verbose", args->verbose,
+                    "List every file served untagged or skipped, and why");
+  return {command, [args] { return run_mount(*args); }};
+}
+
+}  // namespace anchorfs::cli

@@ -1,0 +1,21 @@
+// How a subcommand plugs into the executable: each command file registers itself on the app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace anchorfs::cli {
+
+// A registered subcommand and what to run when it was the one parsed. `run` returns the exit
+// code or throws CliError.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command add_mount_command(CLI::App& app);
+Command add_unmount_command(CLI::App& app);
+Command add_render_command(CLI::App& app);
+Command add_strip_command(CLI::App& app);
+
+}  // namespace anchorfs::cli

@@ -1,0 +1,110 @@
+// Pre-mount validation: repository, mountpoint, their relation, and access to /dev/fuse.
+#include "cli/mount_checks.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "cli/cli_error.h"
+#include "cli/mountinfo.h"
+#include "cli/paths.h"
+
+namespace anchorfs::cli {
+namespace {
+
+std::string stale_mount_advice(const std::string& mountpoint) {
+  return "a dead mount (transport endpoint is not connected: its daemon was killed); run "
+         "`anchorfs unmount " +
+         mountpoint + "` first";
+}
+
+bool directory_is_empty(const std::string& path) {
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) throw CliError(path, errno_text(errno));
+  bool empty = true;
+  while (const dirent* d = ::readdir(dir)) {
+    if (std::strcmp(d->d_name, ".") != 0 && std::strcmp(d->d_name, "..") != 0) {
+      empty = false;
+      break;
+    }
+  }
+  ::closedir(dir);
+  return empty;
+}
+
+bool on_path(const char* program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+void check_fuse_device() {
+  struct stat st {};
+  if (::stat("/dev/fuse", &st) != 0) {
+    throw CliError("/dev/fuse",
+                   "missing: load the fuse kernel module (modprobe fuse), or in a "
+                   "container pass the device (--device /dev/fuse)");
+  }
+  if (::geteuid() == 0) return;
+  if (!on_path("fusermount3")) {
+    throw CliError("fusermount3",
+                   "not found: install the fuse3 package to mount as a non-root user");
+  }
+  if (::access("/dev/fuse", R_OK | W_OK) != 0) {
+    throw CliError("/dev/fuse",
+                   "permission denied: run as root or make /dev/fuse usable by your user");
+  }
+}
+
+}  // namespace
+
+std::string check_repo(const std::string& repo) {
+  struct stat st {};
+  if (::stat(repo.c_str(), &st) != 0) throw CliError(repo, errno_text(errno));
+  if (!S_ISDIR(st.st_mode)) throw CliError(repo, "not a directory");
+  if (::access(repo.c_str(), R_OK | X_OK) != 0) throw CliError(repo, errno_text(errno));
+  return canonical(repo);
+}
+
+CheckedMountPaths check_mount_paths(const std::string& repo, const std::string& mountpoint) {
+  CheckedMountPaths paths;
+  paths.repo = check_repo(repo);
+
+  struct stat st {};
+  if (::stat(mountpoint.c_str(), &st) != 0) {
+    const int error = errno;
+    if (error == ENOTCONN) throw CliError(mountpoint, stale_mount_advice(mountpoint));
+    if (error == ENOENT) throw CliError(mountpoint, "no such directory (create it first)");
+    throw CliError(mountpoint, errno_text(error));
+  }
+  if (!S_ISDIR(st.st_mode)) throw CliError(mountpoint, "not a directory");
+  paths.mountpoint = canonical(mountpoint);
+
+  if (auto mounted = find_mount(paths.mountpoint)) {
+    throw CliError(mountpoint, "already a mount point (" + mounted->fstype + "); unmount it first");
+  }
+  if (is_within(paths.mountpoint, paths.repo)) {
+    throw CliError(mountpoint, "inside the repository " + paths.repo +
+                                   " (the mount would show up in its own tree)");
+  }
+  if (is_within(paths.repo, paths.mountpoint)) {
+    throw CliError(repo, "inside the mountpoint " + paths.mountpoint +
+                             " (mounting would hide the repository)");
+  }
+  if (!directory_is_empty(paths.mountpoint)) {
+    throw CliError(mountpoint, "not empty (anchorfs mounts only on an empty directory)");
+  }
+  check_fuse_device();
+  return paths;
+}
+
+}  // namespace anchorfs::cli

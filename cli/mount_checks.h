@@ -1,0 +1,20 @@
+// Everything `anchorfs mount` verifies before it forks, so failures are one clear line.
+#pragma once
+
+#include <string>
+
+namespace anchorfs::cli {
+
+struct CheckedMountPaths {
+  std::string repo;        // canonical
+  std::string mountpoint;  // canonical
+};
+
+// Throws CliError for: REPO missing or not a directory; MOUNTPOINT missing, not a directory,
+// not empty, already a mount, or a dead FUSE mount; one inside the other; no usable /dev/fuse.
+CheckedMountPaths check_mount_paths(const std::string& repo, const std::string& mountpoint);
+
+// REPO exists and is a directory; returns its canonical path.
+std::string check_repo(const std::string& repo);
+
+}  // namespace anchorfs::cli

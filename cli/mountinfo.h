@@ -1,0 +1,24 @@
+// Reads /proc/self/mountinfo to tell whether a path is a mount point, and of which type.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace anchorfs::cli {
+
+struct MountEntry {
+  std::string mount_point;  // unescaped absolute path
+  std::string fstype;       // e.g. "fuse.anchorfs", "ext4"
+  std::string source;       // the mount source (for anchorfs: the repository)
+};
+
+// Parses mountinfo text (the format of proc(5)); lines that do not parse are skipped.
+std::vector<MountEntry> parse_mountinfo(const std::string& text);
+
+// The topmost mount whose mount point is exactly `canonical_path`, if any.
+std::optional<MountEntry> find_mount(const std::string& canonical_path);
+
+inline constexpr const char* kAnchorfsFsType = "fuse.anchorfs";
+
+}  // namespace anchorfs::cli

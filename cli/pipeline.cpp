@@ -1,0 +1,63 @@
+// scan_tree -> analyze -> choose_view -> render_plans, timed, with plans keyed by path.
+#include "cli/pipeline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "cli/cli_error.h"
+
+namespace anchorfs::cli {
+
+Prepared prepare(const std::string& repo, const PipelineOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  Prepared prepared;
+  try {
+    prepared.tree = analysis::scan_tree(repo);
+  } catch (const std::exception& error) {
+    throw CliError("", error.what());
+  }
+  analysis::AnalysisOptions analysis_options;
+  analysis_options.threads = options.threads;
+  analysis_options.cache = options.cache;
+  analysis_options.on_progress = options.on_progress;
+  prepared.analysis = analysis::analyze(prepared.tree, analysis_options);
+
+  const analysis::Graph& graph = prepared.analysis.graph;
+  prepared.choice = render::choose_view(graph, options.view);
+  std::vector<render::TagPlan> plans = render::render_plans(graph, prepared.choice);
+  for (size_t i = 0; i < plans.size() && i < graph.files.size(); ++i) {
+    if (plans[i].insertions.empty()) continue;
+    prepared.plans.emplace_back(graph.entities[graph.files[i].entity].name, std::move(plans[i]));
+  }
+  std::sort(prepared.plans.begin(), prepared.plans.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  prepared.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return prepared;
+}
+
+const render::TagPlan* find_plan(const Prepared& prepared, const std::string& path) {
+  auto it =
+      std::lower_bound(prepared.plans.begin(), prepared.plans.end(), path,
+                       [](const auto& entry, const std::string& key) { return entry.first < key; });
+  if (it == prepared.plans.end() || it->first != path) return nullptr;
+  return &it->second;
+}
+
+std::string summary(const Prepared& prepared) {
+  const analysis::Analysis& result = prepared.analysis;
+  std::string skipped;
+  if (!result.skipped.empty())
+    skipped = fmt::format(" ({} served untagged)", result.skipped.size());
+  std::string cached;
+  if (result.stats.from_cache > 0) cached = fmt::format(", {} from cache", result.stats.from_cache);
+  return fmt::format("{} source files{}{}, {} entities, {} edges; view {} ({}); {:.2f} s",
+                     result.stats.source_files, skipped, cached, result.graph.entities.size(),
+                     result.graph.edges.size(), render::view_name(prepared.choice.view),
+                     prepared.choice.reason, prepared.seconds);
+}
+
+}  // namespace anchorfs::cli

@@ -1,0 +1,40 @@
+// The analysis half of every command: scan, analyse, choose the view, render the tag plans.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/analyze.h"
+#include "analysis/source_tree.h"
+#include "render/tag_plan.h"
+#include "render/view.h"
+
+namespace anchorfs::cli {
+
+struct PipelineOptions {
+  render::ViewOptions view;
+  unsigned threads = 0;                             // 0: all cores
+  analysis::FactCache* cache = nullptr;             // optional
+  std::function<void(size_t, size_t)> on_progress;  // from worker threads
+};
+
+struct Prepared {
+  analysis::SourceTree tree;
+  analysis::Analysis analysis;
+  render::ViewChoice choice;
+  std::vector<std::pair<std::string, render::TagPlan>> plans;  // non-empty plans, by path
+  double seconds = 0;                                          // scan to plans, wall clock
+};
+
+// Runs the whole analysis of `repo` (a canonical directory path).
+Prepared prepare(const std::string& repo, const PipelineOptions& options);
+
+// The tag plan of `path` (repository-relative), or nullptr when the file is served unchanged.
+const render::TagPlan* find_plan(const Prepared& prepared, const std::string& path);
+
+// "N files (S skipped), E entities, L edges; view V (reason); T s" for summaries.
+std::string summary(const Prepared& prepared);
+
+}  // namespace anchorfs::cli

@@ -1,0 +1,34 @@
+// Registration and conversion of the view options.
+#include "cli/view_args.h"
+
+#include "cli/cli_error.h"
+
+namespace anchorfs::cli {
+
+void add_view_args(CLI::App& command, ViewArgs& args) {
+  command.add_option("--view", args.view, "Tag view: none, topo, inv, dense or auto")
+      ->check(CLI::IsMember({"none", "topo", "inv", "dense", "auto"}))
+      ->capture_default_str();
+  command
+      .add_option("--max-links", args.max_links,
+                  "Values shown per tag field before \"... (+K more)\"")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  args.hub_threshold_option =
+      command.add_option("--hub-threshold", args.hub_threshold,
+                         "Leave out CALLS links to entities with more than D callers");
+}
+
+render::ViewOptions ViewArgs::options() const {
+  render::ViewOptions result;
+  const auto parsed = render::parse_view(view);
+  if (!parsed) throw CliError("--view", "unknown view '" + view + "'", kExitUsage);
+  result.view = *parsed;
+  result.max_links = max_links;
+  if (hub_threshold_option != nullptr && hub_threshold_option->count() > 0) {
+    result.hub_threshold = hub_threshold;
+  }
+  return result;
+}
+
+}  // namespace anchorfs::cli

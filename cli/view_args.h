@@ -1,0 +1,23 @@
+// The --view, --max-links and --hub-threshold options shared by mount, render, stats and export.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <string>
+
+#include "render/view.h"
+
+namespace anchorfs::cli {
+
+struct ViewArgs {
+  std::string view = "auto";
+  size_t max_links = render::ViewOptions{}.max_links;
+  size_t hub_threshold = 0;
+  CLI::Option* hub_threshold_option = nullptr;
+
+  render::ViewOptions options() const;
+};
+
+void add_view_args(CLI::App& command, ViewArgs& args);
+
+}  // namespace anchorfs::cli
