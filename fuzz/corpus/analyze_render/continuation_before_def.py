@@ -1,0 +1,11 @@
+x = 1 + \
+    2
+\
+def f():
+    return x
+
+
+@decorator \
+
+def g():
+    return f()

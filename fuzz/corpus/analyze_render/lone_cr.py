@@ -1,0 +1,1 @@
+class A:    def f(self):        return 1def g():    return A().f()

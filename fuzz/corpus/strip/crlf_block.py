@@ -1,0 +1,6 @@
+# === Class Annotation ===
+# class: a.py:A
+# DERIVED: B
+# === Class Annotation ===
+class A:
+    pass

@@ -1,0 +1,2 @@
+def plain():
+    return "# === not a block"

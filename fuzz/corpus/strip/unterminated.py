@@ -1,0 +1,4 @@
+# === Function Annotation ===
+# function: unterminated
+def f():
+    pass
