@@ -1,0 +1,294 @@
+// The FUSE low-level request handlers: everything is answered from the current Generation.
+#include <fuse_lowlevel.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "fs/server_state.h"
+#include "fs/source_file.h"
+
+namespace anchorfs::fs {
+namespace {
+
+ServerState& state_of(fuse_req_t req) {
+  auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
+  state->requests.fetch_add(1, std::memory_order_relaxed);
+  return *state;
+}
+
+fuse_entry_param entry_param(const Generation& generation, uint32_t index) {
+  fuse_entry_param e{};
+  e.ino = generation.inode(index);
+  e.attr = generation.snapshot().attributes(index);
+  e.attr.st_ino = e.ino;
+  e.attr_timeout = kCacheSeconds;
+  e.entry_timeout = kCacheSeconds;
+  return e;
+}
+
+// Closes a source fd when the handler returns, whatever path it takes.
+class FdGuard {
+ public:
+  explicit FdGuard(int fd) : fd_(fd) {}
+  ~FdGuard() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FdGuard(const FdGuard&) = delete;
+  FdGuard& operator=(const FdGuard&) = delete;
+
+ private:
+  int fd_;
+};
+
+void op_init(void* userdata, fuse_conn_info* conn) {
+  auto* state = static_cast<ServerState*>(userdata);
+  state->no_open = (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+  state->no_opendir = (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0;
+  // Always readdirplus: walkers (rg, grep -r, find) stat or open every entry they list.
+  conn->want &= ~static_cast<unsigned>(FUSE_CAP_READDIRPLUS_AUTO);
+  for (unsigned cap : {FUSE_CAP_CACHE_SYMLINKS, FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE}) {
+    if ((conn->capable & cap) != 0) conn->want |= cap;
+  }
+}
+
+void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
+  ServerState& state = state_of(req);
+  state.lookups.fetch_add(1, std::memory_order_relaxed);
+  auto generation = state.current();
+  std::optional<uint32_t> dir = generation->entry(parent);
+  if (!dir) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  if (!S_ISDIR(generation->snapshot().entry(*dir).mode)) {
+    return static_cast<void>(fuse_reply_err(req, ENOTDIR));
+  }
+  std::optional<uint32_t> child = generation->snapshot().child(*dir, name);
+  if (child) {
+    const fuse_entry_param e = entry_param(*generation, *child);
+    return static_cast<void>(fuse_reply_entry(req, &e));
+  }
+  // A cacheable negative entry: walkers probe .gitignore/.ignore/.rgignore in every directory.
+  fuse_entry_param negative{};
+  negative.entry_timeout = kCacheSeconds;
+  fuse_reply_entry(req, &negative);
+}
+
+void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
+  ServerState& state = state_of(req);
+  auto generation = state.current();
+  std::optional<uint32_t> index = generation->entry(ino);
+  if (!index) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  struct stat st = generation->snapshot().attributes(*index);
+  st.st_ino = ino;
+  fuse_reply_attr(req, &st, kCacheSeconds);
+}
+
+void op_readlink(fuse_req_t req, fuse_ino_t ino) {
+  ServerState& state = state_of(req);
+  auto generation = state.current();
+  std::optional<uint32_t> index = generation->entry(ino);
+  if (!index) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  const analysis::TreeEntry& entry = generation->snapshot().entry(*index);
+  if (!S_ISLNK(entry.mode)) return static_cast<void>(fuse_reply_err(req, EINVAL));
+  fuse_reply_readlink(req, entry.symlink_target.c_str());
+}
+
+void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
+  ServerState& state = state_of(req);
+  if (state.no_open) return static_cast<void>(fuse_reply_err(req, ENOSYS));
+  if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC) != 0) {
+    return static_cast<void>(fuse_reply_err(req, EROFS));
+  }
+  auto generation = state.current();
+  if (!generation->entry(ino)) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  fi->keep_cache = 1;
+  fi->noflush = 1;
+  fuse_reply_open(req, fi);
+}
+
+void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
+  ServerState& state = state_of(req);
+  if (state.no_opendir) return static_cast<void>(fuse_reply_err(req, ENOSYS));
+  auto generation = state.current();
+  if (!generation->entry(ino)) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  fi->keep_cache = 1;
+  fi->cache_readdir = 1;
+  fuse_reply_open(req, fi);
+}
+
+// The file changed on disk since the snapshot: its tags would land at stale offsets. Serve its
+// current bytes untagged, cut or padded with '\n' to the size the kernel was told, until a
+// refresh replaces the snapshot.
+void reply_stale(fuse_req_t req, int fd, uint64_t offset, size_t size) {
+  thread_local std::vector<char> buffer;
+  buffer.resize(size);
+  ssize_t n = pread_fully(fd, buffer.data(), size, offset);
+  if (n < 0) return static_cast<void>(fuse_reply_err(req, EIO));
+  std::fill(buffer.begin() + n, buffer.end(), '\n');
+  fuse_reply_buf(req, buffer.data(), size);
+}
+
+void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
+  ServerState& state = state_of(req);
+  state.reads.fetch_add(1, std::memory_order_relaxed);
+  auto generation = state.current();
+  std::optional<uint32_t> index = generation->entry(ino);
+  if (!index) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  const Snapshot& snapshot = generation->snapshot();
+  const analysis::TreeEntry& entry = snapshot.entry(*index);
+  if (S_ISDIR(entry.mode)) return static_cast<void>(fuse_reply_err(req, EISDIR));
+  if (!S_ISREG(entry.mode)) return static_cast<void>(fuse_reply_err(req, EIO));
+  const uint64_t view_size = snapshot.view_size(*index);
+  const uint64_t offset = static_cast<uint64_t>(off);
+  if (off < 0 || offset >= view_size) return static_cast<void>(fuse_reply_buf(req, nullptr, 0));
+  const size_t length = static_cast<size_t>(std::min<uint64_t>(size, view_size - offset));
+
+  const int fd = open_source(state.root_fd, entry.path);
+  if (fd < 0) return static_cast<void>(fuse_reply_err(req, EIO));
+  FdGuard guard(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    return static_cast<void>(fuse_reply_err(req, EIO));
+  }
+  const int64_t mtime_ns = int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
+  const bool fresh = static_cast<uint64_t>(st.st_size) == entry.size &&
+                     mtime_ns == entry.mtime_ns && st.st_ino == entry.inode;
+  if (!fresh) {
+    state.stale_reads.fetch_add(1, std::memory_order_relaxed);
+    return reply_stale(req, fd, offset, length);
+  }
+  const FileLayout& layout = snapshot.layout(*index);
+  if (layout.empty()) {
+    // Untagged: let libfuse splice straight from the source file.
+    fuse_bufvec data = FUSE_BUFVEC_INIT(length);
+    data.buf[0].flags = static_cast<fuse_buf_flags>(FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK);
+    data.buf[0].fd = fd;
+    data.buf[0].pos = off;
+    fuse_reply_data(req, &data, FUSE_BUF_SPLICE_MOVE);
+    return;
+  }
+  thread_local std::vector<char> buffer;
+  buffer.resize(length);
+  if (!layout.read(fd, offset, std::span<char>(buffer.data(), length))) {
+    return static_cast<void>(fuse_reply_err(req, EIO));
+  }
+  fuse_reply_buf(req, buffer.data(), length);
+}
+
+// One listing for readdir and readdirplus: ".", "..", then the children; offset k resumes
+// after the k-th item.
+void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus) {
+  ServerState& state = state_of(req);
+  state.readdirs.fetch_add(1, std::memory_order_relaxed);
+  auto generation = state.current();
+  std::optional<uint32_t> index = generation->entry(ino);
+  if (!index) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  const Snapshot& snapshot = generation->snapshot();
+  const analysis::TreeEntry& dir = snapshot.entry(*index);
+  if (!S_ISDIR(dir.mode)) return static_cast<void>(fuse_reply_err(req, ENOTDIR));
+
+  thread_local std::vector<char> buffer;
+  buffer.resize(size);
+  size_t used = 0;
+  const uint64_t items = uint64_t{dir.child_count} + 2;
+  for (uint64_t item = off < 0 ? 0 : static_cast<uint64_t>(off); item < items; ++item) {
+    char* at = buffer.data() + used;
+    const size_t room = size - used;
+    const off_t next = static_cast<off_t>(item + 1);
+    size_t needed = 0;
+    if (item < 2) {
+      const uint64_t self_or_parent =
+          item == 0 || dir.parent == analysis::kNoParent ? ino : generation->inode(dir.parent);
+      fuse_entry_param e{};
+      e.attr.st_ino = self_or_parent;
+      e.attr.st_mode = S_IFDIR;
+      const char* name = item == 0 ? "." : "..";
+      // A zero e.ino tells the kernel not to instantiate anything for "." and "..".
+      needed = plus ? fuse_add_direntry_plus(req, at, room, name, &e, next)
+                    : fuse_add_direntry(req, at, room, name, &e.attr, next);
+    } else {
+      const uint32_t child = dir.first_child + static_cast<uint32_t>(item - 2);
+      const std::string name(snapshot.name(child));
+      fuse_entry_param e = entry_param(*generation, child);
+      needed = plus ? fuse_add_direntry_plus(req, at, room, name.c_str(), &e, next)
+                    : fuse_add_direntry(req, at, room, name.c_str(), &e.attr, next);
+    }
+    if (needed > room) break;
+    used += needed;
+  }
+  fuse_reply_buf(req, buffer.data(), used);
+}
+
+void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
+  reply_listing(req, ino, size, off, false);
+}
+
+void op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
+  reply_listing(req, ino, size, off, true);
+}
+
+void op_statfs(fuse_req_t req, fuse_ino_t) {
+  ServerState& state = state_of(req);
+  struct statvfs sv {};
+  if (::fstatvfs(state.root_fd, &sv) != 0) return static_cast<void>(fuse_reply_err(req, errno));
+  fuse_reply_statfs(req, &sv);
+}
+
+// Every operation that would change something: the mount is read-only.
+void refuse(fuse_req_t req) {
+  state_of(req);
+  fuse_reply_err(req, EROFS);
+}
+
+}  // namespace
+
+const fuse_lowlevel_ops& operations() {
+  static const fuse_lowlevel_ops table = [] {
+    fuse_lowlevel_ops ops{};
+    ops.init = op_init;
+    ops.lookup = op_lookup;
+    ops.getattr = op_getattr;
+    ops.readlink = op_readlink;
+    ops.open = op_open;
+    ops.read = op_read;
+    ops.opendir = op_opendir;
+    ops.readdir = op_readdir;
+    ops.readdirplus = op_readdirplus;
+    ops.statfs = op_statfs;
+    ops.setattr = [](fuse_req_t req, fuse_ino_t, struct stat*, int, fuse_file_info*) {
+      refuse(req);
+    };
+    ops.mknod = [](fuse_req_t req, fuse_ino_t, const char*, mode_t, dev_t) { refuse(req); };
+    ops.mkdir = [](fuse_req_t req, fuse_ino_t, const char*, mode_t) { refuse(req); };
+    ops.unlink = [](fuse_req_t req, fuse_ino_t, const char*) { refuse(req); };
+    ops.rmdir = [](fuse_req_t req, fuse_ino_t, const char*) { refuse(req); };
+    ops.symlink = [](fuse_req_t req, const char*, fuse_ino_t, const char*) { refuse(req); };
+    ops.rename = [](fuse_req_t req, fuse_ino_t, const char*, fuse_ino_t, const char*, unsigned) {
+      refuse(req);
+    };
+    ops.link = [](fuse_req_t req, fuse_ino_t, fuse_ino_t, const char*) { refuse(req); };
+    ops.write = [](fuse_req_t req, fuse_ino_t, const char*, size_t, off_t, fuse_file_info*) {
+      refuse(req);
+    };
+    ops.setxattr = [](fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, int) {
+      refuse(req);
+    };
+    ops.removexattr = [](fuse_req_t req, fuse_ino_t, const char*) { refuse(req); };
+    ops.create = [](fuse_req_t req, fuse_ino_t, const char*, mode_t, fuse_file_info*) {
+      refuse(req);
+    };
+    ops.fallocate = [](fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) {
+      refuse(req);
+    };
+    // Not set on purpose: flush, release, releasedir, fsync, access, getxattr, listxattr and
+    // forget. libfuse answers them with ENOSYS (or nothing, for forget) and the kernel stops
+    // sending the ENOSYS ones; inode numbers are never freed, so forgets need no bookkeeping.
+    return ops;
+  }();
+  return table;
+}
+
+}  // namespace anchorfs::fs

@@ -1,0 +1,203 @@
+// The FUSE session lifecycle: mount read-only, serve multi-threaded, stop, swap snapshots.
+#include "fs/server.h"
+
+#include <fcntl.h>
+#include <fuse_lowlevel.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "fs/server_state.h"
+
+namespace anchorfs::fs {
+
+ServerState::ServerState(std::shared_ptr<const Snapshot> snapshot, ServerOptions server_options)
+    : options(std::move(server_options)),
+      generation_(std::make_shared<const Generation>(std::move(snapshot))) {}
+
+ServerState::~ServerState() {
+  if (root_fd >= 0) ::close(root_fd);
+}
+
+namespace {
+
+// libfuse reports why a mount failed through its log function; keep the last message so the
+// exception can say it.
+std::mutex log_mutex;
+std::string last_fuse_message;
+
+void capture_fuse_log(enum fuse_log_level, const char* format, va_list args) {
+  char line[512];
+  std::vsnprintf(line, sizeof line, format, args);
+  std::string message(line);
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  std::lock_guard<std::mutex> lock(log_mutex);
+  last_fuse_message = std::move(message);
+}
+
+std::string mount_options(const ServerOptions& options) {
+  std::string joined = "default_permissions,fsname=anchorfs,subtype=anchorfs";
+  for (const std::string& option : options.fuse_options) {
+    if (option == "rw") throw std::runtime_error("anchorfs mounts are read-only: -o rw refused");
+    joined += "," + option;
+  }
+  return joined + ",ro";
+}
+
+void check_mountpoint(const std::string& mountpoint) {
+  struct stat st {};
+  if (mountpoint.empty()) throw std::runtime_error("no mountpoint given");
+  if (::stat(mountpoint.c_str(), &st) != 0) {
+    throw std::runtime_error("mountpoint " + mountpoint + ": " + std::strerror(errno));
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    throw std::runtime_error("mountpoint " + mountpoint + ": not a directory");
+  }
+  if (::access("/dev/fuse", R_OK | W_OK) != 0) {
+    throw std::runtime_error(std::string("cannot use /dev/fuse: ") + std::strerror(errno));
+  }
+}
+
+}  // namespace
+
+Server::Server(std::shared_ptr<const Snapshot> snapshot, ServerOptions options)
+    : state_(std::make_unique<ServerState>(std::move(snapshot), std::move(options))) {}
+
+Server::~Server() {
+  if (state_->session != nullptr) {
+    {
+      std::lock_guard<std::timed_mutex> lock(state_->session_mutex);
+      state_->session_closed = true;
+      fuse_session_unmount(state_->session);
+    }
+    fuse_session_destroy(state_->session);
+    state_->session = nullptr;
+  }
+}
+
+void Server::mount() {
+  if (state_->session != nullptr) throw std::runtime_error("already mounted");
+  const ServerOptions& options = state_->options;
+  check_mountpoint(options.mountpoint);
+  const std::string& root = state_->current()->snapshot().root();
+  if (state_->root_fd < 0) {
+    state_->root_fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (state_->root_fd < 0) {
+      throw std::runtime_error("source " + root + ": " + std::strerror(errno));
+    }
+  }
+
+  const std::string joined = mount_options(options);
+  std::vector<std::string> argv_storage{"anchorfs", "-o", joined};
+  if (options.debug) argv_storage.emplace_back("-d");
+  std::vector<char*> argv;
+  for (std::string& arg : argv_storage) argv.push_back(arg.data());
+  fuse_args args = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
+
+  {
+    std::lock_guard<std::mutex> lock(log_mutex);
+    last_fuse_message.clear();
+  }
+  fuse_set_log_func(capture_fuse_log);
+  const fuse_lowlevel_ops& ops = operations();
+  fuse_session* session = fuse_session_new(&args, &ops, sizeof ops, state_.get());
+  std::string failure;
+  if (session == nullptr) {
+    failure = "invalid FUSE options (" + joined + ")";
+  } else if (fuse_session_mount(session, options.mountpoint.c_str()) != 0) {
+    failure = "cannot mount on " + options.mountpoint;
+    fuse_session_destroy(session);
+    session = nullptr;
+  }
+  fuse_set_log_func(nullptr);
+  fuse_opt_free_args(&args);
+  if (session == nullptr) {
+    std::lock_guard<std::mutex> lock(log_mutex);
+    if (!last_fuse_message.empty()) failure += ": " + last_fuse_message;
+    throw std::runtime_error(failure);
+  }
+  state_->session = session;
+}
+
+int Server::run() {
+  if (state_->session == nullptr) throw std::runtime_error("run() before mount()");
+  state_->running = true;
+  if (state_->stopping) fuse_session_exit(state_->session);
+
+  fuse_loop_config* config = fuse_loop_cfg_create();
+  if (state_->options.max_threads > 0) {
+    fuse_loop_cfg_set_max_threads(config, state_->options.max_threads);
+  }
+  fuse_loop_cfg_set_clone_fd(config, 1);
+  const int rc = fuse_session_loop_mt(state_->session, config);
+  fuse_loop_cfg_destroy(config);
+
+  // A notifier stuck in the kernel (on a page a dead worker will never fill) is released by
+  // the unmount itself, so do not wait for it forever.
+  std::unique_lock<std::timed_mutex> lock(state_->session_mutex, std::chrono::seconds(2));
+  state_->session_closed = true;
+  fuse_session_unmount(state_->session);
+  state_->running = false;
+  // A positive value is a signal libfuse's own handlers caught: still a clean, requested exit.
+  return rc > 0 ? 0 : rc;
+}
+
+void Server::stop() {
+  state_->stopping = true;
+  if (state_->session == nullptr) return;
+  fuse_session_exit(state_->session);
+  if (!state_->running) return;
+  // Workers only notice the exit flag between requests; send one the kernel cannot answer from
+  // its caches (a negative lookup of a name never asked before).
+  static std::atomic<unsigned> poke_count{0};
+  const std::string probe = state_->options.mountpoint + "/.anchorfs-stop-" +
+                            std::to_string(::getpid()) + "-" + std::to_string(poke_count++);
+  struct stat st {};
+  ::lstat(probe.c_str(), &st);
+}
+
+void Server::replace_snapshot(std::shared_ptr<const Snapshot> next) {
+  if (!next) throw std::invalid_argument("replace_snapshot: null snapshot");
+  std::lock_guard<std::timed_mutex> lock(state_->session_mutex);
+  std::shared_ptr<const Generation> previous = state_->current();
+  if (next->root() != previous->snapshot().root()) {
+    throw std::invalid_argument("replace_snapshot: the new snapshot serves " + next->root() +
+                                ", not " + previous->snapshot().root());
+  }
+  auto generation = std::make_shared<const Generation>(std::move(next), *previous);
+  state_->swap(generation);
+  if (state_->session == nullptr || state_->session_closed) return;
+
+  const Invalidations changed = diff_generations(*previous, *generation);
+  fuse_session* session = state_->session;
+  for (uint64_t inode : changed.contents) fuse_lowlevel_notify_inval_inode(session, inode, 0, 0);
+  for (uint64_t inode : changed.attributes) {
+    fuse_lowlevel_notify_inval_inode(session, inode, -1, 0);
+  }
+  for (const auto& [parent, name] : changed.names) {
+    fuse_lowlevel_notify_inval_entry(session, parent, name.c_str(), name.size());
+  }
+}
+
+std::shared_ptr<const Snapshot> Server::snapshot() const {
+  return state_->current()->snapshot_ptr();
+}
+
+ServerStats Server::stats() const {
+  ServerStats stats;
+  stats.requests = state_->requests.load(std::memory_order_relaxed);
+  stats.lookups = state_->lookups.load(std::memory_order_relaxed);
+  stats.reads = state_->reads.load(std::memory_order_relaxed);
+  stats.readdirs = state_->readdirs.load(std::memory_order_relaxed);
+  stats.stale_reads = state_->stale_reads.load(std::memory_order_relaxed);
+  return stats;
+}
+
+}  // namespace anchorfs::fs

@@ -1,0 +1,70 @@
+// The FUSE server: mounts a Snapshot read-only and serves it with the libfuse3 low-level API.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fs/snapshot.h"
+
+namespace anchorfs::fs {
+
+struct ServerOptions {
+  std::string mountpoint;
+  std::vector<std::string> fuse_options;  // extra -o values ("allow_other", ...); "rw" is refused
+  bool debug = false;                     // libfuse request tracing on stderr
+  unsigned max_threads = 0;               // worker threads; 0: libfuse's default
+};
+
+struct ServerStats {
+  uint64_t requests = 0;  // requests handled (all kinds)
+  uint64_t lookups = 0;
+  uint64_t reads = 0;
+  uint64_t readdirs = 0;
+  uint64_t stale_reads = 0;  // reads of files that changed on disk since the snapshot
+};
+
+class ServerState;
+
+// Lifecycle: construct, mount(), run() (blocks), then destroy. stop() may come from any thread.
+class Server {
+ public:
+  // Thread-safety: not thread-safe; construct and destroy from the thread that owns the server.
+  Server(std::shared_ptr<const Snapshot> snapshot, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Creates the session and mounts it read-only; on return the mount serves requests as soon as
+  // run() is called (requests arriving before that wait in the kernel). Throws std::runtime_error
+  // with a clear message (mountpoint missing, not a directory, no /dev/fuse, mount refused).
+  // Call once, from the owning thread.
+  void mount();
+
+  // Serves with a multi-threaded loop until the filesystem is unmounted or stop() is called;
+  // then makes sure it is unmounted. Returns 0 on a clean exit, else a negative errno.
+  // Call once, after mount(), from one thread.
+  int run();
+
+  // Ends run() and unmounts (like libfuse's SIGTERM handling: open files in the mount fail from
+  // then on). Thread-safe; may be called from a signal-handling thread, before or during run().
+  // Not async-signal-safe: call it from a thread that sigwait()ed, not from a signal handler.
+  void stop();
+
+  // Swaps in a new snapshot atomically (every request is served from one snapshot) and tells the
+  // kernel to drop exactly the cached attributes, pages, listings and names that changed. Inode
+  // numbers stay the same for the same path (and file type) across swaps. Thread-safe; must not
+  // be called from inside a request handler. Before mount() it only swaps.
+  void replace_snapshot(std::shared_ptr<const Snapshot> next);
+
+  // The snapshot currently served. Thread-safe.
+  std::shared_ptr<const Snapshot> snapshot() const;
+  // Request counters so far. Thread-safe (relaxed counters).
+  ServerStats stats() const;
+
+ private:
+  std::unique_ptr<ServerState> state_;
+};
+
+}  // namespace anchorfs::fs

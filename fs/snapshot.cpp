@@ -1,0 +1,148 @@
+// Builds and queries the immutable snapshot a mount serves.
+#include "fs/snapshot.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace anchorfs::fs {
+namespace {
+
+timespec from_ns(int64_t ns) {
+  timespec t{};
+  t.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
+  t.tv_nsec = static_cast<long>(ns % 1'000'000'000);
+  if (t.tv_nsec < 0) {
+    t.tv_nsec += 1'000'000'000;
+    t.tv_sec -= 1;
+  }
+  return t;
+}
+
+void check_plan(const std::string& path, const render::TagPlan& plan, uint64_t size) {
+  uint64_t previous = 0;
+  for (const render::Insertion& insertion : plan.insertions) {
+    if (insertion.offset < previous) {
+      throw std::invalid_argument("tag plan for " + path + " is not sorted by offset");
+    }
+    if (insertion.offset > size) {
+      throw std::invalid_argument("tag plan for " + path + " inserts at offset " +
+                                  std::to_string(insertion.offset) + " beyond the file's " +
+                                  std::to_string(size) + " bytes");
+    }
+    previous = insertion.offset;
+  }
+}
+
+}  // namespace
+
+Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
+                   std::vector<uint32_t> layout_of_entry)
+    : tree_(std::move(tree)),
+      layouts_(std::move(layouts)),
+      layout_of_entry_(std::move(layout_of_entry)) {
+  if (tree_.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
+  if (layouts_.empty()) layouts_.emplace_back();
+  layout_of_entry_.resize(tree_.entries.size(), 0);
+  name_offset_.reserve(tree_.entries.size());
+  for (const analysis::TreeEntry& entry : tree_.entries) {
+    const size_t slash = entry.path.rfind('/');
+    name_offset_.push_back(slash == std::string::npos ? 0 : static_cast<uint32_t>(slash + 1));
+  }
+  for (size_t i = 1; i < layouts_.size(); ++i) {
+    if (!layouts_[i].empty()) {
+      tag_bytes_ += layouts_[i].added_bytes();
+      ++tagged_files_;
+    }
+  }
+}
+
+std::string_view Snapshot::name(uint32_t index) const {
+  return std::string_view(tree_.entries[index].path).substr(name_offset_[index]);
+}
+
+std::optional<uint32_t> Snapshot::child(uint32_t dir, std::string_view child_name) const {
+  const analysis::TreeEntry& parent = tree_.entries[dir];
+  if (!S_ISDIR(parent.mode) || parent.child_count == 0) return std::nullopt;
+  uint32_t low = parent.first_child;
+  uint32_t high = parent.first_child + parent.child_count;
+  while (low < high) {
+    const uint32_t middle = low + (high - low) / 2;
+    const int order = name(middle).compare(child_name);
+    if (order == 0) return middle;
+    if (order < 0) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<uint32_t> Snapshot::find(std::string_view path) const {
+  uint32_t current = 0;
+  while (!path.empty()) {
+    const size_t slash = path.find('/');
+    const std::string_view component = path.substr(0, slash);
+    std::optional<uint32_t> next = child(current, component);
+    if (!next) return std::nullopt;
+    current = *next;
+    path = slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
+  }
+  return current;
+}
+
+const FileLayout& Snapshot::layout(uint32_t index) const {
+  return layouts_[layout_of_entry_[index]];
+}
+
+uint64_t Snapshot::view_size(uint32_t index) const {
+  return tree_.entries[index].size + layout(index).added_bytes();
+}
+
+struct stat Snapshot::attributes(uint32_t index) const {
+  const analysis::TreeEntry& entry = tree_.entries[index];
+  struct stat st {};
+  st.st_mode = entry.mode;
+  st.st_nlink = entry.nlink;
+  st.st_uid = entry.uid;
+  st.st_gid = entry.gid;
+  st.st_size = static_cast<off_t>(view_size(index));
+  st.st_blksize = 4096;
+  st.st_blocks = static_cast<blkcnt_t>((view_size(index) + 511) / 512);
+  st.st_atim = from_ns(entry.atime_ns);
+  st.st_mtim = from_ns(entry.mtime_ns);
+  st.st_ctim = from_ns(entry.ctime_ns);
+  return st;
+}
+
+std::shared_ptr<const Snapshot> make_snapshot(
+    analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans) {
+  if (tree.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
+  std::unordered_map<std::string_view, uint32_t> index_of_path;
+  index_of_path.reserve(tree.entries.size());
+  for (uint32_t i = 0; i < tree.entries.size(); ++i) index_of_path.emplace(tree.entries[i].path, i);
+
+  std::vector<FileLayout> layouts(1);
+  std::vector<uint32_t> layout_of_entry(tree.entries.size(), 0);
+  for (const auto& [path, plan] : plans) {
+    auto found = index_of_path.find(path);
+    if (found == index_of_path.end() || !S_ISREG(tree.entries[found->second].mode)) {
+      throw std::invalid_argument("tag plan for " + path + ", which is not a regular file of " +
+                                  tree.root);
+    }
+    const uint32_t index = found->second;
+    if (layout_of_entry[index] != 0) {
+      throw std::invalid_argument("two tag plans for " + path);
+    }
+    check_plan(path, plan, tree.entries[index].size);
+    if (plan.insertions.empty()) continue;
+    layout_of_entry[index] = static_cast<uint32_t>(layouts.size());
+    layouts.emplace_back(plan, tree.entries[index].size);
+  }
+  index_of_path.clear();
+  return std::make_shared<const Snapshot>(std::move(tree), std::move(layouts),
+                                          std::move(layout_of_entry));
+}
+
+}  // namespace anchorfs::fs

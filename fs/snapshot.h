@@ -1,0 +1,68 @@
+// An immutable view of a repository for the FUSE server: entries, attributes, listings, tag
+// layouts.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "analysis/source_tree.h"
+#include "fs/file_layout.h"
+#include "render/tag_plan.h"
+
+namespace anchorfs::fs {
+
+// Entry indices are those of the SourceTree: 0 is the root, every parent precedes its children,
+// and a directory's children are contiguous and sorted bytewise by name.
+// Thread-safety: immutable after construction; every member is safe to call concurrently.
+class Snapshot {
+ public:
+  Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
+           std::vector<uint32_t> layout_of_entry);
+
+  const std::string& root() const { return tree_.root; }  // absolute source directory
+  size_t size() const { return tree_.entries.size(); }
+  const analysis::TreeEntry& entry(uint32_t index) const { return tree_.entries[index]; }
+  const std::vector<analysis::ScanProblem>& problems() const { return tree_.problems; }
+
+  // The last path component of an entry ("" for the root).
+  std::string_view name(uint32_t index) const;
+  // The child of directory `dir` called `name`, if any (binary search over the sorted children).
+  std::optional<uint32_t> child(uint32_t dir, std::string_view name) const;
+  // The entry at a repository-relative path ("" is the root), if any.
+  std::optional<uint32_t> find(std::string_view path) const;
+
+  // The tag layout of a regular file; an empty layout (no insertions) for everything else.
+  const FileLayout& layout(uint32_t index) const;
+  // What a reader sees as st_size: the original size plus the tag bytes for regular files.
+  uint64_t view_size(uint32_t index) const;
+  // Attributes as served (st_ino left 0: the server owns inode numbers).
+  struct stat attributes(uint32_t index) const;
+
+  // Total tag bytes and number of tagged files, for summaries.
+  uint64_t tag_bytes() const { return tag_bytes_; }
+  size_t tagged_files() const { return tagged_files_; }
+
+ private:
+  analysis::SourceTree tree_;
+  std::vector<uint32_t> name_offset_;      // where each entry's last component starts in its path
+  std::vector<FileLayout> layouts_;        // layouts_[0] is the shared empty layout
+  std::vector<uint32_t> layout_of_entry_;  // index into layouts_, 0 when untagged
+  uint64_t tag_bytes_ = 0;
+  size_t tagged_files_ = 0;
+};
+
+// Builds a snapshot. `plans` maps repository-relative paths of regular files to their tag plans
+// (files without a plan, or with an empty one, are served unchanged). Throws std::invalid_argument
+// with a clear message when a plan names no regular file of the tree, is not sorted by offset, or
+// inserts beyond the end of its file.
+std::shared_ptr<const Snapshot> make_snapshot(
+    analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans);
+
+}  // namespace anchorfs::fs
