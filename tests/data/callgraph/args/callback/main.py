@@ -1,0 +1,9 @@
+def process(value):
+    return value * 2
+
+
+def run(callback, value):
+    return callback(value)
+
+
+print(run(process, 4))

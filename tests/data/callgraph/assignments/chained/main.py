@@ -1,0 +1,6 @@
+def func():
+    return "f"
+
+
+a = b = func
+print(a(), b())

@@ -1,0 +1,15 @@
+def leaf():
+    return 1
+
+
+def outer():
+    def helper():
+        return leaf()
+
+    def other():
+        return helper() + 1
+
+    return other()
+
+
+print(outer())

@@ -1,0 +1,6 @@
+def work():
+    return "work"
+
+
+def rest():
+    return "rest"

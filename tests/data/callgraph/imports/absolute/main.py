@@ -1,0 +1,4 @@
+import helpers
+from helpers import rest as relax
+
+print(helpers.work(), relax())

@@ -1,0 +1,4 @@
+import pkg.sub.mod
+import pkg.sub.mod as alias
+
+print(pkg.sub.mod.func(), alias.other())

@@ -1,0 +1,6 @@
+def func():
+    return "deep"
+
+
+def other():
+    return "other"

@@ -1,0 +1,3 @@
+from ping import ping
+
+print(ping(3))

@@ -1,0 +1,5 @@
+import ping
+
+
+def pong(n):
+    return ping.ping(n)

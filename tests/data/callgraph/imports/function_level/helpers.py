@@ -1,0 +1,2 @@
+def heavy():
+    return "heavy"

@@ -1,0 +1,3 @@
+import settings
+
+print(settings.DEFAULTS, settings.NAME, settings.env_name())

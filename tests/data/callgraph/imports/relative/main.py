@@ -1,0 +1,3 @@
+from pkg import runner
+
+print(runner.run(" abc "))

@@ -1,0 +1,7 @@
+from . import util
+from .util import clean
+from .sub.deep import measure
+
+
+def run(text):
+    return measure(clean(text)) + util.count(text)

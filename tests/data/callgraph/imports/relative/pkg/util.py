@@ -1,0 +1,6 @@
+def clean(text):
+    return text.strip()
+
+
+def count(text):
+    return len(text)

@@ -1,0 +1,3 @@
+from shapes import *
+
+print(circle(1) + square(2))

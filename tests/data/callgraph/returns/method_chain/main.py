@@ -1,0 +1,3 @@
+import factory
+
+print(factory.select("users").where("age > 3").where("name = 'x'").sql())
