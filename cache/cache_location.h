@@ -35,8 +35,12 @@ bool is_same_or_below(const std::string& path, const std::string& dir);
 // named by the xxh3-64 of the canonical repository path.
 std::string store_dir_for(const std::string& cache_root, const std::string& repo_root);
 
-// Creates `dir` (and missing parents) and makes it 0700; throws CacheError when it cannot, or
-// when it is owned by another user.
+// Creates `dir` and any missing parents, each new one 0700; existing ones are left as they are.
+// Throws CacheError when it cannot or when `dir` is not a directory. `dir` must be absolute.
+void create_private_dirs(const std::string& dir);
+
+// create_private_dirs(), then makes `dir` itself 0700; throws CacheError when it cannot, or when
+// `dir` is owned by another user. Only for directories anchorfs owns.
 void ensure_private_dir(const std::string& dir);
 
 }  // namespace anchorfs::cache

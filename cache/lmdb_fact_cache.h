@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -56,11 +57,15 @@ class LmdbFactCache final : public analysis::FactCache {
 
  private:
   LmdbFactCache(CacheOptions options, std::string dir);
-  void open_env();   // requires env_mutex_ held exclusively (or no other user yet)
-  void close_env();  // likewise
-  void rebuild(const std::string& why);  // likewise: set the store aside, start a fresh one
-  void write_metadata();
-  void commit_pending_locked();
+  // The members below require env_mutex_ held exclusively (or no other user yet).
+  void open_env();  // opens the store, setting it aside and retrying once if LMDB rejects it
+  int try_open_env();
+  void close_env();
+  int initialise();  // creates the databases, records repo + version, drops other versions
+  int write_txn(const std::function<int(MDB_txn*)>& body);  // commit, growing the map if full
+  int commit_pending_locked();                              // also requires pending_mutex_
+  void set_aside(const std::string& why);                   // also requires the directory lock
+  void rebuild(const std::string& why);  // set aside (unless another process did), reopen
 
   CacheOptions options_;
   std::string dir_;

@@ -1,0 +1,79 @@
+// Encoding and verifying store records (see record_codec.h for the layout).
+#include "cache/record_codec.h"
+
+#include <xxhash.h>
+
+#include <array>
+#include <cstring>
+
+namespace anchorfs::cache {
+
+namespace {
+
+constexpr std::string_view kMagic = "AFC1";
+constexpr size_t kHeaderBytes = kMagic.size() + sizeof(uint64_t);
+
+void append_le64(std::string& out, uint64_t value) {
+  std::array<char, 8> bytes{};
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    bytes[i] = static_cast<char>((value >> (8 * i)) & 0xffu);
+  }
+  out.append(bytes.data(), bytes.size());
+}
+
+uint64_t read_le64(std::string_view bytes) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    value |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[i])) << (8 * i);
+  }
+  return value;
+}
+
+uint64_t checksum(std::string_view key, std::string_view payload) {
+  const uint64_t seed = XXH3_64bits(key.data(), key.size());
+  return XXH3_64bits_withSeed(payload.data(), payload.size(), seed);
+}
+
+}  // namespace
+
+uint64_t version_hash(std::string_view analyser_version) {
+  return XXH3_64bits(analyser_version.data(), analyser_version.size());
+}
+
+std::string encode_key(uint64_t version, const analysis::ContentDigest& digest) {
+  std::string key;
+  key.reserve(kKeyBytes);
+  append_le64(key, version);
+  append_le64(key, digest.low);
+  append_le64(key, digest.high);
+  return key;
+}
+
+std::optional<uint64_t> key_version(std::string_view key) {
+  if (key.size() != kKeyBytes) {
+    return std::nullopt;
+  }
+  return read_le64(key);
+}
+
+std::string encode_value(std::string_view key, std::string_view payload) {
+  std::string value;
+  value.reserve(kHeaderBytes + payload.size());
+  value.append(kMagic);
+  append_le64(value, checksum(key, payload));
+  value.append(payload);
+  return value;
+}
+
+std::optional<std::string_view> decode_value(std::string_view key, std::string_view value) {
+  if (value.size() < kHeaderBytes || value.substr(0, kMagic.size()) != kMagic) {
+    return std::nullopt;
+  }
+  const std::string_view payload = value.substr(kHeaderBytes);
+  if (read_le64(value.substr(kMagic.size())) != checksum(key, payload)) {
+    return std::nullopt;
+  }
+  return payload;
+}
+
+}  // namespace anchorfs::cache

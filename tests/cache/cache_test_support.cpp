@@ -1,0 +1,89 @@
+// Scratch directories, entry generators and warning capture for the cache suite.
+#include "cache_test_support.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace anchorfs::cache::testing {
+
+analysis::ContentDigest digest_for(uint64_t i) {
+  return {i * 0x9e3779b97f4a7c15ULL + 1, ~i};
+}
+
+std::string facts_for(uint64_t i, size_t bytes) {
+  std::string text = "facts#" + std::to_string(i) + ":";
+  while (text.size() < bytes) {
+    text.push_back(static_cast<char>('a' + (text.size() * 7 + i) % 26));
+  }
+  return text;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+void patch_file(const std::string& path, size_t offset, const std::string& bytes) {
+  std::fstream out(path, std::ios::binary | std::ios::in | std::ios::out);
+  out.seekp(static_cast<std::streamoff>(offset));
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::vector<std::string> list_dir(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void CacheTest::SetUp() {
+  std::string pattern = std::filesystem::temp_directory_path().string() + "/anchorfs-cache-XXXXXX";
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  scratch_ = pattern;
+  repo_ = scratch_ + "/repo";
+  cache_root_ = scratch_ + "/cache";
+  std::filesystem::create_directories(repo_);
+  write_file(repo_ + "/mod.py", "def f():\n    pass\n");
+}
+
+void CacheTest::TearDown() {
+  std::filesystem::remove_all(scratch_);
+}
+
+CacheOptions CacheTest::options(const std::string& version) {
+  CacheOptions o;
+  o.repo_root = repo_;
+  o.cache_dir = cache_root_;
+  o.analyser_version = version;
+  o.warn = [this](const std::string& message) {
+    std::lock_guard lock(warnings_mutex_);
+    warnings_.push_back(message);
+  };
+  return o;
+}
+
+std::unique_ptr<LmdbFactCache> CacheTest::open_cache(const std::string& version) {
+  return LmdbFactCache::open(options(version));
+}
+
+std::vector<std::string> CacheTest::warnings() {
+  std::lock_guard lock(warnings_mutex_);
+  return warnings_;
+}
+
+}  // namespace anchorfs::cache::testing

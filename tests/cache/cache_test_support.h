@@ -1,0 +1,43 @@
+// Shared fixtures for the cache suite: a scratch repository and cache root, warning capture.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cache/lmdb_fact_cache.h"
+
+namespace anchorfs::cache::testing {
+
+// Deterministic, distinct digests and payloads for entry number `i`.
+analysis::ContentDigest digest_for(uint64_t i);
+std::string facts_for(uint64_t i, size_t bytes = 200);
+
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& bytes);
+// Overwrites bytes in place (same inode, no truncation), as a disk error or stray write would.
+void patch_file(const std::string& path, size_t offset, const std::string& bytes);
+std::vector<std::string> list_dir(const std::string& dir);
+
+class CacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  CacheOptions options(const std::string& version = "v1");
+  std::unique_ptr<LmdbFactCache> open_cache(const std::string& version = "v1");
+  std::vector<std::string> warnings();
+
+  std::string scratch_;  // removed after the test
+  std::string repo_;     // a repository directory
+  std::string cache_root_;
+
+ private:
+  std::mutex warnings_mutex_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace anchorfs::cache::testing
