@@ -1,0 +1,134 @@
+// Stats on a fixture graph: counts, call shape, hubs, auto's choice, tag cost, table and JSON.
+#include "render/stats.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <nlohmann/json.hpp>
+
+#include "graph_builder.h"
+
+namespace anchorfs::render::testing {
+namespace {
+
+// lib.py: util (called by 12 functions), rare (called by 1); app.py: 12 callers, class K(Base).
+analysis::Graph fixture() {
+  GraphBuilder b;
+  EntityIndex lib = b.file("lib.py");
+  EntityIndex util = b.function("util", Anchor{10, ""});
+  EntityIndex rare = b.function("rare", Anchor{20, ""});
+  EntityIndex base = b.cls("Base", Anchor{30, ""});
+  EntityIndex app = b.file("app.py");
+  EntityIndex k = b.cls("K", Anchor{5, ""});
+  for (uint64_t i = 0; i < 12; ++i) {
+    EntityIndex f = b.function("f" + std::to_string(i), Anchor{100 + i, ""});
+    b.calls(f, util);
+    if (i == 0) b.calls(f, rare);
+  }
+  b.edge(k, base, Relation::Inherits);
+  b.edge(app, lib, Relation::Imports);
+  b.label(util, Relation::EnvVar, "HOME");
+  return b.build();
+}
+
+analysis::AnalysisStats analysis_stats() {
+  analysis::AnalysisStats stats;
+  stats.lines = 345;
+  return stats;
+}
+
+TEST(Stats, CountsShapeHubsAndAuto) {
+  analysis::Graph graph = fixture();
+  RepoStats stats = compute_stats(graph, analysis_stats(), 10000, ViewOptions{});
+  EXPECT_EQ(stats.files, 2u);
+  EXPECT_EQ(stats.taggable_files, 2u);
+  EXPECT_EQ(stats.lines, 345u);
+  EXPECT_EQ(stats.source_bytes, 10000u);
+  EXPECT_EQ(stats.file_entities, 2u);
+  EXPECT_EQ(stats.classes, 2u);
+  EXPECT_EQ(stats.functions, 14u);
+  EXPECT_EQ(stats.edges[static_cast<size_t>(Relation::Calls)], 13u);
+  EXPECT_EQ(stats.edges[static_cast<size_t>(Relation::Inherits)], 1u);
+  EXPECT_EQ(stats.edges[static_cast<size_t>(Relation::Imports)], 1u);
+  EXPECT_EQ(stats.edges[static_cast<size_t>(Relation::Contains)], 16u);
+  EXPECT_EQ(stats.labels[static_cast<size_t>(Relation::EnvVar)], 1u);
+  EXPECT_EQ(stats.callers, 12u);
+  EXPECT_DOUBLE_EQ(stats.mean_call_out_degree, 13.0 / 12.0);
+  EXPECT_EQ(stats.max_call_out_degree, 2u);
+  EXPECT_EQ(stats.max_call_out_id, "app.py:f0");
+  EXPECT_EQ(stats.hub_threshold, 10u);
+  EXPECT_EQ(stats.hubs, 1u);
+  EXPECT_DOUBLE_EQ(stats.hub_share, 1.0 / 14.0);
+  EXPECT_DOUBLE_EQ(stats.hub_call_share, 12.0 / 13.0);
+  ASSERT_EQ(stats.top_hubs.size(), 1u);
+  EXPECT_EQ(stats.top_hubs[0].id, "lib.py:util");
+  EXPECT_EQ(stats.top_hubs[0].in_degree, 12u);
+  EXPECT_EQ(stats.auto_choice.view, View::Topo);
+  EXPECT_EQ(stats.auto_choice.reason, "auto: mean call out-degree 1.08 < 5 -> topo");
+}
+
+TEST(Stats, TagCostPerViewMatchesThePlans) {
+  analysis::Graph graph = fixture();
+  std::vector<ViewPlans> views = render_views(graph, ViewOptions{}, {});
+  ASSERT_EQ(views.size(), 4u);
+  EXPECT_EQ(views[0].requested, View::Topo);
+  EXPECT_EQ(views[3].requested, View::Auto);
+  EXPECT_EQ(views[3].choice.view, View::Topo);
+  RepoStats stats = compute_stats(graph, analysis_stats(), 10000, ViewOptions{}, views);
+  ASSERT_EQ(stats.views.size(), 4u);
+  for (size_t v = 0; v < views.size(); ++v) {
+    uint64_t bytes = 0;
+    for (const TagPlan& plan : views[v].plans) bytes += plan.added_bytes();
+    EXPECT_EQ(stats.views[v].tag_bytes, bytes);
+    EXPECT_DOUBLE_EQ(stats.views[v].share, static_cast<double>(bytes) / 10000.0);
+  }
+  // topo: both files, util, rare, Base, K and the 12 callers.
+  EXPECT_EQ(stats.views[0].blocks, 18u);
+  EXPECT_EQ(stats.views[0].tagged_files, 2u);
+  // inv: the callers, K (BASE only... K keeps BASE) and app.py (IMPORTS only) change.
+  EXPECT_EQ(stats.views[1].blocks, 5u);                           // lib.py, util, rare, Base, K
+  EXPECT_GT(stats.views[2].tag_bytes, stats.views[0].tag_bytes);  // dense adds ENV_VAR
+  EXPECT_EQ(stats.views[3].tag_bytes, stats.views[0].tag_bytes);  // auto chose topo
+}
+
+TEST(Stats, TableAndJsonCarryTheNumbers) {
+  analysis::Graph graph = fixture();
+  RepoStats stats = compute_stats(graph, analysis_stats(), 10000, ViewOptions{}, {View::Inv});
+  std::string table = format_table(stats);
+  EXPECT_NE(table.find("2 files, 2 classes, 14 functions"), std::string::npos) << table;
+  EXPECT_NE(table.find("lib.py:util"), std::string::npos);
+  EXPECT_NE(table.find("auto: mean call out-degree 1.08 < 5 -> topo"), std::string::npos);
+  nlohmann::json json = nlohmann::json::parse(format_json(stats));
+  EXPECT_EQ(json["files"]["analysed"], 2);
+  EXPECT_EQ(json["files"]["lines"], 345);
+  EXPECT_EQ(json["entities"]["function"], 14);
+  EXPECT_EQ(json["edges"]["calls"], 13);
+  EXPECT_EQ(json["labels"]["env_var"], 1);
+  EXPECT_EQ(json["calls"]["hubs"], 1);
+  EXPECT_EQ(json["calls"]["top_hubs"][0]["id"], "lib.py:util");
+  EXPECT_EQ(json["calls"]["top_hubs"][0]["in_degree"], 12);
+  EXPECT_EQ(json["auto"]["view"], "topo");
+  EXPECT_TRUE(json["auto"]["hub_threshold"].is_null());
+  ASSERT_EQ(json["views"].size(), 1u);
+  EXPECT_EQ(json["views"][0]["requested"], "inv");
+  EXPECT_EQ(json["views"][0]["tag_bytes"], stats.views[0].tag_bytes);
+}
+
+TEST(Stats, SourceBytesSumsTheAnalysedFiles) {
+  analysis::Graph graph = fixture();
+  analysis::SourceTree tree;
+  auto entry = [](std::string path, mode_t mode, uint64_t size) {
+    analysis::TreeEntry e;
+    e.path = std::move(path);
+    e.mode = mode;
+    e.size = size;
+    return e;
+  };
+  tree.entries = {entry("", S_IFDIR | 0755, 0), entry("app.py", S_IFREG | 0644, 120),
+                  entry("lib.py", S_IFREG | 0644, 80), entry("README", S_IFREG | 0644, 999)};
+  EXPECT_EQ(source_bytes(tree, graph), 200u);
+}
+
+}  // namespace
+}  // namespace anchorfs::render::testing

@@ -1,0 +1,132 @@
+// apply/strip: linear splicing, and strip(apply(x)) == x on tricky texts.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "graph_builder.h"
+#include "render/tag_plan.h"
+#include "render/view.h"
+#include "render_helpers.h"
+
+namespace anchorfs::render::testing {
+namespace {
+
+const std::string kBlock =
+    "# === Function Annotation ===\n# function: a.py:f\n# CALLS: g\n# === Function Annotation "
+    "===\n";
+
+TEST(Apply, InsertsAtStartMiddleAndEnd) {
+  TagPlan plan;
+  plan.insertions = {{0, "<A>"}, {3, "<B>"}, {3, "<C>"}, {6, "<D>"}};
+  EXPECT_EQ(render::apply("abcdef", plan), "<A>abc<B><C>def<D>");
+  EXPECT_EQ(plan.added_bytes(), 12u);
+  EXPECT_EQ(render::apply("abcdef", TagPlan{}), "abcdef");
+  TagPlan at_end;
+  at_end.insertions = {{0, "x"}};
+  EXPECT_EQ(render::apply("", at_end), "x");
+}
+
+TEST(Apply, RejectsUnsortedOrOutOfRangePlans) {
+  TagPlan unsorted;
+  unsorted.insertions = {{4, "a"}, {2, "b"}};
+  EXPECT_THROW(render::apply("abcdef", unsorted), std::invalid_argument);
+  TagPlan beyond;
+  beyond.insertions = {{7, "a"}};
+  EXPECT_THROW(render::apply("abcdef", beyond), std::invalid_argument);
+}
+
+TEST(Strip, RemovesBlocksWithTheirTerminators) {
+  EXPECT_EQ(strip(kBlock + "def f():\n    g()\n"), "def f():\n    g()\n");
+  std::string crlf =
+      "    # === Class Annotation ===\r\n    # class: a.py:K\r\n"
+      "    # === Class Annotation ===\r\n    class K: pass\r\n";
+  EXPECT_EQ(strip(crlf), "    class K: pass\r\n");
+  std::string cr =
+      "\t# === File Annotation ===\r\t# file: a.py\r\t# === File Annotation ===\rx=1\r";
+  EXPECT_EQ(strip(cr), "x=1\r");
+  // The closing delimiter may be the last line, without a terminator.
+  EXPECT_EQ(strip("x = 1\n" + kBlock.substr(0, kBlock.size() - 1)), "x = 1\n");
+}
+
+TEST(Strip, LeavesLookalikesAlone) {
+  // Unclosed, wrong kind, interrupted by code, text on the line, or not a comment.
+  std::vector<std::string> texts = {
+      "# === Function Annotation ===\n# x\n",
+      "# === Function Annotation ===\n# x\n# === Class Annotation ===\n",
+      "# === Function Annotation ===\nx = 1\n# === Function Annotation ===\n",
+      "# === Function Annotation === \n# === Function Annotation === \n",
+      "s = '''\n=== Function Annotation ===\n=== Function Annotation ===\n'''\n",
+      "#=== Function Annotation ===\n#=== Function Annotation ===\n",
+  };
+  for (const std::string& text : texts) {
+    EXPECT_EQ(strip(text), text) << text;
+  }
+}
+
+TEST(Strip, KeepsALeadingByteOrderMark) {
+  std::string bom = "\xEF\xBB\xBF";
+  EXPECT_EQ(strip(bom + kBlock + "import os\n"), bom + "import os\n");
+}
+
+TEST(Strip, UnclosedDelimiterDoesNotHideALaterBlock) {
+  std::string text = "# === Class Annotation ===\n# dangling\n" + kBlock + "pass\n";
+  EXPECT_EQ(strip(text), "# === Class Annotation ===\n# dangling\npass\n");
+}
+
+TEST(HasTagDelimiter, FindsDelimiterLinesOnly) {
+  EXPECT_TRUE(has_tag_delimiter("x\n  # === File Annotation ===\r\ny"));
+  EXPECT_TRUE(has_tag_delimiter("\xEF\xBB\xBF# === Class Annotation ==="));
+  EXPECT_FALSE(has_tag_delimiter("x = '# === File Annotation ==='\n"));
+  EXPECT_FALSE(has_tag_delimiter(""));
+}
+
+// Renders a graph whose anchors are computed from `source`, then checks the round trip.
+struct RoundTrip {
+  std::string source;
+  std::string newline;
+};
+
+TEST(Strip, RoundTripsRenderedPlansOnTrickyTexts) {
+  std::string bom = "\xEF\xBB\xBF";
+  std::vector<RoundTrip> cases = {
+      {"import os\n\nclass K:\n    def f(self):\n        return g()\n\ndef g():\n    pass\n", "\n"},
+      {"import os\r\n\r\nclass K:\r\n    def f(self):\r\n        return g()\r\n\r\ndef g():\r\n"
+       "    pass",
+       "\r\n"},
+      {"import os\r\rclass K:\r    def f(self):\r        return g()\r\rdef g():\r    pass\r", "\r"},
+      {bom + "import os\nclass K:\n\tdef f(self):\n\t\treturn g()\ndef g():\n\tpass", "\n"},
+      {"#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nimport os\nclass K:\n  @staticmethod\n"
+       "  def f(self):\n    return g()\ndef g(): pass\n",
+       "\n"},
+  };
+  for (const RoundTrip& c : cases) {
+    GraphBuilder b;
+    // File block after a BOM, a shebang and an encoding line, as the analysis anchors it.
+    Anchor file_anchor = anchor_at(c.source, "import os");
+    EntityIndex file = b.file("a.py", file_anchor, c.newline);
+    EntityIndex k = b.cls("K", anchor_at(c.source, "class K"));
+    EntityIndex f = b.function(
+        "K.f",
+        anchor_at(c.source, c.source.find("@") != std::string::npos ? "@staticmethod" : "def f"),
+        k);
+    EntityIndex g = b.function("g", anchor_at(c.source, "def g"));
+    b.calls(f, g).calls(file, g);
+    b.file("b.py");
+    EntityIndex other = b.file("c.py");
+    b.edge(other, file, Relation::Imports);
+    analysis::Graph graph = b.build();
+    for (View view : {View::Topo, View::Inv, View::Dense}) {
+      std::vector<TagPlan> plans = render(graph, view);
+      std::string tagged = render::apply(c.source, plans[0]);
+      EXPECT_GT(tagged.size(), c.source.size());
+      EXPECT_EQ(tagged.size(), c.source.size() + plans[0].added_bytes());
+      EXPECT_EQ(strip(tagged), c.source) << tagged;
+      if (c.source.starts_with(bom)) {
+        EXPECT_TRUE(tagged.starts_with(bom + "# === File Annotation ===\n")) << tagged;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace anchorfs::render::testing

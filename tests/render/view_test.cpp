@@ -1,0 +1,270 @@
+// Views (none, topo, inv, dense, auto), link caps, hub filtering and determinism.
+#include "render/view.h"
+
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include "graph_builder.h"
+#include "render_helpers.h"
+
+namespace anchorfs::render::testing {
+namespace {
+
+bool has_field(const std::string& block, std::string_view field) {
+  return block.find("# " + std::string(field) + ": ") != std::string::npos;
+}
+
+// Two files; `a.py:A.run` carries every topology and dense relation.
+struct Rich {
+  analysis::Graph graph;
+  EntityIndex a_file, base, derived, run, callee, caller, b_file, settings_user, test;
+};
+
+Rich rich() {
+  GraphBuilder b;
+  Rich r;
+  r.a_file = b.file("a.py");
+  r.base = b.cls("Base", Anchor{10, ""});
+  r.derived = b.cls("A", Anchor{20, ""});
+  r.run = b.function("A.run", Anchor{30, "    "}, r.derived);
+  r.callee = b.function("callee", Anchor{40, ""});
+  r.caller = b.function("caller", Anchor{50, ""});
+  r.b_file = b.file("b.py");
+  r.settings_user = b.function("registry", Anchor{10, ""});
+  r.test = b.function("test_run", Anchor{20, ""});
+  b.edge(r.derived, r.base, Relation::Inherits);
+  b.calls(r.run, r.callee).calls(r.caller, r.run);
+  b.edge(r.b_file, r.a_file, Relation::Imports);
+  b.edge(r.run, r.settings_user, Relation::DataDep);
+  b.edge(r.test, r.run, Relation::TestRef);
+  b.edge(r.settings_user, r.run, Relation::Registers);
+  b.label(r.run, Relation::ConfigUsage, "settings.DEBUG");
+  b.label(r.run, Relation::EnvVar, "HOME");
+  b.label(r.run, Relation::ConstRef, "b.py:LIMIT");
+  b.label(r.run, Relation::IoDep, "subprocess");
+  b.label(r.callee, Relation::Registers, "app.route");
+  r.graph = b.build();
+  return r;
+}
+
+TEST(Views, NoneGivesEmptyPlansForEveryFile) {
+  Rich r = rich();
+  auto plans = render(r.graph, View::None);
+  ASSERT_EQ(plans.size(), 2u);
+  for (const TagPlan& plan : plans) EXPECT_TRUE(plan.insertions.empty());
+}
+
+TEST(Views, TopoShowsBothDirectionsAndNoDenseFields) {
+  Rich r = rich();
+  auto plans = render(r.graph, View::Topo);
+  std::string run = block_at(plans, 0, 30);
+  EXPECT_EQ(run,
+            "    # === Function Annotation ===\n"
+            "    # function: a.py:A.run\n"
+            "    # PARENT: A\n"
+            "    # CALLS: callee\n"
+            "    # CALLED_BY: caller\n"
+            "    # === Function Annotation ===\n");
+  EXPECT_TRUE(has_field(block_at(plans, 0, 20), "BASE"));
+  EXPECT_TRUE(has_field(block_at(plans, 0, 10), "DERIVED"));
+  EXPECT_TRUE(has_field(block_at(plans, 1, 0), "IMPORTS"));
+  EXPECT_TRUE(has_field(block_at(plans, 0, 0), "IMPORTED_BY"));
+}
+
+TEST(Views, InvDropsForwardCallsAndImportsOnly) {
+  Rich r = rich();
+  auto plans = render(r.graph, View::Inv);
+  std::string run = block_at(plans, 0, 30);
+  EXPECT_FALSE(has_field(run, "CALLS"));
+  EXPECT_TRUE(has_field(run, "CALLED_BY"));
+  EXPECT_TRUE(has_field(run, "PARENT"));
+  EXPECT_TRUE(has_field(block_at(plans, 0, 20), "BASE"));
+  EXPECT_TRUE(has_field(block_at(plans, 0, 20), "CHILDREN"));
+  EXPECT_TRUE(has_field(block_at(plans, 0, 10), "DERIVED"));
+  EXPECT_TRUE(has_field(block_at(plans, 0, 0), "IMPORTED_BY"));
+  // b.py only imports and caller only calls: under inv they have nothing left to say.
+  EXPECT_EQ(block_at(plans, 1, 0), "");
+  EXPECT_EQ(block_at(plans, 0, 50), "");
+}
+
+TEST(Views, DenseAddsEveryDenseFieldInContractOrder) {
+  Rich r = rich();
+  auto plans = render(r.graph, View::Dense);
+  EXPECT_EQ(block_at(plans, 0, 30),
+            "    # === Function Annotation ===\n"
+            "    # function: a.py:A.run\n"
+            "    # PARENT: A\n"
+            "    # CALLS: callee\n"
+            "    # CALLED_BY: caller\n"
+            "    # CONFIG_USAGE: settings.DEBUG\n"
+            "    # ENV_VAR: HOME\n"
+            "    # CONST_REF: b.py:LIMIT\n"
+            "    # IO_DEP: subprocess\n"
+            "    # DATA_DEP: b.py:registry\n"
+            "    # TEST_REF: b.py:test_run\n"
+            "    # REGISTERED_BY: b.py:registry\n"
+            "    # === Function Annotation ===\n");
+  std::string registry = block_at(plans, 1, 10);
+  EXPECT_NE(registry.find("# DATA_DEP: a.py:A.run\n"), std::string::npos) << registry;
+  EXPECT_NE(registry.find("# REGISTERS: a.py:A.run\n"), std::string::npos) << registry;
+  EXPECT_NE(block_at(plans, 1, 20).find("# TEST_REF: a.py:A.run\n"), std::string::npos);
+  EXPECT_NE(block_at(plans, 0, 40).find("# REGISTERED_BY: app.route\n"), std::string::npos);
+  // Topo leaves registry and test_run without anything to say.
+  auto topo = render(r.graph, View::Topo);
+  EXPECT_EQ(block_at(topo, 1, 10), "");
+  EXPECT_EQ(block_at(topo, 1, 20), "");
+}
+
+// One callee with `callers` callers spread over two files.
+analysis::Graph fan_in(size_t callers) {
+  GraphBuilder b;
+  b.file("hub.py");
+  EntityIndex hub = b.function("hub", Anchor{1, ""});
+  EntityIndex near = b.function("near", Anchor{2, ""});
+  b.calls(near, hub);
+  b.file("users.py");
+  for (size_t i = 0; i < callers; ++i) {
+    EntityIndex user = b.function("user" + std::to_string(i), Anchor{10 + i, ""});
+    b.calls(user, hub);
+    b.calls(user, near);
+  }
+  return b.build();
+}
+
+TEST(Caps, FieldShowsNValuesThenCountOfTheRest) {
+  auto plans = render(fan_in(5), View::Topo, /*max_links=*/3);
+  EXPECT_NE(block_at(plans, 0, 1)
+                .find("# CALLED_BY: near, users.py:user0, users.py:user1, "
+                      "\xE2\x80\xA6 (+3 more)\n"),
+            std::string::npos)
+      << block_at(plans, 0, 1);
+  auto exact = render(fan_in(2), View::Topo, /*max_links=*/3);
+  EXPECT_NE(block_at(exact, 0, 1).find("# CALLED_BY: near, users.py:user0, users.py:user1\n"),
+            std::string::npos);
+  auto uncapped = render(fan_in(5), View::Topo, /*max_links=*/0);
+  EXPECT_NE(block_at(uncapped, 0, 1).find("users.py:user4\n"), std::string::npos);
+}
+
+TEST(HubFilter, CallsToHubsAreDroppedButTheHubKeepsItsCallers) {
+  // hub has 6 callers (near + 5 users); near has 5.
+  auto plans = render(fan_in(5), View::Topo, /*max_links=*/2, /*hub_threshold=*/5);
+  std::string user = block_at(plans, 1, 10);
+  EXPECT_NE(user.find("# CALLS: hub.py:near\n"), std::string::npos) << user;
+  EXPECT_EQ(user.find("hub.py:hub"), std::string::npos) << user;
+  EXPECT_NE(block_at(plans, 0, 1).find("# CALLED_BY: near, users.py:user0, \xE2\x80\xA6 (+4 more)"),
+            std::string::npos);
+  // A function whose only calls go to hubs gets no block.
+  auto strict = render(fan_in(5), View::Topo, 12, /*hub_threshold=*/4);
+  EXPECT_EQ(block_at(strict, 1, 10), "");
+}
+
+// `callers` functions each calling `fan_out` distinct targets.
+analysis::Graph fan_out(size_t callers, size_t fan) {
+  GraphBuilder b;
+  b.file("f.py");
+  std::vector<EntityIndex> targets;
+  for (size_t i = 0; i < fan; ++i) {
+    targets.push_back(b.function("t" + std::to_string(i), Anchor{i, ""}));
+  }
+  for (size_t c = 0; c < callers; ++c) {
+    EntityIndex caller = b.function("c" + std::to_string(c), Anchor{100 + c, ""});
+    for (EntityIndex t : targets) b.calls(caller, t);
+  }
+  return b.build();
+}
+
+TEST(Auto, LowDegreeChoosesTopo) {
+  ViewChoice choice = choose_view(fan_out(4, 3), ViewOptions{});
+  EXPECT_EQ(choice.view, View::Topo);
+  EXPECT_FALSE(choice.options.hub_threshold);
+  EXPECT_EQ(choice.reason, "auto: mean call out-degree 3.00 < 5 -> topo");
+}
+
+TEST(Auto, HighDegreeChoosesInv) {
+  ViewChoice choice = choose_view(fan_out(4, 9), ViewOptions{});
+  EXPECT_EQ(choice.view, View::Inv);
+  EXPECT_EQ(choice.reason, "auto: mean call out-degree 9.00 > 8 -> inv");
+  auto plans = render_plans(fan_out(4, 9), choice);
+  EXPECT_EQ(plans[0].insertions.back().text.find("# CALLS:"), std::string::npos);
+}
+
+TEST(Auto, MiddleDegreeChoosesTopoWithoutCallsToHubs) {
+  ViewChoice choice = choose_view(fan_out(12, 6), ViewOptions{});
+  EXPECT_EQ(choice.view, View::Topo);
+  ASSERT_TRUE(choice.options.hub_threshold);
+  EXPECT_EQ(*choice.options.hub_threshold, kHubDegree);
+  EXPECT_NE(choice.reason.find("6.00 in [5, 8] -> topo"), std::string::npos) << choice.reason;
+  // Every target has 12 > 10 callers: callers keep no CALLS, targets keep CALLED_BY.
+  auto plans = render_plans(fan_out(12, 6), choice);
+  for (const Insertion& insertion : plans[0].insertions) {
+    EXPECT_EQ(insertion.text.find("# CALLS:"), std::string::npos);
+  }
+  EXPECT_EQ(plans[0].insertions.size(), 6u);
+  // A user's own threshold wins.
+  ViewOptions mine;
+  mine.hub_threshold = 20;
+  EXPECT_EQ(*choose_view(fan_out(12, 6), mine).options.hub_threshold, 20u);
+}
+
+TEST(Auto, NoCallsChoosesTopoAndExplicitViewsAreKept) {
+  GraphBuilder b;
+  b.file("x.py");
+  EXPECT_EQ(choose_view(b.build(), ViewOptions{}).reason, "auto: no resolved calls -> topo");
+  ViewOptions inv;
+  inv.view = View::Inv;
+  ViewChoice choice = choose_view(fan_out(1, 1), inv);
+  EXPECT_EQ(choice.view, View::Inv);
+  EXPECT_EQ(choice.reason, "view inv (requested)");
+}
+
+TEST(Views, NamesRoundTrip) {
+  for (View view : {View::None, View::Topo, View::Inv, View::Dense, View::Auto}) {
+    EXPECT_EQ(parse_view(view_name(view)), view);
+  }
+  EXPECT_FALSE(parse_view("Topo"));
+  EXPECT_FALSE(parse_view(""));
+}
+
+TEST(Views, OutputDoesNotDependOnThreadCount) {
+  GraphBuilder b;
+  std::vector<EntityIndex> all;
+  for (int f = 0; f < 60; ++f) {
+    b.file("m" + std::to_string(100 + f) + ".py");
+    for (int i = 0; i < 20; ++i) {
+      all.push_back(b.function("f" + std::to_string(i), Anchor{static_cast<uint64_t>(i), ""}));
+    }
+  }
+  for (size_t i = 0; i < all.size(); ++i) {
+    b.calls(all[i], all[(i * 7919) % all.size()]).calls(all[(i * 31) % all.size()], all[i]);
+  }
+  analysis::Graph graph = b.build();
+  std::vector<TagPlan> serial;
+  {
+    tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+    serial = render(graph, View::Topo, 3);
+  }
+  std::vector<TagPlan> parallel = render(graph, View::Topo, 3);
+  ASSERT_EQ(serial.size(), parallel.size());
+  for (size_t f = 0; f < serial.size(); ++f) {
+    ASSERT_EQ(serial[f].insertions.size(), parallel[f].insertions.size());
+    for (size_t i = 0; i < serial[f].insertions.size(); ++i) {
+      EXPECT_EQ(serial[f].insertions[i].offset, parallel[f].insertions[i].offset);
+      EXPECT_EQ(serial[f].insertions[i].text, parallel[f].insertions[i].text);
+    }
+  }
+}
+
+TEST(Views, InsertionsAreSortedByOffset) {
+  GraphBuilder b;
+  b.file("s.py", Anchor{0, ""});
+  EntityIndex late = b.function("late", Anchor{50, ""});
+  EntityIndex early = b.function("early", Anchor{5, ""});
+  b.calls(late, early).calls(early, late);
+  auto plans = render(b.build(), View::Topo);
+  ASSERT_EQ(plans[0].insertions.size(), 2u);
+  EXPECT_EQ(plans[0].insertions[0].offset, 5u);
+  EXPECT_EQ(plans[0].insertions[1].offset, 50u);
+}
+
+}  // namespace
+}  // namespace anchorfs::render::testing
