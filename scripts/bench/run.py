@@ -11,6 +11,7 @@ import platform
 import re
 import shutil
 import signal
+import stat
 import statistics
 import subprocess
 import sys
@@ -120,6 +121,16 @@ def vm_hwm_mb(pid):
     except OSError:
         pass
     return None
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process (all its threads) so far."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def pid_alive(pid):
@@ -284,17 +295,16 @@ def rand_pass(root, listing, reads):
 
 
 def tree_census(root):
-    """(files, bytes, lines of .py) seen under root; lines only counted when asked for a corpus."""
-    files = 0
-    size = 0
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
+    """(regular files, their bytes, bytes of the .py files among them) under root."""
+    files = size = py_bytes = 0
+    for dirpath, _, names in os.walk(root):
         for n in names:
             st = os.lstat(os.path.join(dirpath, n))
-            if os.path.isfile(os.path.join(dirpath, n)) and not os.path.islink(os.path.join(dirpath, n)):
+            if stat.S_ISREG(st.st_mode):
                 files += 1
                 size += st.st_size
-    return files, size
+                py_bytes += st.st_size if n.endswith(".py") else 0
+    return files, size, py_bytes
 
 
 def corpus_lines(root):
@@ -363,47 +373,36 @@ def resolve_corpus(spec, corpora_dir):
 # --- measurement ---------------------------------------------------------------------------------
 
 def anchorfs_stats(tools, src, view):
-    """`anchorfs stats REPO --json` as a dict (None when the command is not available)."""
-    for cmd in ([tools["anchorfs"], "stats", src, "--json", "--view", view],
-                [tools["anchorfs"], "stats", src, "--json"]):
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=MOUNT_TIMEOUT)
-        except OSError:
-            return None
-        if proc.returncode == 0:
-            try:
-                return json.loads(proc.stdout)
-            except json.JSONDecodeError:
-                return None
+    """`anchorfs stats REPO --json --view VIEW` as a dict (None when the command fails)."""
+    try:
+        proc = subprocess.run([tools["anchorfs"], "stats", src, "--json", "--view", view],
+                              capture_output=True, text=True, timeout=MOUNT_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        log(f"warning: anchorfs stats failed: {proc.stderr.strip()[-200:]}")
+        return None
+    try:
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        return None
+
+
+def stats_tag_pct(stats, view):
+    """Tag bytes of `view` as a percentage of the source bytes, from the stats JSON."""
+    try:
+        source = stats["files"]["source_bytes"]
+        for cost in stats["views"]:
+            if cost.get("requested") == view and source:
+                return 100.0 * cost["tag_bytes"] / source
+    except (KeyError, TypeError):
+        pass
     return None
 
 
-def stats_tag_ratio(stats):
-    """Tag bytes / source bytes from the stats JSON, wherever the CLI put those numbers."""
-    found = {}
-
-    def walk(node):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                key = k.lower()
-                if isinstance(v, (int, float)) and not isinstance(v, bool):
-                    if "tag" in key and "byte" in key and "ratio" not in key:
-                        found.setdefault("tag", v)
-                    elif ("source" in key or "src" in key) and "byte" in key:
-                        found.setdefault("source", v)
-                    elif "tag" in key and ("ratio" in key or "percent" in key or "overhead" in key):
-                        found.setdefault("ratio", v)
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(stats)
-    if "tag" in found and found.get("source"):
-        return 100.0 * found["tag"] / found["source"]
-    if "ratio" in found:
-        return found["ratio"] * (100.0 if found["ratio"] <= 1.0 else 1.0)
-    return None
+def warm_source(src):
+    """Reads the source once so a timed mount measures analysis, not the disk."""
+    subprocess.run(f"find '{src}' -type f -print0 | xargs -0 cat > /dev/null", shell=True, check=False)
 
 
 def measure_config(config, corpus, src, work, args, listing, plain_census):
@@ -419,17 +418,21 @@ def measure_config(config, corpus, src, work, args, listing, plain_census):
         os.makedirs(config.cache_dir)
 
     # Pass 1: timed mount, cold-daemon rg, then every warm workload on the same daemon.
+    warm_source(src)
     m = config.mount(src, mnt, "cold")
     try:
         mount_times.append(m.seconds)
         drop_caches()
         r["rg_cold"], r["rg_matches"] = rg_pass(m.mnt)
-        files, size = tree_census(m.mnt)
+        files, size, _ = tree_census(m.mnt)
         r["files_seen"] = files
         r["bytes_seen"] = size
-        r["tag_pct"] = 100.0 * (size - plain_census[1]) / plain_census[1] if plain_census[1] else None
+        r["tag_pct"] = 100.0 * (size - plain_census[1]) / plain_census[2] if plain_census[2] else None
         rg_pass(m.mnt)
+        cpu_before = cpu_seconds(m.pid) if m.pid else None
         r["rg_warm"] = median([rg_pass(m.mnt)[0] for _ in range(reps)])
+        if cpu_before is not None:
+            r["rg_daemon_ms"] = (cpu_seconds(m.pid) - cpu_before) / reps * 1000
         grep_pass(m.mnt)
         r["grep_warm"] = median([grep_pass(m.mnt)[0] for _ in range(reps)])
         cat_pass(m.mnt)
@@ -460,16 +463,18 @@ def measure_config(config, corpus, src, work, args, listing, plain_census):
             warm.append(m.seconds)
             m.close()
         r["warm_mount_s"] = median(warm)
-        if config.view == "topo":
-            stats = anchorfs_stats(config.tools, src, config.view)
-            r["stats_tag_pct"] = stats_tag_ratio(stats) if stats else None
+        stats = anchorfs_stats(config.tools, src, config.view)
+        if stats:
+            r["stats_tag_pct"] = stats_tag_pct(stats, config.view)
+            r["auto_choice"] = (stats.get("auto") or {}).get("reason")
     return r
 
 
 def measure_corpus(corpus, src, configs, work, args):
     log(f"corpus {corpus}: {src}")
-    files, size = tree_census(src)
-    info = {"name": corpus, "path": src, "files": files, "bytes": size, "lines": corpus_lines(src)}
+    files, size, py_bytes = tree_census(src)
+    info = {"name": corpus, "path": src, "files": files, "bytes": size, "py_bytes": py_bytes,
+            "lines": corpus_lines(src)}
     listing = os.path.join(work, f"{corpus}.files")
     write_listing(src, listing)
     rows = []
@@ -477,7 +482,7 @@ def measure_corpus(corpus, src, configs, work, args):
     for config in configs:
         log(f"  {corpus} / {config.name}")
         try:
-            rows.append(measure_config(config, corpus, src, work, args, listing, (files, size)))
+            rows.append(measure_config(config, corpus, src, work, args, listing, (files, size, py_bytes)))
         except (BenchError, OSError, subprocess.SubprocessError) as exc:
             log(f"  {config.name} FAILED: {exc}")
             rows.append({"config": config.name, "error": str(exc)})
@@ -493,8 +498,8 @@ def measure_scaling(sizes, tools, work, args):
     for lines in sizes:
         src = synthetic(lines, args.corpora_dir)
         real_lines = corpus_lines(src)
-        files, size = tree_census(src)
-        subprocess.run(f"find '{src}' -type f -print0 | xargs -0 cat > /dev/null", shell=True, check=False)
+        files, size, _ = tree_census(src)
+        warm_source(src)
         mnt = os.path.join(work, "mnt", f"scaling-{lines}")
         times, rss = [], []
         log(f"  scaling {size_label(lines)}")
@@ -536,7 +541,8 @@ def table(headers, rows):
 
 def corpus_table(info, rows):
     plain = next((r for r in rows if r["config"] == "plain" and "error" not in r), None)
-    headers = ["config", "mount s", "warm mount s", "RSS MB"] + [h for _, h in TIME_COLUMNS] + ["tags %", "files"]
+    headers = (["config", "mount s", "warm mount s", "RSS MB"] + [h for _, h in TIME_COLUMNS]
+               + ["daemon CPU ms / warm rg", "tags %", "files"])
     out = []
     for r in rows:
         if "error" in r:
@@ -552,12 +558,24 @@ def corpus_table(info, rows):
                 cells.append(f"{fmt_s(v)} ({v / plain[key]:.1f}×)")
             else:
                 cells.append(fmt_s(v))
+        cpu = r.get("rg_daemon_ms")
+        cells.append(f"{cpu:.0f}" if cpu is not None else "—")
         tag = r.get("tag_pct")
         cells.append(f"{tag:.1f}" if tag is not None else "—")
         files = r.get("files_seen")
         cells.append(f"{files}" + ("" if files == info["files"] else " ≠ source!"))
         out.append(cells)
     return table(headers, out)
+
+
+def corpus_notes(rows):
+    """What `anchorfs stats` said per view: its own tag-byte share and auto's choice."""
+    notes = []
+    for r in rows:
+        if r.get("stats_tag_pct") is not None:
+            notes.append(f"- `{r['config']}`: `anchorfs stats --json` tag bytes {r['stats_tag_pct']:.1f} % of "
+                         "Python source bytes" + (f"; auto: {r['auto_choice']}" if r.get("auto_choice") else ""))
+    return "\n".join(notes)
 
 
 def scaling_table(points):
@@ -677,8 +695,12 @@ def report(args, tools, machine, results, points):
               "directory. `rg` runs `rg --no-config -c \"def \" .`, `grep -r` runs `grep -r -c \"def \" .` "
               f"(LC_ALL=C); random reads are {args.reads} open+pread(4 KiB)+close at seeded random offsets.", ""]
     for info, rows in results:
-        parts += [f"### {info['name']}: {info['files']} files, {info['lines']} lines of Python, "
-                  f"{info['bytes'] / 1e6:.1f} MB", "", f"Source: `{info['path']}`", "", corpus_table(info, rows), ""]
+        parts += [f"### {info['name']}: {info['files']} files ({info['bytes'] / 1e6:.1f} MB), "
+                  f"{info['lines']} lines of Python ({info['py_bytes'] / 1e6:.1f} MB)", "",
+                  f"Source: `{info['path']}`", "", corpus_table(info, rows), ""]
+        notes = corpus_notes(rows)
+        if notes:
+            parts += [notes, ""]
     if points:
         parts += ["### Scaling (synthetic trees from `scripts/gen_synthetic.py --seed 1`)", "", scaling_table(points), ""]
     parts += ["### Targets (issues 5 and 6)", "", targets(results, points), ""]
@@ -733,7 +755,7 @@ def main():
         info, rows, bad = measure_corpus(corpus, src, configs, args.work, args)
         results.append((info, rows))
         failed |= bad
-        print(f"\n### {corpus}\n\n{corpus_table(info, rows)}\n", flush=True)
+        print(f"\n### {corpus}\n\n{corpus_table(info, rows)}\n\n{corpus_notes(rows)}\n", flush=True)
 
     points = []
     if args.scaling != "none" and any(isinstance(c, Anchorfs) for c in configs):
