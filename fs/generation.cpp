@@ -51,9 +51,11 @@ bool same_source(const analysis::TreeEntry& a, const analysis::TreeEntry& b) {
          a.inode == b.inode && a.symlink_target == b.symlink_target;
 }
 
+// Access times are left out: scanning a directory moves its atime, and pushing that to the
+// kernel after every refresh would cost more than a slightly old atime ever could.
 bool same_attributes(const analysis::TreeEntry& a, const analysis::TreeEntry& b) {
   return a.mode == b.mode && a.uid == b.uid && a.gid == b.gid && a.nlink == b.nlink &&
-         a.mtime_ns == b.mtime_ns && a.ctime_ns == b.ctime_ns && a.atime_ns == b.atime_ns;
+         a.mtime_ns == b.mtime_ns && a.ctime_ns == b.ctime_ns;
 }
 
 bool same_children(const Generation& before, uint32_t old_dir, const Generation& after,

@@ -1,0 +1,411 @@
+// Real mounts: listings, attributes, exact bytes (read, pread, mmap), symlinks, FIFOs, EROFS,
+// kernel caching, consistency after source changes, snapshot swaps and clean unmounts.
+#include <dirent.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "fs_test_support.h"
+
+namespace anchorfs::fs {
+namespace {
+
+using test::read_file;
+using test::write_file;
+
+const std::string kFileTag = "# === File Annotation ===\n# file: X\n# === File Annotation ===\n";
+
+std::string big_source() {
+  std::string text;
+  for (int i = 0; text.size() < 3'000'000; ++i) {
+    text += "def function_" + std::to_string(i) + "(argument):\n    return argument * " +
+            std::to_string(i) + "\n\n";
+  }
+  return text;
+}
+
+// Insertions above every 40th "def" of a source: many tags, spread across read requests.
+std::vector<std::pair<uint64_t, std::string>> tags_above_defs(const std::string& source) {
+  std::vector<std::pair<uint64_t, std::string>> insertions{{0, kFileTag}};
+  size_t at = 0;
+  for (int n = 0; (at = source.find("def ", at)) != std::string::npos; ++n, at += 4) {
+    if (n % 40 == 0) {
+      insertions.emplace_back(at, "# === Function Annotation ===\n# CALLED_BY: f" +
+                                      std::to_string(n) + "\n# === Function Annotation ===\n");
+    }
+  }
+  insertions.emplace_back(source.size(), "\n# trailing tag");
+  return insertions;
+}
+
+std::set<std::string> list_dir(const std::string& path) {
+  std::set<std::string> names;
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) return names;
+  while (const dirent* d = ::readdir(dir)) names.insert(d->d_name);
+  ::closedir(dir);
+  return names;
+}
+
+class MountTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    write_file(src_ / "pkg/__init__.py", "");
+    write_file(src_ / "pkg/core.py",
+               "import os\n\nclass Base:\n    def run(self):\n        return os.getcwd()\n\n"
+               "def helper():\n    return Base().run()\n");
+    write_file(src_ / "pkg/big.py", big_source());
+    write_file(src_ / "pkg/stale_long.py", "a = 1\n");
+    write_file(src_ / "pkg/stale_short.py", "b = 2222222222222222\n");
+    write_file(src_ / "pkg/vanishing.py", "c = 3\n");
+    write_file(src_ / "README.md", "# readme\n");
+    std::string binary(200'000, '\0');
+    for (size_t i = 0; i < binary.size(); ++i) binary[i] = static_cast<char>((i * 131) & 0xff);
+    write_file(src_ / "data.bin", binary);
+    write_file(src_ / ".git/HEAD", "ref: refs/heads/main\n");
+    write_file(src_ / ".gitignore", "build/\n");
+    write_file(src_ / ".hidden/inside", "x");
+    std::filesystem::create_directory(src_ / "emptydir");
+    ASSERT_EQ(::symlink("pkg/core.py", (src_ / "link.py").c_str()), 0);
+    ASSERT_EQ(::symlink("nowhere/at/all", (src_ / "dangling").c_str()), 0);
+    ASSERT_EQ(::mkfifo((src_ / "fifo").c_str(), 0644), 0);
+    ASSERT_EQ(::chmod((src_ / "README.md").c_str(), 0640), 0);
+
+    plans_ = {
+        {"pkg/__init__.py", {{0, kFileTag}}},
+        {"pkg/core.py",
+         {{0, kFileTag},
+          {11, "# === Class Annotation ===\n# DERIVED: x\n"},
+          {11, "# second\n"},
+          {26, "    # === Function Annotation ===\n"},
+          {100, "# end"}}},
+        {"pkg/big.py", tags_above_defs(read_file(src_ / "pkg/big.py"))},
+        {"pkg/stale_long.py", {{0, kFileTag}}},
+        {"pkg/stale_short.py", {{0, "#\n"}}},
+        {"pkg/vanishing.py", {{0, kFileTag}}},
+    };
+    mount_ = std::make_unique<test::LiveMount>(snapshot(), mnt_.path());
+  }
+
+  void TearDown() override { mount_.reset(); }
+
+  std::shared_ptr<const Snapshot> snapshot() const {
+    return make_snapshot(analysis::scan_tree(src_.path()), test::to_plans(plans_));
+  }
+
+  // What the mount must show for a regular file of the source.
+  std::string expected(const std::string& path) const {
+    auto found = plans_.find(path);
+    const std::string original = read_file(src_ / path);
+    return found == plans_.end() ? original
+                                 : test::reference_apply(original, test::to_plan(found->second));
+  }
+
+  std::string m(const std::string& path) const { return *mount_ / path; }
+
+  test::TempDir src_{"anchorfs-src"};
+  test::TempDir mnt_{"anchorfs-mnt"};
+  test::PlanSpec plans_;
+  std::unique_ptr<test::LiveMount> mount_;
+};
+
+const std::vector<std::string> kRegularFiles = {"pkg/__init__.py", "pkg/core.py",   "pkg/big.py",
+                                                "README.md",       "data.bin",      ".git/HEAD",
+                                                ".gitignore",      ".hidden/inside"};
+
+TEST_F(MountTest, MountsReadOnlyAsAnchorfs) {
+  ASSERT_TRUE(test::is_mounted(mnt_.path()));
+  struct statvfs sv {};
+  ASSERT_EQ(::statvfs(mnt_.path().c_str(), &sv), 0);
+  EXPECT_NE(sv.f_flag & ST_RDONLY, 0u);
+  struct statvfs source {};
+  ASSERT_EQ(::statvfs(src_.path().c_str(), &source), 0);
+  EXPECT_EQ(sv.f_blocks, source.f_blocks);
+}
+
+TEST_F(MountTest, ListsTheWholeTreeDotfilesIncluded) {
+  for (const std::string dir : {"", "pkg", ".git", ".hidden", "emptydir"}) {
+    std::set<std::string> want = list_dir(src_ / dir);
+    EXPECT_EQ(list_dir(m(dir)), want) << "directory '" << dir << "'";
+  }
+  EXPECT_TRUE(list_dir(m("")).count(".git"));
+  EXPECT_TRUE(list_dir(m("")).count("fifo"));
+}
+
+TEST_F(MountTest, AttributesComeFromTheScanWithTaggedSizes) {
+  for (const std::string& path : kRegularFiles) {
+    struct stat source {};
+    struct stat served {};
+    ASSERT_EQ(::lstat((src_ / path).c_str(), &source), 0) << path;
+    ASSERT_EQ(::lstat(m(path).c_str(), &served), 0) << path;
+    EXPECT_EQ(served.st_mode, source.st_mode) << path;
+    EXPECT_EQ(served.st_uid, source.st_uid) << path;
+    EXPECT_EQ(served.st_gid, source.st_gid) << path;
+    EXPECT_EQ(served.st_mtim.tv_sec, source.st_mtim.tv_sec) << path;
+    EXPECT_EQ(served.st_mtim.tv_nsec, source.st_mtim.tv_nsec) << path;
+    EXPECT_EQ(static_cast<size_t>(served.st_size), expected(path).size()) << path;
+  }
+  struct stat dir {};
+  ASSERT_EQ(::lstat(m("pkg").c_str(), &dir), 0);
+  EXPECT_TRUE(S_ISDIR(dir.st_mode));
+}
+
+TEST_F(MountTest, InodeNumbersAreStableAndDistinct) {
+  std::set<ino_t> seen;
+  for (const std::string& path : kRegularFiles) {
+    struct stat first {};
+    struct stat second {};
+    ASSERT_EQ(::lstat(m(path).c_str(), &first), 0);
+    ASSERT_EQ(::stat(m(path).c_str(), &second), 0);
+    EXPECT_EQ(first.st_ino, second.st_ino);
+    EXPECT_TRUE(seen.insert(first.st_ino).second) << path;
+  }
+  struct stat root {};
+  ASSERT_EQ(::stat(mnt_.path().c_str(), &root), 0);
+  EXPECT_EQ(root.st_ino, 1u);
+}
+
+TEST_F(MountTest, FullReadsAreTheTaggedView) {
+  for (const std::string& path : kRegularFiles) {
+    EXPECT_EQ(read_file(m(path)), expected(path)) << path;
+  }
+  EXPECT_NE(read_file(m("pkg/core.py")).find("# DERIVED: x\n# second\nclass Base"),
+            std::string::npos);
+}
+
+TEST_F(MountTest, RandomPreadsAcrossTagBoundaries) {
+  const std::string want = expected("pkg/big.py");
+  const int fd = ::open(m("pkg/big.py").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  std::mt19937_64 rng(7);
+  std::string buffer;
+  for (int i = 0; i < 400; ++i) {
+    const size_t offset = rng() % (want.size() + 10);
+    const size_t length = 1 + rng() % (i % 10 == 0 ? 300'000 : 5'000);
+    buffer.resize(length);
+    const ssize_t n = ::pread(fd, buffer.data(), length, static_cast<off_t>(offset));
+    ASSERT_GE(n, 0);
+    const std::string part = offset < want.size() ? want.substr(offset, length) : "";
+    ASSERT_EQ(buffer.substr(0, static_cast<size_t>(n)), part) << offset << "+" << length;
+  }
+  ::close(fd);
+}
+
+TEST_F(MountTest, ConcurrentReadersSeeTheSameBytes) {
+  const std::string want = expected("pkg/big.py");
+  std::vector<std::thread> readers;
+  std::atomic<int> mismatches{0};
+  for (int t = 0; t < 4; ++t) {
+    readers.emplace_back([&, t] {
+      const int fd = ::open(m("pkg/big.py").c_str(), O_RDONLY);
+      std::mt19937_64 rng(static_cast<uint64_t>(t));
+      std::string buffer(64 * 1024, '\0');
+      for (int i = 0; i < 200 && fd >= 0; ++i) {
+        const size_t offset = rng() % want.size();
+        const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), static_cast<off_t>(offset));
+        if (n < 0 ||
+            buffer.compare(0, static_cast<size_t>(n), want, offset, static_cast<size_t>(n)) != 0) {
+          ++mismatches;
+        }
+      }
+      if (fd >= 0) ::close(fd);
+    });
+  }
+  for (std::thread& reader : readers) reader.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+TEST_F(MountTest, MmapSeesTheTaggedView) {
+  for (const std::string path : {"pkg/big.py", "pkg/core.py", "data.bin"}) {
+    const std::string want = expected(path);
+    const int fd = ::open(m(path).c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    void* map = ::mmap(nullptr, want.size(), PROT_READ, MAP_PRIVATE, fd, 0);
+    ASSERT_NE(map, MAP_FAILED) << path << ": " << std::strerror(errno);
+    EXPECT_EQ(std::string(static_cast<const char*>(map), want.size()), want) << path;
+    ::munmap(map, want.size());
+    ::close(fd);
+  }
+}
+
+TEST_F(MountTest, SymlinksAreServedAsSymlinks) {
+  struct stat st {};
+  ASSERT_EQ(::lstat(m("link.py").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  char target[256] = {};
+  ASSERT_EQ(::readlink(m("link.py").c_str(), target, sizeof target - 1), 11);
+  EXPECT_STREQ(target, "pkg/core.py");
+  EXPECT_EQ(read_file(m("link.py")), expected("pkg/core.py")) << "followed inside the mount";
+  ASSERT_GT(::readlink(m("dangling").c_str(), target, sizeof target - 1), 0);
+  EXPECT_EQ(::stat(m("dangling").c_str(), &st), -1);
+  EXPECT_EQ(errno, ENOENT);
+}
+
+TEST_F(MountTest, FifoIsListedAndNeverBlocksNorOpensTheSource) {
+  struct stat st {};
+  ASSERT_EQ(::lstat(m("fifo").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  const int fd = ::open(m("fifo").c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(fd, 0);
+  char byte = 0;
+  EXPECT_EQ(::read(fd, &byte, 1), 0);
+  ::close(fd);
+  // Walk and read every regular file: nothing may hang, and the source FIFO never gets a reader.
+  for (const std::string& path : kRegularFiles) read_file(m(path));
+  const int writer = ::open((src_ / "fifo").c_str(), O_WRONLY | O_NONBLOCK);
+  EXPECT_EQ(writer, -1);
+  EXPECT_EQ(errno, ENXIO) << "someone holds the source FIFO open for reading";
+  if (writer >= 0) ::close(writer);
+}
+
+TEST_F(MountTest, EveryWriteFailsWithErofs) {
+  auto expect_erofs = [](int rc, const char* what) {
+    EXPECT_EQ(rc, -1) << what;
+    EXPECT_EQ(errno, EROFS) << what << ": " << std::strerror(errno);
+  };
+  int fd = ::open(m("README.md").c_str(), O_WRONLY);
+  expect_erofs(fd < 0 ? -1 : 0, "open for writing");
+  if (fd >= 0) ::close(fd);
+  fd = ::open(m("README.md").c_str(), O_RDWR);
+  expect_erofs(fd < 0 ? -1 : 0, "open read-write");
+  if (fd >= 0) ::close(fd);
+  fd = ::open(m("new.py").c_str(), O_CREAT | O_WRONLY, 0644);
+  expect_erofs(fd < 0 ? -1 : 0, "create");
+  if (fd >= 0) ::close(fd);
+  expect_erofs(::mkdir(m("newdir").c_str(), 0755), "mkdir");
+  expect_erofs(::unlink(m("README.md").c_str()), "unlink");
+  expect_erofs(::rmdir(m("emptydir").c_str()), "rmdir");
+  expect_erofs(::rename(m("README.md").c_str(), m("README2.md").c_str()), "rename");
+  expect_erofs(::chmod(m("README.md").c_str(), 0777), "chmod");
+  expect_erofs(::truncate(m("pkg/core.py").c_str(), 0), "truncate");
+  expect_erofs(::symlink("x", m("newlink").c_str()), "symlink");
+  expect_erofs(::link(m("README.md").c_str(), m("hardlink").c_str()), "link");
+  expect_erofs(::mkfifo(m("newfifo").c_str(), 0644), "mknod");
+  expect_erofs(::setxattr(m("README.md").c_str(), "user.x", "1", 1, 0), "setxattr");
+  expect_erofs(::removexattr(m("README.md").c_str(), "user.x"), "removexattr");
+  EXPECT_EQ(read_file(src_ / "README.md"), "# readme\n") << "source untouched";
+}
+
+TEST_F(MountTest, AWarmPassSendsTheDaemonNothing) {
+  auto pass = [this] {
+    for (const std::string dir : {"", "pkg", ".git"}) list_dir(m(dir));
+    for (const std::string& path : kRegularFiles) read_file(m(path));
+    struct stat st {};
+    for (const std::string probe : {".ignore", "pkg/.rgignore", "pkg/.ignore"}) {
+      EXPECT_EQ(::stat(m(probe).c_str(), &st), -1);
+    }
+  };
+  pass();
+  const ServerStats cold = mount_->server().stats();
+  EXPECT_GT(cold.reads, 0u);
+  pass();
+  const ServerStats warm = mount_->server().stats();
+  EXPECT_EQ(warm.requests, cold.requests)
+      << "lookups +" << warm.lookups - cold.lookups << ", reads +" << warm.reads - cold.reads
+      << ", readdirs +" << warm.readdirs - cold.readdirs;
+}
+
+TEST_F(MountTest, ChangedSourceIsNeverSplicedAtStaleOffsets) {
+  const uint64_t long_size = expected("pkg/stale_long.py").size();
+  const uint64_t short_size = expected("pkg/stale_short.py").size();
+  const std::string longer = "a = 1\n" + std::string(200, 'z') + "\n";
+  write_file(src_ / "pkg/stale_long.py", longer);
+  write_file(src_ / "pkg/stale_short.py", "b = 2\n");
+
+  const std::string long_view = read_file(m("pkg/stale_long.py"));
+  EXPECT_EQ(long_view.size(), long_size) << "size stays what the kernel was told";
+  EXPECT_EQ(long_view, longer.substr(0, long_size)) << "current bytes, untagged, cut";
+
+  const std::string short_view = read_file(m("pkg/stale_short.py"));
+  EXPECT_EQ(short_view, "b = 2\n" + std::string(short_size - 6, '\n')) << "padded with newlines";
+  EXPECT_GE(mount_->server().stats().stale_reads, 2u);
+
+  ASSERT_EQ(::unlink((src_ / "pkg/vanishing.py").c_str()), 0);
+  const int fd = ::open(m("pkg/vanishing.py").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  char buffer[64];
+  EXPECT_EQ(::read(fd, buffer, sizeof buffer), -1);
+  EXPECT_EQ(errno, EIO);
+  ::close(fd);
+}
+
+TEST_F(MountTest, StopUnmountsCleanly) {
+  read_file(m("pkg/core.py"));
+  EXPECT_EQ(mount_->stop(), 0);
+  EXPECT_FALSE(test::is_mounted(mnt_.path()));
+  EXPECT_TRUE(list_dir(mnt_.path()).size() <= 2) << "the bare mountpoint is back";
+}
+
+TEST_F(MountTest, ExternalUnmountEndsTheServer) {
+  read_file(m("README.md"));
+  ASSERT_EQ(::umount2(mnt_.path().c_str(), 0), 0) << std::strerror(errno);
+  EXPECT_EQ(mount_->stop(), 0);
+  EXPECT_FALSE(test::is_mounted(mnt_.path()));
+}
+
+TEST_F(MountTest, ReplaceSnapshotShowsNewBytesNamesAndKeepsInodes) {
+  // Warm the kernel caches with the old state, including negative lookups.
+  const std::string old_core = read_file(m("pkg/core.py"));
+  struct stat st {};
+  ASSERT_EQ(::stat(m("pkg/added.py").c_str(), &st), -1);
+  ASSERT_EQ(::stat(m("README.md").c_str(), &st), 0);
+  const ino_t readme_inode = st.st_ino;
+  ASSERT_EQ(::stat(m("pkg/__init__.py").c_str(), &st), 0);
+  list_dir(m("pkg"));
+
+  write_file(src_ / "pkg/core.py", "def helper():\n    return 42\n");
+  write_file(src_ / "pkg/added.py", "new = True\n");
+  ASSERT_EQ(::unlink((src_ / "pkg/__init__.py").c_str()), 0);
+  plans_.erase("pkg/__init__.py");
+  plans_["pkg/core.py"] = {{0, "# === Function Annotation ===\n# CALLED_BY: new\n"}};
+  plans_["pkg/added.py"] = {{0, kFileTag}};
+  mount_->server().replace_snapshot(snapshot());
+
+  EXPECT_EQ(read_file(m("pkg/core.py")), expected("pkg/core.py"));
+  ASSERT_EQ(::stat(m("pkg/core.py").c_str(), &st), 0);
+  EXPECT_EQ(static_cast<size_t>(st.st_size), expected("pkg/core.py").size());
+  EXPECT_EQ(read_file(m("pkg/added.py")), expected("pkg/added.py"));
+  EXPECT_EQ(::stat(m("pkg/__init__.py").c_str(), &st), -1);
+  EXPECT_EQ(errno, ENOENT);
+  EXPECT_EQ(list_dir(m("pkg")), list_dir(src_ / "pkg"));
+  ASSERT_EQ(::stat(m("README.md").c_str(), &st), 0);
+  EXPECT_EQ(st.st_ino, readme_inode);
+}
+
+TEST(MountErrors, MissingMountpointIsAClearError) {
+  test::TempDir src("anchorfs-src");
+  write_file(src / "a.py", "x\n");
+  Server server(make_snapshot(analysis::scan_tree(src.path()), {}),
+                ServerOptions{src / "no/such/dir", {}, false, 0});
+  try {
+    server.mount();
+    FAIL() << "mount succeeded";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("no/such/dir"), std::string::npos) << error.what();
+  }
+}
+
+TEST(MountErrors, ReadWriteOptionIsRefused) {
+  test::TempDir src("anchorfs-src");
+  test::TempDir mnt("anchorfs-mnt");
+  Server server(make_snapshot(analysis::scan_tree(src.path()), {}),
+                ServerOptions{mnt.path(), {"rw"}, false, 0});
+  EXPECT_THROW(server.mount(), std::runtime_error);
+  EXPECT_FALSE(test::is_mounted(mnt.path()));
+}
+
+}  // namespace
+}  // namespace anchorfs::fs
