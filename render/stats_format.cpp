@@ -15,12 +15,13 @@ std::string cap_text(const ViewOptions& options) {
   return text;
 }
 
-nlohmann::json choice_json(const ViewChoice& choice) {
-  nlohmann::json json;
+nlohmann::ordered_json choice_json(const ViewChoice& choice) {
+  nlohmann::ordered_json json;
   json["view"] = view_name(choice.view);
   json["max_links"] = choice.options.max_links;
-  json["hub_threshold"] =
-      choice.options.hub_threshold ? nlohmann::json(*choice.options.hub_threshold) : nullptr;
+  json["hub_threshold"] = choice.options.hub_threshold
+                              ? nlohmann::ordered_json(*choice.options.hub_threshold)
+                              : nullptr;
   json["reason"] = choice.reason;
   return json;
 }
@@ -69,15 +70,15 @@ std::string format_table(const RepoStats& stats) {
 }
 
 std::string format_json(const RepoStats& stats) {
-  nlohmann::json json;
+  nlohmann::ordered_json json;
   json["files"] = {{"analysed", stats.files},
                    {"taggable", stats.taggable_files},
                    {"lines", stats.lines},
                    {"source_bytes", stats.source_bytes}};
   json["entities"] = {
       {"file", stats.file_entities}, {"class", stats.classes}, {"function", stats.functions}};
-  nlohmann::json edges = nlohmann::json::object();
-  nlohmann::json labels = nlohmann::json::object();
+  nlohmann::ordered_json edges = nlohmann::ordered_json::object();
+  nlohmann::ordered_json labels = nlohmann::ordered_json::object();
   for (size_t r = 0; r < kRelationCount; ++r) {
     std::string name(relation_name(static_cast<analysis::Relation>(r)));
     edges[name] = stats.edges[r];
@@ -85,7 +86,7 @@ std::string format_json(const RepoStats& stats) {
   }
   json["edges"] = edges;
   json["labels"] = labels;
-  nlohmann::json hubs = nlohmann::json::array();
+  nlohmann::ordered_json hubs = nlohmann::ordered_json::array();
   for (const Hub& hub : stats.top_hubs)
     hubs.push_back({{"id", hub.id}, {"in_degree", hub.in_degree}});
   json["calls"] = {{"edges", stats.edges[static_cast<size_t>(analysis::Relation::Calls)]},
@@ -99,9 +100,9 @@ std::string format_json(const RepoStats& stats) {
                    {"hub_call_share", stats.hub_call_share},
                    {"top_hubs", hubs}};
   json["auto"] = choice_json(stats.auto_choice);
-  nlohmann::json views = nlohmann::json::array();
+  nlohmann::ordered_json views = nlohmann::ordered_json::array();
   for (const ViewCost& cost : stats.views) {
-    nlohmann::json view = choice_json(cost.choice);
+    nlohmann::ordered_json view = choice_json(cost.choice);
     view["requested"] = view_name(cost.requested);
     view["tag_bytes"] = cost.tag_bytes;
     view["tagged_files"] = cost.tagged_files;

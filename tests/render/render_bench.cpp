@@ -1,8 +1,10 @@
 // Times GraphIndex + render_plans on a synthetic repository: render_bench [FILES] [PER_FILE].
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <tuple>
 
 #include "render/stats.h"
 #include "render/view.h"

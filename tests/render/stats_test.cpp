@@ -2,7 +2,6 @@
 #include "render/stats.h"
 
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
