@@ -29,7 +29,9 @@ std::string relative_to_repo(const std::string& repo, const std::string& file) {
   std::string candidate = file;
   struct stat st {};
   if (file.empty() || file[0] != '/') {
-    if (::lstat((repo + "/" + file).c_str(), &st) == 0) candidate = repo + "/" + file;
+    // A relative name that exists nowhere is reported as missing from the repository.
+    const std::string in_repo = repo + "/" + file;
+    if (::lstat(in_repo.c_str(), &st) == 0 || ::lstat(file.c_str(), &st) != 0) candidate = in_repo;
   }
   const std::string absolute = canonical_keep_last(candidate);
   if (absolute == repo || !is_within(absolute, repo)) {

@@ -17,5 +17,7 @@ Command add_mount_command(CLI::App& app);
 Command add_unmount_command(CLI::App& app);
 Command add_render_command(CLI::App& app);
 Command add_strip_command(CLI::App& app);
+Command add_stats_command(CLI::App& app);
+Command add_graph_command(CLI::App& app);
 
 }  // namespace anchorfs::cli

@@ -11,11 +11,10 @@
 
 namespace anchorfs::cli {
 
-Prepared prepare(const std::string& repo, const PipelineOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  Prepared prepared;
+Analysed analyse_repo(const std::string& repo, const PipelineOptions& options) {
+  Analysed analysed;
   try {
-    prepared.tree = analysis::scan_tree(repo);
+    analysed.tree = analysis::scan_tree(repo);
   } catch (const std::exception& error) {
     throw CliError("", error.what());
   }
@@ -23,7 +22,16 @@ Prepared prepare(const std::string& repo, const PipelineOptions& options) {
   analysis_options.threads = options.threads;
   analysis_options.cache = options.cache;
   analysis_options.on_progress = options.on_progress;
-  prepared.analysis = analysis::analyze(prepared.tree, analysis_options);
+  analysed.analysis = analysis::analyze(analysed.tree, analysis_options);
+  return analysed;
+}
+
+Prepared prepare(const std::string& repo, const PipelineOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  Prepared prepared;
+  Analysed analysed = analyse_repo(repo, options);
+  prepared.tree = std::move(analysed.tree);
+  prepared.analysis = std::move(analysed.analysis);
 
   const analysis::Graph& graph = prepared.analysis.graph;
   prepared.choice = render::choose_view(graph, options.view);
@@ -54,10 +62,9 @@ std::string summary(const Prepared& prepared) {
     skipped = fmt::format(" ({} served untagged)", result.skipped.size());
   std::string cached;
   if (result.stats.from_cache > 0) cached = fmt::format(", {} from cache", result.stats.from_cache);
-  return fmt::format("{} source files{}{}, {} entities, {} edges; view {} ({}); {:.2f} s",
+  return fmt::format("{} source files{}{}, {} entities, {} edges; {}; {:.2f} s",
                      result.stats.source_files, skipped, cached, result.graph.entities.size(),
-                     result.graph.edges.size(), render::view_name(prepared.choice.view),
-                     prepared.choice.reason, prepared.seconds);
+                     result.graph.edges.size(), prepared.choice.reason, prepared.seconds);
 }
 
 }  // namespace anchorfs::cli

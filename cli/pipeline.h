@@ -20,6 +20,11 @@ struct PipelineOptions {
   std::function<void(size_t, size_t)> on_progress;  // from worker threads
 };
 
+struct Analysed {
+  analysis::SourceTree tree;
+  analysis::Analysis analysis;
+};
+
 struct Prepared {
   analysis::SourceTree tree;
   analysis::Analysis analysis;
@@ -28,7 +33,10 @@ struct Prepared {
   double seconds = 0;                                          // scan to plans, wall clock
 };
 
-// Runs the whole analysis of `repo` (a canonical directory path).
+// Scans and analyses `repo` (a canonical directory path); options.view is not used.
+Analysed analyse_repo(const std::string& repo, const PipelineOptions& options);
+
+// Scans, analyses, chooses the view and renders every file's tag plan.
 Prepared prepare(const std::string& repo, const PipelineOptions& options);
 
 // The tag plan of `path` (repository-relative), or nullptr when the file is served unchanged.

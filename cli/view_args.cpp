@@ -6,9 +6,10 @@
 namespace anchorfs::cli {
 
 void add_view_args(CLI::App& command, ViewArgs& args) {
-  command.add_option("--view", args.view, "Tag view: none, topo, inv, dense or auto")
-      ->check(CLI::IsMember({"none", "topo", "inv", "dense", "auto"}))
-      ->capture_default_str();
+  args.view_option =
+      command.add_option("--view", args.view, "Tag view: none, topo, inv, dense or auto")
+          ->check(CLI::IsMember({"none", "topo", "inv", "dense", "auto"}))
+          ->capture_default_str();
   command
       .add_option("--max-links", args.max_links,
                   "Values shown per tag field before \"... (+K more)\"")

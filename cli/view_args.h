@@ -13,7 +13,10 @@ struct ViewArgs {
   std::string view = "auto";
   size_t max_links = render::ViewOptions{}.max_links;
   size_t hub_threshold = 0;
+  CLI::Option* view_option = nullptr;
   CLI::Option* hub_threshold_option = nullptr;
+
+  bool view_given() const { return view_option != nullptr && view_option->count() > 0; }
 
   render::ViewOptions options() const;
 };

@@ -1,0 +1,130 @@
+// Mount lifecycle: ready on return, unmount, signals, killed daemons, busy mounts, foreground.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+
+#include "support.h"
+
+namespace anchorfs::itest {
+namespace {
+
+class Lifecycle : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    copy_tree(kSampleProject, repo_);
+    make_dirs(mnt_);
+    fingerprint_ = tree_fingerprint(repo_);
+  }
+  void TearDown() override { EXPECT_EQ(tree_fingerprint(repo_), fingerprint_); }
+
+  // The daemon serving mnt_ (its command line names the binary and the mountpoint).
+  pid_t daemon_pid() {
+    const std::vector<pid_t> pids = find_processes({kAnchorfs, mnt_});
+    return pids.size() == 1 ? pids[0] : -1;
+  }
+
+  TempDir dir_{"anchorfs-life"};
+  std::string repo_ = dir_ / "repo";
+  std::string mnt_ = dir_ / "mnt";
+  std::string fingerprint_;
+};
+
+TEST_F(Lifecycle, MountReturnsOnlyWhenTheMountServes) {
+  Mount mount(repo_, mnt_);
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  // No waiting: the first read right after `anchorfs mount` returned must succeed.
+  const std::string models = read_file(mnt_ + "/bookshelf/models.py");
+  EXPECT_NE(models.find("# === Class Annotation ==="), std::string::npos);
+  EXPECT_EQ(mount_fstype(mnt_), "fuse.anchorfs");
+}
+
+TEST_F(Lifecycle, UnmountRemovesTheMountAndEndsTheDaemon) {
+  Mount mount(repo_, mnt_);
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  const pid_t daemon = daemon_pid();
+  ASSERT_GT(daemon, 0);
+  const ProcessResult unmounted = anchorfs({"unmount", mnt_});
+  EXPECT_EQ(unmounted.exit_code, 0) << unmounted.err;
+  EXPECT_FALSE(is_mounted(mnt_));
+  EXPECT_TRUE(wait_until([&] { return kill(daemon, 0) != 0; })) << "daemon still running";
+  EXPECT_TRUE(list_tree(mnt_).empty());
+}
+
+class SignalStops : public Lifecycle, public ::testing::WithParamInterface<int> {};
+
+TEST_P(SignalStops, DaemonUnmountsCleanly) {
+  Mount mount(repo_, mnt_);
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  const pid_t daemon = daemon_pid();
+  ASSERT_GT(daemon, 0);
+  ASSERT_EQ(kill(daemon, GetParam()), 0);
+  EXPECT_TRUE(wait_until([&] { return !is_mounted(mnt_); })) << "still mounted";
+  EXPECT_TRUE(wait_until([&] { return kill(daemon, 0) != 0; })) << "daemon still running";
+  struct stat st {};
+  EXPECT_EQ(stat(mnt_.c_str(), &st), 0) << "no dead mount left: " << strerror(errno);
+}
+
+INSTANTIATE_TEST_SUITE_P(TermIntHup, SignalStops, ::testing::Values(SIGTERM, SIGINT, SIGHUP));
+
+TEST_F(Lifecycle, KilledDaemonLeavesADeadMountThatUnmountClears) {
+  Mount mount(repo_, mnt_);
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  const pid_t daemon = daemon_pid();
+  ASSERT_GT(daemon, 0);
+  ASSERT_EQ(kill(daemon, SIGKILL), 0);
+  ASSERT_TRUE(wait_until([&] { return kill(daemon, 0) != 0; }));
+  struct stat st {};
+  ASSERT_NE(stat(mnt_.c_str(), &st), 0);
+  ASSERT_EQ(errno, ENOTCONN);
+
+  const ProcessResult again = anchorfs({"mount", repo_, mnt_});
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_NE(again.err.find("anchorfs: " + mnt_ + ": a dead mount"), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find("anchorfs unmount " + mnt_), std::string::npos) << again.err;
+
+  const ProcessResult cleared = anchorfs({"unmount", mnt_});
+  EXPECT_EQ(cleared.exit_code, 0) << cleared.err;
+  EXPECT_FALSE(is_mounted(mnt_));
+  Mount remount(repo_, mnt_);
+  EXPECT_TRUE(remount.ok()) << remount.result().err;
+}
+
+TEST_F(Lifecycle, BusyMountRefusesUnmountUnlessLazy) {
+  Mount mount(repo_, mnt_);
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  const int fd = open((mnt_ + "/bookshelf/models.py").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  const ProcessResult busy = anchorfs({"unmount", mnt_});
+  EXPECT_EQ(busy.exit_code, 1);
+  EXPECT_EQ(busy.err,
+            "anchorfs: " + mnt_ + ": busy: close programs using it (cd out of it) or use --lazy\n");
+  EXPECT_TRUE(is_mounted(mnt_));
+  const ProcessResult lazy = anchorfs({"unmount", "--lazy", mnt_});
+  EXPECT_EQ(lazy.exit_code, 0) << lazy.err;
+  EXPECT_FALSE(is_mounted(mnt_));
+  char buffer[16];
+  EXPECT_EQ(read(fd, buffer, sizeof buffer), 16) << "an open file keeps working after --lazy";
+  close(fd);
+}
+
+TEST_F(Lifecycle, ForegroundMountServesUntilInterrupted) {
+  ProcessResult result;
+  std::thread foreground([&] { result = anchorfs({"mount", "-f", repo_, mnt_}); });
+  ASSERT_TRUE(wait_until([&] { return is_mounted(mnt_); }));
+  EXPECT_NE(read_file(mnt_ + "/bookshelf/services.py").find("# === "), std::string::npos);
+  pid_t pid = -1;
+  ASSERT_TRUE(wait_until([&] { return (pid = daemon_pid()) > 0; }));
+  kill(pid, SIGINT);
+  foreground.join();
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("mounted " + repo_), std::string::npos) << result.err;
+  EXPECT_FALSE(is_mounted(mnt_));
+}
+
+}  // namespace
+}  // namespace anchorfs::itest

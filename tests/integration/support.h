@@ -1,0 +1,94 @@
+// Helpers for the integration tests: running the anchorfs binary, temp trees, hashing, mounts.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace anchorfs::itest {
+
+inline const std::string kAnchorfs = ANCHORFS_BIN;
+inline const std::string kSampleProject = ANCHORFS_SAMPLE_PROJECT;
+
+struct ProcessResult {
+  int exit_code = -1;  // 128 + signal when killed
+  std::string out;
+  std::string err;
+};
+
+struct RunOptions {
+  std::string input;                       // fed on stdin
+  std::string cwd;                         // "" keeps the current directory
+  std::map<std::string, std::string> env;  // added to the environment
+  uid_t uid = 0;                           // run as this user when non-zero (we are root)
+  int timeout_seconds = 120;               // killed after this (a hang is a failure)
+};
+
+RunOptions feeding(std::string input);
+RunOptions as_user(uid_t uid);
+RunOptions in_dir(std::string cwd, std::map<std::string, std::string> env = {});
+
+ProcessResult run(const std::vector<std::string>& argv, const RunOptions& options = {});
+ProcessResult anchorfs(const std::vector<std::string>& args, const RunOptions& options = {});
+
+// A directory below $TMPDIR removed (recursively, never crossing into a mount) at destruction.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix = "anchorfs-it");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& bytes);
+void make_dirs(const std::string& path);
+void copy_tree(const std::string& from, const std::string& to);
+
+// Every entry below `root` (relative paths, sorted), without following symlinks.
+struct TreeItem {
+  std::string path;
+  mode_t mode = 0;
+};
+std::vector<TreeItem> list_tree(const std::string& root);
+
+// A digest of everything observable about a tree: paths, types, modes, sizes, mtimes, bytes,
+// symlink targets.
+std::string tree_fingerprint(const std::string& root);
+
+bool is_mounted(const std::string& path);
+std::string mount_fstype(const std::string& path);
+
+// Pids of running processes whose command line contains every one of `needles`.
+std::vector<pid_t> find_processes(const std::vector<std::string>& needles);
+
+// Waits until `predicate` holds, for at most `seconds`; returns whether it did.
+bool wait_until(const std::function<bool()>& predicate, double seconds = 10);
+
+// Mounts REPO on MOUNTPOINT with `anchorfs mount` (extra args appended) and unmounts (lazily if
+// needed) at destruction, so a failing test never leaves a mount behind.
+class Mount {
+ public:
+  Mount(const std::string& repo, const std::string& mountpoint,
+        const std::vector<std::string>& extra = {});
+  ~Mount();
+  Mount(const Mount&) = delete;
+  Mount& operator=(const Mount&) = delete;
+  const ProcessResult& result() const { return result_; }
+  bool ok() const { return result_.exit_code == 0; }
+
+ private:
+  std::string mountpoint_;
+  ProcessResult result_;
+};
+
+}  // namespace anchorfs::itest
