@@ -1,6 +1,7 @@
 // Applying a tag plan to original bytes, and stripping tag blocks back out of a tagged view.
 #include "render/tag_plan.h"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -89,7 +90,11 @@ std::string strip(std::string_view tagged) {
       if (std::optional<BlockKind> other = delimiter_kind(content)) {
         if (*other == *kind) {
           closed = true;
-          next = line.end;
+          // A block's lines share one terminator, so the closing line takes the opening line's:
+          // a "\r" block followed by an original "\n" line must leave that "\n" in place.
+          bool opened_with_cr =
+              open.end - open.content_end == 1 && tagged[open.content_end] == '\r';
+          next = opened_with_cr ? std::min(line.end, line.content_end + 1) : line.end;
         }
         break;
       }

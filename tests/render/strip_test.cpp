@@ -44,6 +44,9 @@ TEST(Strip, RemovesBlocksWithTheirTerminators) {
   std::string cr =
       "\t# === File Annotation ===\r\t# file: a.py\r\t# === File Annotation ===\rx=1\r";
   EXPECT_EQ(strip(cr), "x=1\r");
+  // A CR block in front of an LF line: the block's last CR and the original LF look like CRLF.
+  std::string cr_before_lf = "# === File Annotation ===\r# file: a.py\r# === File Annotation ===\r";
+  EXPECT_EQ(strip(cr_before_lf + "\nx=1\n"), "\nx=1\n");
   // The closing delimiter may be the last line, without a terminator.
   EXPECT_EQ(strip("x = 1\n" + kBlock.substr(0, kBlock.size() - 1)), "x = 1\n");
 }
@@ -126,6 +129,64 @@ TEST(Strip, RoundTripsRenderedPlansOnTrickyTexts) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace anchorfs::render::testing
+
+namespace anchorfs::render::testing {
+namespace {
+
+// Random texts built from awkward pieces, blocks spliced in at random line starts.
+TEST(Strip, RoundTripsRandomTextsAndLineStarts) {
+  const std::vector<std::string> pieces = {"x = 1",
+                                           "    ",
+                                           "\t",
+                                           "#",
+                                           "# ===",
+                                           "=== Function Annotation ===",
+                                           "\xEF\xBB\xBF",
+                                           "\xC3\xA9",
+                                           "\r\n",
+                                           "\n",
+                                           "\r",
+                                           "# CALLS: f",
+                                           "'''",
+                                           "\\",
+                                           "class K:",
+                                           "  # === Class Annotation",
+                                           "Annotation ===",
+                                           "\f"};
+  const std::vector<std::string> blocks = {
+      kBlock,
+      "  # === Class Annotation ===\r\n  # class: a.py:K\r\n  # === Class Annotation ===\r\n",
+      "\t# === File Annotation ===\r\t# file: a.py\r\t# === File Annotation ===\r"};
+  uint64_t state = 12345;
+  auto next = [&](uint64_t bound) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % bound;
+  };
+  int checked = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    for (uint64_t i = 0, n = next(30); i < n; ++i) text += pieces[next(pieces.size())];
+    if (has_tag_delimiter(text)) continue;
+    std::vector<uint64_t> starts = {0};
+    for (size_t i = 0; i < text.size(); ++i) {
+      bool crlf_middle = text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n';
+      if ((text[i] == '\n' || text[i] == '\r') && !crlf_middle) starts.push_back(i + 1);
+    }
+    // A BOM stays first: nothing goes in front of it.
+    if (text.starts_with("\xEF\xBB\xBF")) starts.front() = 3;
+    TagPlan plan;
+    for (uint64_t start : starts) {
+      if (next(2) == 0) plan.insertions.push_back({start, blocks[next(blocks.size())]});
+    }
+    std::string tagged = render::apply(text, plan);
+    ASSERT_EQ(strip(tagged), text) << "round " << round;
+    ++checked;
+  }
+  EXPECT_GT(checked, 2000);
 }
 
 }  // namespace
