@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -45,7 +46,15 @@ void capture_fuse_log(enum fuse_log_level, const char* format, va_list args) {
 std::string mount_options(const ServerOptions& options) {
   std::string joined = "default_permissions,fsname=anchorfs,subtype=anchorfs";
   for (const std::string& option : options.fuse_options) {
-    if (option == "rw") throw std::runtime_error("anchorfs mounts are read-only: -o rw refused");
+    // One value may hold several comma-separated options ("allow_other,rw").
+    for (size_t start = 0; start <= option.size();) {
+      size_t comma = option.find(',', start);
+      if (comma == std::string::npos) comma = option.size();
+      if (option.compare(start, comma - start, "rw") == 0) {
+        throw std::runtime_error("anchorfs mounts are read-only: -o rw refused");
+      }
+      start = comma + 1;
+    }
     joined += "," + option;
   }
   return joined + ",ro";
@@ -84,8 +93,13 @@ Server::~Server() {
 
 void Server::mount() {
   if (state_->session != nullptr) throw std::runtime_error("already mounted");
-  const ServerOptions& options = state_->options;
+  ServerOptions& options = state_->options;
   check_mountpoint(options.mountpoint);
+  // Absolute, so stop() still finds the mount after a daemon's chdir("/").
+  if (char* absolute = ::realpath(options.mountpoint.c_str(), nullptr)) {
+    options.mountpoint = absolute;
+    std::free(absolute);
+  }
   const std::string& root = state_->current()->snapshot().root();
   if (state_->root_fd < 0) {
     state_->root_fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);

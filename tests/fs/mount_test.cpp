@@ -385,6 +385,19 @@ TEST_F(MountTest, ReplaceSnapshotShowsNewBytesNamesAndKeepsInodes) {
   EXPECT_EQ(st.st_ino, readme_inode);
 }
 
+TEST(MountLifecycle, StopBeforeRunEndsRunAtOnceAndUnmounts) {
+  test::TempDir src("anchorfs-src");
+  test::TempDir mnt("anchorfs-mnt");
+  write_file(src / "a.py", "x\n");
+  Server server(make_snapshot(analysis::scan_tree(src.path()), {}),
+                ServerOptions{mnt.path(), {}, false, 2});
+  server.mount();
+  ASSERT_TRUE(test::is_mounted(mnt.path()));
+  server.stop();
+  EXPECT_EQ(server.run(), 0);
+  EXPECT_FALSE(test::is_mounted(mnt.path()));
+}
+
 TEST(MountErrors, MissingMountpointIsAClearError) {
   test::TempDir src("anchorfs-src");
   write_file(src / "a.py", "x\n");
@@ -402,7 +415,7 @@ TEST(MountErrors, ReadWriteOptionIsRefused) {
   test::TempDir src("anchorfs-src");
   test::TempDir mnt("anchorfs-mnt");
   Server server(make_snapshot(analysis::scan_tree(src.path()), {}),
-                ServerOptions{mnt.path(), {"rw"}, false, 0});
+                ServerOptions{mnt.path(), {"allow_other,rw"}, false, 0});
   EXPECT_THROW(server.mount(), std::runtime_error);
   EXPECT_FALSE(test::is_mounted(mnt.path()));
 }
