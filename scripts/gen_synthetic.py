@@ -99,6 +99,7 @@ class Generator:
         self.package_modules = {(root,): []}
         self.modules = []
         self.callables = []
+        self.callables_near = {}  # package path prefix (2 levels) -> callables defined under it
         self.class_names = set()
         self.package_budget = 0
 
@@ -175,11 +176,12 @@ class Generator:
         if self.modules and self.modules[0] is not module:
             deco = self.modules[0]
             lines.append(f"from {deco.dotted} import register, traced")
-        candidates = [c for c in self.callables if c.module is not module]
+        # Only finished modules are in self.callables, so none of these is the module itself.
+        candidates = self.callables
         if not candidates:
             return lines, usable, []
         # Real modules mostly import from their own neighbourhood.
-        near = [c for c in candidates if c.module.package[:2] == module.package[:2]]
+        near = self.callables_near.get(module.package[:2], [])
         pool = near if near and self.rng.random() < 0.7 else candidates
         picks = self.rng.sample(pool, min(len(pool), self.rng.randint(2, 9)))
         by_module = {}
@@ -440,6 +442,7 @@ class Generator:
             w.add(1, f"print({defined[-1].name})")
         module.exports = defined
         self.callables.extend(defined)
+        self.callables_near.setdefault(module.package[:2], []).extend(defined)
         return w.text()
 
     def package_init(self, package):

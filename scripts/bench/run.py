@@ -533,6 +533,12 @@ def fmt_s(v):
     return f"{v:.3f}" if v < 10 else f"{v:.1f}"
 
 
+def cell_text(text, limit=120):
+    """Text safe inside a Markdown table cell."""
+    text = " ".join(text.split()).replace("|", "/")
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def table(headers, rows):
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(" --- " for _ in headers) + "|"]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -546,7 +552,7 @@ def corpus_table(info, rows):
     out = []
     for r in rows:
         if "error" in r:
-            out.append([r["config"], "ERROR: " + r["error"][:80]] + [""] * (len(headers) - 2))
+            out.append([r["config"], "ERROR: " + cell_text(r["error"])] + [""] * (len(headers) - 2))
             continue
         cells = [r["config"], fmt_s(r.get("mount_s")), fmt_s(r.get("warm_mount_s")),
                  f"{r['rss_mb']:.0f}" if r.get("rss_mb") else "—"]
@@ -582,7 +588,7 @@ def scaling_table(points):
     rows = []
     for p in points:
         if "error" in p:
-            rows.append([p["size"], p["lines"], p["files"], "ERROR: " + p["error"][:80], "", ""])
+            rows.append([p["size"], p["lines"], p["files"], "ERROR: " + cell_text(p["error"]), "", ""])
             continue
         per = p["mount_s"] / p["lines"] * 100000 if p["lines"] else 0
         rows.append([p["size"], p["lines"], p["files"], fmt_s(p["mount_s"]), f"{per:.3f}",
