@@ -487,7 +487,86 @@ def measure_corpus(corpus, src, configs, work, args):
             log(f"  {config.name} FAILED: {exc}")
             rows.append({"config": config.name, "error": str(exc)})
             failed = True
+    if args.refresh and any(c.name == "anchorfs-topo" for c in configs):
+        try:
+            info["refresh"] = measure_refresh(corpus, src, configs[0].tools, work, args.refresh_timeout)
+        except (BenchError, OSError, subprocess.SubprocessError) as exc:
+            log(f"  refresh FAILED: {exc}")
+            info["refresh"] = {"error": str(exc)}
+            failed = True
     return info, rows, failed
+
+
+def wait_visible(paths, marker, timeout):
+    """Seconds until every path (read through the mount) contains marker; None on timeout."""
+    start = time.perf_counter()
+    pending = list(paths)
+    while pending:
+        still = []
+        for path in pending:
+            try:
+                with open(path, "rb") as f:
+                    if marker not in f.read():
+                        still.append(path)
+            except OSError:
+                still.append(path)
+        pending = still
+        if pending:
+            if time.perf_counter() - start > timeout:
+                return None
+            time.sleep(0.002)
+    return time.perf_counter() - start
+
+
+def append_probe(path, marker):
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(f"\n\ndef {marker.decode()}():\n    return 1\n")
+
+
+def measure_refresh(corpus, src, tools, work, timeout):
+    """Live-refresh latency on a git copy of the corpus: one-file edit, then a branch switch
+    touching 5 % of the Python files; time until the mount shows every new byte."""
+    log(f"  {corpus} / refresh latency (anchorfs-topo, live)")
+    copy = os.path.join(work, "refresh", corpus)
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(src, copy, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    git = ["git", "-C", copy, "-c", "user.name=bench", "-c", "user.email=bench@localhost",
+           "-c", "commit.gpgsign=false"]
+    quiet = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    subprocess.run(git + ["init", "-q", "-b", "main"], **quiet)
+    subprocess.run(git + ["add", "-A"], **quiet)
+    subprocess.run(git + ["commit", "-q", "-m", "base"], **quiet)
+    pys = sorted(os.path.relpath(os.path.join(d, n), copy) for d, ds, ns in os.walk(copy)
+                 if ".git" not in d.split(os.sep) for n in ns if n.endswith(".py"))
+    switched = pys[::20]
+    branch_marker = b"_anchorfs_bench_branch_probe"
+    subprocess.run(git + ["checkout", "-q", "-b", "other"], **quiet)
+    for rel in switched:
+        append_probe(os.path.join(copy, rel), branch_marker)
+    subprocess.run(git + ["commit", "-q", "-a", "-m", "other"], **quiet)
+    subprocess.run(git + ["checkout", "-q", "main"], **quiet)
+
+    config = Anchorfs(tools, "topo")
+    config.cache_dir = os.path.join(work, "cache", f"refresh-{corpus}")
+    mnt = os.path.join(work, "mnt", f"{corpus}-refresh")
+    result = {}
+    m = config.mount(copy, mnt, "populate")
+    try:
+        edit_marker = b"_anchorfs_bench_edit_probe"
+        target = os.path.join(copy, pys[len(pys) // 2])
+        os.listdir(m.mnt)
+        append_probe(target, edit_marker)
+        seconds = wait_visible([os.path.join(m.mnt, os.path.relpath(target, copy))], edit_marker, timeout)
+        result["edit_s"] = seconds
+        start = time.perf_counter()
+        subprocess.run(git + ["checkout", "-q", "-f", "other"], **quiet)
+        seen = wait_visible([os.path.join(m.mnt, rel) for rel in switched], branch_marker, timeout)
+        result["switch_s"] = None if seen is None else time.perf_counter() - start
+        result["switch_files"] = len(switched)
+    finally:
+        m.close()
+        shutil.rmtree(copy, ignore_errors=True)
+    return result
 
 
 def measure_scaling(sizes, tools, work, args):
@@ -594,6 +673,22 @@ def scaling_table(points):
         rows.append([p["size"], p["lines"], p["files"], fmt_s(p["mount_s"]), f"{per:.3f}",
                      f"{p['rss_mb']:.0f}" if p.get("rss_mb") else "—"])
     return table(["corpus", "lines", "files", "mount s (topo, no cache)", "s per 100k lines", "RSS MB"], rows)
+
+
+def refresh_table(results, timeout):
+    rows = []
+    for info, _ in results:
+        r = info.get("refresh")
+        if r is None:
+            continue
+        if "error" in r:
+            rows.append([info["name"], "ERROR: " + cell_text(r["error"]), ""])
+            continue
+        never = f"not seen within {timeout:.0f} s"
+        rows.append([info["name"], fmt_s(r["edit_s"]) if r["edit_s"] is not None else never,
+                     (fmt_s(r["switch_s"]) if r["switch_s"] is not None else never)
+                     + f" ({r['switch_files']} files)"])
+    return table(["corpus", "one-file edit s", "branch switch s"], rows) if rows else ""
 
 
 def check(value, limit, less=True):
@@ -709,6 +804,12 @@ def report(args, tools, machine, results, points):
             parts += [notes, ""]
     if points:
         parts += ["### Scaling (synthetic trees from `scripts/gen_synthetic.py --seed 1`)", "", scaling_table(points), ""]
+    refresh = refresh_table(results, args.refresh_timeout)
+    if refresh:
+        parts += ["### Live refresh (anchorfs-topo on a git copy of the corpus)", "",
+                  "Seconds from the change on disk until reads through the mount show every new byte "
+                  "(one appended function; `git checkout` of a branch that appends one to every 20th "
+                  "Python file).", "", refresh, ""]
     parts += ["### Targets (issues 5 and 6)", "", targets(results, points), ""]
     return "\n".join(parts)
 
@@ -742,6 +843,8 @@ def main():
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--reads", type=int, default=20000)
     parser.add_argument("--scaling", default="10k,100k,500k,1M,2M", help="comma list of sizes, or 'none'")
+    parser.add_argument("--refresh", action="store_true", help="measure live-refresh latency (anchorfs-topo)")
+    parser.add_argument("--refresh-timeout", type=float, default=30.0)
     parser.add_argument("--output", required=True, help="Markdown file to write ('-' for none)")
     parser.add_argument("--argv", nargs=argparse.REMAINDER, default=[], help="bench.sh arguments, for the record")
     args = parser.parse_args()
@@ -770,6 +873,8 @@ def main():
         failed |= bad
         print(f"\n### scaling\n\n{scaling_table(points)}\n", flush=True)
 
+    if args.refresh:
+        print(f"\n### refresh\n\n{refresh_table(results, args.refresh_timeout)}\n", flush=True)
     print(f"\n### targets\n\n{targets(results, points)}\n", flush=True)
     if args.output != "-":
         write_markdown(args.output, report(args, tools, machine, results, points))
