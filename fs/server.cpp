@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
+#include <vector>
 
 #include "fs/server_state.h"
 
@@ -43,18 +45,33 @@ void capture_fuse_log(enum fuse_log_level, const char* format, va_list args) {
   last_fuse_message = std::move(message);
 }
 
-std::string mount_options(const ServerOptions& options) {
-  std::string joined = "default_permissions,fsname=anchorfs,subtype=anchorfs";
-  for (const std::string& option : options.fuse_options) {
-    // One value may hold several comma-separated options ("allow_other,rw").
-    for (size_t start = 0; start <= option.size();) {
-      size_t comma = option.find(',', start);
-      if (comma == std::string::npos) comma = option.size();
-      if (option.compare(start, comma - start, "rw") == 0) {
-        throw std::runtime_error("anchorfs mounts are read-only: -o rw refused");
-      }
+// The comma-separated options inside the -o values.
+std::vector<std::string> split_options(const std::vector<std::string>& values) {
+  std::vector<std::string> options;
+  for (const std::string& value : values) {
+    for (size_t start = 0; start <= value.size();) {
+      size_t comma = value.find(',', start);
+      if (comma == std::string::npos) comma = value.size();
+      if (comma > start) options.push_back(value.substr(start, comma - start));
       start = comma + 1;
     }
+  }
+  return options;
+}
+
+std::string mount_options(const ServerOptions& server_options) {
+  const std::vector<std::string> given = split_options(server_options.fuse_options);
+  auto has = [&given](std::string_view prefix) {
+    for (const std::string& option : given) {
+      if (option.starts_with(prefix)) return true;
+    }
+    return false;
+  };
+  std::string joined = "default_permissions";
+  if (!has("fsname=")) joined += ",fsname=anchorfs";
+  if (!has("subtype=")) joined += ",subtype=anchorfs";
+  for (const std::string& option : given) {
+    if (option == "rw") throw std::runtime_error("anchorfs mounts are read-only: -o rw refused");
     joined += "," + option;
   }
   return joined + ",ro";

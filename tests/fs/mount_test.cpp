@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <thread>
@@ -396,6 +397,23 @@ TEST(MountLifecycle, StopBeforeRunEndsRunAtOnceAndUnmounts) {
   server.stop();
   EXPECT_EQ(server.run(), 0);
   EXPECT_FALSE(test::is_mounted(mnt.path()));
+}
+
+TEST(MountLifecycle, CallerChosenFsnameIsKept) {
+  test::TempDir src("anchorfs-src");
+  test::TempDir mnt("anchorfs-mnt");
+  ServerOptions options;
+  options.fuse_options = {"fsname=" + src.path()};
+  test::LiveMount mount(make_snapshot(analysis::scan_tree(src.path()), {}), mnt.path(), options);
+  std::ifstream mounts("/proc/self/mountinfo");
+  std::string line;
+  bool found = false;
+  while (std::getline(mounts, line)) {
+    if (line.find(" " + mnt.path() + " ") == std::string::npos) continue;
+    found = true;
+    EXPECT_NE(line.find(" - fuse.anchorfs " + src.path() + " ro,"), std::string::npos) << line;
+  }
+  EXPECT_TRUE(found);
 }
 
 TEST(MountErrors, MissingMountpointIsAClearError) {
