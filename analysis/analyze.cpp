@@ -1,0 +1,165 @@
+// The analysis pipeline: select sources, extract facts in parallel (or from the cache), resolve.
+#include "analysis/analyze.h"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <optional>
+
+#include "analysis/language.h"
+#include "analysis/source_files.h"
+
+namespace anchorfs::analysis {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct FileResult {
+  std::optional<FileFacts> facts;
+  std::string problem;
+  bool from_cache = false;
+};
+
+// Per thread: one extractor state (parser) per front end, created on first use.
+struct ThreadStates {
+  std::vector<std::unique_ptr<ExtractorState>> states;
+  ExtractorState& state_for(size_t front_end) {
+    if (states.size() <= front_end) states.resize(front_end + 1);
+    if (!states[front_end]) states[front_end] = front_ends()[front_end]->new_state();
+    return *states[front_end];
+  }
+};
+
+FileResult process(const SourceTree& tree, const SourceFile& file, const AnalysisOptions& options,
+                   ThreadStates& states) {
+  FileResult r;
+  SourceBytes source = read_source(tree.root, file.path, options.max_file_bytes);
+  if (!source.ok) {
+    r.problem = std::move(source.problem);
+    return r;
+  }
+  const LanguageFrontEnd& language = *front_ends()[file.front_end];
+  std::optional<ContentDigest> digest;
+  if (options.cache != nullptr) {
+    digest = digest_of(source.bytes);
+    if (auto stored = options.cache->load(*digest)) {
+      if (auto facts = deserialize_facts(*stored); facts && facts->language == language.name()) {
+        r.facts = std::move(facts);
+        r.from_cache = true;
+        return r;
+      }
+    }
+  }
+  r.facts = language.extract(states.state_for(file.front_end), source.bytes);
+  if (digest) options.cache->store(*digest, serialize_facts(*r.facts));
+  return r;
+}
+
+void add_file_entities(Graph& graph, const std::string& path, const FileFacts& facts) {
+  const auto file_entity = static_cast<EntityIndex>(graph.entities.size());
+  Entity file;
+  file.kind = EntityKind::File;
+  file.file = file_entity;
+  file.name = path;
+  file.line = 1;
+  if (facts.has_file_anchor) file.anchor = Anchor{facts.file_anchor, ""};
+  graph.entities.push_back(std::move(file));
+
+  FileInfo info;
+  info.entity = file_entity;
+  info.language = facts.language;
+  info.newline = facts.newline;
+  info.taggable = facts.parsed_cleanly;
+  graph.files.push_back(std::move(info));
+
+  for (size_t s = 1; s < facts.scopes.size(); ++s) {
+    const Scope& scope = facts.scopes[s];
+    Entity e;
+    e.kind = scope.kind == ScopeKind::Class ? EntityKind::Class : EntityKind::Function;
+    e.file = file_entity;
+    e.parent = file_entity + scope.parent;
+    const std::string& simple = facts.strings[scope.name];
+    e.name = scope.parent == 0 ? simple : graph.entities[e.parent].name + "." + simple;
+    e.line = scope.line;
+    if (scope.has_anchor && facts.parsed_cleanly) {
+      e.anchor = Anchor{scope.anchor_offset, facts.strings[scope.anchor_indent]};
+    }
+    graph.entities.push_back(std::move(e));
+  }
+}
+
+}  // namespace
+
+Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
+  Analysis result;
+  const auto parse_start = Clock::now();
+  const std::vector<SourceFile> sources = select_sources(tree);
+  result.stats.source_files = sources.size();
+
+  std::vector<FileResult> results(sources.size());
+  std::atomic<size_t> done{0};
+  tbb::enumerable_thread_specific<ThreadStates> states;
+  const int concurrency =
+      options.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options.threads);
+  tbb::task_arena arena(concurrency);
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, sources.size(), 1),
+                      [&](const tbb::blocked_range<size_t>& range) {
+                        ThreadStates& local = states.local();
+                        for (size_t i = range.begin(); i != range.end(); ++i) {
+                          results[i] = process(tree, sources[i], options, local);
+                          const size_t n = done.fetch_add(1) + 1;
+                          if (options.on_progress) options.on_progress(n, sources.size());
+                        }
+                      });
+  });
+  result.stats.parse_seconds = seconds_since(parse_start);
+
+  const auto resolve_start = Clock::now();
+  Graph& graph = result.graph;
+  // Per front end, its files in path order with their File entity.
+  std::vector<std::vector<ResolverFile>> by_language(front_ends().size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    FileResult& r = results[i];
+    if (!r.facts) {
+      result.skipped.push_back({sources[i].path, r.problem});
+      continue;
+    }
+    if (r.from_cache) {
+      ++result.stats.from_cache;
+    } else {
+      ++result.stats.parsed;
+    }
+    result.stats.lines += r.facts->lines;
+    if (!r.facts->parsed_cleanly) {
+      result.skipped.push_back({sources[i].path,
+                                "syntax errors or excessive nesting: "
+                                "served unchanged"});
+    }
+    const auto entity = static_cast<EntityIndex>(graph.entities.size());
+    add_file_entities(graph, sources[i].path, *r.facts);
+    by_language[sources[i].front_end].push_back({sources[i].path, &*r.facts, entity});
+  }
+  for (size_t l = 0; l < by_language.size(); ++l) {
+    if (by_language[l].empty()) continue;
+    front_ends()[l]->resolve({tree.root, by_language[l]}, graph.edges);
+  }
+  std::sort(graph.edges.begin(), graph.edges.end(), [](const Edge& a, const Edge& b) {
+    if (a.relation != b.relation) return a.relation < b.relation;
+    if (a.from != b.from) return a.from < b.from;
+    return a.to < b.to;
+  });
+  graph.edges.erase(std::unique(graph.edges.begin(), graph.edges.end()), graph.edges.end());
+  result.stats.resolve_seconds = seconds_since(resolve_start);
+  return result;
+}
+
+}  // namespace anchorfs::analysis

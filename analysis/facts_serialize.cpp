@@ -1,0 +1,314 @@
+// Binary (de)serialization of FileFacts for the fact cache: varints, length-prefixed strings.
+#include <cstring>
+
+#include "analysis/facts.h"
+
+namespace anchorfs::analysis {
+namespace {
+
+constexpr char kMagic[4] = {'A', 'F', 'F', 'X'};
+
+class Writer {
+ public:
+  void u64(uint64_t v) {
+    while (v >= 0x80) {
+      out_.push_back(static_cast<char>((v & 0x7f) | 0x80));
+      v >>= 7;
+    }
+    out_.push_back(static_cast<char>(v));
+  }
+  // Encodes kNone as 0 and every other value v as v + 1, so absent references stay one byte.
+  void ref(uint32_t v) { u64(v == kNone ? 0 : uint64_t{v} + 1); }
+  void str(std::string_view s) {
+    u64(s.size());
+    out_.append(s);
+  }
+  std::string take() { return std::move(out_); }
+  void raw(const char* p, size_t n) { out_.append(p, n); }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  bool ok() const { return ok_; }
+  bool at_end() const { return pos_ == in_.size(); }
+
+  uint64_t u64() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ >= in_.size()) return fail();
+      const auto byte = static_cast<unsigned char>(in_[pos_++]);
+      v |= uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80) == 0) return v;
+    }
+    return fail();
+  }
+  uint32_t u32() {
+    const uint64_t v = u64();
+    if (v > UINT32_MAX) return static_cast<uint32_t>(fail());
+    return static_cast<uint32_t>(v);
+  }
+  uint32_t ref() {
+    const uint64_t v = u64();
+    if (v == 0) return kNone;
+    if (v - 1 >= UINT32_MAX) return static_cast<uint32_t>(fail());
+    return static_cast<uint32_t>(v - 1);
+  }
+  uint8_t u8() {
+    const uint64_t v = u64();
+    if (v > 0xff) return static_cast<uint8_t>(fail());
+    return static_cast<uint8_t>(v);
+  }
+  bool boolean() { return u8() != 0; }
+  std::string str() {
+    const uint64_t n = u64();
+    if (!ok_ || n > in_.size() - pos_) {
+      fail();
+      return {};
+    }
+    std::string s(in_.substr(pos_, n));
+    pos_ += n;
+    return s;
+  }
+  // A count of items that each take at least one byte: bounded by the remaining input.
+  size_t count() {
+    const uint64_t n = u64();
+    if (!ok_ || n > in_.size() - pos_) return static_cast<size_t>(fail());
+    return static_cast<size_t>(n);
+  }
+  bool expect(const char* p, size_t n) {
+    if (in_.size() - pos_ < n || std::memcmp(in_.data() + pos_, p, n) != 0) return fail() != 0;
+    pos_ += n;
+    return true;
+  }
+
+ private:
+  uint64_t fail() {
+    ok_ = false;
+    pos_ = in_.size();
+    return 0;
+  }
+  std::string_view in_;
+  size_t pos_ = 0;
+  bool ok_ = true;
+};
+
+bool in_range(uint32_t index, size_t size) {
+  return index < size;
+}
+bool ref_in_range(uint32_t index, size_t size) {
+  return index == kNone || index < size;
+}
+bool range_in(uint32_t begin, uint32_t count, size_t size) {
+  return uint64_t{begin} + count <= size;
+}
+
+template <typename Enum>
+bool enum_at_most(Enum value, Enum last) {
+  return static_cast<uint8_t>(value) <= static_cast<uint8_t>(last);
+}
+
+}  // namespace
+
+std::string serialize_facts(const FileFacts& f) {
+  Writer w;
+  w.raw(kMagic, sizeof kMagic);
+  w.u64(kAnalyserVersion);
+  w.str(f.language);
+  w.u64(f.parsed_cleanly);
+  w.u64(f.has_file_anchor);
+  w.u64(f.file_anchor);
+  w.str(f.newline);
+  w.u64(f.lines);
+  w.u64(f.has_all);
+  w.u64(f.all_names.size());
+  for (uint32_t s : f.all_names) w.u64(s);
+  w.u64(f.strings.size());
+  for (const std::string& s : f.strings) w.str(s);
+  w.u64(f.scopes.size());
+  for (const Scope& s : f.scopes) {
+    w.u64(static_cast<uint8_t>(s.kind));
+    w.u64(s.flags);
+    w.u64(s.has_anchor);
+    w.ref(s.parent);
+    w.ref(s.name);
+    w.u64(s.line);
+    w.u64(s.anchor_offset);
+    w.ref(s.anchor_indent);
+    w.u64(s.params_begin);
+    w.u64(s.params_count);
+    w.u64(s.decorators_begin);
+    w.u64(s.decorators_count);
+    w.u64(s.bases_begin);
+    w.u64(s.bases_count);
+  }
+  w.u64(f.params.size());
+  for (const Param& p : f.params) {
+    w.ref(p.name);
+    w.u64(static_cast<uint8_t>(p.kind));
+  }
+  w.u64(f.exprs.size());
+  for (const Expr& e : f.exprs) {
+    w.u64(static_cast<uint8_t>(e.kind));
+    w.ref(e.a);
+    w.ref(e.str);
+    w.u64(e.list_begin);
+    w.u64(e.list_count);
+  }
+  w.u64(f.lists.size());
+  for (uint32_t v : f.lists) w.u64(v);
+  w.u64(f.stmts.size());
+  for (const Stmt& s : f.stmts) {
+    w.u64(static_cast<uint8_t>(s.kind));
+    w.u64(s.scope);
+    w.ref(s.a);
+    w.ref(s.b);
+    w.ref(s.str);
+  }
+  return w.take();
+}
+
+std::optional<FileFacts> deserialize_facts(std::string_view bytes) {
+  Reader r(bytes);
+  if (!r.expect(kMagic, sizeof kMagic)) return std::nullopt;
+  if (r.u64() != kAnalyserVersion || !r.ok()) return std::nullopt;
+  FileFacts f;
+  f.language = r.str();
+  f.parsed_cleanly = r.boolean();
+  f.has_file_anchor = r.boolean();
+  f.file_anchor = r.u64();
+  f.newline = r.str();
+  f.lines = r.u32();
+  f.has_all = r.boolean();
+  f.all_names.resize(r.count());
+  for (uint32_t& s : f.all_names) s = r.u32();
+  f.strings.resize(r.count());
+  for (std::string& s : f.strings) s = r.str();
+  f.scopes.resize(r.count());
+  for (Scope& s : f.scopes) {
+    s.kind = static_cast<ScopeKind>(r.u8());
+    s.flags = r.u8();
+    s.has_anchor = r.boolean();
+    s.parent = r.ref();
+    s.name = r.ref();
+    s.line = r.u32();
+    s.anchor_offset = r.u64();
+    s.anchor_indent = r.ref();
+    s.params_begin = r.u32();
+    s.params_count = r.u32();
+    s.decorators_begin = r.u32();
+    s.decorators_count = r.u32();
+    s.bases_begin = r.u32();
+    s.bases_count = r.u32();
+  }
+  f.params.resize(r.count());
+  for (Param& p : f.params) {
+    p.name = r.ref();
+    p.kind = static_cast<ParamKind>(r.u8());
+  }
+  f.exprs.resize(r.count());
+  for (Expr& e : f.exprs) {
+    e.kind = static_cast<ExprKind>(r.u8());
+    e.a = r.ref();
+    e.str = r.ref();
+    e.list_begin = r.u32();
+    e.list_count = r.u32();
+  }
+  f.lists.resize(r.count());
+  for (uint32_t& v : f.lists) v = r.u32();
+  f.stmts.resize(r.count());
+  for (Stmt& s : f.stmts) {
+    s.kind = static_cast<StmtKind>(r.u8());
+    s.scope = r.u32();
+    s.a = r.ref();
+    s.b = r.ref();
+    s.str = r.ref();
+  }
+  if (!r.ok() || !r.at_end() || !facts_are_consistent(f)) return std::nullopt;
+  return f;
+}
+
+bool facts_are_consistent(const FileFacts& f) {
+  const size_t nstr = f.strings.size(), nexpr = f.exprs.size(), nscope = f.scopes.size();
+  if (nscope == 0 || f.scopes[0].kind != ScopeKind::Module || f.scopes[0].parent != kNone) {
+    return false;
+  }
+  for (uint32_t s : f.all_names) {
+    if (!in_range(s, nstr)) return false;
+  }
+  for (size_t i = 0; i < nscope; ++i) {
+    const Scope& s = f.scopes[i];
+    if (!enum_at_most(s.kind, ScopeKind::Lambda)) return false;
+    if (i > 0 && (s.kind == ScopeKind::Module || s.parent >= i || !in_range(s.name, nstr))) {
+      return false;
+    }
+    if (!ref_in_range(s.anchor_indent, nstr) || (s.has_anchor && s.anchor_indent == kNone)) {
+      return false;
+    }
+    if (!range_in(s.params_begin, s.params_count, f.params.size()) ||
+        !range_in(s.decorators_begin, s.decorators_count, f.lists.size()) ||
+        !range_in(s.bases_begin, s.bases_count, f.lists.size())) {
+      return false;
+    }
+  }
+  for (const Param& p : f.params) {
+    if (!in_range(p.name, nstr) || !enum_at_most(p.kind, ParamKind::VarKeyword)) return false;
+  }
+  for (uint32_t v : f.lists) {
+    if (!in_range(v, nexpr)) return false;
+  }
+  // Sub-expressions precede their parents (extraction emits them first): evaluation can never
+  // loop, and recursion depth is bounded by the extractor's nesting limit.
+  for (size_t i = 0; i < nexpr; ++i) {
+    const Expr& e = f.exprs[i];
+    if (!enum_at_most(e.kind, ExprKind::ScopedName)) return false;
+    if (!ref_in_range(e.str, nstr) || !range_in(e.list_begin, e.list_count, f.lists.size())) {
+      return false;
+    }
+    const bool a_is_scope = e.kind == ExprKind::Definition || e.kind == ExprKind::ScopedName;
+    if (a_is_scope ? !ref_in_range(e.a, nscope) : (e.a != kNone && e.a >= i)) return false;
+    for (uint32_t k = 0; k < e.list_count; ++k) {
+      if (f.lists[e.list_begin + k] >= i) return false;
+    }
+    const bool needs_str = e.kind == ExprKind::Name || e.kind == ExprKind::Attribute ||
+                           e.kind == ExprKind::Keyword || e.kind == ExprKind::ScopedName;
+    if (needs_str && e.str == kNone) return false;
+    if (a_is_scope && e.a == kNone) return false;
+  }
+  for (const Stmt& s : f.stmts) {
+    if (!enum_at_most(s.kind, StmtKind::Nonlocal) || !in_range(s.scope, nscope)) return false;
+    if (!ref_in_range(s.str, nstr)) return false;
+    switch (s.kind) {
+      case StmtKind::Assign:
+        if (!in_range(s.a, nexpr) || !in_range(s.b, nexpr)) return false;
+        break;
+      case StmtKind::Return:
+      case StmtKind::Yield:
+      case StmtKind::Evaluate:
+        if (!in_range(s.b, nexpr)) return false;
+        break;
+      case StmtKind::Define:
+        if (!in_range(s.a, nscope) || s.a == 0) return false;
+        break;
+      case StmtKind::ImportModule:
+        if (!in_range(s.a, nstr) || !in_range(s.str, nstr)) return false;
+        break;
+      case StmtKind::ImportFrom:
+        if (!in_range(s.a, nstr) || !in_range(s.b, nstr) || !in_range(s.str, nstr)) return false;
+        break;
+      case StmtKind::ImportStar:
+        if (!in_range(s.a, nstr)) return false;
+        break;
+      case StmtKind::Global:
+      case StmtKind::Nonlocal:
+        if (!in_range(s.str, nstr)) return false;
+        break;
+    }
+  }
+  return true;
+}
+
+}  // namespace anchorfs::analysis

@@ -1,0 +1,1322 @@
+// Walks one tree-sitter Python syntax tree into FileFacts: scopes, anchors and flow constraints.
+#include "analysis/python/extract.h"
+
+#include <tree_sitter/api.h>
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/python/text_layout.h"
+
+extern "C" const TSLanguage* tree_sitter_python();
+
+namespace anchorfs::analysis::python {
+namespace {
+
+// The node types the extractor distinguishes; everything else is Other.
+enum class K : uint8_t {
+  Other,
+  Module,
+  Block,
+  Identifier,
+  Attribute,
+  Call,
+  ArgumentList,
+  KeywordArgument,
+  ListSplat,
+  DictionarySplat,
+  ParenthesizedListSplat,
+  Subscript,
+  List,
+  Tuple,
+  Set,
+  Dictionary,
+  Pair,
+  ExpressionList,
+  PatternList,
+  TuplePattern,
+  ListPattern,
+  ListSplatPattern,
+  DictionarySplatPattern,
+  ListComprehension,
+  SetComprehension,
+  DictionaryComprehension,
+  GeneratorExpression,
+  ForInClause,
+  IfClause,
+  ParenthesizedExpression,
+  BooleanOperator,
+  ConditionalExpression,
+  NamedExpression,
+  Lambda,
+  Await,
+  Yield,
+  String,
+  Interpolation,
+  ConcatenatedString,
+  StringContent,
+  StringStart,
+  AsPattern,
+  AsPatternTarget,
+  ExpressionStatement,
+  Assignment,
+  AugmentedAssignment,
+  ReturnStatement,
+  DeleteStatement,
+  RaiseStatement,
+  AssertStatement,
+  PrintStatement,
+  ExecStatement,
+  PassStatement,
+  BreakStatement,
+  ContinueStatement,
+  GlobalStatement,
+  NonlocalStatement,
+  ImportStatement,
+  ImportFromStatement,
+  FutureImportStatement,
+  DottedName,
+  AliasedImport,
+  RelativeImport,
+  ImportPrefix,
+  WildcardImport,
+  IfStatement,
+  ElifClause,
+  ElseClause,
+  WhileStatement,
+  ForStatement,
+  TryStatement,
+  ExceptClause,
+  ExceptGroupClause,
+  FinallyClause,
+  WithStatement,
+  WithClause,
+  WithItem,
+  MatchStatement,
+  CaseClause,
+  FunctionDefinition,
+  ClassDefinition,
+  DecoratedDefinition,
+  Decorator,
+  Parameters,
+  LambdaParameters,
+  DefaultParameter,
+  TypedParameter,
+  TypedDefaultParameter,
+  KeywordSeparator,
+  PositionalSeparator,
+  TypeAliasStatement,
+  Type,
+  Comment,
+  Error,
+  kCount,
+};
+
+struct NamedKind {
+  const char* name;
+  K kind;
+};
+
+constexpr NamedKind kNamedKinds[] = {
+    {"module", K::Module},
+    {"block", K::Block},
+    {"identifier", K::Identifier},
+    {"attribute", K::Attribute},
+    {"call", K::Call},
+    {"argument_list", K::ArgumentList},
+    {"keyword_argument", K::KeywordArgument},
+    {"list_splat", K::ListSplat},
+    {"dictionary_splat", K::DictionarySplat},
+    {"parenthesized_list_splat", K::ParenthesizedListSplat},
+    {"subscript", K::Subscript},
+    {"list", K::List},
+    {"tuple", K::Tuple},
+    {"set", K::Set},
+    {"dictionary", K::Dictionary},
+    {"pair", K::Pair},
+    {"expression_list", K::ExpressionList},
+    {"pattern_list", K::PatternList},
+    {"tuple_pattern", K::TuplePattern},
+    {"list_pattern", K::ListPattern},
+    {"list_splat_pattern", K::ListSplatPattern},
+    {"dictionary_splat_pattern", K::DictionarySplatPattern},
+    {"list_comprehension", K::ListComprehension},
+    {"set_comprehension", K::SetComprehension},
+    {"dictionary_comprehension", K::DictionaryComprehension},
+    {"generator_expression", K::GeneratorExpression},
+    {"for_in_clause", K::ForInClause},
+    {"if_clause", K::IfClause},
+    {"parenthesized_expression", K::ParenthesizedExpression},
+    {"boolean_operator", K::BooleanOperator},
+    {"conditional_expression", K::ConditionalExpression},
+    {"named_expression", K::NamedExpression},
+    {"lambda", K::Lambda},
+    {"await", K::Await},
+    {"yield", K::Yield},
+    {"string", K::String},
+    {"interpolation", K::Interpolation},
+    {"concatenated_string", K::ConcatenatedString},
+    {"string_content", K::StringContent},
+    {"string_start", K::StringStart},
+    {"as_pattern", K::AsPattern},
+    {"as_pattern_target", K::AsPatternTarget},
+    {"expression_statement", K::ExpressionStatement},
+    {"assignment", K::Assignment},
+    {"augmented_assignment", K::AugmentedAssignment},
+    {"return_statement", K::ReturnStatement},
+    {"delete_statement", K::DeleteStatement},
+    {"raise_statement", K::RaiseStatement},
+    {"assert_statement", K::AssertStatement},
+    {"print_statement", K::PrintStatement},
+    {"exec_statement", K::ExecStatement},
+    {"pass_statement", K::PassStatement},
+    {"break_statement", K::BreakStatement},
+    {"continue_statement", K::ContinueStatement},
+    {"global_statement", K::GlobalStatement},
+    {"nonlocal_statement", K::NonlocalStatement},
+    {"import_statement", K::ImportStatement},
+    {"import_from_statement", K::ImportFromStatement},
+    {"future_import_statement", K::FutureImportStatement},
+    {"dotted_name", K::DottedName},
+    {"aliased_import", K::AliasedImport},
+    {"relative_import", K::RelativeImport},
+    {"import_prefix", K::ImportPrefix},
+    {"wildcard_import", K::WildcardImport},
+    {"if_statement", K::IfStatement},
+    {"elif_clause", K::ElifClause},
+    {"else_clause", K::ElseClause},
+    {"while_statement", K::WhileStatement},
+    {"for_statement", K::ForStatement},
+    {"try_statement", K::TryStatement},
+    {"except_clause", K::ExceptClause},
+    {"except_group_clause", K::ExceptGroupClause},
+    {"finally_clause", K::FinallyClause},
+    {"with_statement", K::WithStatement},
+    {"with_clause", K::WithClause},
+    {"with_item", K::WithItem},
+    {"match_statement", K::MatchStatement},
+    {"case_clause", K::CaseClause},
+    {"function_definition", K::FunctionDefinition},
+    {"class_definition", K::ClassDefinition},
+    {"decorated_definition", K::DecoratedDefinition},
+    {"decorator", K::Decorator},
+    {"parameters", K::Parameters},
+    {"lambda_parameters", K::LambdaParameters},
+    {"default_parameter", K::DefaultParameter},
+    {"typed_parameter", K::TypedParameter},
+    {"typed_default_parameter", K::TypedDefaultParameter},
+    {"keyword_separator", K::KeywordSeparator},
+    {"positional_separator", K::PositionalSeparator},
+    {"type_alias_statement", K::TypeAliasStatement},
+    {"type", K::Type},
+    {"comment", K::Comment},
+    {"ERROR", K::Error},
+};
+
+// Symbol -> kind, and the field ids the extractor asks for, computed once for the grammar.
+struct Grammar {
+  std::vector<K> kinds;
+  TSFieldId f_name, f_value, f_left, f_right, f_body, f_function, f_arguments, f_object,
+      f_attribute, f_subscript, f_key, f_parameters, f_superclasses, f_definition, f_module_name,
+      f_alias, f_alternative, f_condition, f_consequence, f_subject;
+
+  Grammar() {
+    const TSLanguage* lang = tree_sitter_python();
+    const uint32_t count = ts_language_symbol_count(lang);
+    kinds.assign(count, K::Other);
+    for (uint32_t s = 0; s < count; ++s) {
+      const auto symbol = static_cast<TSSymbol>(s);
+      const TSSymbolType type = ts_language_symbol_type(lang, symbol);
+      const char* name = ts_language_symbol_name(lang, symbol);
+      if (name == nullptr) continue;
+      if (type != TSSymbolTypeRegular && std::strcmp(name, "ERROR") != 0) continue;
+      for (const NamedKind& nk : kNamedKinds) {
+        if (std::strcmp(nk.name, name) == 0) kinds[s] = nk.kind;
+      }
+    }
+    auto field = [lang](const char* n) {
+      return ts_language_field_id_for_name(lang, n, static_cast<uint32_t>(std::strlen(n)));
+    };
+    f_name = field("name");
+    f_value = field("value");
+    f_left = field("left");
+    f_right = field("right");
+    f_body = field("body");
+    f_function = field("function");
+    f_arguments = field("arguments");
+    f_object = field("object");
+    f_attribute = field("attribute");
+    f_subscript = field("subscript");
+    f_key = field("key");
+    f_parameters = field("parameters");
+    f_superclasses = field("superclasses");
+    f_definition = field("definition");
+    f_module_name = field("module_name");
+    f_alias = field("alias");
+    f_alternative = field("alternative");
+    f_condition = field("condition");
+    f_consequence = field("consequence");
+    f_subject = field("subject");
+  }
+};
+
+const Grammar& grammar() {
+  static const Grammar g;
+  return g;
+}
+
+struct Child {
+  TSNode node;
+  TSFieldId field;
+  K kind;
+};
+
+class Extractor {
+ public:
+  Extractor(std::string_view text, TSTreeCursor* cursor)
+      : text_(text), g_(grammar()), lines_(text), cursor_(cursor) {
+    protected_end_ = protected_prefix_end(text);
+  }
+
+  FileFacts run(TSNode root, bool has_error) {
+    f_.language = "python";
+    f_.newline = first_newline(text_);
+    f_.lines = text_.empty() ? 0 : lines_.count();
+    Scope module;
+    module.kind = ScopeKind::Module;
+    module.name = intern("");
+    f_.scopes.push_back(module);
+    lambda_counters_.push_back(0);
+    visit_body(root, 0);
+    f_.parsed_cleanly = !has_error && !too_deep_;
+    if (f_.parsed_cleanly) {
+      if (const auto anchor = file_anchor(text_)) {
+        f_.has_file_anchor = true;
+        f_.file_anchor = *anchor;
+      }
+    } else {
+      for (Scope& s : f_.scopes) s.has_anchor = false;
+    }
+    f_.has_all = all_seen_ && !all_unknown_;
+    if (!f_.has_all) f_.all_names.clear();
+    return std::move(f_);
+  }
+
+ private:
+  // ---- small helpers ------------------------------------------------------------------------
+
+  K kind(TSNode n) const {
+    const TSSymbol s = ts_node_symbol(n);
+    return s < g_.kinds.size() ? g_.kinds[s] : K::Other;
+  }
+
+  std::string_view text_of(TSNode n) const {
+    const uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (b > e || e > text_.size()) return {};
+    return text_.substr(b, e - b);
+  }
+
+  uint32_t intern(std::string_view s) {
+    const auto [it, inserted] =
+        string_ids_.try_emplace(std::string(s), static_cast<uint32_t>(f_.strings.size()));
+    if (inserted) f_.strings.emplace_back(s);
+    return it->second;
+  }
+
+  // Children are collected onto a shared stack (a cursor walk, O(1) per child); callers index
+  // into it, so nested collections never invalidate an outer range.
+  struct Range {
+    size_t begin, end;
+  };
+
+  Range children(TSNode n, bool named_only = true) {
+    const size_t begin = stack_.size();
+    ts_tree_cursor_reset(cursor_, n);
+    if (ts_tree_cursor_goto_first_child(cursor_)) {
+      do {
+        const TSNode c = ts_tree_cursor_current_node(cursor_);
+        if (named_only && !ts_node_is_named(c)) continue;
+        stack_.push_back({c, ts_tree_cursor_current_field_id(cursor_), kind(c)});
+      } while (ts_tree_cursor_goto_next_sibling(cursor_));
+    }
+    return {begin, stack_.size()};
+  }
+  void release(const Range& r) { stack_.resize(r.begin); }
+
+  TSNode field(TSNode n, TSFieldId id) const { return ts_node_child_by_field_id(n, id); }
+
+  uint32_t add_list(const std::vector<uint32_t>& items) {
+    const auto begin = static_cast<uint32_t>(f_.lists.size());
+    f_.lists.insert(f_.lists.end(), items.begin(), items.end());
+    return begin;
+  }
+
+  uint32_t add_expr(ExprKind k, uint32_t a = kNone, uint32_t str = kNone,
+                    const std::vector<uint32_t>& list = {}) {
+    Expr e;
+    e.kind = k;
+    e.a = a;
+    e.str = str;
+    e.list_begin = add_list(list);
+    e.list_count = static_cast<uint32_t>(list.size());
+    f_.exprs.push_back(e);
+    return static_cast<uint32_t>(f_.exprs.size() - 1);
+  }
+
+  uint32_t opaque() { return add_expr(ExprKind::Opaque); }
+
+  void add_stmt(StmtKind k, uint32_t scope, uint32_t a, uint32_t b, uint32_t str = kNone) {
+    f_.stmts.push_back({k, scope, a, b, str});
+  }
+
+  void evaluate(TSNode n, uint32_t scope) {
+    if (ts_node_is_null(n)) return;
+    const uint32_t e = expr(n, scope);
+    if (f_.exprs[e].kind != ExprKind::Opaque || f_.exprs[e].list_count > 0) {
+      add_stmt(StmtKind::Evaluate, scope, kNone, e);
+    }
+  }
+
+  // Guards every recursion: past kMaxNesting the rest of the subtree is not analysed.
+  struct Depth {
+    explicit Depth(Extractor& x) : x_(x) { ++x_.depth_; }
+    ~Depth() { --x_.depth_; }
+    bool too_deep() const {
+      if (x_.depth_ <= kMaxNesting) return false;
+      x_.too_deep_ = true;
+      return true;
+    }
+    Extractor& x_;
+  };
+
+  // ---- statements ---------------------------------------------------------------------------
+
+  void visit_body(TSNode n, uint32_t scope) {
+    Depth d(*this);
+    if (d.too_deep()) return;
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) visit_statement(stack_[i].node, stack_[i].kind, scope);
+    release(r);
+  }
+
+  void visit_statement(TSNode n, K k, uint32_t scope) {
+    Depth d(*this);
+    if (d.too_deep()) return;
+    switch (k) {
+      case K::Comment:
+      case K::PassStatement:
+      case K::BreakStatement:
+      case K::ContinueStatement:
+      case K::FutureImportStatement:
+      case K::TypeAliasStatement:
+        return;
+      case K::ExpressionStatement: {
+        const Range r = children(n);
+        for (size_t i = r.begin; i < r.end; ++i) {
+          const Child c = stack_[i];
+          if (c.kind == K::Assignment) {
+            visit_assignment(c.node, scope);
+          } else if (c.kind == K::AugmentedAssignment) {
+            visit_augmented(c.node, scope);
+          } else {
+            visit_expression_statement(c.node, scope);
+          }
+        }
+        release(r);
+        return;
+      }
+      case K::ReturnStatement: {
+        const Range r = children(n);
+        if (r.end > r.begin) {
+          add_stmt(StmtKind::Return, scope, kNone, expr(stack_[r.begin].node, scope));
+        }
+        release(r);
+        return;
+      }
+      case K::GlobalStatement:
+      case K::NonlocalStatement: {
+        const Range r = children(n);
+        for (size_t i = r.begin; i < r.end; ++i) {
+          if (stack_[i].kind != K::Identifier) continue;
+          add_stmt(k == K::GlobalStatement ? StmtKind::Global : StmtKind::Nonlocal, scope, kNone,
+                   kNone, intern(text_of(stack_[i].node)));
+        }
+        release(r);
+        return;
+      }
+      case K::ImportStatement:
+        visit_import(n, scope);
+        return;
+      case K::ImportFromStatement:
+        visit_import_from(n, scope);
+        return;
+      case K::FunctionDefinition:
+      case K::ClassDefinition:
+        visit_definition(n, n, k, scope, {});
+        return;
+      case K::DecoratedDefinition:
+        visit_decorated(n, scope);
+        return;
+      case K::ForStatement: {
+        const uint32_t iterable = expr(field(n, g_.f_right), scope);
+        const uint32_t element = add_expr(ExprKind::Iterate, iterable);
+        add_stmt(StmtKind::Assign, scope, target(field(n, g_.f_left), scope), element);
+        visit_clauses(n, scope, {g_.f_left, g_.f_right});
+        return;
+      }
+      case K::WithStatement:
+        visit_clauses(n, scope, {});
+        return;
+      case K::WithClause:
+        visit_clauses(n, scope, {});
+        return;
+      case K::WithItem:
+        visit_with_item(n, scope);
+        return;
+      case K::ExceptClause:
+      case K::ExceptGroupClause:
+        visit_except(n, scope);
+        return;
+      case K::Block:
+      case K::Module:
+      case K::IfStatement:
+      case K::ElifClause:
+      case K::ElseClause:
+      case K::WhileStatement:
+      case K::TryStatement:
+      case K::FinallyClause:
+      case K::MatchStatement:
+      case K::CaseClause:
+      case K::Error:
+        visit_clauses(n, scope, {});
+        return;
+      default:
+        if (is_statement_like(k)) {
+          visit_clauses(n, scope, {});
+        } else {
+          evaluate(n, scope);
+        }
+        return;
+    }
+  }
+
+  static bool is_statement_like(K k) {
+    switch (k) {
+      case K::DeleteStatement:
+      case K::RaiseStatement:
+      case K::AssertStatement:
+      case K::PrintStatement:
+      case K::ExecStatement:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  static bool is_block_like(K k) {
+    switch (k) {
+      case K::Block:
+      case K::IfStatement:
+      case K::ElifClause:
+      case K::ElseClause:
+      case K::WhileStatement:
+      case K::ForStatement:
+      case K::TryStatement:
+      case K::ExceptClause:
+      case K::ExceptGroupClause:
+      case K::FinallyClause:
+      case K::WithStatement:
+      case K::WithClause:
+      case K::WithItem:
+      case K::MatchStatement:
+      case K::CaseClause:
+      case K::FunctionDefinition:
+      case K::ClassDefinition:
+      case K::DecoratedDefinition:
+      case K::ExpressionStatement:
+      case K::ReturnStatement:
+      case K::ImportStatement:
+      case K::ImportFromStatement:
+      case K::GlobalStatement:
+      case K::NonlocalStatement:
+      case K::Error:
+        return true;
+      default:
+        return is_statement_like(k);
+    }
+  }
+
+  // Statements nested in n are visited; its other named children (conditions, subjects, case
+  // patterns, raised values) are evaluated for their calls. Children in `skip` are handled.
+  void visit_clauses(TSNode n, uint32_t scope, std::initializer_list<TSFieldId> skip) {
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      const Child c = stack_[i];
+      bool skipped = false;
+      for (TSFieldId s : skip) skipped = skipped || (s != 0 && c.field == s);
+      if (skipped || c.kind == K::Comment) continue;
+      if (is_block_like(c.kind)) {
+        visit_statement(c.node, c.kind, scope);
+      } else {
+        evaluate(c.node, scope);
+      }
+    }
+    release(r);
+  }
+
+  void visit_expression_statement(TSNode n, uint32_t scope) {
+    evaluate(n, scope);
+    if (scope == 0) note_all_mutation(n);
+  }
+
+  void visit_assignment(TSNode n, uint32_t scope) {
+    // a = b = value: every left side receives the rightmost value.
+    std::vector<TSNode> targets;
+    TSNode node = n;
+    TSNode value{};
+    bool has_value = false;
+    while (true) {
+      targets.push_back(field(node, g_.f_left));
+      const TSNode right = field(node, g_.f_right);
+      if (ts_node_is_null(right)) break;
+      if (kind(right) != K::Assignment) {
+        value = right;
+        has_value = true;
+        break;
+      }
+      node = right;
+      if (targets.size() > kMaxNesting) {
+        too_deep_ = true;
+        return;
+      }
+    }
+    if (!has_value) return;  // a bare annotation binds nothing
+    const uint32_t v = expr(value, scope);
+    for (const TSNode& t : targets) {
+      if (ts_node_is_null(t)) continue;
+      add_stmt(StmtKind::Assign, scope, target(t, scope), v);
+      if (scope == 0 && kind(t) == K::Identifier && text_of(t) == "__all__") {
+        all_seen_ = true;
+        f_.all_names.clear();
+        all_unknown_ = !collect_strings(value);
+      }
+    }
+  }
+
+  void visit_augmented(TSNode n, uint32_t scope) {
+    const TSNode left = field(n, g_.f_left), right = field(n, g_.f_right);
+    if (ts_node_is_null(left) || ts_node_is_null(right)) return;
+    const uint32_t v = expr(right, scope);
+    add_stmt(StmtKind::Assign, scope, target(left, scope), v);
+    if (scope == 0 && kind(left) == K::Identifier && text_of(left) == "__all__") {
+      if (!collect_strings(right)) all_unknown_ = true;
+    }
+  }
+
+  // __all__.extend([...]) / __all__.append("x") at module level.
+  void note_all_mutation(TSNode n) {
+    if (kind(n) != K::Call) return;
+    const TSNode fn = field(n, g_.f_function);
+    if (kind(fn) != K::Attribute) return;
+    const TSNode obj = field(fn, g_.f_object);
+    if (kind(obj) != K::Identifier || text_of(obj) != "__all__") return;
+    const std::string_view method = text_of(field(fn, g_.f_attribute));
+    const TSNode args = field(n, g_.f_arguments);
+    const Range r = children(args);
+    bool ok = r.end - r.begin == 1;
+    if (ok && method == "append") {
+      ok = append_string(stack_[r.begin].node);
+    } else if (ok && method == "extend") {
+      ok = collect_strings(stack_[r.begin].node);
+    } else if (method != "remove") {
+      ok = false;
+    }
+    release(r);
+    if (!ok) all_unknown_ = true;
+  }
+
+  // Appends the strings of a list/tuple literal of plain strings to __all__; false otherwise.
+  bool collect_strings(TSNode n) {
+    const K k = kind(n);
+    if (k != K::List && k != K::Tuple && k != K::ParenthesizedExpression) return false;
+    const Range r = children(n);
+    bool ok = true;
+    for (size_t i = r.begin; i < r.end && ok; ++i) {
+      if (stack_[i].kind == K::Comment) continue;
+      ok = append_string(stack_[i].node);
+    }
+    release(r);
+    return ok;
+  }
+
+  bool append_string(TSNode n) {
+    if (kind(n) != K::String) return false;
+    const Range r = children(n);
+    bool ok = true;
+    std::string value;
+    for (size_t i = r.begin; i < r.end && ok; ++i) {
+      switch (stack_[i].kind) {
+        case K::StringStart: {
+          const std::string_view start = text_of(stack_[i].node);
+          ok = start.find_first_of("fFbB") == std::string_view::npos;
+          break;
+        }
+        case K::StringContent:
+          value += text_of(stack_[i].node);
+          ok = ts_node_named_child_count(stack_[i].node) == 0;
+          break;
+        case K::Other:
+          break;
+        default:
+          ok = false;
+      }
+    }
+    release(r);
+    if (ok) f_.all_names.push_back(intern(value));
+    return ok;
+  }
+
+  std::string dotted(TSNode n) {
+    std::string out;
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      if (stack_[i].kind == K::ImportPrefix) {
+        out += text_of(stack_[i].node);
+      } else if (stack_[i].kind == K::DottedName) {
+        out += dotted(stack_[i].node);
+      } else if (stack_[i].kind == K::Identifier) {
+        if (!out.empty() && out.back() != '.') out += '.';
+        out += text_of(stack_[i].node);
+      }
+    }
+    release(r);
+    std::erase_if(
+        out, [](char c) { return c == ' ' || c == '\t' || c == '\\' || c == '\r' || c == '\n'; });
+    return out;
+  }
+
+  void visit_import(TSNode n, uint32_t scope) {
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      const Child c = stack_[i];
+      if (c.kind == K::DottedName) {
+        const std::string module = dotted(c.node);
+        const std::string top = module.substr(0, module.find('.'));
+        add_stmt(StmtKind::ImportModule, scope, intern(module), 1, intern(top));
+      } else if (c.kind == K::AliasedImport) {
+        const std::string module = dotted(field(c.node, g_.f_name));
+        const std::string_view alias = text_of(field(c.node, g_.f_alias));
+        if (!module.empty() && !alias.empty()) {
+          add_stmt(StmtKind::ImportModule, scope, intern(module), 0, intern(alias));
+        }
+      }
+    }
+    release(r);
+  }
+
+  void visit_import_from(TSNode n, uint32_t scope) {
+    const TSNode module_node = field(n, g_.f_module_name);
+    if (ts_node_is_null(module_node)) return;
+    const uint32_t module = intern(dotted(module_node));
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      const Child c = stack_[i];
+      if (c.kind == K::WildcardImport) {
+        add_stmt(StmtKind::ImportStar, scope, module, kNone);
+      } else if (c.field == g_.f_name && c.kind == K::DottedName) {
+        const std::string name = dotted(c.node);
+        add_stmt(StmtKind::ImportFrom, scope, module, intern(name), intern(name));
+      } else if (c.field == g_.f_name && c.kind == K::AliasedImport) {
+        const std::string name = dotted(field(c.node, g_.f_name));
+        const std::string_view alias = text_of(field(c.node, g_.f_alias));
+        if (!name.empty() && !alias.empty()) {
+          add_stmt(StmtKind::ImportFrom, scope, module, intern(name), intern(alias));
+        }
+      }
+    }
+    release(r);
+  }
+
+  void visit_with_item(TSNode n, uint32_t scope) {
+    const TSNode value = field(n, g_.f_value);
+    if (ts_node_is_null(value)) return;
+    if (kind(value) == K::AsPattern) {
+      const Range r = children(value);
+      TSNode manager{}, alias{};
+      bool has_manager = false, has_alias = false;
+      for (size_t i = r.begin; i < r.end; ++i) {
+        if (stack_[i].field == g_.f_alias) {
+          alias = stack_[i].node;
+          has_alias = true;
+        } else if (!has_manager) {
+          manager = stack_[i].node;
+          has_manager = true;
+        }
+      }
+      release(r);
+      if (!has_manager) return;
+      const uint32_t m = expr(manager, scope);
+      add_stmt(StmtKind::Evaluate, scope, kNone, m);
+      if (has_alias) {
+        add_stmt(StmtKind::Assign, scope, target(alias, scope), add_expr(ExprKind::Enter, m));
+      }
+      return;
+    }
+    evaluate(value, scope);
+  }
+
+  void visit_except(TSNode n, uint32_t scope) {
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      const Child c = stack_[i];
+      if (c.kind == K::Block) {
+        visit_statement(c.node, c.kind, scope);
+      } else if (c.kind == K::AsPattern) {
+        const Range pr = children(c.node);
+        uint32_t caught = kNone;
+        for (size_t j = pr.begin; j < pr.end; ++j) {
+          if (stack_[j].field == g_.f_alias) {
+            if (caught != kNone) {
+              add_stmt(StmtKind::Assign, scope, target(stack_[j].node, scope),
+                       add_expr(ExprKind::Caught, caught));
+            }
+          } else if (caught == kNone) {
+            caught = expr(stack_[j].node, scope);
+            add_stmt(StmtKind::Evaluate, scope, kNone, caught);
+          }
+        }
+        release(pr);
+      } else if (c.kind != K::Comment) {
+        evaluate(c.node, scope);
+      }
+    }
+    release(r);
+  }
+
+  // ---- definitions --------------------------------------------------------------------------
+
+  void visit_decorated(TSNode n, uint32_t scope) {
+    const TSNode def = field(n, g_.f_definition);
+    if (ts_node_is_null(def)) {
+      visit_clauses(n, scope, {});
+      return;
+    }
+    std::vector<TSNode> decorators;
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      if (stack_[i].kind == K::Decorator) decorators.push_back(stack_[i].node);
+    }
+    release(r);
+    visit_definition(def, n, kind(def), scope, decorators);
+  }
+
+  static uint8_t decorator_flag(std::string_view name) {
+    if (name == "staticmethod") return kStaticMethod;
+    if (name == "classmethod") return kClassMethod;
+    if (name == "property" || name == "cached_property" || name == "abstractproperty") {
+      return kProperty;
+    }
+    return 0;
+  }
+
+  void visit_definition(TSNode def, TSNode outer, K k, uint32_t parent,
+                        const std::vector<TSNode>& decorators) {
+    const TSNode name_node = field(def, g_.f_name);
+    if (ts_node_is_null(name_node)) {
+      visit_clauses(def, parent, {});
+      return;
+    }
+    const auto id = static_cast<uint32_t>(f_.scopes.size());
+    Scope s;
+    s.kind = k == K::ClassDefinition ? ScopeKind::Class : ScopeKind::Function;
+    s.parent = parent;
+    s.name = intern(text_of(name_node));
+    s.line = lines_.line_of(ts_node_start_byte(def));
+    if (const auto anchor = statement_anchor(text_, ts_node_start_byte(outer), protected_end_)) {
+      s.has_anchor = true;
+      s.anchor_offset = anchor->offset;
+      s.anchor_indent = intern(anchor->indent);
+    }
+    f_.scopes.push_back(s);
+    lambda_counters_.push_back(0);
+
+    std::vector<uint32_t> decorator_exprs;
+    uint8_t flags = 0;
+    for (const TSNode& d : decorators) {
+      const Range r = children(d);
+      for (size_t i = r.begin; i < r.end; ++i) {
+        if (stack_[i].kind == K::Comment) continue;
+        const TSNode e = stack_[i].node;
+        const K ek = kind(e);
+        if (ek == K::Identifier) flags = static_cast<uint8_t>(flags | decorator_flag(text_of(e)));
+        if (ek == K::Attribute) {
+          const std::string_view attr = text_of(field(e, g_.f_attribute));
+          if (attr == "setter" || attr == "getter" || attr == "deleter") flags |= kProperty;
+          flags = static_cast<uint8_t>(flags | (decorator_flag(attr) & kProperty));
+        }
+        decorator_exprs.push_back(expr(e, parent));
+      }
+      release(r);
+    }
+
+    std::vector<uint32_t> bases;
+    std::vector<Param> params;
+    if (k == K::ClassDefinition) {
+      const TSNode supers = field(def, g_.f_superclasses);
+      if (!ts_node_is_null(supers)) {
+        const Range r = children(supers);
+        for (size_t i = r.begin; i < r.end; ++i) {
+          const Child c = stack_[i];
+          if (c.kind == K::Comment) continue;
+          if (c.kind == K::KeywordArgument || c.kind == K::ListSplat ||
+              c.kind == K::DictionarySplat) {
+            evaluate(c.node, parent);
+          } else {
+            bases.push_back(expr(c.node, parent));
+          }
+        }
+        release(r);
+      }
+    } else {
+      params = parameters(field(def, g_.f_parameters), id, parent);
+    }
+
+    Scope& stored = f_.scopes[id];
+    stored.flags = flags;
+    stored.decorators_begin = add_list(decorator_exprs);
+    stored.decorators_count = static_cast<uint32_t>(decorator_exprs.size());
+    stored.bases_begin = add_list(bases);
+    stored.bases_count = static_cast<uint32_t>(bases.size());
+    stored.params_begin = static_cast<uint32_t>(f_.params.size());
+    stored.params_count = static_cast<uint32_t>(params.size());
+    f_.params.insert(f_.params.end(), params.begin(), params.end());
+
+    add_stmt(StmtKind::Define, parent, id, kNone);
+    const TSNode body = field(def, g_.f_body);
+    if (!ts_node_is_null(body)) visit_body(body, id);
+  }
+
+  // Parameters of scope `fn`; default values are evaluated in `outer` and flow into them.
+  std::vector<Param> parameters(TSNode list, uint32_t fn, uint32_t outer) {
+    std::vector<Param> params;
+    if (ts_node_is_null(list)) return params;
+    bool keyword_only = false;
+    const Range r = children(list);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      const Child c = stack_[i];
+      TSNode name{};
+      TSNode value{};
+      bool has_name = false, has_value = false;
+      ParamKind pk = keyword_only ? ParamKind::KeywordOnly : ParamKind::Positional;
+      switch (c.kind) {
+        case K::Identifier:
+          name = c.node;
+          has_name = true;
+          break;
+        case K::DefaultParameter:
+        case K::TypedDefaultParameter:
+          name = field(c.node, g_.f_name);
+          value = field(c.node, g_.f_value);
+          has_name = !ts_node_is_null(name) && kind(name) == K::Identifier;
+          has_value = !ts_node_is_null(value);
+          break;
+        case K::TypedParameter:
+        case K::ListSplatPattern:
+        case K::DictionarySplatPattern: {
+          TSNode inner = c.node;
+          K ik = c.kind;
+          if (c.kind == K::TypedParameter) {
+            const Range tr = children(c.node);
+            if (tr.end > tr.begin) {
+              inner = stack_[tr.begin].node;
+              ik = stack_[tr.begin].kind;
+            }
+            release(tr);
+          }
+          if (ik == K::Identifier) {
+            name = inner;
+            has_name = true;
+          } else if (ik == K::ListSplatPattern || ik == K::DictionarySplatPattern) {
+            pk = ik == K::ListSplatPattern ? ParamKind::VarPositional : ParamKind::VarKeyword;
+            if (ik == K::ListSplatPattern) keyword_only = true;
+            const Range sr = children(inner);
+            if (sr.end > sr.begin && stack_[sr.begin].kind == K::Identifier) {
+              name = stack_[sr.begin].node;
+              has_name = true;
+            }
+            release(sr);
+          }
+          break;
+        }
+        case K::KeywordSeparator:
+          keyword_only = true;
+          break;
+        default:
+          break;
+      }
+      if (!has_name) continue;
+      const uint32_t name_id = intern(text_of(name));
+      params.push_back({name_id, pk});
+      if (has_value) {
+        const uint32_t v = expr(value, outer);
+        add_stmt(StmtKind::Assign, outer, add_expr(ExprKind::ScopedName, fn, name_id), v);
+      }
+    }
+    release(r);
+    return params;
+  }
+
+  // ---- expressions --------------------------------------------------------------------------
+
+  uint32_t expr(TSNode n, uint32_t scope) {
+    if (ts_node_is_null(n)) return opaque();
+    Depth d(*this);
+    if (d.too_deep()) return opaque();
+    switch (kind(n)) {
+      case K::Identifier:
+        return add_expr(ExprKind::Name, kNone, intern(text_of(n)));
+      case K::Attribute: {
+        const uint32_t object = expr(field(n, g_.f_object), scope);
+        return add_expr(ExprKind::Attribute, object, intern(text_of(field(n, g_.f_attribute))));
+      }
+      case K::Call:
+        return call(n, scope);
+      case K::Subscript: {
+        const uint32_t object = expr(field(n, g_.f_value), scope);
+        std::vector<uint32_t> index;
+        const Range r = children(n);
+        for (size_t i = r.begin; i < r.end; ++i) {
+          if (stack_[i].field == g_.f_subscript) index.push_back(expr(stack_[i].node, scope));
+        }
+        release(r);
+        return add_expr(ExprKind::Subscript, object, kNone, index);
+      }
+      case K::List:
+      case K::Tuple:
+      case K::Set:
+      case K::ExpressionList:
+      case K::PatternList:
+        return sequence(n, scope, kind(n) != K::Set);
+      case K::Dictionary: {
+        std::vector<uint32_t> items;
+        const Range r = children(n);
+        for (size_t i = r.begin; i < r.end; ++i) {
+          const Child c = stack_[i];
+          if (c.kind == K::Pair) {
+            items.push_back(expr(field(c.node, g_.f_key), scope));
+            items.push_back(expr(field(c.node, g_.f_value), scope));
+          } else if (c.kind == K::DictionarySplat) {
+            items.push_back(add_expr(ExprKind::DoubleStar, first_named(c.node, scope)));
+          } else if (c.kind != K::Comment) {
+            items.push_back(expr(c.node, scope));
+          }
+        }
+        release(r);
+        return add_expr(ExprKind::Container, kNone, kNone, items);
+      }
+      case K::ListComprehension:
+      case K::SetComprehension:
+      case K::GeneratorExpression:
+      case K::DictionaryComprehension:
+        return comprehension(n, scope);
+      case K::ParenthesizedExpression: {
+        const Range r = children(n);
+        uint32_t inner = kNone;
+        for (size_t i = r.begin; i < r.end; ++i) {
+          if (stack_[i].kind != K::Comment && inner == kNone) inner = expr(stack_[i].node, scope);
+        }
+        release(r);
+        return inner == kNone ? opaque() : inner;
+      }
+      case K::BooleanOperator: {
+        const uint32_t left = expr(field(n, g_.f_left), scope);
+        const uint32_t right = expr(field(n, g_.f_right), scope);
+        return add_expr(ExprKind::Alternatives, kNone, kNone, {left, right});
+      }
+      case K::ConditionalExpression: {
+        std::vector<uint32_t> parts;
+        const Range r = children(n);
+        for (size_t i = r.begin; i < r.end; ++i) {
+          if (stack_[i].kind != K::Comment) parts.push_back(expr(stack_[i].node, scope));
+        }
+        release(r);
+        if (parts.size() != 3) return add_expr(ExprKind::Opaque, kNone, kNone, parts);
+        return add_expr(ExprKind::Alternatives, parts[1], kNone, {parts[0], parts[2]});
+      }
+      case K::NamedExpression: {
+        const TSNode name = field(n, g_.f_name);
+        const uint32_t value = expr(field(n, g_.f_value), scope);
+        if (!ts_node_is_null(name)) {
+          add_stmt(StmtKind::Assign, scope, target(name, scope), value);
+        }
+        return value;
+      }
+      case K::Lambda:
+        return lambda(n, scope);
+      case K::Await:
+        return first_named(n, scope);
+      case K::Yield:
+        return yield(n, scope);
+      case K::KeywordArgument:
+      case K::ListSplat:
+      case K::DictionarySplat:
+      case K::ParenthesizedListSplat:
+        return first_named(n, scope);
+      default:
+        return opaque_over_children(n, scope);
+    }
+  }
+
+  uint32_t first_named(TSNode n, uint32_t scope) {
+    const Range r = children(n);
+    uint32_t out = kNone;
+    for (size_t i = r.begin; i < r.end; ++i) {
+      if (stack_[i].kind == K::Comment) continue;
+      if (out == kNone) {
+        out = expr(stack_[i].node, scope);
+      } else {
+        evaluate(stack_[i].node, scope);
+      }
+    }
+    release(r);
+    return out == kNone ? opaque() : out;
+  }
+
+  // Literals and operators: no modelled value, but calls (and lambdas) inside still count.
+  uint32_t opaque_over_children(TSNode n, uint32_t scope) {
+    std::vector<uint32_t> parts;
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      const Child c = stack_[i];
+      if (c.kind == K::Comment || ts_node_named_child_count(c.node) == 0) continue;
+      const uint32_t e = expr(c.node, scope);
+      const Expr& x = f_.exprs[e];
+      if (x.kind != ExprKind::Opaque || x.list_count > 0) parts.push_back(e);
+    }
+    release(r);
+    return add_expr(ExprKind::Opaque, kNone, kNone, parts);
+  }
+
+  uint32_t sequence(TSNode n, uint32_t scope, bool positional) {
+    std::vector<uint32_t> items;
+    bool starred = false;
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      const Child c = stack_[i];
+      if (c.kind == K::Comment) continue;
+      if (c.kind == K::ListSplat || c.kind == K::ParenthesizedListSplat) {
+        items.push_back(add_expr(ExprKind::Star, first_named(c.node, scope)));
+        starred = true;
+      } else {
+        items.push_back(expr(c.node, scope));
+      }
+    }
+    release(r);
+    return add_expr(positional && !starred ? ExprKind::Tuple : ExprKind::Container, kNone, kNone,
+                    items);
+  }
+
+  uint32_t comprehension(TSNode n, uint32_t scope) {
+    std::vector<uint32_t> items;
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      const Child c = stack_[i];
+      if (c.kind == K::ForInClause) {
+        const uint32_t iterable = expr(field(c.node, g_.f_right), scope);
+        const uint32_t element = add_expr(ExprKind::Iterate, iterable);
+        const TSNode left = field(c.node, g_.f_left);
+        if (!ts_node_is_null(left)) add_stmt(StmtKind::Assign, scope, target(left, scope), element);
+      } else if (c.kind == K::IfClause) {
+        evaluate(c.node, scope);
+      } else if (c.field == g_.f_body && c.kind == K::Pair) {
+        items.push_back(expr(field(c.node, g_.f_key), scope));
+        items.push_back(expr(field(c.node, g_.f_value), scope));
+      } else if (c.field == g_.f_body) {
+        items.push_back(expr(c.node, scope));
+      }
+    }
+    release(r);
+    return add_expr(ExprKind::Container, kNone, kNone, items);
+  }
+
+  uint32_t call(TSNode n, uint32_t scope) {
+    const uint32_t callee = expr(field(n, g_.f_function), scope);
+    std::vector<uint32_t> args;
+    const TSNode arguments = field(n, g_.f_arguments);
+    if (!ts_node_is_null(arguments)) {
+      if (kind(arguments) == K::GeneratorExpression) {
+        args.push_back(comprehension(arguments, scope));
+      } else {
+        const Range r = children(arguments);
+        for (size_t i = r.begin; i < r.end; ++i) {
+          const Child c = stack_[i];
+          switch (c.kind) {
+            case K::Comment:
+              break;
+            case K::KeywordArgument: {
+              const uint32_t v = expr(field(c.node, g_.f_value), scope);
+              args.push_back(
+                  add_expr(ExprKind::Keyword, v, intern(text_of(field(c.node, g_.f_name)))));
+              break;
+            }
+            case K::ListSplat:
+            case K::ParenthesizedListSplat:
+              args.push_back(add_expr(ExprKind::Star, first_named(c.node, scope)));
+              break;
+            case K::DictionarySplat:
+              args.push_back(add_expr(ExprKind::DoubleStar, first_named(c.node, scope)));
+              break;
+            default:
+              args.push_back(expr(c.node, scope));
+          }
+        }
+        release(r);
+      }
+    }
+    return add_expr(ExprKind::Call, callee, kNone, args);
+  }
+
+  uint32_t lambda(TSNode n, uint32_t scope) {
+    const auto id = static_cast<uint32_t>(f_.scopes.size());
+    Scope s;
+    s.kind = ScopeKind::Lambda;
+    s.parent = scope;
+    s.name = intern("<lambda" + std::to_string(++lambda_counters_[scope]) + ">");
+    s.line = lines_.line_of(ts_node_start_byte(n));
+    f_.scopes.push_back(s);
+    lambda_counters_.push_back(0);
+    const std::vector<Param> params = parameters(field(n, g_.f_parameters), id, scope);
+    Scope& stored = f_.scopes[id];
+    stored.params_begin = static_cast<uint32_t>(f_.params.size());
+    stored.params_count = static_cast<uint32_t>(params.size());
+    stored.decorators_begin = stored.bases_begin = static_cast<uint32_t>(f_.lists.size());
+    f_.params.insert(f_.params.end(), params.begin(), params.end());
+    const TSNode body = field(n, g_.f_body);
+    if (!ts_node_is_null(body)) add_stmt(StmtKind::Return, id, kNone, expr(body, id));
+    return add_expr(ExprKind::Definition, id);
+  }
+
+  uint32_t yield(TSNode n, uint32_t scope) {
+    bool from = false;
+    const Range all = children(n, /*named_only=*/false);
+    for (size_t i = all.begin; i < all.end; ++i) {
+      if (!ts_node_is_named(stack_[i].node) && text_of(stack_[i].node) == "from") from = true;
+    }
+    release(all);
+    const Range r = children(n);
+    uint32_t value = kNone;
+    for (size_t i = r.begin; i < r.end; ++i) {
+      if (stack_[i].kind != K::Comment && value == kNone) value = expr(stack_[i].node, scope);
+    }
+    release(r);
+    if (f_.scopes[scope].kind == ScopeKind::Function ||
+        f_.scopes[scope].kind == ScopeKind::Lambda) {
+      f_.scopes[scope].flags = static_cast<uint8_t>(f_.scopes[scope].flags | kGenerator);
+    }
+    if (value != kNone) {
+      add_stmt(StmtKind::Yield, scope, kNone, from ? add_expr(ExprKind::Iterate, value) : value);
+    }
+    return opaque();
+  }
+
+  // Assignment targets: names, attributes, subscripts, and (nested) unpacking patterns.
+  uint32_t target(TSNode n, uint32_t scope) {
+    if (ts_node_is_null(n)) return opaque();
+    Depth d(*this);
+    if (d.too_deep()) return opaque();
+    switch (kind(n)) {
+      case K::Identifier:
+        return add_expr(ExprKind::Name, kNone, intern(text_of(n)));
+      case K::Attribute:
+      case K::Subscript:
+        return expr(n, scope);
+      case K::PatternList:
+      case K::TuplePattern:
+      case K::ListPattern:
+      case K::Tuple:
+      case K::List:
+      case K::ExpressionList: {
+        std::vector<uint32_t> items;
+        const Range r = children(n);
+        for (size_t i = r.begin; i < r.end; ++i) {
+          if (stack_[i].kind != K::Comment) items.push_back(target(stack_[i].node, scope));
+        }
+        release(r);
+        return add_expr(ExprKind::Tuple, kNone, kNone, items);
+      }
+      case K::ListSplatPattern:
+      case K::ListSplat: {
+        const Range r = children(n);
+        const uint32_t inner = r.end > r.begin ? target(stack_[r.begin].node, scope) : opaque();
+        release(r);
+        return add_expr(ExprKind::Star, inner);
+      }
+      case K::ParenthesizedExpression:
+      case K::AsPatternTarget: {
+        const Range r = children(n);
+        uint32_t inner = kNone;
+        for (size_t i = r.begin; i < r.end; ++i) {
+          if (stack_[i].kind != K::Comment && inner == kNone) inner = target(stack_[i].node, scope);
+        }
+        release(r);
+        if (inner != kNone) return inner;
+        // An aliased bare identifier has no named child: its own text is the name.
+        const std::string_view name = text_of(n);
+        return name.empty() ? opaque() : add_expr(ExprKind::Name, kNone, intern(name));
+      }
+      default:
+        return expr(n, scope);
+    }
+  }
+
+  std::string_view text_;
+  const Grammar& g_;
+  LineTable lines_;
+  TSTreeCursor* cursor_;
+  uint64_t protected_end_ = 0;
+  FileFacts f_;
+  std::unordered_map<std::string, uint32_t> string_ids_;
+  std::vector<uint32_t> lambda_counters_;  // per scope
+  std::vector<Child> stack_;
+  int depth_ = 0;
+  bool too_deep_ = false;
+  bool all_seen_ = false;
+  bool all_unknown_ = false;
+};
+
+}  // namespace
+
+FileFacts extract_facts(TSParser* parser, std::string_view bytes) {
+  ts_parser_set_language(parser, tree_sitter_python());
+  FileFacts facts;
+  if (bytes.size() > UINT32_MAX) {
+    facts.language = "python";
+    Scope module;
+    facts.strings.emplace_back();
+    module.name = 0;
+    facts.scopes.push_back(module);
+    return facts;
+  }
+  TSTree* tree =
+      ts_parser_parse_string(parser, nullptr, bytes.data(), static_cast<uint32_t>(bytes.size()));
+  if (tree == nullptr) {
+    ts_parser_reset(parser);
+    facts.language = "python";
+    facts.strings.emplace_back();
+    Scope module;
+    module.name = 0;
+    facts.scopes.push_back(module);
+    return facts;
+  }
+  const TSNode root = ts_tree_root_node(tree);
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  facts = Extractor(bytes, &cursor).run(root, ts_node_has_error(root));
+  ts_tree_cursor_delete(&cursor);
+  ts_tree_delete(tree);
+  return facts;
+}
+
+}  // namespace anchorfs::analysis::python

@@ -1,0 +1,19 @@
+// Python facts extraction: one tree-sitter parse of a file's bytes into FileFacts.
+#pragma once
+
+#include <string_view>
+
+#include "analysis/facts.h"
+
+struct TSParser;
+
+namespace anchorfs::analysis::python {
+
+// Deeper syntax nesting than this is not analysed (CPython rejects far less); such files are
+// served unchanged.
+inline constexpr int kMaxNesting = 200;
+
+// Parses `bytes` with `parser` (set to the Python language by this call) and extracts its facts.
+FileFacts extract_facts(TSParser* parser, std::string_view bytes);
+
+}  // namespace anchorfs::analysis::python

@@ -1,0 +1,46 @@
+// The Python front end: file selection, a tree-sitter parser per thread, the resolver.
+#include "analysis/python/front_end.h"
+
+#include <tree_sitter/api.h>
+
+#include "analysis/python/extract.h"
+#include "analysis/python/resolve.h"
+
+namespace anchorfs::analysis::python {
+namespace {
+
+class ParserState final : public ExtractorState {
+ public:
+  ParserState() : parser_(ts_parser_new()) {}
+  ~ParserState() override { ts_parser_delete(parser_); }
+  ParserState(const ParserState&) = delete;
+  ParserState& operator=(const ParserState&) = delete;
+  TSParser* parser() { return parser_; }
+
+ private:
+  TSParser* parser_;
+};
+
+}  // namespace
+
+// Stub files (.pyi) are not analysed: they duplicate the module names of the sources they
+// describe and hold no calls, so they would only add ambiguity; they are served unchanged.
+bool PythonFrontEnd::claims(std::string_view path) const {
+  const size_t slash = path.rfind('/');
+  const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  return base.size() > 3 && base.ends_with(".py");
+}
+
+std::unique_ptr<ExtractorState> PythonFrontEnd::new_state() const {
+  return std::make_unique<ParserState>();
+}
+
+FileFacts PythonFrontEnd::extract(ExtractorState& state, std::string_view bytes) const {
+  return extract_facts(static_cast<ParserState&>(state).parser(), bytes);
+}
+
+void PythonFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {
+  python::resolve(input, edges);
+}
+
+}  // namespace anchorfs::analysis::python

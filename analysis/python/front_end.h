@@ -1,0 +1,17 @@
+// The Python front end: claims *.py files, extracts facts with tree-sitter, resolves them.
+#pragma once
+
+#include "analysis/language.h"
+
+namespace anchorfs::analysis::python {
+
+class PythonFrontEnd final : public LanguageFrontEnd {
+ public:
+  std::string_view name() const override { return "python"; }
+  bool claims(std::string_view path) const override;
+  std::unique_ptr<ExtractorState> new_state() const override;
+  FileFacts extract(ExtractorState& state, std::string_view bytes) const override;
+  void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;
+};
+
+}  // namespace anchorfs::analysis::python

@@ -1,0 +1,1292 @@
+// Flow-insensitive points-to resolution over a whole repository's Python facts (PyCG-like).
+//
+// Abstract values are modules, classes, functions, instances of classes, bound methods, super()
+// proxies, container literals and generators. Every name, attribute, parameter, return value and
+// container element is a variable holding a set of values; each round evaluates every
+// constraint of every file once, until nothing changes or kMaxRounds is reached. Call edges are
+// recorded whenever a call's callee set contains a repository function.
+#include "analysis/python/resolve.h"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analysis/python/modules.h"
+
+namespace anchorfs::analysis::python {
+namespace {
+
+// Values per variable beyond which further ones are dropped (keeps rounds near-linear).
+constexpr size_t kMaxSet = 64;
+// Expression nesting the evaluator follows (facts are bounded by the extractor already).
+constexpr int kMaxEvalDepth = 500;
+constexpr uint32_t kUnresolved = UINT32_MAX - 1;
+
+enum class VK : uint8_t {
+  Module,
+  Class,
+  Function,
+  Instance,
+  Bound,
+  Super,
+  Container,
+  Generator,
+  Builtin
+};
+
+enum class Builtin : uint8_t {
+  Super,
+  StaticMethod,
+  ClassMethod,
+  Property,
+  Iter,
+  Next,
+  List,
+  Tuple,
+  Set,
+  FrozenSet,
+  Sorted,
+  Reversed,
+  Type,
+  kCount,
+};
+
+constexpr std::string_view kBuiltinNames[] = {
+    "super", "staticmethod", "classmethod", "property", "iter",     "next", "list",
+    "tuple", "set",          "frozenset",   "sorted",   "reversed", "type"};
+
+struct Value {
+  VK kind;
+  uint32_t a;  // module / class / function scope / container site / builtin
+  uint32_t b;  // Bound, Super: receiver value
+};
+
+using Set = std::vector<uint32_t>;
+
+struct ScopeRec {
+  uint32_t file = 0;
+  uint32_t local = 0;
+  uint32_t parent = kNone;  // global scope id
+  ScopeKind kind = ScopeKind::Module;
+  uint8_t flags = 0;
+  uint32_t name = kNone;  // global string id
+};
+
+struct FileRec {
+  const FileFacts* facts = nullptr;
+  EntityIndex entity = kNoEntity;
+  uint32_t scope_base = 0, expr_base = 0, str_base = 0;
+  uint32_t module = kNone;
+};
+
+struct Ctx {
+  uint32_t file;
+  uint32_t scope;  // global scope id
+  EntityIndex caller;
+};
+
+struct Args {
+  std::vector<Set> positional;
+  bool open_positional = false;  // a *args argument: later positions are unknown
+  std::vector<std::pair<uint32_t, Set>> keywords;
+};
+
+uint64_t key(uint32_t a, uint32_t b) {
+  return (uint64_t{a} << 32) | b;
+}
+
+void insert(Set& s, uint32_t v) {
+  const auto it = std::lower_bound(s.begin(), s.end(), v);
+  if (it == s.end() || *it != v) s.insert(it, v);
+}
+
+void unite(Set& dst, const Set& src) {
+  for (uint32_t v : src) insert(dst, v);
+}
+
+class Resolver {
+ public:
+  Resolver(const ResolverInput& input, std::vector<Edge>& edges)
+      : input_(input), out_(edges), modules_(input) {}
+
+  void run() {
+    index_files();
+    bind_names();
+    expand_star_imports();
+    bind_imports();
+    seed_receivers();
+    for (int round = 0; round < kMaxRounds; ++round) {
+      changed_ = false;
+      update_bases();
+      for (uint32_t f = 0; f < files_.size(); ++f) evaluate_file(f);
+      for (const auto& [dst, src] : copies_) {
+        const Set src_values = pts_[src];
+        merge(dst, src_values);
+      }
+      if (!changed_) break;
+    }
+    emit_edges();
+  }
+
+ private:
+  // ---- indexing -----------------------------------------------------------------------------
+
+  uint32_t global_string(std::string_view s) {
+    const auto [it, inserted] = strings_.try_emplace(s, static_cast<uint32_t>(strings_.size()));
+    return it->second;
+  }
+
+  void index_files() {
+    files_.resize(input_.files.size());
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      const FileFacts& facts = *input_.files[f].facts;
+      FileRec& rec = files_[f];
+      rec.facts = &facts;
+      rec.entity = input_.files[f].entity;
+      rec.scope_base = static_cast<uint32_t>(scopes_.size());
+      rec.expr_base = expr_count_;
+      rec.str_base = static_cast<uint32_t>(gstr_.size());
+      rec.module = modules_.module_of_file(f);
+      expr_count_ += static_cast<uint32_t>(facts.exprs.size());
+      for (const std::string& s : facts.strings) gstr_.push_back(global_string(s));
+      for (uint32_t s = 0; s < facts.scopes.size(); ++s) {
+        const Scope& scope = facts.scopes[s];
+        ScopeRec r;
+        r.file = f;
+        r.local = s;
+        r.parent = scope.parent == kNone ? kNone : rec.scope_base + scope.parent;
+        r.kind = scope.kind;
+        r.flags = scope.flags;
+        r.name = scope.name == kNone ? kNone : gstr_[rec.str_base + scope.name];
+        scopes_.push_back(r);
+      }
+    }
+    name_cache_.assign(expr_count_, kNone);
+    ret_var_.assign(scopes_.size(), kNone);
+    yield_var_.assign(scopes_.size(), kNone);
+    bases_.assign(scopes_.size(), {});
+    mro_.assign(scopes_.size(), {});
+    mro_state_.assign(scopes_.size(), 0);
+    for (size_t b = 0; b < static_cast<size_t>(Builtin::kCount); ++b) {
+      builtin_ids_.push_back(global_string(kBuiltinNames[b]));
+    }
+    s_init_ = global_string("__init__");
+    s_call_ = global_string("__call__");
+    s_iter_ = global_string("__iter__");
+    s_next_ = global_string("__next__");
+    s_enter_ = global_string("__enter__");
+    s_getitem_ = global_string("__getitem__");
+    s_class_ = global_string("__class__");
+    s_new_ = global_string("__new__");
+    s_init_subclass_ = global_string("__init_subclass__");
+    s_class_getitem_ = global_string("__class_getitem__");
+    for (std::string_view m : {"append", "add", "appendleft", "put", "put_nowait"}) {
+      container_add_.insert(global_string(m));
+    }
+    for (std::string_view m : {"extend", "update", "extendleft"}) {
+      container_extend_.insert(global_string(m));
+    }
+    for (std::string_view m : {"insert", "setdefault"}) container_insert_.insert(global_string(m));
+    for (std::string_view m : {"get", "pop", "popitem", "popleft", "setdefault", "get_nowait"}) {
+      container_get_.insert(global_string(m));
+    }
+    for (std::string_view m : {"values", "keys", "items", "copy"}) {
+      container_view_.insert(global_string(m));
+    }
+  }
+
+  const FileFacts& facts(uint32_t f) const { return *files_[f].facts; }
+  uint32_t gs(uint32_t f, uint32_t local_str) const {
+    return gstr_[files_[f].str_base + local_str];
+  }
+  uint32_t gscope(uint32_t f, uint32_t local) const { return files_[f].scope_base + local; }
+  const Expr& expr_at(uint32_t f, uint32_t e) const { return facts(f).exprs[e]; }
+  uint32_t list_item(uint32_t f, uint32_t i) const { return facts(f).lists[i]; }
+  EntityIndex entity_of(uint32_t g) const {
+    return files_[scopes_[g].file].entity + scopes_[g].local;
+  }
+  uint32_t module_scope(uint32_t f) const { return files_[f].scope_base; }
+
+  uint32_t new_var() {
+    pts_.emplace_back();
+    return static_cast<uint32_t>(pts_.size() - 1);
+  }
+
+  uint32_t value(VK k, uint32_t a, uint32_t b = 0) {
+    const uint64_t k64 = (uint64_t{static_cast<uint8_t>(k)} << 58) ^ (uint64_t{a} << 29) ^ b;
+    const auto [it, inserted] = value_ids_.try_emplace(k64, static_cast<uint32_t>(values_.size()));
+    if (inserted) values_.push_back({k, a, b});
+    return it->second;
+  }
+
+  bool merge(uint32_t var, const Set& src) {
+    if (var == kNone || var == kUnresolved) return false;
+    bool changed = false;
+    for (uint32_t v : src) {
+      Set& dst = pts_[var];
+      if (dst.size() >= kMaxSet) break;
+      const auto it = std::lower_bound(dst.begin(), dst.end(), v);
+      if (it == dst.end() || *it != v) {
+        dst.insert(it, v);
+        changed = true;
+      }
+    }
+    if (changed) changed_ = true;
+    return changed;
+  }
+
+  uint32_t find_var(uint32_t scope, uint32_t name) const {
+    const auto it = scope_vars_.find(key(scope, name));
+    return it == scope_vars_.end() ? kNone : it->second;
+  }
+
+  uint32_t scope_var(uint32_t scope, uint32_t name) {
+    const auto [it, inserted] = scope_vars_.try_emplace(key(scope, name), 0);
+    if (inserted) {
+      it->second = new_var();
+      if (scopes_[scope].kind == ScopeKind::Module) {
+        module_names_[scopes_[scope].file].push_back(name);
+      }
+    }
+    return it->second;
+  }
+
+  uint32_t object_var(uint32_t object_value, uint32_t name) {
+    const auto [it, inserted] = object_vars_.try_emplace(key(object_value, name), 0);
+    if (inserted) it->second = new_var();
+    return it->second;
+  }
+
+  uint32_t lazy_var(std::vector<uint32_t>& table, uint32_t index) {
+    if (table[index] == kNone) table[index] = new_var();
+    return table[index];
+  }
+
+  uint32_t elements_var(uint32_t site) {
+    const auto [it, inserted] = element_vars_.try_emplace(site, 0);
+    if (inserted) it->second = new_var();
+    return it->second;
+  }
+
+  uint32_t position_var(uint32_t site, uint32_t index) {
+    const auto [it, inserted] = position_vars_.try_emplace(key(site, index), 0);
+    if (inserted) it->second = new_var();
+    return it->second;
+  }
+
+  // ---- binding: which names each scope defines ----------------------------------------------
+
+  void bind(uint32_t scope, uint32_t name) {
+    if (declared_global_.contains(key(scope, name))) {
+      const uint32_t module = module_scope(scopes_[scope].file);
+      scope_vars_[key(scope, name)] = scope_var(module, name);
+      return;
+    }
+    if (declared_nonlocal_.contains(key(scope, name))) return;
+    scope_var(scope, name);
+  }
+
+  void bind_target(uint32_t f, uint32_t scope, uint32_t e, int depth = 0) {
+    if (depth > kMaxEvalDepth) return;
+    const Expr& x = expr_at(f, e);
+    switch (x.kind) {
+      case ExprKind::Name:
+        bind(scope, gs(f, x.str));
+        break;
+      case ExprKind::ScopedName:
+        bind(gscope(f, x.a), gs(f, x.str));
+        break;
+      case ExprKind::Tuple:
+      case ExprKind::Container:
+        for (uint32_t i = 0; i < x.list_count; ++i) {
+          bind_target(f, scope, list_item(f, x.list_begin + i), depth + 1);
+        }
+        break;
+      case ExprKind::Star:
+        bind_target(f, scope, x.a, depth + 1);
+        break;
+      default:
+        break;
+    }
+  }
+
+  void bind_names() {
+    module_names_.assign(files_.size(), {});
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      for (const Stmt& s : facts(f).stmts) {
+        if (s.kind == StmtKind::Global)
+          declared_global_.insert(key(gscope(f, s.scope), gs(f, s.str)));
+        if (s.kind == StmtKind::Nonlocal) {
+          declared_nonlocal_.insert(key(gscope(f, s.scope), gs(f, s.str)));
+        }
+      }
+    }
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      const FileFacts& ff = facts(f);
+      for (uint32_t s = 1; s < ff.scopes.size(); ++s) {
+        const Scope& sc = ff.scopes[s];
+        for (uint32_t p = 0; p < sc.params_count; ++p) {
+          bind(gscope(f, s), gs(f, ff.params[sc.params_begin + p].name));
+        }
+      }
+      for (const Stmt& s : ff.stmts) {
+        const uint32_t scope = gscope(f, s.scope);
+        switch (s.kind) {
+          case StmtKind::Assign:
+            bind_target(f, scope, s.a);
+            break;
+          case StmtKind::Define:
+            bind(scope, gs(f, ff.scopes[s.a].name));
+            break;
+          case StmtKind::ImportModule:
+          case StmtKind::ImportFrom:
+            bind(scope, gs(f, s.str));
+            break;
+          default:
+            break;
+        }
+      }
+    }
+    // nonlocal names alias the nearest enclosing function's binding.
+    for (uint64_t k : declared_nonlocal_) {
+      const auto scope = static_cast<uint32_t>(k >> 32);
+      const auto name = static_cast<uint32_t>(k);
+      for (uint32_t p = scopes_[scope].parent; p != kNone; p = scopes_[p].parent) {
+        if (scopes_[p].kind == ScopeKind::Module) break;
+        if (scopes_[p].kind == ScopeKind::Class) continue;
+        const uint32_t v = find_var(p, name);
+        if (v != kNone) {
+          scope_vars_[k] = v;
+          break;
+        }
+      }
+    }
+  }
+
+  // Names a module exports to `from m import *`.
+  std::vector<uint32_t> exports(uint32_t f) {
+    const FileFacts& ff = facts(f);
+    std::vector<uint32_t> out;
+    if (ff.has_all) {
+      for (uint32_t s : ff.all_names) out.push_back(gs(f, s));
+    } else {
+      for (uint32_t name : module_names_[f]) {
+        if (!strings_by_id_[name].starts_with('_')) out.push_back(name);
+      }
+    }
+    return out;
+  }
+
+  void expand_star_imports() {
+    strings_by_id_.assign(strings_.size(), {});
+    for (const auto& [s, id] : strings_) strings_by_id_[id] = s;
+    struct Star {
+      uint32_t file, scope, from_file;
+    };
+    std::vector<Star> stars;
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      for (const Stmt& s : facts(f).stmts) {
+        if (s.kind != StmtKind::ImportStar) continue;
+        const auto m = modules_.resolve(f, facts(f).strings[s.a]);
+        if (!m) continue;
+        const uint32_t target = modules_.modules()[*m].file;
+        if (target != kNone && target != f) stars.push_back({f, gscope(f, s.scope), target});
+        if (target != kNone) import_edges_.insert(key(f, target));
+      }
+    }
+    // Star imports chain (a re-exports b's names): repeat until no module gains names.
+    std::unordered_set<uint64_t> copied;
+    for (int pass = 0; pass < 16; ++pass) {
+      bool grew = false;
+      for (const Star& st : stars) {
+        for (uint32_t name : exports(st.from_file)) {
+          const uint32_t src = find_var(module_scope(st.from_file), name);
+          if (src == kNone) continue;
+          const bool fresh = find_var(st.scope, name) == kNone;
+          const uint32_t dst = scope_var(st.scope, name);
+          if (copied.insert(key(dst, src)).second) copies_.push_back({dst, src});
+          grew = grew || fresh;
+        }
+      }
+      if (!grew) break;
+    }
+  }
+
+  void bind_imports() {
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      const FileFacts& ff = facts(f);
+      for (const Stmt& s : ff.stmts) {
+        const uint32_t scope = gscope(f, s.scope);
+        if (s.kind == StmtKind::ImportModule) {
+          std::optional<uint32_t> top;
+          const auto m = modules_.resolve(f, ff.strings[s.a], &top);
+          if (!m) continue;
+          const uint32_t target_file = modules_.modules()[*m].file;
+          if (target_file != kNone && target_file != f) import_edges_.insert(key(f, target_file));
+          const auto bound = s.b == 1 ? top : m;
+          if (bound) merge(find_var(scope, gs(f, s.str)), {value(VK::Module, *bound)});
+        } else if (s.kind == StmtKind::ImportFrom) {
+          const auto m = modules_.resolve(f, ff.strings[s.a]);
+          if (!m) continue;
+          const uint32_t dst = find_var(scope, gs(f, s.str));
+          const uint32_t name = gs(f, s.b);
+          if (const auto sub = modules_.submodule(*m, ff.strings[s.b])) {
+            merge(dst, {value(VK::Module, *sub)});
+            const uint32_t sub_file = modules_.modules()[*sub].file;
+            if (sub_file != kNone && sub_file != f) import_edges_.insert(key(f, sub_file));
+            continue;
+          }
+          const uint32_t from_file = modules_.modules()[*m].file;
+          if (from_file == kNone) continue;
+          const uint32_t src = find_var(module_scope(from_file), name);
+          if (src != kNone && src != dst) copies_.push_back({dst, src});
+          from_imports_.push_back({f, from_file, dst});
+        }
+      }
+    }
+  }
+
+  // A method's first parameter is an instance of its class (the class itself for classmethods),
+  // even when no call in the repository reaches it.
+  void seed_receivers() {
+    for (uint32_t g = 0; g < scopes_.size(); ++g) {
+      const ScopeRec& s = scopes_[g];
+      if (s.kind != ScopeKind::Function || s.parent == kNone) continue;
+      if (scopes_[s.parent].kind != ScopeKind::Class || (s.flags & kStaticMethod) != 0) continue;
+      const uint32_t first = first_positional_param(g);
+      if (first == kNone) continue;
+      const bool on_class = (s.flags & kClassMethod) != 0 || s.name == s_new_ ||
+                            s.name == s_init_subclass_ || s.name == s_class_getitem_;
+      const uint32_t receiver =
+          on_class ? value(VK::Class, s.parent) : value(VK::Instance, s.parent);
+      merge(first, {receiver});
+    }
+  }
+
+  uint32_t first_positional_param(uint32_t g) {
+    const ScopeRec& s = scopes_[g];
+    const FileFacts& ff = facts(s.file);
+    const Scope& sc = ff.scopes[s.local];
+    if (sc.params_count == 0) return kNone;
+    const Param& p = ff.params[sc.params_begin];
+    if (p.kind != ParamKind::Positional) return kNone;
+    return find_var(g, gs(s.file, p.name));
+  }
+
+  // ---- classes ------------------------------------------------------------------------------
+
+  void update_bases() {
+    bool any = false;
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      const FileFacts& ff = facts(f);
+      for (uint32_t s = 1; s < ff.scopes.size(); ++s) {
+        const Scope& sc = ff.scopes[s];
+        if (sc.kind != ScopeKind::Class || sc.bases_count == 0) continue;
+        const uint32_t g = gscope(f, s);
+        const Ctx ctx{f, gscope(f, sc.parent), entity_of(gscope(f, sc.parent))};
+        std::vector<uint32_t> bases;
+        for (uint32_t i = 0; i < sc.bases_count; ++i) {
+          const Set values = eval(ctx, list_item(f, sc.bases_begin + i), 0);
+          for (uint32_t v : values) {
+            if (values_[v].kind != VK::Class || values_[v].a == g) continue;
+            if (std::find(bases.begin(), bases.end(), values_[v].a) == bases.end()) {
+              bases.push_back(values_[v].a);
+            }
+          }
+        }
+        if (bases != bases_[g]) {
+          bases_[g] = std::move(bases);
+          any = true;
+        }
+      }
+    }
+    if (any) {
+      changed_ = true;
+      std::fill(mro_state_.begin(), mro_state_.end(), 0);
+      for (auto& m : mro_) m.clear();
+    }
+  }
+
+  // C3 linearization; a class whose bases cannot be linearized (or form a cycle) falls back to
+  // a depth-first order without repeats.
+  const std::vector<uint32_t>& mro(uint32_t c, int depth = 0) {
+    if (mro_state_[c] == 2) return mro_[c];
+    if (mro_state_[c] == 1 || depth > 100) {
+      static const std::vector<uint32_t> kEmpty;
+      return kEmpty;
+    }
+    mro_state_[c] = 1;
+    std::vector<std::vector<uint32_t>> seqs;
+    for (uint32_t b : bases_[c]) seqs.push_back(mro(b, depth + 1));
+    seqs.push_back(bases_[c]);
+    std::vector<uint32_t> result{c};
+    bool failed = false;
+    while (true) {
+      std::erase_if(seqs, [](const std::vector<uint32_t>& s) { return s.empty(); });
+      if (seqs.empty()) break;
+      uint32_t pick = kNone;
+      for (const auto& s : seqs) {
+        const uint32_t head = s.front();
+        bool in_tail = false;
+        for (const auto& t : seqs) {
+          if (std::find(t.begin() + 1, t.end(), head) != t.end()) in_tail = true;
+        }
+        if (!in_tail) {
+          pick = head;
+          break;
+        }
+      }
+      if (pick == kNone) {
+        failed = true;
+        break;
+      }
+      result.push_back(pick);
+      for (auto& s : seqs) {
+        if (!s.empty() && s.front() == pick) s.erase(s.begin());
+      }
+    }
+    if (failed) {
+      result.assign(1, c);
+      for (uint32_t b : bases_[c]) {
+        for (uint32_t k : mro(b, depth + 1)) {
+          if (std::find(result.begin(), result.end(), k) == result.end()) result.push_back(k);
+        }
+      }
+    }
+    mro_[c] = std::move(result);
+    mro_state_[c] = 2;
+    return mro_[c];
+  }
+
+  // The class attribute `name` as Python finds it: in the first class of the MRO (from index
+  // `skip`) whose body binds it. kNone when no repository class binds it.
+  uint32_t class_attribute(uint32_t c, uint32_t name, size_t skip = 0) {
+    const std::vector<uint32_t>& order = mro(c);
+    for (size_t i = skip; i < order.size(); ++i) {
+      const uint32_t v = find_var(order[i], name);
+      if (v != kNone) return v;
+    }
+    return kNone;
+  }
+
+  // A class attribute's values as seen through `receiver` (an instance or class value).
+  void bind_method(uint32_t v, uint32_t receiver, Set& out, int depth) {
+    const Value val = values_[v];
+    if (val.kind != VK::Function) {
+      insert(out, v);
+      return;
+    }
+    const uint8_t flags = scopes_[val.a].flags;
+    const Value recv = values_[receiver];
+    if ((flags & kStaticMethod) != 0) {
+      insert(out, v);
+    } else if ((flags & kClassMethod) != 0) {
+      const uint32_t cls = recv.kind == VK::Instance ? value(VK::Class, recv.a) : receiver;
+      insert(out, value(VK::Bound, val.a, cls));
+    } else if (recv.kind == VK::Instance && (flags & kProperty) != 0) {
+      unite(out, returns_of(val.a, depth));
+    } else if (recv.kind == VK::Instance) {
+      insert(out, value(VK::Bound, val.a, receiver));
+    } else {
+      insert(out, v);
+    }
+  }
+
+  Set returns_of(uint32_t function, int /*depth*/) {
+    if (ret_var_[function] == kNone) return {};
+    return pts_[ret_var_[function]];
+  }
+
+  // ---- evaluation ---------------------------------------------------------------------------
+
+  void evaluate_file(uint32_t f) {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      const uint32_t scope = gscope(f, s.scope);
+      const Ctx ctx{f, scope, entity_of(scope)};
+      switch (s.kind) {
+        case StmtKind::Assign: {
+          const Set v = eval(ctx, s.b, 0);
+          assign(ctx, s.a, v, 0);
+          break;
+        }
+        case StmtKind::Return:
+        case StmtKind::Yield: {
+          const Set v = eval(ctx, s.b, 0);
+          const ScopeKind k = scopes_[scope].kind;
+          if (k != ScopeKind::Function && k != ScopeKind::Lambda) break;
+          merge(lazy_var(s.kind == StmtKind::Return ? ret_var_ : yield_var_, scope), v);
+          break;
+        }
+        case StmtKind::Evaluate:
+          eval(ctx, s.b, 0);
+          break;
+        case StmtKind::Define:
+          define(ctx, s.a);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  void define(const Ctx& ctx, uint32_t local_scope) {
+    const uint32_t f = ctx.file;
+    const Scope& sc = facts(f).scopes[local_scope];
+    const uint32_t g = gscope(f, local_scope);
+    Set current{value(sc.kind == ScopeKind::Class ? VK::Class : VK::Function, g)};
+    // Decorators apply bottom-up; an unresolvable decorator (or one whose result is unknown)
+    // leaves the definition itself in place.
+    for (uint32_t i = sc.decorators_count; i-- > 0;) {
+      const Set decorator = eval(ctx, list_item(f, sc.decorators_begin + i), 0);
+      if (decorator.empty()) continue;
+      Args args;
+      args.positional.push_back(current);
+      Set result = call_values(ctx, decorator, args, kNone, 0);
+      if (!result.empty()) current = std::move(result);
+    }
+    merge(find_var(ctx.scope, scopes_[g].name), current);
+  }
+
+  uint32_t lookup(const Ctx& ctx, uint32_t e, uint32_t name) {
+    uint32_t& cached = name_cache_[files_[ctx.file].expr_base + e];
+    if (cached != kNone) return cached;
+    uint32_t found = find_var(ctx.scope, name);
+    for (uint32_t p = scopes_[ctx.scope].parent; found == kNone && p != kNone;
+         p = scopes_[p].parent) {
+      if (scopes_[p].kind == ScopeKind::Class) continue;
+      found = find_var(p, name);
+    }
+    cached = found == kNone ? kUnresolved : found;
+    return cached;
+  }
+
+  std::optional<Builtin> builtin(uint32_t name) const {
+    for (size_t b = 0; b < builtin_ids_.size(); ++b) {
+      if (builtin_ids_[b] == name) return static_cast<Builtin>(b);
+    }
+    return std::nullopt;
+  }
+
+  Set eval(const Ctx& ctx, uint32_t e, int depth) {
+    if (e == kNone || depth > kMaxEvalDepth) return {};
+    const uint32_t f = ctx.file;
+    const Expr x = expr_at(f, e);
+    Set out;
+    switch (x.kind) {
+      case ExprKind::Opaque:
+        for (uint32_t i = 0; i < x.list_count; ++i)
+          eval(ctx, list_item(f, x.list_begin + i), depth + 1);
+        break;
+      case ExprKind::Name: {
+        const uint32_t name = gs(f, x.str);
+        const uint32_t var = lookup(ctx, e, name);
+        if (var != kUnresolved) return pts_[var];
+        if (const auto b = builtin(name))
+          out.push_back(value(VK::Builtin, static_cast<uint32_t>(*b)));
+        break;
+      }
+      case ExprKind::ScopedName: {
+        const uint32_t var = find_var(gscope(f, x.a), gs(f, x.str));
+        if (var != kNone) return pts_[var];
+        break;
+      }
+      case ExprKind::Attribute: {
+        const Set objects = eval(ctx, x.a, depth + 1);
+        const uint32_t name = gs(f, x.str);
+        for (uint32_t o : objects) attribute(o, name, out, depth);
+        break;
+      }
+      case ExprKind::Call:
+        return call(ctx, e, x, depth);
+      case ExprKind::Subscript: {
+        const Set objects = eval(ctx, x.a, depth + 1);
+        for (uint32_t i = 0; i < x.list_count; ++i)
+          eval(ctx, list_item(f, x.list_begin + i), depth + 1);
+        for (uint32_t o : objects) subscript(o, out, depth);
+        break;
+      }
+      case ExprKind::Container:
+      case ExprKind::Tuple: {
+        const uint32_t site = files_[f].expr_base + e;
+        const uint32_t elements = elements_var(site);
+        for (uint32_t i = 0; i < x.list_count; ++i) {
+          const uint32_t item = list_item(f, x.list_begin + i);
+          const Set v = eval(ctx, item, depth + 1);
+          merge(elements, v);
+          if (x.kind == ExprKind::Tuple) merge(position_var(site, i), v);
+        }
+        out.push_back(value(VK::Container, site));
+        break;
+      }
+      case ExprKind::Alternatives:
+        eval(ctx, x.a, depth + 1);
+        for (uint32_t i = 0; i < x.list_count; ++i) {
+          unite(out, eval(ctx, list_item(f, x.list_begin + i), depth + 1));
+        }
+        break;
+      case ExprKind::Definition:
+        out.push_back(value(VK::Function, gscope(f, x.a)));
+        break;
+      case ExprKind::Keyword:
+        return eval(ctx, x.a, depth + 1);
+      case ExprKind::Star:
+      case ExprKind::Iterate:
+        for (uint32_t v : eval(ctx, x.a, depth + 1)) iterate(v, out, depth);
+        break;
+      case ExprKind::DoubleStar:
+        for (uint32_t v : eval(ctx, x.a, depth + 1)) subscript(v, out, depth);
+        break;
+      case ExprKind::Enter:
+        for (uint32_t v : eval(ctx, x.a, depth + 1)) enter(v, out, depth);
+        break;
+      case ExprKind::Caught:
+        for (uint32_t v : eval(ctx, x.a, depth + 1)) caught(v, out);
+        break;
+    }
+    return out;
+  }
+
+  void attribute(uint32_t o, uint32_t name, Set& out, int depth) {
+    const Value obj = values_[o];
+    switch (obj.kind) {
+      case VK::Module: {
+        const Module& m = modules_.modules()[obj.a];
+        if (m.file != kNone) {
+          const uint32_t var = find_var(module_scope(m.file), name);
+          if (var != kNone) unite(out, pts_[var]);
+        }
+        if (const auto sub = modules_.submodule(obj.a, strings_by_id_[name])) {
+          insert(out, value(VK::Module, *sub));
+        }
+        break;
+      }
+      case VK::Class: {
+        if (name == s_class_) break;
+        const uint32_t var = class_attribute(obj.a, name);
+        if (var == kNone) break;
+        const Set found = pts_[var];
+        for (uint32_t v : found) bind_method(v, o, out, depth);
+        break;
+      }
+      case VK::Instance: {
+        if (name == s_class_) {
+          insert(out, value(VK::Class, obj.a));
+          break;
+        }
+        const std::vector<uint32_t>& order = mro(obj.a);
+        for (uint32_t k : order) {
+          const auto it = object_vars_.find(key(value(VK::Instance, k), name));
+          if (it != object_vars_.end()) unite(out, pts_[it->second]);
+        }
+        const uint32_t var = class_attribute(obj.a, name);
+        if (var == kNone) break;
+        const Set found = pts_[var];
+        for (uint32_t v : found) bind_method(v, o, out, depth);
+        break;
+      }
+      case VK::Super: {
+        const uint32_t var = class_attribute(obj.a, name, 1);
+        if (var == kNone) break;
+        const Set found = pts_[var];
+        for (uint32_t v : found) bind_method(v, obj.b, out, depth);
+        break;
+      }
+      case VK::Function: {
+        const auto it = object_vars_.find(key(o, name));
+        if (it != object_vars_.end()) unite(out, pts_[it->second]);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // Calls a special method of an instance's class without recording an edge (implicit calls).
+  Set implicit(uint32_t instance_class, uint32_t method, int depth) {
+    Set out;
+    const uint32_t var = class_attribute(instance_class, method);
+    if (var == kNone) return out;
+    const Set found = pts_[var];
+    for (uint32_t v : found) {
+      if (values_[v].kind == VK::Function) unite(out, result_of(values_[v].a, depth));
+    }
+    return out;
+  }
+
+  Set result_of(uint32_t function, int depth) {
+    if ((scopes_[function].flags & kGenerator) != 0) return {value(VK::Generator, function)};
+    return returns_of(function, depth);
+  }
+
+  void iterate(uint32_t v, Set& out, int depth) {
+    const Value val = values_[v];
+    switch (val.kind) {
+      case VK::Container:
+        unite(out, pts_[elements_var(val.a)]);
+        break;
+      case VK::Generator:
+        if (yield_var_[val.a] != kNone) unite(out, pts_[yield_var_[val.a]]);
+        break;
+      case VK::Instance:
+        if (depth > 2) break;
+        for (uint32_t it : implicit(val.a, s_iter_, depth)) {
+          const Value iv = values_[it];
+          if (iv.kind == VK::Instance) {
+            unite(out, implicit(iv.a, s_next_, depth));
+          } else {
+            iterate(it, out, depth + 1);
+          }
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  void subscript(uint32_t v, Set& out, int depth) {
+    const Value val = values_[v];
+    if (val.kind == VK::Container) {
+      unite(out, pts_[elements_var(val.a)]);
+    } else if (val.kind == VK::Instance) {
+      unite(out, implicit(val.a, s_getitem_, depth));
+    } else if (val.kind == VK::Class) {
+      insert(out, v);  // Generic[...] aliases stand for the class
+    }
+  }
+
+  void enter(uint32_t v, Set& out, int depth) {
+    const Value val = values_[v];
+    if (val.kind == VK::Instance) {
+      unite(out, implicit(val.a, s_enter_, depth));
+    } else if (val.kind == VK::Generator && yield_var_[val.a] != kNone) {
+      unite(out, pts_[yield_var_[val.a]]);  // a @contextmanager generator
+    }
+  }
+
+  void caught(uint32_t v, Set& out) {
+    const Value val = values_[v];
+    if (val.kind == VK::Class) {
+      insert(out, value(VK::Instance, val.a));
+    } else if (val.kind == VK::Container) {
+      const Set elements = pts_[elements_var(val.a)];
+      for (uint32_t c : elements) {
+        if (values_[c].kind == VK::Class) insert(out, value(VK::Instance, values_[c].a));
+      }
+    }
+  }
+
+  void assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) {
+    if (depth > kMaxEvalDepth) return;
+    const uint32_t f = ctx.file;
+    const Expr x = expr_at(f, target);
+    switch (x.kind) {
+      case ExprKind::Name: {
+        const uint32_t var = lookup(ctx, target, gs(f, x.str));
+        if (var != kUnresolved) merge(var, v);
+        break;
+      }
+      case ExprKind::ScopedName: {
+        const uint32_t var = find_var(gscope(f, x.a), gs(f, x.str));
+        if (var != kNone) merge(var, v);
+        break;
+      }
+      case ExprKind::Attribute: {
+        const Set objects = eval(ctx, x.a, depth + 1);
+        const uint32_t name = gs(f, x.str);
+        for (uint32_t o : objects) store_attribute(o, name, v);
+        break;
+      }
+      case ExprKind::Subscript: {
+        const Set objects = eval(ctx, x.a, depth + 1);
+        for (uint32_t i = 0; i < x.list_count; ++i)
+          eval(ctx, list_item(f, x.list_begin + i), depth + 1);
+        for (uint32_t o : objects) {
+          if (values_[o].kind == VK::Container) merge(elements_var(values_[o].a), v);
+        }
+        break;
+      }
+      case ExprKind::Tuple:
+      case ExprKind::Container:
+        unpack(ctx, x, v, depth);
+        break;
+      case ExprKind::Star:
+        assign(ctx, x.a, v, depth + 1);
+        break;
+      default:
+        break;
+    }
+  }
+
+  void unpack(const Ctx& ctx, const Expr& pattern, const Set& v, int depth) {
+    const uint32_t f = ctx.file;
+    bool starred = false;
+    for (uint32_t i = 0; i < pattern.list_count; ++i) {
+      if (expr_at(f, list_item(f, pattern.list_begin + i)).kind == ExprKind::Star) starred = true;
+    }
+    // Element-wise for a literal of the same length; otherwise every target may get any element.
+    std::vector<Set> per_target(pattern.list_count);
+    for (uint32_t c : v) {
+      const Value val = values_[c];
+      bool matched = false;
+      if (val.kind == VK::Container && !starred) {
+        const Expr* literal = container_literal(val.a);
+        if (literal != nullptr && literal->kind == ExprKind::Tuple &&
+            literal->list_count == pattern.list_count) {
+          for (uint32_t i = 0; i < pattern.list_count; ++i) {
+            unite(per_target[i], pts_[position_var(val.a, i)]);
+          }
+          matched = true;
+        }
+      }
+      if (!matched) {
+        Set elements;
+        iterate(c, elements, depth);
+        for (uint32_t i = 0; i < pattern.list_count; ++i) unite(per_target[i], elements);
+      }
+    }
+    for (uint32_t i = 0; i < pattern.list_count; ++i) {
+      const uint32_t t = list_item(f, pattern.list_begin + i);
+      if (expr_at(f, t).kind == ExprKind::Star) {
+        assign(ctx, expr_at(f, t).a, v, depth + 1);
+      } else {
+        assign(ctx, t, per_target[i], depth + 1);
+      }
+    }
+  }
+
+  // The literal expression at a global expression id (containers are keyed by their site).
+  const Expr* container_literal(uint32_t site) const {
+    const auto it = std::upper_bound(files_.begin(), files_.end(), site,
+                                     [](uint32_t s, const FileRec& r) { return s < r.expr_base; });
+    if (it == files_.begin()) return nullptr;
+    const FileRec& rec = *(it - 1);
+    const uint32_t local = site - rec.expr_base;
+    if (local >= rec.facts->exprs.size()) return nullptr;
+    return &rec.facts->exprs[local];
+  }
+
+  void store_attribute(uint32_t o, uint32_t name, const Set& v) {
+    const Value obj = values_[o];
+    switch (obj.kind) {
+      case VK::Module: {
+        const uint32_t file = modules_.modules()[obj.a].file;
+        if (file != kNone) merge(scope_var(module_scope(file), name), v);
+        break;
+      }
+      case VK::Class:
+        merge(scope_var(obj.a, name), v);
+        break;
+      case VK::Instance:
+      case VK::Function:
+        merge(object_var(o, name), v);
+        break;
+      default:
+        break;
+    }
+  }
+
+  Args evaluate_args(const Ctx& ctx, const Expr& call_expr, int depth) {
+    Args args;
+    const uint32_t f = ctx.file;
+    for (uint32_t i = 0; i < call_expr.list_count; ++i) {
+      const uint32_t a = list_item(f, call_expr.list_begin + i);
+      const Expr& ax = expr_at(f, a);
+      if (ax.kind == ExprKind::Keyword) {
+        args.keywords.emplace_back(gs(f, ax.str), eval(ctx, ax.a, depth + 1));
+      } else if (ax.kind == ExprKind::Star || ax.kind == ExprKind::DoubleStar) {
+        eval(ctx, ax.a, depth + 1);
+        if (ax.kind == ExprKind::Star) args.open_positional = true;
+      } else if (args.open_positional) {
+        eval(ctx, a, depth + 1);
+      } else {
+        args.positional.push_back(eval(ctx, a, depth + 1));
+      }
+    }
+    return args;
+  }
+
+  Set call(const Ctx& ctx, uint32_t e, const Expr& x, int depth) {
+    const uint32_t f = ctx.file;
+    const Set callees = eval(ctx, x.a, depth + 1);
+    const Args args = evaluate_args(ctx, x, depth);
+    Set out = call_values(ctx, callees, args, files_[f].expr_base + e, depth);
+    // Methods of container literals move values in and out of their elements.
+    const Expr& callee = expr_at(f, x.a);
+    if (callee.kind == ExprKind::Attribute) {
+      const uint32_t method = gs(f, callee.str);
+      if (container_add_.contains(method) || container_extend_.contains(method) ||
+          container_insert_.contains(method) || container_get_.contains(method) ||
+          container_view_.contains(method)) {
+        const Set objects = eval(ctx, callee.a, depth + 1);
+        for (uint32_t o : objects) {
+          if (values_[o].kind != VK::Container) continue;
+          container_method(values_[o].a, o, method, args, out, depth);
+        }
+      }
+    }
+    return out;
+  }
+
+  void container_method(uint32_t site, uint32_t container, uint32_t method, const Args& args,
+                        Set& out, int depth) {
+    const uint32_t elements = elements_var(site);
+    const auto& pos = args.positional;
+    if (container_add_.contains(method) && !pos.empty()) merge(elements, pos[0]);
+    if (container_insert_.contains(method) && pos.size() >= 2) merge(elements, pos[1]);
+    if (container_extend_.contains(method) && !pos.empty()) {
+      Set items;
+      for (uint32_t v : pos[0]) iterate(v, items, depth);
+      merge(elements, items);
+    }
+    if (container_get_.contains(method)) unite(out, pts_[elements]);
+    if (container_view_.contains(method)) insert(out, container);
+  }
+
+  void flow_arguments(uint32_t function, uint32_t receiver, const Args& args) {
+    const ScopeRec& s = scopes_[function];
+    const FileFacts& ff = facts(s.file);
+    const Scope& sc = ff.scopes[s.local];
+    size_t next_positional = 0;
+    std::vector<uint32_t> positional_params;
+    for (uint32_t p = 0; p < sc.params_count; ++p) {
+      const Param& param = ff.params[sc.params_begin + p];
+      if (param.kind == ParamKind::Positional) {
+        positional_params.push_back(find_var(function, gs(s.file, param.name)));
+      }
+    }
+    if (receiver != kNone) {
+      if (positional_params.empty()) return;
+      merge(positional_params[0], {receiver});
+      next_positional = 1;
+    }
+    for (const Set& a : args.positional) {
+      if (next_positional >= positional_params.size()) break;
+      const uint32_t var = positional_params[next_positional++];
+      if (var != kNone) merge(var, a);
+    }
+    for (const auto& [name, values] : args.keywords) {
+      for (uint32_t p = 0; p < sc.params_count; ++p) {
+        const Param& param = ff.params[sc.params_begin + p];
+        if (gs(s.file, param.name) != name) continue;
+        if (param.kind != ParamKind::Positional && param.kind != ParamKind::KeywordOnly) continue;
+        const uint32_t var = find_var(function, name);
+        if (var != kNone) merge(var, values);
+      }
+    }
+  }
+
+  void record_call(const Ctx& ctx, uint32_t function) {
+    call_edges_.insert(key(ctx.caller, entity_of(function)));
+  }
+
+  // Calls every value in `callees`; `site` identifies the call for values it creates.
+  Set call_values(const Ctx& ctx, const Set& callees, const Args& args, uint32_t site, int depth) {
+    Set out;
+    for (uint32_t c : callees) {
+      const Value v = values_[c];
+      switch (v.kind) {
+        case VK::Function:
+          record_call(ctx, v.a);
+          flow_arguments(v.a, kNone, args);
+          unite(out, result_of(v.a, depth));
+          break;
+        case VK::Bound:
+          record_call(ctx, v.a);
+          flow_arguments(v.a, v.b, args);
+          unite(out, result_of(v.a, depth));
+          break;
+        case VK::Class: {
+          const uint32_t instance = value(VK::Instance, v.a);
+          const uint32_t init = class_attribute(v.a, s_init_);
+          bool called_init = false;
+          if (init != kNone) {
+            const Set found = pts_[init];
+            for (uint32_t m : found) {
+              if (values_[m].kind != VK::Function) continue;
+              record_call(ctx, values_[m].a);
+              flow_arguments(values_[m].a, instance, args);
+              called_init = true;
+            }
+          }
+          if (!called_init) call_edges_.insert(key(ctx.caller, entity_of(v.a)));
+          insert(out, instance);
+          break;
+        }
+        case VK::Instance: {
+          const uint32_t var = class_attribute(v.a, s_call_);
+          if (var == kNone) break;
+          const Set found = pts_[var];
+          for (uint32_t m : found) {
+            if (values_[m].kind != VK::Function) continue;
+            record_call(ctx, values_[m].a);
+            flow_arguments(values_[m].a, c, args);
+            unite(out, result_of(values_[m].a, depth));
+          }
+          break;
+        }
+        case VK::Builtin:
+          call_builtin(ctx, static_cast<Builtin>(v.a), args, site, out, depth);
+          break;
+        default:
+          break;
+      }
+    }
+    return out;
+  }
+
+  // The class whose method body (possibly through nested lambdas/comprehensions) holds `scope`,
+  // and whether that method receives the class rather than an instance.
+  std::optional<std::pair<uint32_t, bool>> enclosing_method_class(uint32_t scope) const {
+    for (uint32_t s = scope; s != kNone; s = scopes_[s].parent) {
+      const uint32_t p = scopes_[s].parent;
+      if (scopes_[s].kind == ScopeKind::Function && p != kNone &&
+          scopes_[p].kind == ScopeKind::Class) {
+        const bool on_class = (scopes_[s].flags & kClassMethod) != 0 || scopes_[s].name == s_new_;
+        return std::pair{p, on_class};
+      }
+    }
+    return std::nullopt;
+  }
+
+  void call_builtin(const Ctx& ctx, Builtin b, const Args& args, uint32_t site, Set& out,
+                    int depth) {
+    const auto& pos = args.positional;
+    switch (b) {
+      case Builtin::Super: {
+        if (!pos.empty()) {
+          for (uint32_t c : pos[0]) {
+            if (values_[c].kind != VK::Class) continue;
+            uint32_t receiver = value(VK::Instance, values_[c].a);
+            if (pos.size() > 1) {
+              for (uint32_t r : pos[1]) {
+                if (values_[r].kind == VK::Class) receiver = r;
+              }
+            }
+            insert(out, value(VK::Super, values_[c].a, receiver));
+          }
+        } else if (const auto m = enclosing_method_class(ctx.scope)) {
+          const uint32_t receiver =
+              m->second ? value(VK::Class, m->first) : value(VK::Instance, m->first);
+          insert(out, value(VK::Super, m->first, receiver));
+        }
+        break;
+      }
+      case Builtin::StaticMethod:
+      case Builtin::ClassMethod:
+      case Builtin::Property:
+        if (!pos.empty()) unite(out, pos[0]);
+        break;
+      case Builtin::Next:
+        if (!pos.empty()) {
+          for (uint32_t v : pos[0]) iterate(v, out, depth);
+        }
+        break;
+      case Builtin::Iter:
+      case Builtin::List:
+      case Builtin::Tuple:
+      case Builtin::Set:
+      case Builtin::FrozenSet:
+      case Builtin::Sorted:
+      case Builtin::Reversed: {
+        if (pos.empty() || site == kNone) break;
+        Set items;
+        for (uint32_t v : pos[0]) iterate(v, items, depth);
+        merge(elements_var(site), items);
+        insert(out, value(VK::Container, site));
+        break;
+      }
+      case Builtin::Type:
+        if (pos.size() == 1) {
+          for (uint32_t v : pos[0]) {
+            if (values_[v].kind == VK::Instance) insert(out, value(VK::Class, values_[v].a));
+          }
+        }
+        break;
+      case Builtin::kCount:
+        break;
+    }
+  }
+
+  // ---- output -------------------------------------------------------------------------------
+
+  void emit_edges() {
+    for (uint32_t g = 0; g < scopes_.size(); ++g) {
+      const ScopeRec& s = scopes_[g];
+      if (s.parent != kNone)
+        out_.push_back({entity_of(s.parent), entity_of(g), Relation::Contains});
+      for (uint32_t b : bases_[g]) out_.push_back({entity_of(g), entity_of(b), Relation::Inherits});
+    }
+    // `from m import name`: the import reaches the file defining what `name` turned out to be.
+    for (const FromImport& fi : from_imports_) {
+      bool found = false;
+      for (uint32_t v : pts_[fi.var]) {
+        const Value val = values_[v];
+        uint32_t target = kNone;
+        if (val.kind == VK::Class || val.kind == VK::Function) target = scopes_[val.a].file;
+        if (val.kind == VK::Module) target = modules_.modules()[val.a].file;
+        if (target == kNone) continue;
+        found = true;
+        if (target != fi.file) import_edges_.insert(key(fi.file, target));
+      }
+      if (!found && fi.from_file != fi.file) import_edges_.insert(key(fi.file, fi.from_file));
+    }
+    for (uint64_t k : import_edges_) {
+      out_.push_back({files_[k >> 32].entity, files_[k & 0xffffffffu].entity, Relation::Imports});
+    }
+    for (uint64_t k : call_edges_) {
+      out_.push_back(
+          {static_cast<EntityIndex>(k >> 32), static_cast<EntityIndex>(k), Relation::Calls});
+    }
+  }
+
+  struct FromImport {
+    uint32_t file, from_file, var;
+  };
+
+  const ResolverInput& input_;
+  std::vector<Edge>& out_;
+  ModuleIndex modules_;
+
+  std::vector<FileRec> files_;
+  std::vector<ScopeRec> scopes_;
+  uint32_t expr_count_ = 0;
+  std::unordered_map<std::string_view, uint32_t> strings_;
+  std::vector<std::string_view> strings_by_id_;
+  std::vector<uint32_t> gstr_;
+
+  std::vector<Value> values_;
+  std::unordered_map<uint64_t, uint32_t> value_ids_;
+  std::vector<Set> pts_;
+  std::unordered_map<uint64_t, uint32_t> scope_vars_;
+  std::unordered_map<uint64_t, uint32_t> object_vars_;
+  std::unordered_map<uint32_t, uint32_t> element_vars_;
+  std::unordered_map<uint64_t, uint32_t> position_vars_;
+  std::vector<uint32_t> ret_var_, yield_var_, name_cache_;
+  std::vector<std::vector<uint32_t>> module_names_;
+  std::unordered_set<uint64_t> declared_global_, declared_nonlocal_;
+  std::vector<std::pair<uint32_t, uint32_t>> copies_;  // (destination, source) variables
+  std::vector<FromImport> from_imports_;
+
+  std::vector<std::vector<uint32_t>> bases_, mro_;
+  std::vector<uint8_t> mro_state_;
+
+  std::unordered_set<uint64_t> call_edges_, import_edges_;
+  bool changed_ = false;
+
+  std::vector<uint32_t> builtin_ids_;
+  uint32_t s_init_ = 0, s_call_ = 0, s_iter_ = 0, s_next_ = 0, s_enter_ = 0, s_getitem_ = 0,
+           s_class_ = 0, s_new_ = 0, s_init_subclass_ = 0, s_class_getitem_ = 0;
+  std::unordered_set<uint32_t> container_add_, container_extend_, container_insert_, container_get_,
+      container_view_;
+};
+
+}  // namespace
+
+void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
+  Resolver(input, edges).run();
+}
+
+}  // namespace anchorfs::analysis::python

@@ -1,0 +1,120 @@
+// Source selection (excluded directories, claimed files) and non-blocking safe reads.
+#include "analysis/source_files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "analysis/language.h"
+
+namespace anchorfs::analysis {
+namespace {
+
+std::string_view base_name(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool has_child_named(const SourceTree& tree, const TreeEntry& dir, std::string_view name) {
+  const auto first = tree.entries.begin() + dir.first_child;
+  const auto last = first + dir.child_count;
+  const auto it = std::lower_bound(first, last, name, [](const TreeEntry& e, std::string_view n) {
+    return base_name(e.path) < n;
+  });
+  return it != last && base_name(it->path) == name;
+}
+
+}  // namespace
+
+bool is_excluded_directory_name(std::string_view name) {
+  return name.starts_with('.') || name == "__pycache__" || name == "node_modules" ||
+         name == "site-packages" || name == "dist-packages";
+}
+
+std::vector<SourceFile> select_sources(const SourceTree& tree) {
+  std::vector<SourceFile> out;
+  std::vector<bool> excluded(tree.entries.size(), false);
+  const auto& languages = front_ends();
+  for (size_t i = 0; i < tree.entries.size(); ++i) {
+    const TreeEntry& e = tree.entries[i];
+    if (i > 0) {
+      if (e.parent >= i) continue;  // malformed tree: never index out of order
+      excluded[i] = excluded[e.parent];
+    }
+    if (S_ISDIR(e.mode)) {
+      if (i > 0 && !excluded[i]) {
+        excluded[i] = is_excluded_directory_name(base_name(e.path)) ||
+                      (e.first_child + uint64_t{e.child_count} <= tree.entries.size() &&
+                       has_child_named(tree, e, "pyvenv.cfg"));
+      }
+      continue;
+    }
+    if (excluded[i] || !S_ISREG(e.mode)) continue;
+    for (size_t l = 0; l < languages.size(); ++l) {
+      if (languages[l]->claims(e.path)) {
+        out.push_back({e.path, l});
+        break;
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+  return out;
+}
+
+SourceBytes read_source(const std::string& root, const std::string& path, size_t max_bytes) {
+  SourceBytes r;
+  const std::string abs = root + "/" + path;
+  const int fd = ::open(abs.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    r.problem = std::string("unreadable: ") + std::strerror(errno);
+    return r;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    r.problem = "not a regular file";
+    ::close(fd);
+    return r;
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    r.problem = "too large (" + std::to_string(st.st_size) + " bytes)";
+    ::close(fd);
+    return r;
+  }
+  // The file may change while read: never read more than max_bytes + 1.
+  r.bytes.resize(static_cast<size_t>(st.st_size) + 1);
+  size_t filled = 0;
+  while (true) {
+    if (filled == r.bytes.size()) {
+      if (r.bytes.size() > max_bytes) break;
+      r.bytes.resize(std::min(max_bytes + 1, r.bytes.size() * 2));
+    }
+    const ssize_t n = ::read(fd, r.bytes.data() + filled, r.bytes.size() - filled);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      r.problem = std::string("unreadable: ") + std::strerror(errno);
+      ::close(fd);
+      return r;
+    }
+    if (n == 0) break;
+    filled += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  r.bytes.resize(filled);
+  if (filled > max_bytes) {
+    r.problem = "too large (grew while read)";
+    return r;
+  }
+  if (r.bytes.find('\0') != std::string::npos) {
+    r.problem = "binary (contains NUL bytes)";
+    return r;
+  }
+  r.ok = true;
+  return r;
+}
+
+}  // namespace anchorfs::analysis

@@ -1,0 +1,36 @@
+// Which files of a scanned tree are analysed, and reading them safely.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/source_tree.h"
+
+namespace anchorfs::analysis {
+
+struct SourceFile {
+  std::string path;      // repository-relative
+  size_t front_end = 0;  // index into front_ends()
+};
+
+// Whether a directory (repository-relative path; its entries as listed) is never analysed:
+// hidden directories (.git, .tox, .venv, ...), __pycache__, node_modules, site-packages and
+// dist-packages below the root, and virtual environments (directories holding pyvenv.cfg).
+bool is_excluded_directory_name(std::string_view name);
+
+// Regular files some front end claims, outside excluded directories, sorted by path (bytewise).
+std::vector<SourceFile> select_sources(const SourceTree& tree);
+
+struct SourceBytes {
+  bool ok = false;
+  std::string bytes;
+  std::string problem;  // why the file is not analysed, when !ok
+};
+
+// Reads root/path without following a final symlink and without ever blocking (FIFOs,
+// devices): only regular files of at most max_bytes, without NUL bytes, are returned.
+SourceBytes read_source(const std::string& root, const std::string& path, size_t max_bytes);
+
+}  // namespace anchorfs::analysis
