@@ -1,0 +1,203 @@
+// Refresher: the watch -> debounce -> rebuild loop on its own thread, with a polling fallback.
+#include "refresh/refresher.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <system_error>
+
+#include "refresh/tree_watcher.h"
+
+namespace anchorfs::refresh {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+constexpr milliseconds kIdle{3'600'000};  // nothing to do until an event (or stop) arrives
+
+milliseconds until(Clock::time_point deadline) {
+  return std::max(milliseconds(0), std::chrono::ceil<milliseconds>(deadline - Clock::now()));
+}
+
+}  // namespace
+
+Refresher::Refresher(std::string root, RebuildFn rebuild, RefreshOptions options)
+    : root_(std::move(root)), rebuild_(std::move(rebuild)), options_(std::move(options)) {}
+
+Refresher::~Refresher() {
+  stop();
+}
+
+void Refresher::log(const std::string& line) const {
+  if (options_.log) {
+    options_.log(line);
+  } else {
+    std::fprintf(stderr, "anchorfs: %s\n", line.c_str());
+  }
+}
+
+void Refresher::enter_polling(const std::string& why) {
+  {
+    std::lock_guard lock(stats_mutex_);
+    if (stats_.polling) {
+      return;
+    }
+    stats_.polling = true;
+  }
+  log(fmt::format("warning: {}; rescanning every {:.1f} s instead", why,
+                  std::chrono::duration<double>(options_.rescan_interval).count()));
+}
+
+void Refresher::start() {
+  if (thread_.joinable()) {
+    return;
+  }
+  stopping_ = false;
+  try {
+    watcher_ = std::make_unique<TreeWatcher>(root_, WatcherOptions{options_.max_watches});
+    if (!watcher_->complete()) {
+      enter_polling(
+          fmt::format("inotify watch limit reached after {} directories", watcher_->watch_count()));
+    }
+  } catch (const std::system_error& error) {
+    enter_polling(fmt::format("cannot watch {} ({})", root_, error.what()));
+  }
+  thread_ = std::thread([this] { run(); });
+}
+
+void Refresher::stop() {
+  if (!thread_.joinable()) {
+    return;
+  }
+  {
+    std::lock_guard lock(wake_mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (watcher_) {
+    watcher_->wake();
+  }
+  thread_.join();
+}
+
+size_t Refresher::wait_events(milliseconds timeout, std::string* sample) {
+  if (!watcher_) {
+    std::unique_lock lock(wake_mutex_);
+    wake_.wait_for(lock, timeout, [this] { return stopping_.load(); });
+    return 0;
+  }
+  const WatchEvents events = watcher_->wait(timeout);
+  if (sample != nullptr && sample->empty() && !events.samples.empty()) {
+    *sample = events.samples.front();
+  }
+  if (!watcher_->complete()) {
+    enter_polling(
+        fmt::format("inotify watch limit reached after {} directories", watcher_->watch_count()));
+  }
+  return events.count;
+}
+
+void Refresher::settle(Burst& burst) {
+  Clock::time_point last = Clock::now();
+  while (!stopping_) {
+    const Clock::time_point deadline =
+        std::min(last + options_.quiet, burst.first + options_.max_delay);
+    if (Clock::now() >= deadline) {
+      return;
+    }
+    const size_t more = wait_events(until(deadline), &burst.sample);
+    if (more > 0) {
+      burst.events += more;
+      last = Clock::now();
+    }
+  }
+}
+
+bool Refresher::rebuild_now(const Burst& burst) {
+  try {
+    const std::optional<std::string> what = rebuild_();
+    const double seconds = std::chrono::duration<double>(Clock::now() - burst.first).count();
+    {
+      std::lock_guard lock(stats_mutex_);
+      if (what) {
+        ++stats_.refreshes;
+        stats_.last_seconds = seconds;
+      } else {
+        ++stats_.unchanged;
+      }
+    }
+    stats_changed_.notify_all();
+    if (what) {
+      const std::string cause =
+          burst.events == 0
+              ? std::string("periodic rescan")
+              : fmt::format("{} change{}{}", burst.events, burst.events == 1 ? "" : "s",
+                            burst.sample.empty() ? "" : " (" + burst.sample + ")");
+      log(fmt::format("refreshed after {}: {}; {:.0f} ms from first change to new view", cause,
+                      *what, seconds * 1000));
+    }
+    return true;
+  } catch (const std::exception& error) {
+    {
+      std::lock_guard lock(stats_mutex_);
+      ++stats_.failures;
+    }
+    stats_changed_.notify_all();
+    log(fmt::format("refresh failed ({}); retrying in {:.1f} s", error.what(),
+                    std::chrono::duration<double>(options_.retry_after).count()));
+    return false;
+  }
+}
+
+void Refresher::run() {
+  Clock::time_point next_rescan = Clock::now() + options_.rescan_interval;
+  std::optional<Clock::time_point> retry_at;
+  while (!stopping_) {
+    const bool polling = stats().polling;
+    Clock::time_point wake_at = Clock::now() + kIdle;
+    if (polling) {
+      wake_at = std::min(wake_at, next_rescan);
+    }
+    if (retry_at) {
+      wake_at = std::min(wake_at, *retry_at);
+    }
+    Burst burst;
+    burst.events = wait_events(until(wake_at), &burst.sample);
+    burst.first = Clock::now();
+    if (stopping_) {
+      break;
+    }
+    const bool due =
+        (polling && burst.first >= next_rescan) || (retry_at && burst.first >= *retry_at);
+    if (burst.events == 0 && !due) {
+      continue;
+    }
+    if (burst.events > 0) {
+      settle(burst);
+      if (stopping_) {
+        break;
+      }
+    }
+    retry_at.reset();
+    if (!rebuild_now(burst)) {
+      retry_at = Clock::now() + options_.retry_after;
+    }
+    next_rescan = Clock::now() + options_.rescan_interval;
+  }
+}
+
+RefreshStats Refresher::stats() const {
+  std::lock_guard lock(stats_mutex_);
+  return stats_;
+}
+
+bool Refresher::wait_for_refreshes(uint64_t count, milliseconds timeout) const {
+  std::unique_lock lock(stats_mutex_);
+  return stats_changed_.wait_for(lock, timeout, [&] { return stats_.refreshes >= count; });
+}
+
+}  // namespace anchorfs::refresh

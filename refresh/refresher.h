@@ -1,0 +1,85 @@
+// Live refresh: watch the source tree, let bursts settle, rebuild, hand the result over.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace anchorfs::refresh {
+
+class TreeWatcher;
+
+struct RefreshOptions {
+  std::chrono::milliseconds quiet{100};       // a burst has settled after this long without events
+  std::chrono::milliseconds max_delay{5000};  // ...or this long after its first event, regardless
+  std::chrono::milliseconds rescan_interval{2000};  // polling period when inotify cannot cover all
+  std::chrono::milliseconds retry_after{1000};      // after a failed rebuild
+  size_t max_watches = 0;                           // 0: the kernel's limit
+  std::function<void(const std::string&)> log;      // one line per refresh, warnings; null: stderr
+};
+
+// Rescans and, if anything changed, rebuilds and publishes the view: returns a one-line
+// description for the log, or nullopt when the tree turned out unchanged. Throws on failure.
+using RebuildFn = std::function<std::optional<std::string>()>;
+
+struct RefreshStats {
+  uint64_t refreshes = 0;  // rebuilds that published a changed view
+  uint64_t unchanged = 0;  // rescans that found nothing to publish
+  uint64_t failures = 0;
+  bool polling = false;     // inotify could not watch every directory: periodic rescans
+  double last_seconds = 0;  // first event of the last burst to the rebuild's end
+};
+
+// Thread-safety: start/stop from the owning thread; stats() and wait_for_refreshes() from any.
+class Refresher {
+ public:
+  Refresher(std::string root, RebuildFn rebuild, RefreshOptions options = {});
+  ~Refresher();  // stops
+  Refresher(const Refresher&) = delete;
+  Refresher& operator=(const Refresher&) = delete;
+
+  void start();  // sets up the watches (before returning), then runs on its own thread
+  void stop();   // waits for a rebuild in progress to finish
+
+  RefreshStats stats() const;
+  // Blocks until at least `count` refreshes have completed or `timeout` passed; returns whether
+  // they did.
+  bool wait_for_refreshes(uint64_t count, std::chrono::milliseconds timeout) const;
+
+ private:
+  struct Burst {
+    std::chrono::steady_clock::time_point first;
+    size_t events = 0;
+    std::string sample;  // one changed path, for the log
+  };
+
+  void run();
+  void log(const std::string& line) const;
+  // Events, or a timeout, or stop(): whichever comes first.
+  size_t wait_events(std::chrono::milliseconds timeout, std::string* sample);
+  void settle(Burst& burst);             // waits for the burst to end (debounce)
+  bool rebuild_now(const Burst& burst);  // false on failure
+  void enter_polling(const std::string& why);
+
+  std::string root_;
+  RebuildFn rebuild_;
+  RefreshOptions options_;
+  std::unique_ptr<TreeWatcher> watcher_;
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+  std::mutex wake_mutex_;  // without a watcher, polling sleeps on this until stop()
+  std::condition_variable wake_;
+
+  mutable std::mutex stats_mutex_;
+  mutable std::condition_variable stats_changed_;
+  RefreshStats stats_;
+};
+
+}  // namespace anchorfs::refresh

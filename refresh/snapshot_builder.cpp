@@ -1,0 +1,152 @@
+// SnapshotBuilder: the scan -> analyse -> render -> snapshot pipeline, skipping analysis when the
+// sources did not change.
+#include "refresh/snapshot_builder.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "analysis/language.h"
+#include "analysis/source_tree.h"
+
+namespace anchorfs::refresh {
+
+namespace {
+
+bool is_source(std::string_view path) {
+  for (const auto& front_end : analysis::front_ends()) {
+    if (front_end->claims(path)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+struct Signatures {
+  std::pair<uint64_t, uint64_t> sources;  // what analysis depends on
+  std::pair<uint64_t, uint64_t> tree;     // everything a reader can see
+};
+
+std::pair<uint64_t, uint64_t> finish(XXH3_state_t* state) {
+  const XXH128_hash_t hash = XXH3_128bits_digest(state);
+  XXH3_freeState(state);
+  return {hash.low64, hash.high64};
+}
+
+// Sources: the identity and version of every source file, and the directory structure
+// (packages); other files may change freely without re-analysis. Tree: every entry's attributes
+// as served (access times excepted: reading through the mount changes them).
+Signatures signatures(const analysis::SourceTree& tree) {
+  XXH3_state_t* sources = XXH3_createState();
+  XXH3_state_t* all = XXH3_createState();
+  XXH3_128bits_reset(sources);
+  XXH3_128bits_reset(all);
+  for (const analysis::TreeEntry& entry : tree.entries) {
+    const int64_t fields[] = {static_cast<int64_t>(entry.mode),
+                              static_cast<int64_t>(entry.size),
+                              entry.mtime_ns,
+                              entry.ctime_ns,
+                              static_cast<int64_t>(entry.inode),
+                              static_cast<int64_t>(entry.nlink),
+                              static_cast<int64_t>(entry.uid),
+                              static_cast<int64_t>(entry.gid)};
+    XXH3_128bits_update(all, entry.path.data(), entry.path.size() + 1);  // with its NUL
+    XXH3_128bits_update(all, fields, sizeof fields);
+    XXH3_128bits_update(all, entry.symlink_target.data(), entry.symlink_target.size() + 1);
+    const bool dir = S_ISDIR(entry.mode);
+    if (dir || (S_ISREG(entry.mode) && is_source(entry.path))) {
+      XXH3_128bits_update(sources, entry.path.data(), entry.path.size() + 1);
+      if (!dir) {
+        XXH3_128bits_update(sources, fields, 5 * sizeof(int64_t));  // mode .. inode
+      }
+    }
+  }
+  return {finish(sources), finish(all)};
+}
+
+}  // namespace
+
+SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(options)) {}
+
+Built SnapshotBuilder::build() {
+  const auto start = std::chrono::steady_clock::now();
+  analysis::SourceTree tree = analysis::scan_tree(options_.repo);
+  const Signatures signature = signatures(tree);
+
+  Built built;
+  if (have_previous_ && signature.tree == previous_tree_signature_ && previous_.snapshot) {
+    built = previous_;
+    built.changed = false;
+    built.reanalysed = false;
+    built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return built;
+  }
+  if (have_previous_ && signature.sources == previous_signature_) {
+    built = previous_;
+    built.reanalysed = false;
+  } else {
+    analysis::AnalysisOptions analysis_options;
+    analysis_options.threads = options_.threads;
+    analysis_options.cache = options_.cache;
+    analysis::Analysis result = analysis::analyze(tree, analysis_options);
+    if (options_.cache != nullptr) {
+      options_.cache->flush();
+    }
+    const analysis::Graph& graph = result.graph;
+    const render::ViewChoice choice = render::choose_view(graph, options_.view);
+    std::vector<render::TagPlan> plans = render::render_plans(graph, choice);
+    std::vector<std::pair<std::string, render::TagPlan>> by_path;
+    for (size_t i = 0; i < plans.size() && i < graph.files.size(); ++i) {
+      if (!plans[i].insertions.empty()) {
+        by_path.emplace_back(graph.entities[graph.files[i].entity].name, std::move(plans[i]));
+      }
+    }
+    std::sort(by_path.begin(), by_path.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    previous_plans_ = std::move(by_path);
+    built.reanalysed = true;
+    built.stats = result.stats;
+    built.skipped = result.skipped.size();
+    built.entities = graph.entities.size();
+    built.edges = graph.edges.size();
+    built.view_reason = choice.reason;
+    // Only after the plans are in hand: a failed analysis must not mark the sources as seen.
+    previous_signature_ = signature.sources;
+    have_previous_ = true;
+    previous_ = built;
+  }
+  try {
+    built.snapshot = fs::make_snapshot(std::move(tree), previous_plans_);
+  } catch (...) {
+    have_previous_ = false;  // a file changed between scan and read: analyse afresh next time
+    previous_.snapshot.reset();
+    throw;
+  }
+  built.changed = true;
+  previous_tree_signature_ = signature.tree;
+  previous_.snapshot = built.snapshot;
+  built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return built;
+}
+
+std::string describe(const Built& built) {
+  const double seconds = built.seconds;
+  if (!built.reanalysed) {
+    return fmt::format("no source changed, tags reused; {:.2f} s", seconds);
+  }
+  std::string extra;
+  if (built.skipped > 0) {
+    extra += fmt::format(", {} untagged", built.skipped);
+  }
+  if (built.stats.from_cache > 0) {
+    extra += fmt::format(", {} from cache", built.stats.from_cache);
+  }
+  return fmt::format("{} source files ({} parsed{}), {} entities, {} edges; {}; {:.2f} s",
+                     built.stats.source_files, built.stats.parsed, extra, built.entities,
+                     built.edges, built.view_reason, seconds);
+}
+
+}  // namespace anchorfs::refresh

@@ -1,0 +1,63 @@
+// Building a served snapshot from the repository as it is now: scan, analyse, render, lay out.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/analyze.h"
+#include "cache/lmdb_fact_cache.h"
+#include "fs/snapshot.h"
+#include "render/tag_plan.h"
+#include "render/view.h"
+
+namespace anchorfs::refresh {
+
+struct BuildOptions {
+  std::string repo;  // canonical absolute path of the repository
+  unsigned threads = 0;
+  render::ViewOptions view;
+  cache::LmdbFactCache* cache = nullptr;  // optional; flushed after every analysis
+};
+
+struct Built {
+  std::shared_ptr<const fs::Snapshot> snapshot;
+  bool changed = true;      // false: the whole tree is as in the previous build (same snapshot)
+  bool reanalysed = false;  // false: no source file or directory changed, the plans were reused
+  analysis::AnalysisStats stats;  // of the last analysis (the one whose plans are served)
+  size_t skipped = 0;             // source files served untagged by that analysis
+  size_t entities = 0;
+  size_t edges = 0;
+  std::string view_reason;
+  double seconds = 0;  // this build, wall clock
+};
+
+// Thread-safety: build() from one thread at a time. The cache may be shared with other users.
+class SnapshotBuilder {
+ public:
+  explicit SnapshotBuilder(BuildOptions options);
+
+  // Rescans the repository. When nothing at all changed since the previous build, returns the
+  // previous snapshot with `changed` false. When the source files (path, size, times, inode) and
+  // directories are as in the previous build, reuses its tag plans; otherwise analyses again
+  // (unchanged file contents come from the cache) and renders. Throws std::exception on failure
+  // (the repository vanished, a file changed under the scan so a plan no longer fits); the caller
+  // retries.
+  Built build();
+
+ private:
+  BuildOptions options_;
+  bool have_previous_ = false;
+  std::pair<uint64_t, uint64_t> previous_signature_{0, 0};       // sources and directories
+  std::pair<uint64_t, uint64_t> previous_tree_signature_{0, 0};  // every entry
+  std::vector<std::pair<std::string, render::TagPlan>> previous_plans_;
+  Built previous_;
+};
+
+// One line for logs and mount summaries: "N source files (S untagged, C from cache), E entities,
+// L edges; <view reason>; T s" (or "tags unchanged" when the plans were reused).
+std::string describe(const Built& built);
+
+}  // namespace anchorfs::refresh

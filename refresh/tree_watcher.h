@@ -1,0 +1,57 @@
+// Recursive inotify watch of a source tree: which directories changed, new directories included.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace anchorfs::refresh {
+
+// What one wait() saw.
+struct WatchEvents {
+  size_t count = 0;                  // change events (creations, writes, deletions, renames, ...)
+  std::vector<std::string> samples;  // a few changed repository-relative paths, for the log
+  bool overflowed = false;           // the kernel queue overflowed: changes were lost
+};
+
+struct WatcherOptions {
+  size_t max_watches = 0;  // 0: as many as the kernel allows; else stop at this many (a budget)
+};
+
+// Thread-safety: wait() and the queries from one thread; wake() from any thread.
+class TreeWatcher {
+ public:
+  // Watches `root` and every directory below it (symlinks are not followed). Throws
+  // std::system_error when inotify itself is unavailable (no instances left).
+  explicit TreeWatcher(std::string root, WatcherOptions options = {});
+  ~TreeWatcher();
+  TreeWatcher(const TreeWatcher&) = delete;
+  TreeWatcher& operator=(const TreeWatcher&) = delete;
+
+  // False once a directory could not be watched (watch limit or budget reached): changes below
+  // it go unnoticed, so the caller must also rescan periodically.
+  bool complete() const { return complete_; }
+  size_t watch_count() const { return paths_.size(); }
+
+  // Waits up to `timeout` for change events and drains them; watches directories that appeared.
+  // Returns early (possibly with count 0) after wake().
+  WatchEvents wait(std::chrono::milliseconds timeout);
+  void wake();
+
+ private:
+  void watch_tree(const std::string& relative);  // adds watches for a directory and below
+  bool add_watch(const std::string& relative);
+  void forget_tree(const std::string& relative);  // drops watches of a removed directory
+  void drain(WatchEvents& events);
+
+  std::string root_;
+  WatcherOptions options_;
+  int inotify_fd_ = -1;
+  int wake_fd_ = -1;
+  bool complete_ = true;
+  std::unordered_map<int, std::string> paths_;  // watch descriptor -> relative directory
+};
+
+}  // namespace anchorfs::refresh

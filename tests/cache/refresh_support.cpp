@@ -1,0 +1,41 @@
+// Scratch trees and bounded waiting for the refresh tests.
+#include "refresh_support.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace anchorfs::refresh::testing {
+
+void put(const std::string& root, const std::string& relative, const std::string& bytes) {
+  const std::filesystem::path path = std::filesystem::path(root) / relative;
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return condition();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+void ScratchTree::SetUp() {
+  std::string pattern =
+      std::filesystem::temp_directory_path().string() + "/anchorfs-refresh-XXXXXX";
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  root_ = std::filesystem::canonical(pattern).string();
+}
+
+void ScratchTree::TearDown() {
+  std::filesystem::remove_all(root_);
+}
+
+}  // namespace anchorfs::refresh::testing

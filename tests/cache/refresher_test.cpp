@@ -1,0 +1,166 @@
+// Refresher: one rebuild per settled burst, polling when watches run out, retries after failure.
+#include "refresh/refresher.h"
+
+#include <atomic>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <vector>
+
+#include "refresh_support.h"
+
+namespace anchorfs::refresh::testing {
+namespace {
+
+using std::chrono::milliseconds;
+
+class RefresherTest : public ScratchTree {
+ protected:
+  RefreshOptions options() {
+    RefreshOptions o;
+    o.quiet = milliseconds(150);
+    o.rescan_interval = milliseconds(200);
+    o.retry_after = milliseconds(100);
+    o.log = [this](const std::string& line) {
+      std::lock_guard lock(mutex_);
+      log_.push_back(line);
+    };
+    return o;
+  }
+  std::vector<std::string> log() {
+    std::lock_guard lock(mutex_);
+    return log_;
+  }
+  bool logged(const std::string& needle) {
+    for (const std::string& line : log()) {
+      if (line.find(needle) != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  }
+  std::string read(const std::string& relative) {
+    std::ifstream in(root_ + "/" + relative);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> log_;
+};
+
+TEST_F(RefresherTest, OneChangeGivesOneRefresh) {
+  put(root_, "pkg/a.py", "x = 1\n");
+  std::atomic<int> rebuilds{0};
+  Refresher refresher(
+      root_,
+      [&]() -> std::optional<std::string> {
+        ++rebuilds;
+        return "rebuilt";
+      },
+      options());
+  refresher.start();
+  put(root_, "pkg/a.py", "x = 2\n");
+  ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
+  std::this_thread::sleep_for(milliseconds(500));
+  EXPECT_EQ(rebuilds.load(), 1);
+  EXPECT_EQ(refresher.stats().refreshes, 1u);
+  EXPECT_FALSE(refresher.stats().polling);
+  EXPECT_GE(refresher.stats().last_seconds, 0.1);  // it waited for the burst to settle
+  EXPECT_TRUE(logged("pkg/a.py")) << (log().empty() ? "" : log()[0]);
+  EXPECT_TRUE(logged("rebuilt"));
+}
+
+TEST_F(RefresherTest, ABurstOfChangesRefreshesOnceItSettles) {
+  std::atomic<int> rebuilds{0};
+  Refresher refresher(
+      root_,
+      [&]() -> std::optional<std::string> {
+        ++rebuilds;
+        return "rebuilt";
+      },
+      options());
+  refresher.start();
+  for (int i = 0; i < 400; ++i) {  // like a branch switch: many files, many directories
+    put(root_, "d" + std::to_string(i % 20) + "/f" + std::to_string(i) + ".py", "v = 1\n");
+  }
+  ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
+  std::this_thread::sleep_for(milliseconds(600));
+  EXPECT_LE(rebuilds.load(), 2);  // without debouncing it would be dozens
+  EXPECT_GE(rebuilds.load(), 1);
+}
+
+TEST_F(RefresherTest, NothingChangedMeansNoRefresh) {
+  std::atomic<int> rebuilds{0};
+  Refresher refresher(
+      root_,
+      [&]() -> std::optional<std::string> {
+        ++rebuilds;
+        return std::nullopt;
+      },
+      options());
+  refresher.start();
+  put(root_, "a.py", "");
+  EXPECT_TRUE(eventually([&] { return refresher.stats().unchanged >= 1; }));
+  EXPECT_EQ(refresher.stats().refreshes, 0u);
+  EXPECT_TRUE(log().empty());
+}
+
+TEST_F(RefresherTest, WatchLimitFallsBackToPeriodicRescans) {
+  put(root_, "deep/er/a.py", "x = 1\n");
+  std::mutex seen_mutex;
+  std::string seen = read("deep/er/a.py");
+  RefreshOptions o = options();
+  o.max_watches = 1;  // only the root: changes below deep/ produce no events
+  Refresher refresher(
+      root_,
+      [&]() -> std::optional<std::string> {
+        std::lock_guard lock(seen_mutex);
+        const std::string now = read("deep/er/a.py");
+        if (now == seen) {
+          return std::nullopt;
+        }
+        seen = now;
+        return "rescanned";
+      },
+      o);
+  refresher.start();
+  EXPECT_TRUE(refresher.stats().polling);
+  EXPECT_TRUE(logged("watch limit"));
+  put(root_, "deep/er/a.py", "x = 2\n");
+  ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
+  EXPECT_TRUE(logged("periodic rescan"));
+}
+
+TEST_F(RefresherTest, AFailedRebuildIsRetriedWithoutFurtherChanges) {
+  std::atomic<int> attempts{0};
+  Refresher refresher(
+      root_,
+      [&]() -> std::optional<std::string> {
+        if (++attempts == 1) {
+          throw std::runtime_error("file changed under the scan");
+        }
+        return "rebuilt";
+      },
+      options());
+  refresher.start();
+  put(root_, "a.py", "x = 1\n");
+  ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
+  EXPECT_EQ(refresher.stats().failures, 1u);
+  EXPECT_TRUE(logged("refresh failed (file changed under the scan)"));
+}
+
+TEST_F(RefresherTest, StopsPromptlyWhenIdle) {
+  Refresher refresher(
+      root_, []() -> std::optional<std::string> { return "x"; }, options());
+  refresher.start();
+  const auto start = std::chrono::steady_clock::now();
+  refresher.stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_EQ(refresher.stats().refreshes, 0u);
+}
+
+}  // namespace
+}  // namespace anchorfs::refresh::testing
