@@ -8,22 +8,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string_view>
+#include <unordered_map>
 
-#include "analysis/language.h"
+#include "analysis/source_files.h"
 #include "analysis/source_tree.h"
 
 namespace anchorfs::refresh {
 
 namespace {
-
-bool is_source(std::string_view path) {
-  for (const auto& front_end : analysis::front_ends()) {
-    if (front_end->claims(path)) {
-      return true;
-    }
-  }
-  return false;
-}
 
 struct Signatures {
   std::pair<uint64_t, uint64_t> sources;  // what analysis depends on
@@ -36,14 +29,16 @@ std::pair<uint64_t, uint64_t> finish(XXH3_state_t* state) {
   return {hash.low64, hash.high64};
 }
 
-// Sources: the identity and version of every source file, and the directory structure
-// (packages); other files may change freely without re-analysis. Tree: every entry's attributes
-// as served (access times excepted: reading through the mount changes them).
+// Sources: the path, identity and version of every file analysis would read (which also fixes
+// the package structure that matters); other files may change freely without re-analysis.
+// Tree: every entry's attributes as served (access times excepted: reads through the mount
+// change them).
 Signatures signatures(const analysis::SourceTree& tree) {
   XXH3_state_t* sources = XXH3_createState();
   XXH3_state_t* all = XXH3_createState();
   XXH3_128bits_reset(sources);
   XXH3_128bits_reset(all);
+  std::unordered_map<std::string_view, const analysis::TreeEntry*> files;
   for (const analysis::TreeEntry& entry : tree.entries) {
     const int64_t fields[] = {static_cast<int64_t>(entry.mode),
                               static_cast<int64_t>(entry.size),
@@ -56,13 +51,16 @@ Signatures signatures(const analysis::SourceTree& tree) {
     XXH3_128bits_update(all, entry.path.data(), entry.path.size() + 1);  // with its NUL
     XXH3_128bits_update(all, fields, sizeof fields);
     XXH3_128bits_update(all, entry.symlink_target.data(), entry.symlink_target.size() + 1);
-    const bool dir = S_ISDIR(entry.mode);
-    if (dir || (S_ISREG(entry.mode) && is_source(entry.path))) {
-      XXH3_128bits_update(sources, entry.path.data(), entry.path.size() + 1);
-      if (!dir) {
-        XXH3_128bits_update(sources, fields, 5 * sizeof(int64_t));  // mode .. inode
-      }
+    if (S_ISREG(entry.mode)) {
+      files.emplace(entry.path, &entry);
     }
+  }
+  for (const analysis::SourceFile& source : analysis::select_sources(tree)) {
+    const analysis::TreeEntry& entry = *files.at(source.path);
+    const int64_t fields[] = {static_cast<int64_t>(entry.size), entry.mtime_ns, entry.ctime_ns,
+                              static_cast<int64_t>(entry.inode)};
+    XXH3_128bits_update(sources, entry.path.data(), entry.path.size() + 1);
+    XXH3_128bits_update(sources, fields, sizeof fields);
   }
   return {finish(sources), finish(all)};
 }

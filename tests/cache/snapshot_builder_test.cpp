@@ -1,0 +1,123 @@
+// SnapshotBuilder: rebuilds from the tree as it is, re-analysing only when sources changed.
+#include "refresh/snapshot_builder.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "cache_test_support.h"
+#include "refresh_support.h"
+
+namespace anchorfs::refresh::testing {
+namespace {
+
+// The bytes a reader of the mount would see for `path` in `snapshot`.
+std::string view_of(const fs::Snapshot& snapshot, const std::string& path) {
+  const std::optional<uint32_t> index = snapshot.find(path);
+  if (!index) {
+    return "<missing>";
+  }
+  const int fd = ::open((snapshot.root() + "/" + path).c_str(), O_RDONLY | O_CLOEXEC);
+  std::string bytes(snapshot.view_size(*index), '\0');
+  const bool ok = snapshot.layout(*index).empty() ? ::pread(fd, bytes.data(), bytes.size(), 0) ==
+                                                        static_cast<ssize_t>(bytes.size())
+                                                  : snapshot.layout(*index).read(fd, 0, bytes);
+  ::close(fd);
+  return ok ? bytes : "<unreadable>";
+}
+
+class SnapshotBuilderTest : public ScratchTree {
+ protected:
+  void SetUp() override {
+    ScratchTree::SetUp();
+    put(root_, "pkg/__init__.py", "");
+    put(root_, "pkg/a.py", "def helper():\n    return 1\n");
+    put(root_, "pkg/b.py", "from pkg.a import helper\n\n\ndef user():\n    return helper()\n");
+    put(root_, "README.md", "hello\n");
+    const std::string cache_root = root_ + "-cache";
+    cache_options_.repo_root = root_;
+    cache_options_.cache_dir = cache_root;
+    cache_options_.analyser_version = "test";
+    cache_ = cache::LmdbFactCache::open(cache_options_);
+    options_.repo = root_;
+    options_.threads = 2;
+    options_.view.view = render::View::Topo;
+    options_.cache = cache_.get();
+  }
+  void TearDown() override {
+    cache_.reset();
+    std::filesystem::remove_all(root_ + "-cache");
+    ScratchTree::TearDown();
+  }
+
+  cache::CacheOptions cache_options_;
+  std::unique_ptr<cache::LmdbFactCache> cache_;
+  BuildOptions options_;
+};
+
+TEST_F(SnapshotBuilderTest, FirstBuildTagsTheRepository) {
+  SnapshotBuilder builder(options_);
+  const Built built = builder.build();
+  ASSERT_NE(built.snapshot, nullptr);
+  EXPECT_TRUE(built.changed);
+  EXPECT_TRUE(built.reanalysed);
+  EXPECT_EQ(built.stats.source_files, 3u);
+  EXPECT_NE(view_of(*built.snapshot, "pkg/a.py").find("CALLED_BY: pkg/b.py:user"),
+            std::string::npos)
+      << view_of(*built.snapshot, "pkg/a.py");
+  EXPECT_EQ(view_of(*built.snapshot, "README.md"), "hello\n");
+  EXPECT_NE(describe(built).find("3 source files"), std::string::npos) << describe(built);
+}
+
+TEST_F(SnapshotBuilderTest, UnchangedTreeGivesTheSameSnapshot) {
+  SnapshotBuilder builder(options_);
+  const Built first = builder.build();
+  const Built second = builder.build();
+  EXPECT_FALSE(second.changed);
+  EXPECT_EQ(second.snapshot, first.snapshot);
+}
+
+TEST_F(SnapshotBuilderTest, NonSourceChangesReuseTheTags) {
+  SnapshotBuilder builder(options_);
+  builder.build();
+  put(root_, "README.md", "hello, longer now\n");
+  put(root_, ".git/HEAD", "ref: refs/heads/other\n");
+  const Built built = builder.build();
+  EXPECT_TRUE(built.changed);
+  EXPECT_FALSE(built.reanalysed);
+  EXPECT_EQ(view_of(*built.snapshot, "README.md"), "hello, longer now\n");
+  EXPECT_NE(view_of(*built.snapshot, "pkg/a.py").find("CALLED_BY"), std::string::npos);
+}
+
+TEST_F(SnapshotBuilderTest, EditedSourceIsReanalysedOthersComeFromTheCache) {
+  SnapshotBuilder builder(options_);
+  builder.build();
+  put(root_, "pkg/b.py", "def user():\n    return 2\n");  // no longer calls helper
+  const Built built = builder.build();
+  EXPECT_TRUE(built.reanalysed);
+  EXPECT_EQ(built.stats.from_cache, 2u);  // __init__.py and a.py; only b.py was parsed
+  // The tags of a.py changed although a.py did not.
+  EXPECT_EQ(view_of(*built.snapshot, "pkg/a.py").find("CALLED_BY"), std::string::npos)
+      << view_of(*built.snapshot, "pkg/a.py");
+  EXPECT_EQ(cache_->info().entries, 4u);  // both versions of b.py are kept
+}
+
+TEST_F(SnapshotBuilderTest, AddedDeletedAndRenamedFilesAreFollowed) {
+  SnapshotBuilder builder(options_);
+  builder.build();
+  put(root_, "pkg/c.py", "from pkg.a import helper\n\n\ndef other():\n    helper()\n");
+  Built built = builder.build();
+  EXPECT_NE(view_of(*built.snapshot, "pkg/a.py").find("pkg/c.py:other"), std::string::npos);
+  std::filesystem::rename(root_ + "/pkg", root_ + "/lib");
+  built = builder.build();
+  EXPECT_EQ(view_of(*built.snapshot, "pkg/a.py"), "<missing>");
+  EXPECT_NE(view_of(*built.snapshot, "lib/a.py").find("def helper"), std::string::npos);
+  std::filesystem::remove(root_ + "/lib/c.py");
+  built = builder.build();
+  EXPECT_EQ(view_of(*built.snapshot, "lib/c.py"), "<missing>");
+  EXPECT_EQ(built.stats.from_cache, 3u);  // renamed files keep their contents: no parsing
+}
+
+}  // namespace
+}  // namespace anchorfs::refresh::testing
