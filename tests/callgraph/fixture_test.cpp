@@ -23,10 +23,12 @@ using graph_export::PycgGraph;
 // The bar over the whole corpus. Recall is ratcheted up as the analysis improves (goal 0.93);
 // never lower it to make a regression pass.
 constexpr double kMinPrecision = 0.98;
-constexpr double kMinRecall = 0.0;
+constexpr double kMinRecall = 0.96;
 
 // Categories the analysis claims to support: every case in them must match exactly.
-const std::vector<std::string> kExactCategories = {};
+const std::vector<std::string> kExactCategories = {
+    "assignments", "builtins", "classes", "decorators", "direct_calls", "dynamic", "functions",
+    "generators",  "imports",  "lambdas", "lists",      "parameters",   "returns"};
 
 const std::vector<std::string> kCategories = {
     "direct_calls", "functions",  "classes",    "mro",      "super",       "decorators", "lambdas",
