@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/export/graph_export.h"
+#include "cli/cache_args.h"
 #include "cli/cli_error.h"
 #include "cli/command.h"
 #include "cli/file_io.h"
@@ -24,13 +25,16 @@ struct GraphArgs {
   std::string prefix;
   std::string scope;
   unsigned threads = 0;
+  CacheArgs cache;
 };
 
 int run_graph(const GraphArgs& args) {
   const auto format = graph_export::parse_graph_format(args.format);
   if (!format) throw CliError("--format", "unknown format '" + args.format + "'", kExitUsage);
   const std::string root = check_repo(args.root);
+  const auto store = open_cache(root, args.cache, warn_on_stderr);
   PipelineOptions options;
+  options.cache = store.get();
   options.threads = args.threads;
   const Analysed analysed = analyse_repo(root, options);
 
@@ -75,6 +79,7 @@ Command add_graph_command(CLI::App& app) {
   command->add_option("--scope", args->scope,
                       "dot: draw only this file, or the files below this directory");
   command->add_option("--threads", args->threads, "Analysis threads (0: all cores)");
+  add_cache_args(*command, args->cache);
   return {command, [args] { return run_graph(*args); }};
 }
 

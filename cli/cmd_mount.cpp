@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cache_args.h"
 #include "cli/cli_error.h"
 #include "cli/command.h"
 #include "cli/mount_checks.h"
@@ -29,6 +30,7 @@ struct MountArgs {
   bool debug = false;
   bool verbose = false;
   unsigned threads = 0;
+  CacheArgs cache;
   std::vector<std::string> fuse_options;
   std::string log_file;
   ViewArgs view;
@@ -59,7 +61,11 @@ void report_skipped(const Prepared& prepared, StartupReporter& reporter) {
 int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
                       StartupReporter& reporter, const std::function<void()>& on_ready) {
   SignalWaiter signals;
+  const auto store = open_cache(paths.repo, args.cache, [&reporter](const std::string& message) {
+    reporter.note("warning: " + message);
+  });
   PipelineOptions options;
+  options.cache = store.get();
   options.view = args.view.options();
   options.threads = args.threads;
   options.on_progress = [&reporter](size_t done, size_t total) { reporter.progress(done, total); };
@@ -125,10 +131,7 @@ int run_daemon(const MountArgs& args, const CheckedMountPaths& paths, int fd) {
   }
   PipeReporter reporter(fd);
   try {
-    return analyse_and_serve(args, paths, reporter, [&] {
-      ::close(fd);
-      detach_stdio(args.log_file);
-    });
+    return analyse_and_serve(args, paths, reporter, [&] { detach_stdio(args.log_file); });
   } catch (const std::exception& error) {
     reporter.failed(error.what());
     return kExitRuntime;
@@ -176,6 +179,7 @@ Command add_mount_command(CLI::App& app) {
       ->delimiter(',')
       ->allow_extra_args(false);
   add_view_args(*command, args->view);
+  add_cache_args(*command, args->cache);
   command->add_option("--log", args->log_file, "Where the daemon writes its messages");
   command->add_flag("-v,--verbose", args->verbose,
                     "List every file served untagged or skipped, and why");

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/cache_args.h"
 #include "cli/cli_error.h"
 #include "cli/command.h"
 #include "cli/file_io.h"
@@ -20,6 +21,7 @@ struct RenderArgs {
   std::string repo;
   std::string file;
   unsigned threads = 0;
+  CacheArgs cache;
   ViewArgs view;
 };
 
@@ -44,7 +46,9 @@ int run_render(const RenderArgs& args) {
   const std::string repo = check_repo(args.repo);
   const std::string path = relative_to_repo(repo, args.file);
   const std::string original = read_regular_file(repo + "/" + path);
+  const auto store = open_cache(repo, args.cache, warn_on_stderr);
   PipelineOptions options;
+  options.cache = store.get();
   options.view = args.view.options();
   options.threads = args.threads;
   const Prepared prepared = prepare(repo, options);
@@ -64,6 +68,7 @@ Command add_render_command(CLI::App& app) {
       ->required();
   add_view_args(*command, args->view);
   command->add_option("--threads", args->threads, "Analysis threads (0: all cores)");
+  add_cache_args(*command, args->cache);
   return {command, [args] { return run_render(*args); }};
 }
 

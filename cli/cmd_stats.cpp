@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cache_args.h"
 #include "cli/cli_error.h"
 #include "cli/command.h"
 #include "cli/file_io.h"
@@ -20,13 +21,16 @@ struct StatsArgs {
   std::string repo;
   bool json = false;
   unsigned threads = 0;
+  CacheArgs cache;
   ViewArgs view;
 };
 
 int run_stats(const StatsArgs& args) {
   const std::string repo = check_repo(args.repo);
   const render::ViewOptions view_options = args.view.options();
+  const auto store = open_cache(repo, args.cache, warn_on_stderr);
   PipelineOptions options;
+  options.cache = store.get();
   options.threads = args.threads;
   const Analysed analysed = analyse_repo(repo, options);
   const analysis::Graph& graph = analysed.analysis.graph;
@@ -51,6 +55,7 @@ Command add_stats_command(CLI::App& app) {
   add_view_args(*command, args->view);
   command->add_flag("--json", args->json, "Print JSON (schema in docs/views.md)");
   command->add_option("--threads", args->threads, "Analysis threads (0: all cores)");
+  add_cache_args(*command, args->cache);
   return {command, [args] { return run_stats(*args); }};
 }
 

@@ -19,5 +19,7 @@ Command add_render_command(CLI::App& app);
 Command add_strip_command(CLI::App& app);
 Command add_stats_command(CLI::App& app);
 Command add_graph_command(CLI::App& app);
+Command add_cache_command(CLI::App& app);
+Command add_export_command(CLI::App& app);
 
 }  // namespace anchorfs::cli

@@ -23,6 +23,7 @@ Analysed analyse_repo(const std::string& repo, const PipelineOptions& options) {
   analysis_options.cache = options.cache;
   analysis_options.on_progress = options.on_progress;
   analysed.analysis = analysis::analyze(analysed.tree, analysis_options);
+  if (options.cache != nullptr) options.cache->flush();
   return analysed;
 }
 

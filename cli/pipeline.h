@@ -8,6 +8,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/source_tree.h"
+#include "cache/lmdb_fact_cache.h"
 #include "render/tag_plan.h"
 #include "render/view.h"
 
@@ -16,7 +17,7 @@ namespace anchorfs::cli {
 struct PipelineOptions {
   render::ViewOptions view;
   unsigned threads = 0;                             // 0: all cores
-  analysis::FactCache* cache = nullptr;             // optional
+  cache::LmdbFactCache* cache = nullptr;            // optional; flushed after the analysis
   std::function<void(size_t, size_t)> on_progress;  // from worker threads
 };
 

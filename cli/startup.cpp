@@ -76,7 +76,16 @@ void ForegroundReporter::ready(std::string_view summary) {
   write_stderr(fmt::format("anchorfs: {}\n", summary));
 }
 
+void PipeReporter::close_pipe() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
 void PipeReporter::send(std::string_view kind, std::string_view text) {
+  if (fd_ < 0) {
+    if (kind == "note") write_stderr(fmt::format("anchorfs: {}\n", text));
+    return;
+  }
   std::string line(kind);
   line += ' ';
   for (char c : text) line += c == '\n' ? ' ' : c;
@@ -103,11 +112,13 @@ void PipeReporter::note(std::string_view line) {
 void PipeReporter::ready(std::string_view summary) {
   std::lock_guard lock(mutex_);
   send("ready", summary);
+  close_pipe();
 }
 
 void PipeReporter::failed(std::string_view message) {
   std::lock_guard lock(mutex_);
   send("error", message);
+  close_pipe();
 }
 
 int relay_startup(int fd, pid_t child) {

@@ -39,7 +39,8 @@ class ForegroundReporter : public StartupReporter {
 };
 
 // The daemon side of the startup pipe: one line per message ("progress D T", "note ...",
-// "ready ...", "error ..."). The parent relays them (see relay_startup).
+// "ready ...", "error ..."). The parent relays them (see relay_startup). ready() and failed()
+// close the pipe (the parent exits then); later notes go to stderr (the daemon's log).
 class PipeReporter : public StartupReporter {
  public:
   explicit PipeReporter(int fd) : fd_(fd) {}
@@ -51,6 +52,7 @@ class PipeReporter : public StartupReporter {
 
  private:
   void send(std::string_view kind, std::string_view text);
+  void close_pipe();
   int fd_;
   std::mutex mutex_;
   std::chrono::steady_clock::time_point last_{};

@@ -293,7 +293,7 @@ TEST_F(MountedFixture, PythonImportsCompilesAndTestsInTheMount) {
 }
 
 TEST_F(MountedFixture, SearchToolsFindTagLines) {
-  const ProcessResult rg = run({"rg", "-n", "CALLED_BY: .*Item.__init__", mnt_});
+  const ProcessResult rg = run({"rg", "-n", "CALLS: .*util/text.py:normalize_title", mnt_});
   EXPECT_EQ(rg.exit_code, 0) << rg.err;
   EXPECT_NE(rg.out.find(mnt_ + "/bookshelf/models.py:"), std::string::npos) << rg.out;
   const ProcessResult defs =

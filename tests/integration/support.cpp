@@ -197,11 +197,11 @@ std::vector<TreeItem> list_tree(const std::string& root) {
     struct stat st {};
     if (lstat(it->path().c_str(), &st) != 0) {
       // A dead mount answers ENOTCONN; report it as a directory so callers can detach it.
-      items.push_back({fsys::relative(it->path(), root).string(), S_IFDIR});
+      items.push_back({it->path().lexically_relative(root).string(), S_IFDIR});
       it.disable_recursion_pending();
       continue;
     }
-    items.push_back({fsys::relative(it->path(), root).string(), st.st_mode});
+    items.push_back({it->path().lexically_relative(root).string(), st.st_mode});
     if (S_ISDIR(st.st_mode) && is_mounted(it->path().string())) it.disable_recursion_pending();
   }
   std::sort(items.begin(), items.end(),

@@ -1,0 +1,149 @@
+// Writing a snapshot's tagged tree to a directory (for `anchorfs export`).
+#include "cli/tree_export.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <span>
+#include <vector>
+
+#include "cli/cli_error.h"
+#include "cli/file_io.h"
+#include "fs/source_file.h"
+
+namespace anchorfs::cli {
+namespace {
+
+constexpr size_t kChunk = size_t{1} << 20;
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+void set_times(const std::string& target, const analysis::TreeEntry& entry) {
+  timespec times[2];
+  times[0] = {static_cast<time_t>(entry.atime_ns / 1'000'000'000), entry.atime_ns % 1'000'000'000};
+  times[1] = {static_cast<time_t>(entry.mtime_ns / 1'000'000'000), entry.mtime_ns % 1'000'000'000};
+  ::utimensat(AT_FDCWD, target.c_str(), times, AT_SYMLINK_NOFOLLOW);
+}
+
+// Removes what is at `target` unless it is a directory (directories are merged into).
+void clear_target(const std::string& target) {
+  struct stat st {};
+  if (::lstat(target.c_str(), &st) != 0) return;
+  if (S_ISDIR(st.st_mode)) throw CliError(target, "a directory is in the way of a file");
+  if (::unlink(target.c_str()) != 0) throw CliError(target, errno_text(errno));
+}
+
+// The tagged view of a file, read through the same layout the mount uses. False when the
+// source no longer matches the snapshot (then the current bytes are written untagged).
+bool copy_view(const fs::FileLayout& layout, int source, int out, const std::string& target) {
+  struct stat st {};
+  if (::fstat(source, &st) != 0 || static_cast<uint64_t>(st.st_size) != layout.original_size()) {
+    return false;
+  }
+  std::vector<char> buffer(kChunk);
+  const uint64_t size = layout.view_size();
+  for (uint64_t offset = 0; offset < size; offset += kChunk) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, size - offset));
+    if (!layout.read(source, offset, std::span<char>(buffer.data(), n))) return false;
+    write_all(out, std::string_view(buffer.data(), n), target);
+  }
+  return true;
+}
+
+// Streams the current bytes of `source` into `out` from the start (replacing anything written).
+void copy_plain(int source, int out, const std::string& target) {
+  if (::lseek(source, 0, SEEK_SET) != 0 || ::lseek(out, 0, SEEK_SET) != 0 ||
+      ::ftruncate(out, 0) != 0) {
+    throw CliError(target, errno_text(errno));
+  }
+  std::vector<char> buffer(kChunk);
+  for (;;) {
+    const ssize_t n = ::read(source, buffer.data(), buffer.size());
+    if (n == 0) return;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw CliError(target, errno_text(errno));
+    }
+    write_all(out, std::string_view(buffer.data(), static_cast<size_t>(n)), target);
+  }
+}
+
+}  // namespace
+
+ExportReport export_tree(const fs::Snapshot& snapshot, const std::string& outdir, bool replace) {
+  ExportReport report;
+  const Fd root(::open(snapshot.root().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (root.get() < 0) throw CliError(snapshot.root(), errno_text(errno));
+  std::vector<uint32_t> directories;
+  for (uint32_t i = 1; i < snapshot.size(); ++i) {
+    const analysis::TreeEntry& entry = snapshot.entry(i);
+    const std::string target = outdir + "/" + entry.path;
+    if (S_ISDIR(entry.mode)) {
+      if (::mkdir(target.c_str(), 0700) != 0) {
+        struct stat st {};
+        if (errno != EEXIST || !replace || ::lstat(target.c_str(), &st) != 0 ||
+            !S_ISDIR(st.st_mode)) {
+          throw CliError(target, errno_text(errno));
+        }
+      }
+      directories.push_back(i);
+      ++report.directories;
+    } else if (S_ISLNK(entry.mode)) {
+      if (replace) clear_target(target);
+      if (::symlink(entry.symlink_target.c_str(), target.c_str()) != 0) {
+        throw CliError(target, errno_text(errno));
+      }
+      set_times(target, entry);
+      ++report.symlinks;
+    } else if (S_ISREG(entry.mode)) {
+      const Fd source(fs::open_source(root.get(), entry.path));
+      if (source.get() < 0) {
+        report.skipped.push_back(entry.path + ": " + errno_text(errno));
+        continue;
+      }
+      if (replace) clear_target(target);
+      const Fd out(
+          ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+      if (out.get() < 0) throw CliError(target, errno_text(errno));
+      const fs::FileLayout& layout = snapshot.layout(i);
+      if (layout.empty()) {
+        copy_plain(source.get(), out.get(), target);
+      } else if (copy_view(layout, source.get(), out.get(), target)) {
+        ++report.tagged;
+      } else {
+        report.skipped.push_back(entry.path + ": changed since the analysis; written untagged");
+        copy_plain(source.get(), out.get(), target);
+      }
+      if (::fchmod(out.get(), entry.mode & 07777) != 0) throw CliError(target, errno_text(errno));
+      set_times(target, entry);
+      ++report.files;
+    } else {
+      report.skipped.push_back(entry.path + ": not a regular file, directory or symlink");
+    }
+  }
+  // Directory modes last (deepest first), so read-only directories could be filled first.
+  for (auto it = directories.rbegin(); it != directories.rend(); ++it) {
+    const analysis::TreeEntry& entry = snapshot.entry(*it);
+    const std::string target = outdir + "/" + entry.path;
+    if (::chmod(target.c_str(), entry.mode & 07777) != 0) throw CliError(target, errno_text(errno));
+    set_times(target, entry);
+  }
+  return report;
+}
+
+}  // namespace anchorfs::cli
