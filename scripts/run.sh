@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Demo: installs what is missing, builds (Release), and mounts a repository's tagged view.
+# Usage: scripts/run.sh [REPO] [MOUNTPOINT]   (defaults: examples/sample_project, /tmp/anchorfs-demo)
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+repo="${1:-$here/examples/sample_project}"
+mountpoint="${2:-/tmp/anchorfs-demo}"
+
+"$here/scripts/install-deps.sh"
+echo "anchorfs: building (Release) into $here/build" >&2
+"$here/scripts/build.sh" "$here/build" >/dev/null
+anchorfs="$here/build/cli/anchorfs"
+
+# A previous demo mount (live, or left behind by a killed daemon) is cleared first.
+if grep -q " $(realpath -m "$mountpoint") .* - fuse\.anchorfs " /proc/self/mountinfo; then
+  "$anchorfs" unmount "$mountpoint" || "$anchorfs" unmount --lazy "$mountpoint"
+fi
+mkdir -p "$mountpoint"
+
+"$anchorfs" mount "$repo" "$mountpoint"
+
+cat <<EOT
+
+The tagged view of $repo is mounted on $mountpoint (read-only; the checkout is untouched).
+Look around:
+  cd $mountpoint && rg "def "            # hits show the code and the tag blocks above it
+  rg -n "CALLED_BY" $mountpoint | head
+  cat $mountpoint/bookshelf/models.py     # (for the sample project)
+Point an agent at it by starting it in $mountpoint (or setting its working directory there).
+Unmount with:
+  $anchorfs unmount $mountpoint
+EOT
