@@ -1,0 +1,8 @@
+from lib import Registry
+
+tools = Registry()
+
+
+@tools.add
+def gamma():
+    return "g"
