@@ -19,6 +19,7 @@ import json
 import os
 import runpy
 import sys
+import threading
 
 SKIPPED_CODE = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
 CO_GENERATOR = 0x20
@@ -73,7 +74,9 @@ class Namer:
             elif isinstance(child, ast.ClassDef):
                 for d in child.decorator_list + child.bases + [k.value for k in child.keywords]:
                     handle(d)
-                classes.add((".".join(scope + [child.name]), child.lineno))
+                # A decorated class body's code starts at its first decorator.
+                first_line = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                classes.add((".".join(scope + [child.name]), first_line))
                 definitions.add(".".join(scope + [child.name]))
                 self._walk_scope(child.body, scope + [child.name], lambdas, classes, definitions)
             elif isinstance(child, ast.Lambda):
@@ -151,11 +154,13 @@ def trace(case_dir):
     sys.path.insert(0, root)
     old_cwd = os.getcwd()
     os.chdir(root)
+    threading.setprofile(profile)
     sys.setprofile(profile)
     try:
         runpy.run_path(os.path.join(root, "main.py"), run_name="__main__")
     finally:
         sys.setprofile(None)
+        threading.setprofile(None)
         os.chdir(old_cwd)
     return edges
 
