@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -384,6 +385,52 @@ TEST_F(MountTest, ReplaceSnapshotShowsNewBytesNamesAndKeepsInodes) {
   EXPECT_EQ(list_dir(m("pkg")), list_dir(src_ / "pkg"));
   ASSERT_EQ(::stat(m("README.md").c_str(), &st), 0);
   EXPECT_EQ(st.st_ino, readme_inode);
+}
+
+// Each swap is visible in full as soon as replace_snapshot() returns, while other readers keep
+// reading. (A read() racing the kernel's invalidation may pair the old size with new bytes, as a
+// read racing an in-place write does on a local filesystem; docs/filesystem.md.)
+TEST_F(MountTest, EverySwapIsVisibleAtOnceWhileOthersRead) {
+  const std::string original = read_file(src_ / "pkg/core.py");
+  const std::string view_initial = expected("pkg/core.py");
+  const test::PlanSpec::mapped_type tags_a = {{0, "# A\n"}, {26, "# AAAAAAAAAAAAAA\n"}};
+  const test::PlanSpec::mapped_type tags_b = {{0, "# B tags are much longer than A's\n"}};
+  const std::string view_a = test::reference_apply(original, test::to_plan(tags_a));
+  const std::string view_b = test::reference_apply(original, test::to_plan(tags_b));
+  plans_["pkg/core.py"] = tags_a;
+  auto snapshot_a = snapshot();
+  plans_["pkg/core.py"] = tags_b;
+  auto snapshot_b = snapshot();
+
+  std::atomic<bool> done{false};
+  std::atomic<int> failures{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 2; ++t) {
+    readers.emplace_back([&] {
+      while (!done) {
+        try {
+          const size_t size = read_file(m("pkg/core.py")).size();
+          if (size != view_a.size() && size != view_b.size() && size != view_initial.size()) {
+            ++failures;
+          }
+        } catch (const std::exception&) {
+          ++failures;
+        }
+      }
+    });
+  }
+  for (int swap = 0; swap < 100; ++swap) {
+    const bool to_a = swap % 2 == 0;
+    mount_->server().replace_snapshot(to_a ? snapshot_a : snapshot_b);
+    const std::string& want = to_a ? view_a : view_b;
+    ASSERT_EQ(read_file(m("pkg/core.py")), want) << "after swap " << swap;
+    struct stat st {};
+    ASSERT_EQ(::stat(m("pkg/core.py").c_str(), &st), 0);
+    ASSERT_EQ(static_cast<size_t>(st.st_size), want.size()) << "after swap " << swap;
+  }
+  done = true;
+  for (std::thread& reader : readers) reader.join();
+  EXPECT_EQ(failures.load(), 0) << "reads that failed or had a size no snapshot had";
 }
 
 TEST(MountLifecycle, StopBeforeRunEndsRunAtOnceAndUnmounts) {
