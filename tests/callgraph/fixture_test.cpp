@@ -23,7 +23,7 @@ using graph_export::PycgGraph;
 // The bar over the whole corpus. Recall is ratcheted up as the analysis improves (goal 0.93);
 // never lower it to make a regression pass.
 constexpr double kMinPrecision = 0.98;
-constexpr double kMinRecall = 0.96;
+constexpr double kMinRecall = 0.965;
 
 // Categories the analysis claims to support: every case in them must match exactly.
 const std::vector<std::string> kExactCategories = {

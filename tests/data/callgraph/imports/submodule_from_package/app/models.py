@@ -1,0 +1,2 @@
+def all_items():
+    return ["a", "b"]

@@ -1,0 +1,5 @@
+from . import models
+
+
+def index():
+    return [item.title() for item in models.all_items()]
