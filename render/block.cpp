@@ -54,7 +54,13 @@ class BlockWriter {
       if (a_elsewhere != b_elsewhere) return !a_elsewhere;
       return index_.rank(a) < index_.rank(b);
     });
-    refs.erase(std::unique(refs.begin(), refs.end()), refs.end());
+    // Distinct entities can share an id (a function defined in both branches of an `if`):
+    // the reader cannot tell them apart, so the id is listed once.
+    refs.erase(std::unique(refs.begin(), refs.end(),
+                           [&](EntityIndex a, EntityIndex b) {
+                             return a == b || index_.id(a) == index_.id(b);
+                           }),
+               refs.end());
     std::vector<std::string_view>& labels = scratch_.labels;
     std::sort(labels.begin(), labels.end());
     labels.erase(std::unique(labels.begin(), labels.end()), labels.end());

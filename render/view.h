@@ -24,7 +24,7 @@ inline constexpr size_t kHubDegree = 10;       // a hub has more than this many 
 
 struct ViewOptions {
   View view = View::Auto;
-  size_t max_links = 12;                // values shown per field before "… (+K more)"; 0: no cap
+  size_t max_links = 8;                 // values shown per field before "… (+K more)"; 0: no cap
   std::optional<size_t> hub_threshold;  // drop CALLS to entities with in-degree above this
 };
 

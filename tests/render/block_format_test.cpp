@@ -186,3 +186,23 @@ TEST(BlockFormat, BlocksAtOneOffsetMergeFileFirstThenSourceOrder) {
 
 }  // namespace
 }  // namespace anchorfs::render::testing
+
+namespace anchorfs::render::testing {
+namespace {
+
+TEST(BlockFormat, EntitiesSharingAnIdAreListedOnce) {
+  // def inner() in both branches of an `if`: two entities, one id.
+  GraphBuilder b;
+  b.file("h.py");
+  EntityIndex outer = b.function("outer", Anchor{0, ""});
+  EntityIndex first = b.function("outer.inner", Anchor{10, "    "}, outer);
+  EntityIndex second = b.function("outer.inner", Anchor{20, "    "}, outer);
+  EntityIndex user = b.function("user", Anchor{30, ""});
+  b.calls(user, first).calls(user, second);
+  auto plans = render(b.build(), View::Topo);
+  EXPECT_NE(block_at(plans, 0, 0).find("# CHILDREN: outer.inner\n"), std::string::npos);
+  EXPECT_NE(block_at(plans, 0, 30).find("# CALLS: outer.inner\n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace anchorfs::render::testing

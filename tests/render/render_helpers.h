@@ -9,7 +9,8 @@
 
 namespace anchorfs::render::testing {
 
-inline std::vector<TagPlan> render(const analysis::Graph& graph, View view, size_t max_links = 12,
+inline std::vector<TagPlan> render(const analysis::Graph& graph, View view,
+                                   size_t max_links = ViewOptions{}.max_links,
                                    std::optional<size_t> hub_threshold = std::nullopt) {
   ViewOptions options;
   options.view = view;
