@@ -15,7 +15,7 @@ import os
 import random
 import sys
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 
 NOUNS = [
     "matrix", "token", "node", "graph", "cache", "index", "record", "schema", "field", "query",
@@ -130,14 +130,35 @@ class Generator:
         )
 
     # --- layout --------------------------------------------------------------------------------
+    def maybe_tests(self, package, files):
+        """Closes a package's run of modules with a tests/ subpackage, as real projects do."""
+        if len(package) != 2 or self.rng.random() < 0.3:
+            return 0
+        exported = [c for m in self.package_modules[package] for c in m.exports]
+        if not exported:
+            return 0
+        tests = package + ("tests",)
+        self.packages.append(tests)
+        self.package_modules[tests] = []
+        lines = 0
+        picks = self.rng.sample(exported, min(len(exported), self.rng.randint(4, 12)))
+        for i in range(0, len(picks), 4):
+            module = Module(tests, f"test_{self.rng.choice(NOUNS)}_{i // 4}")
+            text = self.test_module(module, picks[i:i + 4])
+            files.append((module.path, text))
+            lines += text.count("\n")
+        return lines
+
     def next_package(self):
         """Keeps filling the current package, or opens a new (sub)package like real trees grow."""
         if self.package_budget > 0:
             self.package_budget -= 1
             return self.current_package
-        parents = [p for p in self.packages if len(p) < 4]
+        # Real trees are wide and shallow: most packages sit one or two levels below the root.
+        depth = self.rng.choices([1, 2, 3], weights=[5, 4, 1])[0]
+        parents = [p for p in self.packages if len(p) == depth] or [(self.root,)]
         parent = self.rng.choice(parents)
-        taken = {p[-1] for p in self.packages if p[:-1] == parent}
+        taken = {p[-1] for p in self.packages if p[:-1] == parent} | {"tests"}
         name = self.unique(lambda: self.rng.choice(PACKAGE_NAMES), set(taken))
         package = parent + (name,)
         self.packages.append(package)
@@ -244,32 +265,35 @@ class Generator:
         var = 0
         while written < budget:
             kind = rng.random()
+            if kind < 0.4:
+                written += self.plain_statement(w, indent, args)
+                continue
             value = self.call_expr(ctx, args)
-            if kind < 0.18:
+            if kind < 0.5:
                 w.add(indent, f"# {self.words(rng.randint(4, 10))}")
                 w.add(indent, f"value_{var} = {value}")
                 args = args + [f"value_{var}"]
                 var += 1
                 written += 2
-            elif kind < 0.36:
+            elif kind < 0.6:
                 w.add(indent, f"for item in {rng.choice(args)} or ():")
                 w.add(indent + 1, "if item is None:")
                 w.add(indent + 2, "continue")
                 w.add(indent + 1, f"result = {value}")
                 written += 4
-            elif kind < 0.52:
+            elif kind < 0.7:
                 w.add(indent, f"if {rng.choice(args)} is not None and {rng.choice(args)}:")
                 w.add(indent + 1, f"result = {value}")
                 w.add(indent, "else:")
                 w.add(indent + 1, f"result = {self.call_expr(ctx, args)}")
                 written += 4
-            elif kind < 0.62:
+            elif kind < 0.76:
                 w.add(indent, "try:")
                 w.add(indent + 1, f"result = {value}")
                 w.add(indent, "except (KeyError, ValueError) as exc:")
                 w.add(indent + 1, f"raise RuntimeError(\"{self.words(3)}\") from exc")
                 written += 4
-            elif kind < 0.72:
+            elif kind < 0.82:
                 name = f"_{rng.choice(VERBS)}_{var}"
                 var += 1
                 w.add(indent, f"def {name}(element, depth=0):")
@@ -279,7 +303,7 @@ class Generator:
                 w.add(indent + 1, f"return {name}(element, depth + 1) if element else {value}")
                 w.add(indent, f"result = [{name}(x) for x in ({rng.choice(args)} or ())]")
                 written += 6
-            elif kind < 0.82:
+            elif kind < 0.88:
                 w.add(indent, f"with {ctx['lock']}:")
                 w.add(indent + 1, f"result = {value}")
                 written += 2
@@ -287,6 +311,64 @@ class Generator:
                 w.add(indent, f"result = {value}")
                 written += 1
         w.add(indent, "return result")
+
+    def plain_statement(self, w, indent, args):
+        """A statement without calls into the project (bookkeeping, builtins); returns its lines."""
+        rng = self.rng
+        a, b = rng.choice(args), rng.choice(args)
+        kind = rng.randrange(7)
+        if kind == 0:
+            w.add(indent, f"count = len({a} or ()) + {rng.randint(1, 9)}")
+        elif kind == 1:
+            w.add(indent, f"if isinstance({a}, (list, tuple)) and not {b}:")
+            w.add(indent + 1, f"{a} = sorted({a}, key=str)")
+            return 2
+        elif kind == 2:
+            w.add(indent, f'label = f"{{{a}!r}}{{_SEPARATOR}}{{{b}!r}}"')
+        elif kind == 3:
+            w.add(indent, f"items = [v for v in ({a} or ()) if v is not None][:DEFAULT_LIMIT]")
+        elif kind == 4:
+            w.add(indent, f'assert {a} is not None or {b} is not None, "{self.words(4)}"')
+        elif kind == 5:
+            w.add(indent, f"# {self.words(rng.randint(5, 12))}")
+            w.add(indent, f"# {self.words(rng.randint(5, 12))}")
+            return 2
+        else:
+            w.add(indent, f"mapping = {{key: index for index, key in enumerate({a} or ())}}")
+        return 1
+
+    def test_module(self, module, targets):
+        """A pytest-style test module exercising callables of its package."""
+        rng = self.rng
+        w = Writer()
+        w.add(0, f'"""Tests for {".".join(module.package[:-1])}."""')
+        w.add(0)
+        by_module = {}
+        for c in targets:
+            by_module.setdefault(c.module, []).append(c)
+        for target, names in by_module.items():
+            w.add(0, f"from {target.dotted} import " + ", ".join(sorted({c.name for c in names})))
+        taken = set()
+        for c in targets:
+            for _ in range(rng.randint(1, 3)):
+                name = self.unique(lambda: f"test_{c.name.lower()}_{rng.choice(VERBS)}", taken)
+                args = ", ".join(repr(rng.choice(NOUNS)) for _ in range(c.arity))
+                w.add(0)
+                w.add(0)
+                w.add(0, f"def {name}():")
+                if c.is_class and c.methods:
+                    method, arity = rng.choice(c.methods)
+                    margs = ", ".join(str(rng.randint(0, 9)) for _ in range(arity))
+                    w.add(1, f"obj = {c.name}({args})")
+                    w.add(1, f"assert obj.{method}({margs}) is not None")
+                    w.add(1, f"assert obj.source == {args.split(', ')[0] if args else 'None'}")
+                else:
+                    w.add(1, f"expected = {rng.randint(0, 100)}")
+                    w.add(1, f"assert {c.name}({args}) != expected")
+                    if rng.random() < 0.5:
+                        w.add(1, f"assert {c.name}({args}, strict=True) is not None" if not c.is_class
+                              else f"assert {c.name}({args}) is not None")
+        return w.text()
 
     def function(self, w, ctx, module):
         rng = self.rng
@@ -296,15 +378,20 @@ class Generator:
         params = [rng.choice(NOUNS) + f"_{i}" for i in range(arity)]
         w.add(0)
         w.add(0)
-        if rng.random() < 0.3:
-            w.add(0, rng.choice(["@traced", "@register", "@functools.lru_cache(maxsize=None)"])
-                  if "import functools" in ctx["imports"] else "@traced")
+        # Decorators are common but a project-wide wrapper sits on a minority of functions.
+        deco = rng.random()
+        if deco < 0.05:
+            w.add(0, "@traced")
+        elif deco < 0.08:
+            w.add(0, "@register")
+        elif deco < 0.14 and "import functools" in ctx["imports"]:
+            w.add(0, "@functools.lru_cache(maxsize=None)")
         w.add(0, f"def {name}({', '.join(params)}, *, strict=False):")
         w.add(1, f'"""{self.sentence()}')
         w.add(0)
         w.add(1, self.sentence())
         w.add(1, '"""')
-        self.body(w, 1, ctx, params + ["strict"], rng.randint(4, 22))
+        self.body(w, 1, ctx, params + ["strict"], rng.randint(5, 34))
         fn = Callable(module, name, arity)
         ctx["local"].append(fn)
         return fn
@@ -319,7 +406,7 @@ class Generator:
         base_list = ", ".join(c.name for c in (base, extra) if c) or "object"
         w.add(0)
         w.add(0)
-        if rng.random() < 0.2:
+        if rng.random() < 0.08:
             w.add(0, "@register")
         w.add(0, f"class {name}({base_list}):")
         w.add(1, f'"""{self.sentence()}"""')
@@ -362,11 +449,11 @@ class Generator:
                 w.add(2, f"# {self.words(6)}")
                 w.add(2, "return value if value is not None else DEFAULT_LIMIT")
                 continue
-            if deco < 0.35:
+            if deco < 0.28:
                 w.add(1, "@traced")
             w.add(1, f"def {mname}(self{''.join(', ' + p for p in params)}):")
             w.add(2, f'"""{self.sentence()}"""')
-            self.body(w, 2, ctx_methods, params + ["self.source"], rng.randint(3, 14))
+            self.body(w, 2, ctx_methods, params + ["self.source"], rng.randint(4, 22))
             methods.append((mname, arity))
             ctx_methods["self_methods"] = inherited + methods
         if rng.random() < 0.3:
@@ -473,7 +560,10 @@ class Generator:
         self.current_package = (self.root,)
         self.package_budget = 2
         while total < target_lines:
+            previous = self.current_package
             package = self.next_package()
+            if package != previous:
+                total += self.maybe_tests(previous, files)
             module = Module(package, self.module_name(package))
             self.modules.append(module)
             self.package_modules[package].append(module)

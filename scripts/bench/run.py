@@ -659,7 +659,7 @@ def corpus_notes(rows):
     for r in rows:
         if r.get("stats_tag_pct") is not None:
             notes.append(f"- `{r['config']}`: `anchorfs stats --json` tag bytes {r['stats_tag_pct']:.1f} % of "
-                         "Python source bytes" + (f"; auto: {r['auto_choice']}" if r.get("auto_choice") else ""))
+                         "Python source bytes" + (f"; {r['auto_choice']}" if r.get("auto_choice") else ""))
     return "\n".join(notes)
 
 
