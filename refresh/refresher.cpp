@@ -155,24 +155,22 @@ bool Refresher::rebuild_now(const Burst& burst) {
 
 void Refresher::run() {
   Clock::time_point next_rescan = Clock::now() + options_.rescan_interval;
-  std::optional<Clock::time_point> retry_at;
+  constexpr Clock::time_point kNever = Clock::time_point::max();
+  Clock::time_point retry_at = kNever;  // after a failed rebuild
   while (!stopping_) {
     const bool polling = stats().polling;
     Clock::time_point wake_at = Clock::now() + kIdle;
     if (polling) {
       wake_at = std::min(wake_at, next_rescan);
     }
-    if (retry_at) {
-      wake_at = std::min(wake_at, *retry_at);
-    }
+    wake_at = std::min(wake_at, retry_at);
     Burst burst;
     burst.events = wait_events(until(wake_at), &burst.sample);
     burst.first = Clock::now();
     if (stopping_) {
       break;
     }
-    const bool due =
-        (polling && burst.first >= next_rescan) || (retry_at && burst.first >= *retry_at);
+    const bool due = (polling && burst.first >= next_rescan) || burst.first >= retry_at;
     if (burst.events == 0 && !due) {
       continue;
     }
@@ -182,10 +180,7 @@ void Refresher::run() {
         break;
       }
     }
-    retry_at.reset();
-    if (!rebuild_now(burst)) {
-      retry_at = Clock::now() + options_.retry_after;
-    }
+    retry_at = rebuild_now(burst) ? kNever : Clock::now() + options_.retry_after;
     next_rescan = Clock::now() + options_.rescan_interval;
   }
 }

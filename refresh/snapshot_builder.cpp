@@ -89,6 +89,7 @@ Built SnapshotBuilder::build() {
     analysis::AnalysisOptions analysis_options;
     analysis_options.threads = options_.threads;
     analysis_options.cache = options_.cache;
+    analysis_options.on_progress = options_.on_progress;
     analysis::Analysis result = analysis::analyze(tree, analysis_options);
     if (options_.cache != nullptr) {
       options_.cache->flush();
@@ -108,6 +109,7 @@ Built SnapshotBuilder::build() {
     built.reanalysed = true;
     built.stats = result.stats;
     built.skipped = result.skipped.size();
+    built.skipped_files = std::move(result.skipped);
     built.entities = graph.entities.size();
     built.edges = graph.edges.size();
     built.view_reason = choice.reason;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -20,6 +21,8 @@ struct BuildOptions {
   unsigned threads = 0;
   render::ViewOptions view;
   cache::LmdbFactCache* cache = nullptr;  // optional; flushed after every analysis
+  // Files parsed so far, from analysis worker threads (the mount's start-up progress).
+  std::function<void(size_t done, size_t total)> on_progress;
 };
 
 struct Built {
@@ -28,6 +31,7 @@ struct Built {
   bool reanalysed = false;  // false: no source file or directory changed, the plans were reused
   analysis::AnalysisStats stats;  // of the last analysis (the one whose plans are served)
   size_t skipped = 0;             // source files served untagged by that analysis
+  std::vector<analysis::SkippedFile> skipped_files;  // which, and why (for --verbose)
   size_t entities = 0;
   size_t edges = 0;
   std::string view_reason;
