@@ -2,7 +2,7 @@
 # Benchmarks anchorfs against the plain directory, bindfs -r and libfuse's passthrough_ll, side by side.
 #
 #   scripts/bench.sh [--quick] [--corpus NAME|PATH ...] [--reps N] [--configs LIST] [--scaling SIZES|none]
-#                    [--reads N] [--[no-]refresh] [--output FILE|-] [--anchorfs BIN] [--build-dir DIR]
+#                    [--reads N] [--[no-]refresh] [--profile] [--output FILE|-] [--anchorfs BIN] [--build-dir DIR]
 #                    [--no-install]
 #
 # Corpora: sympy, django (Debian's python3-sympy / python3-django sources), synth-SIZE (e.g. synth-100k,
@@ -12,7 +12,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
-quick=0 refresh="" reps="" reads="" scaling="" output="$here/docs/benchmarks.md" anchorfs="" install=1
+quick=0 profile=0 refresh="" reps="" reads="" scaling="" output="$here/docs/benchmarks.md" anchorfs="" install=1
 build="$here/build"
 configs="plain,bindfs,passthrough_ll,anchorfs-none,anchorfs-topo,anchorfs-auto"
 corpora=()
@@ -32,6 +32,7 @@ while [ $# -gt 0 ]; do
     --no-install) install=0 ;;
     --refresh) refresh=1 ;;
     --no-refresh) refresh=0 ;;
+    --profile) profile=1 ;;
     -h|--help) usage 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; usage 2 ;;
   esac
@@ -136,6 +137,7 @@ fi
 
 corpus_args=()
 [ "$refresh" = 1 ] && corpus_args+=(--refresh)
+[ "$profile" = 1 ] && corpus_args+=(--profile)
 for c in "${corpora[@]}"; do corpus_args+=(--corpus "$c"); done
 python3 "$here/scripts/bench/run.py" --work "$work" --corpora-dir "$corpora_dir" \
   --anchorfs "$anchorfs" --passthrough-ll "$passthrough" --configs "$configs" --reps "$reps" \

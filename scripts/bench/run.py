@@ -487,6 +487,11 @@ def measure_corpus(corpus, src, configs, work, args):
             log(f"  {config.name} FAILED: {exc}")
             rows.append({"config": config.name, "error": str(exc)})
             failed = True
+    if args.profile and any(c.name == "anchorfs-topo" for c in configs):
+        try:
+            info["profile"] = profile_mount(corpus, src, configs[0].tools, work)
+        except (BenchError, OSError, subprocess.SubprocessError) as exc:
+            log(f"  profile failed (not counted as a measurement failure): {exc}")
     if args.refresh and any(c.name == "anchorfs-topo" for c in configs):
         try:
             info["refresh"] = measure_refresh(corpus, src, configs[0].tools, work, args.refresh_timeout)
@@ -567,6 +572,43 @@ def measure_refresh(corpus, src, tools, work, timeout):
         m.close()
         shutil.rmtree(copy, ignore_errors=True)
     return result
+
+
+def profile_mount(corpus, src, tools, work):
+    """perf profile of one cold `anchorfs mount -f --view topo --no-cache`: top symbols by self time."""
+    log(f"  {corpus} / perf profile of a cold mount")
+    mnt = os.path.join(work, "mnt", f"{corpus}-profile")
+    os.makedirs(mnt, exist_ok=True)
+    data = os.path.join(work, f"perf-{corpus}.data")
+    perf = subprocess.Popen(["perf", "record", "-q", "-F", "499", "-g", "-o", data, "--", tools["anchorfs"],
+                             "mount", src, mnt, "--view", "topo", "--no-cache", "-f"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    start = time.perf_counter()
+    try:
+        while not is_mounted(mnt):
+            if perf.poll() is not None:
+                raise BenchError(f"perf record exited {perf.returncode}: {perf.stderr.read().decode()[-300:]}")
+            if time.perf_counter() - start > MOUNT_TIMEOUT:
+                raise BenchError("profiled mount never appeared")
+            time.sleep(0.01)
+        os.listdir(mnt)
+    finally:
+        if is_mounted(mnt):
+            Anchorfs(tools, "topo").unmount(mnt)
+        try:
+            perf.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            perf.kill()
+            perf.wait()
+    out = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", "dso,symbol",
+                          "-g", "none", "--percent-limit", "1.5"], capture_output=True, text=True, timeout=300)
+    rows = []
+    for line in out.stdout.splitlines():
+        m = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[[.k]\]\s+(.*)", line)
+        if m:
+            symbol = re.sub(r"(\s+-)+$", "", m.group(3).strip())
+            rows.append([m.group(1) + " %", m.group(2), cell_text(symbol, 100)])
+    return rows[:20]
 
 
 def measure_scaling(sizes, tools, work, args):
@@ -810,6 +852,12 @@ def report(args, tools, machine, results, points):
                   "Seconds from the change on disk until reads through the mount show every new byte "
                   "(one appended function; `git checkout` of a branch that appends one to every 20th "
                   "Python file).", "", refresh, ""]
+    for info, _ in results:
+        if info.get("profile"):
+            parts += [f"### Where a cold mount spends its time: {info['name']}", "",
+                      "`perf record -F 499 -g` of `anchorfs mount --view topo --no-cache -f` until ready, "
+                      "self time by symbol (all threads; entries ≥ 1.5 %):", "",
+                      table(["self", "object", "symbol"], info["profile"]), ""]
     parts += ["### Targets (issues 5 and 6)", "", targets(results, points), ""]
     return "\n".join(parts)
 
@@ -845,6 +893,7 @@ def main():
     parser.add_argument("--scaling", default="10k,100k,500k,1M,2M", help="comma list of sizes, or 'none'")
     parser.add_argument("--refresh", action="store_true", help="measure live-refresh latency (anchorfs-topo)")
     parser.add_argument("--refresh-timeout", type=float, default=30.0)
+    parser.add_argument("--profile", action="store_true", help="perf profile of a cold anchorfs-topo mount")
     parser.add_argument("--output", required=True, help="Markdown file to write ('-' for none)")
     parser.add_argument("--argv", nargs=argparse.REMAINDER, default=[], help="bench.sh arguments, for the record")
     args = parser.parse_args()
