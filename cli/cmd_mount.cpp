@@ -12,13 +12,16 @@
 #include "cli/cache_args.h"
 #include "cli/cli_error.h"
 #include "cli/command.h"
+#include "cli/daemon_log.h"
 #include "cli/mount_checks.h"
-#include "cli/pipeline.h"
 #include "cli/signal_waiter.h"
 #include "cli/startup.h"
 #include "cli/view_args.h"
 #include "fs/server.h"
 #include "fs/snapshot.h"
+#include "refresh/publish.h"
+#include "refresh/refresher.h"
+#include "refresh/snapshot_builder.h"
 
 namespace anchorfs::cli {
 namespace {
@@ -29,6 +32,7 @@ struct MountArgs {
   bool foreground = false;
   bool debug = false;
   bool verbose = false;
+  bool no_watch = false;
   unsigned threads = 0;
   CacheArgs cache;
   std::vector<std::string> fuse_options;
@@ -47,45 +51,48 @@ std::vector<std::string> fuse_options_for(const MountArgs& args, const std::stri
   return options;
 }
 
-void report_skipped(const Prepared& prepared, StartupReporter& reporter) {
-  for (const auto& problem : prepared.tree.problems) {
+void report_skipped(const refresh::Built& built, StartupReporter& reporter) {
+  for (const auto& problem : built.snapshot->problems()) {
     reporter.note("skipped " + problem.path + ": " + problem.reason);
   }
-  for (const auto& skipped : prepared.analysis.skipped) {
+  for (const auto& skipped : built.skipped_files) {
     reporter.note("untagged " + skipped.path + ": " + skipped.reason);
   }
 }
 
-// Analyse, mount, report ready, serve until unmounted or signalled. `on_ready` runs after the
-// ready report (the daemon detaches from the terminal there).
+// Analyse, mount, report ready, serve (refreshing on changes unless --no-watch) until
+// unmounted or signalled. `on_ready` runs after the ready report (the daemon detaches there).
 int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
                       StartupReporter& reporter, const std::function<void()>& on_ready) {
   SignalWaiter signals;
   const auto store = open_cache(paths.repo, args.cache, [&reporter](const std::string& message) {
     reporter.note("warning: " + message);
   });
-  PipelineOptions options;
-  options.cache = store.get();
-  options.view = args.view.options();
-  options.threads = args.threads;
-  options.on_progress = [&reporter](size_t done, size_t total) { reporter.progress(done, total); };
-  Prepared prepared = prepare(paths.repo, options);
-  if (args.verbose) report_skipped(prepared, reporter);
-  const std::string line =
-      "mounted " + paths.repo + " on " + paths.mountpoint + ": " + summary(prepared);
-
-  std::shared_ptr<const fs::Snapshot> snapshot;
+  refresh::BuildOptions build_options;
+  build_options.repo = paths.repo;
+  build_options.threads = args.threads;
+  build_options.view = args.view.options();
+  build_options.cache = store.get();
+  build_options.on_progress = [&reporter](size_t done, size_t total) {
+    reporter.progress(done, total);
+  };
+  refresh::SnapshotBuilder builder(build_options);
+  refresh::Built built;
   try {
-    snapshot = fs::make_snapshot(std::move(prepared.tree), std::move(prepared.plans));
+    built = builder.build();
   } catch (const std::exception& error) {
-    throw CliError("internal error building the snapshot", error.what());
+    throw CliError(paths.repo, error.what());
   }
+  if (args.verbose) report_skipped(built, reporter);
+  const std::string line =
+      "mounted " + paths.repo + " on " + paths.mountpoint + ": " + refresh::describe(built);
+
   fs::ServerOptions server_options;
   server_options.mountpoint = paths.mountpoint;
   server_options.fuse_options = fuse_options_for(args, paths.repo);
   server_options.debug = args.debug;
   server_options.max_threads = args.threads;
-  fs::Server server(std::move(snapshot), server_options);
+  fs::Server server(std::move(built.snapshot), server_options);
   signals.mounting();
   try {
     server.mount();
@@ -93,10 +100,21 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
     throw CliError(paths.mountpoint, error.what());
   }
   signals.serving(server);
+
+  DaemonLog log(args.log_file, args.foreground || args.debug);
+  std::unique_ptr<refresh::Refresher> refresher;
+  if (!args.no_watch) {
+    refresh::RefreshOptions refresh_options;
+    refresh_options.log = [&log](const std::string& message) { log.write(message); };
+    refresher = std::make_unique<refresh::Refresher>(
+        paths.repo, refresh::rebuild_and_publish(builder, server), refresh_options);
+    refresher->start();
+  }
   reporter.ready(line);
   on_ready();
   const int rc = server.run();
   signals.finished();
+  if (refresher) refresher->stop();
   return rc == 0 ? kExitOk : kExitRuntime;
 }
 
@@ -180,7 +198,11 @@ Command add_mount_command(CLI::App& app) {
       ->allow_extra_args(false);
   add_view_args(*command, args->view);
   add_cache_args(*command, args->cache);
-  command->add_option("--log", args->log_file, "Where the daemon writes its messages");
+  command->add_flag("--no-watch", args->no_watch,
+                    "Serve a frozen snapshot: do not follow changes to REPO");
+  command->add_option(
+      "--log", args->log_file,
+      "Append refreshes and warnings to FILE (the daemon's messages go nowhere else)");
   command->add_flag("-v,--verbose", args->verbose,
                     "List every file served untagged or skipped, and why");
   return {command, [args] { return run_mount(*args); }};

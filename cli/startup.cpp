@@ -57,6 +57,7 @@ ForegroundReporter::ForegroundReporter() : terminal_(::isatty(STDERR_FILENO) == 
 void ForegroundReporter::progress(size_t done, size_t total) {
   if (!terminal_) return;
   throttled(mutex_, last_, done, total, [&] {
+    if (ready_) return;
     progress_shown_ = true;
     write_stderr(progress_text(done, total));
   });
@@ -73,6 +74,7 @@ void ForegroundReporter::ready(std::string_view summary) {
   std::lock_guard lock(mutex_);
   if (progress_shown_) write_stderr("\r\033[K");
   progress_shown_ = false;
+  ready_ = true;
   write_stderr(fmt::format("anchorfs: {}\n", summary));
 }
 

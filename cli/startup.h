@@ -33,6 +33,7 @@ class ForegroundReporter : public StartupReporter {
 
  private:
   bool terminal_;
+  bool ready_ = false;  // later analyses (refreshes) report in the log, not as progress
   std::mutex mutex_;
   std::chrono::steady_clock::time_point last_{};
   bool progress_shown_ = false;

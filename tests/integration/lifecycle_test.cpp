@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <string>
 #include <thread>
 
@@ -124,6 +125,42 @@ TEST_F(Lifecycle, ForegroundMountServesUntilInterrupted) {
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.err.find("mounted " + repo_), std::string::npos) << result.err;
   EXPECT_FALSE(is_mounted(mnt_));
+}
+
+TEST_F(Lifecycle, MountFollowsEditsToTheRepository) {
+  const std::string mount_log = dir_ / "mount.log";
+  Mount mount(repo_, mnt_, {"--view", "topo", "--log", mount_log});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  // A new caller in another module must show up in the callee's CALLED_BY.
+  const std::string errors = repo_ + "/bookshelf/errors.py";
+  write_file(errors, read_file(errors) + "\n\ndef missing(key):\n    return NotFound(key)\n");
+  fingerprint_ = tree_fingerprint(repo_);
+  const bool refreshed = wait_until(
+      [&] {
+        return read_file(mnt_ + "/bookshelf/errors.py").find("CALLED_BY: missing") !=
+               std::string::npos;
+      },
+      20);
+  EXPECT_TRUE(refreshed) << read_file(mnt_ + "/bookshelf/errors.py");
+  const ProcessResult rendered =
+      anchorfs({"render", repo_, "bookshelf/errors.py", "--view", "topo"});
+  EXPECT_EQ(read_file(mnt_ + "/bookshelf/errors.py"), rendered.out);
+  EXPECT_TRUE(wait_until([&] {
+    return read_file(mount_log).find("refreshed") != std::string::npos;
+  })) << read_file(mount_log);
+}
+
+TEST_F(Lifecycle, NoWatchServesAFrozenSnapshot) {
+  Mount mount(repo_, mnt_, {"--no-watch"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  const std::string before = read_file(mnt_ + "/bookshelf/errors.py");
+  const std::string errors = repo_ + "/bookshelf/errors.py";
+  const std::string original = read_file(errors);
+  write_file(errors, original + "\n\ndef missing(key):\n    return NotFound(key)\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // longer than any debounce
+  EXPECT_EQ(read_file(mnt_ + "/bookshelf/errors.py"), before);
+  write_file(errors, original);  // the snapshot's sizes match again for the teardown check
+  fingerprint_ = tree_fingerprint(repo_);
 }
 
 }  // namespace
