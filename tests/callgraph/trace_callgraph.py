@@ -2,6 +2,7 @@
 """Fixture check: runs a call-graph fixture and prints the calls Python actually made.
 
 Usage: trace_callgraph.py CASE_DIR [--diff | --complete-keys]
+       trace_callgraph.py --check CORPUS_DIR ACCEPTED_FILE
 
 Runs CASE_DIR/main.py under a profiler and reports caller -> callee edges between functions of
 the fixture, named as in PyCG's format. With --diff, compares them with CASE_DIR/callgraph.json.
@@ -11,13 +12,19 @@ a static call graph for generator resumption (the consumer, not the `gen()` call
 the body) and for repository functions called back by builtins (`map(f, xs)` shows the caller
 of `map`). Such edges are marked so a reviewer can judge them.
 
+--check runs every case of the corpus (each in a fresh interpreter, writing no bytecode) and
+fails unless each runs and every difference is listed in ACCEPTED_FILE, one
+`CASE: run-only|expected-only CALLER -> CALLEE` per line (the deliberate differences).
+
 --complete-keys rewrites CASE_DIR/callgraph.json with a key for every module, class, function
 and lambda of the fixture (hand-written edges are kept as they are), sorted.
 """
 import ast
+import glob
 import json
 import os
 import runpy
+import subprocess
 import sys
 import threading
 
@@ -198,6 +205,8 @@ def complete_keys(case_dir):
 
 
 def main():
+    if sys.argv[1] == "--check":
+        return check_corpus(sys.argv[2], sys.argv[3])
     case_dir = sys.argv[1]
     if "--complete-keys" in sys.argv:
         complete_keys(case_dir)
@@ -210,14 +219,38 @@ def main():
         return 0
     with open(os.path.join(case_dir, "callgraph.json")) as f:
         expected = {(a, b) for a, bs in json.load(f).items() for b in bs}
-    rc = 0
     for e in sorted(observed - expected):
         print(f"  run-only:      {e[0]} -> {e[1]}  {sorted(n for n in edges[e] if n)}")
-        rc = 1
     for e in sorted(expected - observed):
         print(f"  expected-only: {e[0]} -> {e[1]}")
-        rc = 1
-    return rc
+    return 0
+
+
+def check_corpus(corpus, accepted_file):
+    with open(accepted_file) as f:
+        accepted = {line.strip() for line in f if line.strip() and not line.startswith("#")}
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    found, failures = set(), []
+    cases = sorted(os.path.dirname(os.path.relpath(p, corpus))
+                   for p in glob.glob(os.path.join(corpus, "*", "*", "callgraph.json")))
+    for case in cases:
+        result = subprocess.run([sys.executable, "-B", os.path.abspath(__file__),
+                                 os.path.join(corpus, case), "--diff"],
+                                capture_output=True, text=True, env=env, timeout=60)
+        if result.returncode != 0:
+            failures.append(f"{case}: does not run: {result.stderr.strip()[-300:]}")
+            continue
+        for line in result.stdout.splitlines():
+            if line.startswith("  run-only:") or line.startswith("  expected-only:"):
+                kind, edge = line.strip().split(":", 1)
+                edge = edge.strip().split("  [")[0].strip()
+                found.add(f"{case}: {kind} {edge}")
+    failures += [f"not accepted: {d}" for d in sorted(found - accepted)]
+    failures += [f"accepted but gone: {d}" for d in sorted(accepted - found)]
+    for failure in failures:
+        print(failure)
+    print(f"{len(cases)} cases run, {len(found)} accepted differences")
+    return 1 if failures or not cases else 0
 
 
 if __name__ == "__main__":
