@@ -268,3 +268,23 @@ TEST(Views, InsertionsAreSortedByOffset) {
 
 }  // namespace
 }  // namespace anchorfs::render::testing
+
+namespace anchorfs::render::testing {
+namespace {
+
+TEST(Views, DenseLabelsAreEscapedAndSortedAfterEntities) {
+  GraphBuilder b;
+  b.file("e.py");
+  EntityIndex f = b.function("f", Anchor{0, ""});
+  EntityIndex g = b.function("g", Anchor{9, ""});
+  b.edge(f, g, Relation::ConfigUsage);
+  b.label(f, Relation::ConfigUsage, "Z_KEY");
+  b.label(f, Relation::ConfigUsage, "A\nKEY\r");
+  auto plans = render(b.build(), View::Dense);
+  EXPECT_NE(block_at(plans, 0, 0).find("# CONFIG_USAGE: g, A\\x0aKEY\\x0d, Z_KEY\n"),
+            std::string::npos)
+      << block_at(plans, 0, 0);
+}
+
+}  // namespace
+}  // namespace anchorfs::render::testing
