@@ -433,6 +433,27 @@ TEST_F(MountTest, EverySwapIsVisibleAtOnceWhileOthersRead) {
   EXPECT_EQ(failures.load(), 0) << "reads that failed or had a size no snapshot had";
 }
 
+TEST(MountListing, LargeDirectoriesAndOddNamesListAndResolve) {
+  test::TempDir src("anchorfs-src");
+  test::TempDir mnt("anchorfs-mnt");
+  std::set<std::string> names;
+  for (int i = 0; i < 3000; ++i)
+    names.insert("module_with_a_long_name_" + std::to_string(i) + ".py");
+  names.insert("with space.py");
+  names.insert("\xc3\xa9t\xc3\xa9.py");
+  names.insert("-dash");
+  for (const std::string& name : names) write_file(src / ("big/" + name), name);
+  test::LiveMount mount(make_snapshot(analysis::scan_tree(src.path()), {}), mnt.path());
+  std::set<std::string> listed = list_dir(mount / "big");
+  listed.erase(".");
+  listed.erase("..");
+  EXPECT_EQ(listed, names);
+  for (const std::string name :
+       {"with space.py", "\xc3\xa9t\xc3\xa9.py", "-dash", "module_with_a_long_name_2999.py"}) {
+    EXPECT_EQ(read_file(mount / ("big/" + name)), name);
+  }
+}
+
 TEST(MountLifecycle, StopBeforeRunEndsRunAtOnceAndUnmounts) {
   test::TempDir src("anchorfs-src");
   test::TempDir mnt("anchorfs-mnt");
