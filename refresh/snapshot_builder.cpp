@@ -89,7 +89,10 @@ Built SnapshotBuilder::build() {
     analysis::AnalysisOptions analysis_options;
     analysis_options.threads = options_.threads;
     analysis_options.cache = options_.cache;
-    analysis_options.on_progress = options_.on_progress;
+    if (!progress_reported_) {
+      analysis_options.on_progress = options_.on_progress;
+      progress_reported_ = true;
+    }
     analysis::Analysis result = analysis::analyze(tree, analysis_options);
     if (options_.cache != nullptr) {
       options_.cache->flush();
@@ -108,7 +111,6 @@ Built SnapshotBuilder::build() {
     previous_plans_ = std::move(by_path);
     built.reanalysed = true;
     built.stats = result.stats;
-    built.skipped = result.skipped.size();
     built.skipped_files = std::move(result.skipped);
     built.entities = graph.entities.size();
     built.edges = graph.edges.size();
@@ -138,8 +140,8 @@ std::string describe(const Built& built) {
     return fmt::format("no source changed, tags reused; {:.2f} s", seconds);
   }
   std::string extra;
-  if (built.skipped > 0) {
-    extra += fmt::format(", {} untagged", built.skipped);
+  if (!built.skipped_files.empty()) {
+    extra += fmt::format(", {} untagged", built.skipped_files.size());
   }
   if (built.stats.from_cache > 0) {
     extra += fmt::format(", {} from cache", built.stats.from_cache);

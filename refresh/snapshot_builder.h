@@ -1,6 +1,7 @@
 // Building a served snapshot from the repository as it is now: scan, analyse, render, lay out.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -21,7 +22,8 @@ struct BuildOptions {
   unsigned threads = 0;
   render::ViewOptions view;
   cache::LmdbFactCache* cache = nullptr;  // optional; flushed after every analysis
-  // Files parsed so far, from analysis worker threads (the mount's start-up progress).
+  // Files parsed so far / total, from analysis worker threads, during the first build only (the
+  // mount's start-up progress; refreshes report through the refresher's log instead).
   std::function<void(size_t done, size_t total)> on_progress;
 };
 
@@ -30,8 +32,7 @@ struct Built {
   bool changed = true;      // false: the whole tree is as in the previous build (same snapshot)
   bool reanalysed = false;  // false: no source file or directory changed, the plans were reused
   analysis::AnalysisStats stats;  // of the last analysis (the one whose plans are served)
-  size_t skipped = 0;             // source files served untagged by that analysis
-  std::vector<analysis::SkippedFile> skipped_files;  // which, and why (for --verbose)
+  std::vector<analysis::SkippedFile> skipped_files;  // served untagged by that analysis, and why
   size_t entities = 0;
   size_t edges = 0;
   std::string view_reason;
@@ -54,6 +55,7 @@ class SnapshotBuilder {
  private:
   BuildOptions options_;
   bool have_previous_ = false;
+  bool progress_reported_ = false;
   std::pair<uint64_t, uint64_t> previous_signature_{0, 0};       // sources and directories
   std::pair<uint64_t, uint64_t> previous_tree_signature_{0, 0};  // every entry
   std::vector<std::pair<std::string, render::TagPlan>> previous_plans_;
