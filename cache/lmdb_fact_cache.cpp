@@ -43,7 +43,8 @@ bool is_corruption(int rc) {
 // processes sharing a store (LMDB's own locks only cover transactions).
 class DirLock {
  public:
-  explicit DirLock(const std::string& dir) : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY)) {
+  explicit DirLock(const std::string& dir)
+      : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
     if (fd_ >= 0) {
       while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
       }
@@ -140,6 +141,10 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
   std::unique_ptr<LmdbFactCache> cache(new LmdbFactCache(std::move(resolved), dir));
   DirLock lock(dir);
   const StoreReport report = check_store(dir);
+  if (!report.verified) {  // a resource shortage, not a verdict: keep the store for next time
+    emit_warning(options.warn, fmt::format("no cache: fact cache {}: {}", dir, report.problem));
+    return nullptr;
+  }
   if (report.exists && !report.healthy) {
     cache->set_aside(report.problem);
   }

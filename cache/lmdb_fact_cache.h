@@ -36,7 +36,8 @@ class LmdbFactCache final : public analysis::FactCache {
  public:
   // Opens (creating, verifying and if needed rebuilding) the store for options.repo_root.
   // Throws CacheError when an explicit cache_dir is unusable or inside the repository. Returns
-  // nullptr after a warning when the *default* location is unusable: run without a cache.
+  // nullptr after a warning when the *default* location is unusable, or when the store cannot be
+  // verified for lack of resources (fork failed): run without a cache.
   static std::unique_ptr<LmdbFactCache> open(const CacheOptions& options);
 
   ~LmdbFactCache() override;  // flushes

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <thread>
@@ -162,14 +163,17 @@ StoreReport check_store(const std::string& dir, std::chrono::milliseconds timeou
 
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
-    report.problem = "cannot verify (pipe failed)";
+    report.verified = false;
+    report.problem = fmt::format("cannot verify it (pipe: {})", std::strerror(errno));
     return report;
   }
   const pid_t pid = ::fork();
   if (pid < 0) {
+    const int error = errno;
     ::close(fds[0]);
     ::close(fds[1]);
-    report.problem = "cannot verify (fork failed)";
+    report.verified = false;
+    report.problem = fmt::format("cannot verify it (fork: {})", std::strerror(error));
     return report;
   }
   if (pid == 0) {

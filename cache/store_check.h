@@ -16,6 +16,7 @@ inline constexpr const char* kVersionKey = "version";
 
 struct StoreReport {
   bool exists = false;   // there is a data file at all
+  bool verified = true;  // false: the check itself could not run (no fork, no pipe); no verdict
   bool healthy = false;  // every page reachable, every record's checksum verifies
   std::string problem;   // why not healthy
   std::string repo_path;
