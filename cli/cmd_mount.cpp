@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -156,8 +157,19 @@ int run_daemon(const MountArgs& args, const CheckedMountPaths& paths, int fd) {
   }
 }
 
-int run_mount(const MountArgs& args) {
-  const CheckedMountPaths paths = check_mount_paths(args.repo, args.mountpoint);
+// A relative path made absolute against the current directory (the daemon runs in "/").
+std::string absolute(const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  char cwd[PATH_MAX];
+  if (::getcwd(cwd, sizeof cwd) == nullptr) throw CliError(path, errno_text(errno));
+  return std::string(cwd) + "/" + path;
+}
+
+int run_mount(const MountArgs& given) {
+  const CheckedMountPaths paths = check_mount_paths(given.repo, given.mountpoint);
+  MountArgs args = given;
+  args.log_file = absolute(args.log_file);
+  args.cache.dir = absolute(args.cache.dir);
   if (args.foreground || args.debug) {
     ForegroundReporter reporter;
     return analyse_and_serve(args, paths, reporter, [] {});
