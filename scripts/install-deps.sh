@@ -12,6 +12,7 @@ packages+=("$@")
 
 missing=()
 for p in "${packages[@]}"; do
+  [ "$p" = npm ] && command -v npm >/dev/null && continue  # a nodejs from elsewhere bundles npm
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
