@@ -26,6 +26,7 @@ void fill_from_stat(TreeEntry& entry, const struct stat& st) {
   entry.mtime_ns = to_ns(st.st_mtim);
   entry.ctime_ns = to_ns(st.st_ctim);
   entry.atime_ns = to_ns(st.st_atim);
+  entry.rdev = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? st.st_rdev : 0;
 }
 
 std::string join(const std::string& dir, const std::string& name) {

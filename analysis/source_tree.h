@@ -25,6 +25,7 @@ struct TreeEntry {
   int64_t ctime_ns = 0;
   int64_t atime_ns = 0;
   std::string symlink_target;  // for symlinks only
+  uint64_t rdev = 0;           // device nodes: st_rdev (0 for everything else)
   uint32_t first_child = 0;    // directories: children are entries[first_child, +child_count)
   uint32_t child_count = 0;
 };

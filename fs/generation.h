@@ -1,4 +1,4 @@
-// A snapshot paired with its inode numbers; numbers follow paths from one snapshot to the next.
+// A snapshot paired with its inode numbers: an inode number names one unchanging file version.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +19,11 @@ class Generation {
  public:
   // The first generation of a mount: entry i gets inode i + 1 (the root gets kRootInode).
   explicit Generation(std::shared_ptr<const Snapshot> snapshot);
-  // The generation after `previous`: a path present in both with the same file type keeps its
-  // inode; every other entry gets a fresh number above all numbers used so far (never reused).
+  // The generation after `previous`. An entry keeps its inode number when `previous` had the
+  // same path with the same file type and, unless it is a directory, the same served content
+  // (same source identity and same tags); every other entry gets a fresh number above all numbers
+  // used so far (never reused). So a number never stands for two different sizes or contents,
+  // and the kernel's cached size and pages for it can never disagree with what is served.
   Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous);
 
   const Snapshot& snapshot() const { return *snapshot_; }
@@ -31,20 +34,31 @@ class Generation {
   uint64_t next_inode() const { return next_inode_; }
 
  private:
-  static constexpr uint32_t kAbsent = UINT32_MAX;
   void index_inodes();
 
   std::shared_ptr<const Snapshot> snapshot_;
   std::vector<uint64_t> inode_of_entry_;
-  std::vector<uint32_t> entry_of_inode_;  // by inode number; kAbsent for numbers not in use
-  uint64_t next_inode_ = 0;               // the first number never handed out
+  // (inode, entry) sorted by inode: memory follows the tree's size, not how many numbers a long
+  // series of refreshes has handed out.
+  std::vector<std::pair<uint64_t, uint32_t>> entry_of_inode_;
+  uint64_t next_inode_ = 0;  // the first number never handed out
 };
 
-// What the kernel must forget after a swap from `before` to `after`.
+// Two non-directory entries serve the same content: same source identity (size, mtime, ctime,
+// source inode, symlink target, device number) and the same tags.
+bool same_content(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32_t b_entry);
+
+// What the kernel must forget after a swap from `before` to `after`, and which inodes left.
 struct Invalidations {
-  std::vector<uint64_t> contents;    // inodes whose bytes, size or listing changed (drop pages too)
-  std::vector<uint64_t> attributes;  // inodes whose other attributes changed
-  std::vector<std::pair<uint64_t, std::string>> names;  // (parent inode, name) added or removed
+  // Directories whose listing changed (a name added or removed, or naming a new inode): drop
+  // the cached listing and attributes. Files never appear here: changed files get new inodes.
+  std::vector<uint64_t> contents;
+  std::vector<uint64_t> attributes;  // inodes kept whose other attributes changed
+  // (parent inode, name) for every name added, removed or now naming a new inode, under a
+  // parent that `before` already had: drops the cached dentry or negative lookup. Sorted.
+  std::vector<std::pair<uint64_t, std::string>> names;
+  // (inode, entry in `before`) for every inode `before` had and `after` has not.
+  std::vector<std::pair<uint64_t, uint32_t>> dropped;
 };
 
 Invalidations diff_generations(const Generation& before, const Generation& after);

@@ -1,4 +1,5 @@
-// The FUSE low-level request handlers: everything is answered from the current Generation.
+// The FUSE low-level request handlers: answered from the current Generation, or for an old file
+// version the kernel still holds, from that version.
 #include <fuse_lowlevel.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -6,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -29,6 +31,30 @@ fuse_entry_param entry_param(const Generation& generation, uint32_t index) {
   e.attr_timeout = kCacheSeconds;
   e.entry_timeout = kCacheSeconds;
   return e;
+}
+
+// An inode as one request serves it: from the current generation, or, for a file version that
+// generation no longer has, from the old version the kernel still holds.
+struct Served {
+  std::shared_ptr<const Generation> generation;  // keeps `entry` and `layout` alive
+  std::shared_ptr<const RetiredFile> retired;    // or this does
+  const analysis::TreeEntry* entry = nullptr;
+  const FileLayout* layout = nullptr;
+};
+
+std::optional<Served> resolve(const ServerState& state, fuse_ino_t ino) {
+  Served served;
+  served.generation = state.current();
+  if (std::optional<uint32_t> index = served.generation->entry(ino)) {
+    served.entry = &served.generation->snapshot().entry(*index);
+    served.layout = &served.generation->snapshot().layout(*index);
+    return served;
+  }
+  served.retired = state.inodes.retired(ino);
+  if (!served.retired) return std::nullopt;
+  served.entry = &served.retired->entry;
+  served.layout = served.retired->layout.get();
+  return served;
 }
 
 // Closes a source fd when the handler returns, whatever path it takes.
@@ -68,6 +94,7 @@ void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
   std::optional<uint32_t> child = generation->snapshot().child(*dir, name);
   if (child) {
     const fuse_entry_param e = entry_param(*generation, *child);
+    state.inodes.remember(*generation, std::span<const uint32_t>(&*child, 1));
     return static_cast<void>(fuse_reply_entry(req, &e));
   }
   // A cacheable negative entry: walkers probe .gitignore/.ignore/.rgignore in every directory.
@@ -78,22 +105,19 @@ void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
 
 void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
   ServerState& state = state_of(req);
-  auto generation = state.current();
-  std::optional<uint32_t> index = generation->entry(ino);
-  if (!index) return static_cast<void>(fuse_reply_err(req, ESTALE));
-  struct stat st = generation->snapshot().attributes(*index);
+  std::optional<Served> served = resolve(state, ino);
+  if (!served) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  struct stat st = served_attributes(*served->entry, *served->layout);
   st.st_ino = ino;
   fuse_reply_attr(req, &st, kCacheSeconds);
 }
 
 void op_readlink(fuse_req_t req, fuse_ino_t ino) {
   ServerState& state = state_of(req);
-  auto generation = state.current();
-  std::optional<uint32_t> index = generation->entry(ino);
-  if (!index) return static_cast<void>(fuse_reply_err(req, ESTALE));
-  const analysis::TreeEntry& entry = generation->snapshot().entry(*index);
-  if (!S_ISLNK(entry.mode)) return static_cast<void>(fuse_reply_err(req, EINVAL));
-  fuse_reply_readlink(req, entry.symlink_target.c_str());
+  std::optional<Served> served = resolve(state, ino);
+  if (!served) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  if (!S_ISLNK(served->entry->mode)) return static_cast<void>(fuse_reply_err(req, EINVAL));
+  fuse_reply_readlink(req, served->entry->symlink_target.c_str());
 }
 
 void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
@@ -102,8 +126,7 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC) != 0) {
     return static_cast<void>(fuse_reply_err(req, EROFS));
   }
-  auto generation = state.current();
-  if (!generation->entry(ino)) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  if (!resolve(state, ino)) return static_cast<void>(fuse_reply_err(req, ESTALE));
   fi->keep_cache = 1;
   fi->noflush = 1;
   fuse_reply_open(req, fi);
@@ -134,14 +157,13 @@ void reply_stale(fuse_req_t req, int fd, uint64_t offset, size_t size) {
 void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
   ServerState& state = state_of(req);
   state.reads.fetch_add(1, std::memory_order_relaxed);
-  auto generation = state.current();
-  std::optional<uint32_t> index = generation->entry(ino);
-  if (!index) return static_cast<void>(fuse_reply_err(req, ESTALE));
-  const Snapshot& snapshot = generation->snapshot();
-  const analysis::TreeEntry& entry = snapshot.entry(*index);
+  std::optional<Served> served = resolve(state, ino);
+  if (!served) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  const analysis::TreeEntry& entry = *served->entry;
   if (S_ISDIR(entry.mode)) return static_cast<void>(fuse_reply_err(req, EISDIR));
   if (!S_ISREG(entry.mode)) return static_cast<void>(fuse_reply_err(req, EIO));
-  const uint64_t view_size = snapshot.view_size(*index);
+  const FileLayout& layout = *served->layout;
+  const uint64_t view_size = fs::view_size(entry, layout);
   const uint64_t offset = static_cast<uint64_t>(off);
   if (off < 0 || offset >= view_size) return static_cast<void>(fuse_reply_buf(req, nullptr, 0));
   const size_t length = static_cast<size_t>(std::min<uint64_t>(size, view_size - offset));
@@ -160,7 +182,6 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
     state.stale_reads.fetch_add(1, std::memory_order_relaxed);
     return reply_stale(req, fd, offset, length);
   }
-  const FileLayout& layout = snapshot.layout(*index);
   if (layout.empty()) {
     // Untagged: libfuse reads the range straight from the source fd into its reply.
     fuse_bufvec data = FUSE_BUFVEC_INIT(length);
@@ -191,7 +212,9 @@ void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool 
   if (!S_ISDIR(dir.mode)) return static_cast<void>(fuse_reply_err(req, ENOTDIR));
 
   thread_local std::vector<char> buffer;
+  thread_local std::vector<uint32_t> listed;  // children whose entries the kernel will count
   buffer.resize(size);
+  listed.clear();
   size_t used = 0;
   const uint64_t items = uint64_t{dir.child_count} + 2;
   for (uint64_t item = off < 0 ? 0 : static_cast<uint64_t>(off); item < items; ++item) {
@@ -218,7 +241,10 @@ void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool 
     }
     if (needed > room) break;
     used += needed;
+    if (plus && item >= 2) listed.push_back(dir.first_child + static_cast<uint32_t>(item - 2));
   }
+  // Every readdirplus entry but "." and ".." counts as a lookup in the kernel.
+  state.inodes.remember(*generation, listed);
   fuse_reply_buf(req, buffer.data(), used);
 }
 
@@ -235,6 +261,24 @@ void op_statfs(fuse_req_t req, fuse_ino_t) {
   struct statvfs sv {};
   if (::fstatvfs(state.root_fd, &sv) != 0) return static_cast<void>(fuse_reply_err(req, errno));
   fuse_reply_statfs(req, &sv);
+}
+
+// The kernel dropped inodes: release their lookup counts (and old file versions). Forgets get
+// no reply and are not counted as requests: a warm pass must not look busier for them.
+void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup) {
+  auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
+  state->forgets.fetch_add(1, std::memory_order_relaxed);
+  state->inodes.forget(ino, nlookup);
+  fuse_reply_none(req);
+}
+
+void op_forget_multi(fuse_req_t req, size_t count, fuse_forget_data* forgets) {
+  auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
+  state->forgets.fetch_add(count, std::memory_order_relaxed);
+  for (const fuse_forget_data& forget : std::span<const fuse_forget_data>(forgets, count)) {
+    state->inodes.forget(forget.ino, forget.nlookup);
+  }
+  fuse_reply_none(req);
 }
 
 // Every operation that would change something: the mount is read-only.
@@ -258,6 +302,8 @@ const fuse_lowlevel_ops& operations() {
     ops.readdir = op_readdir;
     ops.readdirplus = op_readdirplus;
     ops.statfs = op_statfs;
+    ops.forget = op_forget;
+    ops.forget_multi = op_forget_multi;
     ops.setattr = [](fuse_req_t req, fuse_ino_t, struct stat*, int, fuse_file_info*) {
       refuse(req);
     };
@@ -283,9 +329,8 @@ const fuse_lowlevel_ops& operations() {
     ops.fallocate = [](fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) {
       refuse(req);
     };
-    // Not set on purpose: flush, release, releasedir, fsync, access, getxattr, listxattr and
-    // forget. libfuse answers them with ENOSYS (or nothing, for forget) and the kernel stops
-    // sending the ENOSYS ones; inode numbers are never freed, so forgets need no bookkeeping.
+    // Not set on purpose: flush, release, releasedir, fsync, access, getxattr and listxattr.
+    // libfuse answers them with ENOSYS and the kernel stops sending them.
     return ops;
   }();
   return table;

@@ -23,7 +23,7 @@ namespace anchorfs::fs {
 
 ServerState::ServerState(std::shared_ptr<const Snapshot> snapshot, ServerOptions server_options)
     : options(std::move(server_options)),
-      generation_(std::make_shared<const Generation>(std::move(snapshot))) {}
+      inodes(std::make_shared<const Generation>(std::move(snapshot))) {}
 
 ServerState::~ServerState() {
   if (root_fd >= 0) ::close(root_fd);
@@ -203,10 +203,13 @@ void Server::replace_snapshot(std::shared_ptr<const Snapshot> next) {
                                 ", not " + previous->snapshot().root());
   }
   auto generation = std::make_shared<const Generation>(std::move(next), *previous);
-  state_->swap(generation);
+  const Invalidations changed = diff_generations(*previous, *generation);
+  state_->inodes.swap(generation, changed.dropped);
   if (state_->session == nullptr || state_->session_closed) return;
 
-  const Invalidations changed = diff_generations(*previous, *generation);
+  // Changed files have new inode numbers, so nothing the kernel caches for an old number is
+  // ever wrong: readers holding an old file keep its old size and bytes. What must go are the
+  // names pointing at old numbers, and the directory listings that hold them.
   fuse_session* session = state_->session;
   for (uint64_t inode : changed.contents) fuse_lowlevel_notify_inval_inode(session, inode, 0, 0);
   for (uint64_t inode : changed.attributes) {
@@ -228,6 +231,9 @@ ServerStats Server::stats() const {
   stats.reads = state_->reads.load(std::memory_order_relaxed);
   stats.readdirs = state_->readdirs.load(std::memory_order_relaxed);
   stats.stale_reads = state_->stale_reads.load(std::memory_order_relaxed);
+  stats.forgets = state_->forgets.load(std::memory_order_relaxed);
+  stats.known_inodes = state_->inodes.known_inodes();
+  stats.retired_inodes = state_->inodes.retired_inodes();
   return stats;
 }
 

@@ -22,7 +22,10 @@ struct ServerStats {
   uint64_t lookups = 0;
   uint64_t reads = 0;
   uint64_t readdirs = 0;
-  uint64_t stale_reads = 0;  // reads of files that changed on disk since the snapshot
+  uint64_t stale_reads = 0;     // reads of files that changed on disk since the snapshot
+  uint64_t forgets = 0;         // forget messages from the kernel (not counted in `requests`)
+  uint64_t known_inodes = 0;    // inode numbers the kernel currently holds (lookup count > 0)
+  uint64_t retired_inodes = 0;  // replaced or removed file versions still served to the kernel
 };
 
 class ServerState;
@@ -53,9 +56,11 @@ class Server {
   void stop();
 
   // Swaps in a new snapshot atomically (every request is served from one snapshot) and tells the
-  // kernel to drop exactly the cached attributes, pages, listings and names that changed. Inode
-  // numbers stay the same for the same path (and file type) across swaps. Thread-safe; must not
-  // be called from inside a request handler. Before mount() it only swaps.
+  // kernel to drop exactly the cached names, listings and attributes that changed. Unchanged
+  // files and all directories keep their inode numbers; a file whose content or size changed
+  // gets a new one, and its old number keeps serving the old version to whoever still holds it
+  // until the kernel forgets it. Thread-safe; must not be called from inside a request handler.
+  // Before mount() it only swaps.
   void replace_snapshot(std::shared_ptr<const Snapshot> next);
 
   // The snapshot currently served. Thread-safe.

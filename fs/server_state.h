@@ -8,12 +8,14 @@
 #include <mutex>
 
 #include "fs/generation.h"
+#include "fs/inode_table.h"
 #include "fs/server.h"
 
 namespace anchorfs::fs {
 
-// The kernel may keep names, attributes, pages and listings this long: the snapshot never changes
-// behind its back, and replace_snapshot() invalidates explicitly what a swap changes.
+// The kernel may keep names, attributes, pages and listings this long: what an inode number
+// serves never changes, and replace_snapshot() invalidates explicitly the names and listings a
+// swap changes.
 inline constexpr double kCacheSeconds = 365.0 * 24 * 3600;
 
 class ServerState {
@@ -22,9 +24,10 @@ class ServerState {
   ~ServerState();
 
   // The generation a request is served from. Thread-safe.
-  std::shared_ptr<const Generation> current() const { return generation_.load(); }
+  std::shared_ptr<const Generation> current() const { return inodes.current(); }
 
   ServerOptions options;
+  InodeTable inodes;                // the current generation, lookup counts, retired file versions
   fuse_session* session = nullptr;  // set by mount(), cleared by run()/~Server after unmount
   int root_fd = -1;                 // O_PATH of the snapshot root; see open_root()
 
@@ -38,6 +41,7 @@ class ServerState {
   std::atomic<uint64_t> reads{0};
   std::atomic<uint64_t> readdirs{0};
   std::atomic<uint64_t> stale_reads{0};
+  std::atomic<uint64_t> forgets{0};  // forget messages (not counted in `requests`)
 
   std::atomic<bool> stopping{false};
   std::atomic<bool> running{false};
@@ -45,14 +49,6 @@ class ServerState {
   // Serialises replace_snapshot() and guards `session` against unmounting while notifying.
   std::timed_mutex session_mutex;
   bool session_closed = false;  // guarded by session_mutex
-
-  // Swaps generations; returns the previous one. Thread-safe.
-  std::shared_ptr<const Generation> swap(std::shared_ptr<const Generation> next) {
-    return generation_.exchange(std::move(next));
-  }
-
- private:
-  std::atomic<std::shared_ptr<const Generation>> generation_;
 };
 
 // The low-level operation table (operations.cpp).

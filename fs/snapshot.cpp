@@ -38,11 +38,13 @@ void check_plan(const std::string& path, const render::TagPlan& plan, uint64_t s
 
 Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
                    std::vector<uint32_t> layout_of_entry)
-    : tree_(std::move(tree)),
-      layouts_(std::move(layouts)),
-      layout_of_entry_(std::move(layout_of_entry)) {
+    : tree_(std::move(tree)), layout_of_entry_(std::move(layout_of_entry)) {
   if (tree_.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
-  if (layouts_.empty()) layouts_.emplace_back();
+  if (layouts.empty()) layouts.emplace_back();
+  layouts_.reserve(layouts.size());
+  for (FileLayout& layout : layouts) {
+    layouts_.push_back(std::make_shared<const FileLayout>(std::move(layout)));
+  }
   layout_of_entry_.resize(tree_.entries.size(), 0);
   name_offset_.reserve(tree_.entries.size());
   for (const analysis::TreeEntry& entry : tree_.entries) {
@@ -50,8 +52,8 @@ Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
     name_offset_.push_back(slash == std::string::npos ? 0 : static_cast<uint32_t>(slash + 1));
   }
   for (size_t i = 1; i < layouts_.size(); ++i) {
-    if (!layouts_[i].empty()) {
-      tag_bytes_ += layouts_[i].added_bytes();
+    if (!layouts_[i]->empty()) {
+      tag_bytes_ += layouts_[i]->added_bytes();
       ++tagged_files_;
     }
   }
@@ -92,24 +94,29 @@ std::optional<uint32_t> Snapshot::find(std::string_view path) const {
   return current;
 }
 
-const FileLayout& Snapshot::layout(uint32_t index) const {
-  return layouts_[layout_of_entry_[index]];
-}
-
 uint64_t Snapshot::view_size(uint32_t index) const {
-  return tree_.entries[index].size + layout(index).added_bytes();
+  return fs::view_size(tree_.entries[index], layout(index));
 }
 
 struct stat Snapshot::attributes(uint32_t index) const {
-  const analysis::TreeEntry& entry = tree_.entries[index];
+  return served_attributes(tree_.entries[index], layout(index));
+}
+
+uint64_t view_size(const analysis::TreeEntry& entry, const FileLayout& layout) {
+  return entry.size + layout.added_bytes();
+}
+
+struct stat served_attributes(const analysis::TreeEntry& entry, const FileLayout& layout) {
+  const uint64_t size = view_size(entry, layout);
   struct stat st {};
   st.st_mode = entry.mode;
   st.st_nlink = entry.nlink;
   st.st_uid = entry.uid;
   st.st_gid = entry.gid;
-  st.st_size = static_cast<off_t>(view_size(index));
+  st.st_rdev = static_cast<dev_t>(entry.rdev);
+  st.st_size = static_cast<off_t>(size);
   st.st_blksize = 4096;
-  st.st_blocks = static_cast<blkcnt_t>((view_size(index) + 511) / 512);
+  st.st_blocks = static_cast<blkcnt_t>((size + 511) / 512);
   st.st_atim = from_ns(entry.atime_ns);
   st.st_mtim = from_ns(entry.mtime_ns);
   st.st_ctim = from_ns(entry.ctime_ns);

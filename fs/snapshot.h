@@ -39,7 +39,11 @@ class Snapshot {
   std::optional<uint32_t> find(std::string_view path) const;
 
   // The tag layout of a regular file; an empty layout (no insertions) for everything else.
-  const FileLayout& layout(uint32_t index) const;
+  const FileLayout& layout(uint32_t index) const { return *layout_ptr(index); }
+  // The same layout, shareable beyond the snapshot's lifetime (an old inode keeps only its own).
+  const std::shared_ptr<const FileLayout>& layout_ptr(uint32_t index) const {
+    return layouts_[layout_of_entry_[index]];
+  }
   // What a reader sees as st_size: the original size plus the tag bytes for regular files.
   uint64_t view_size(uint32_t index) const;
   // Attributes as served (st_ino left 0: the server owns inode numbers).
@@ -51,12 +55,17 @@ class Snapshot {
 
  private:
   analysis::SourceTree tree_;
-  std::vector<uint32_t> name_offset_;      // where each entry's last component starts in its path
-  std::vector<FileLayout> layouts_;        // layouts_[0] is the shared empty layout
-  std::vector<uint32_t> layout_of_entry_;  // index into layouts_, 0 when untagged
+  std::vector<uint32_t> name_offset_;  // where each entry's last component starts in its path
+  std::vector<std::shared_ptr<const FileLayout>> layouts_;  // [0]: the shared empty layout
+  std::vector<uint32_t> layout_of_entry_;                   // index into layouts_, 0 when untagged
   uint64_t tag_bytes_ = 0;
   size_t tagged_files_ = 0;
 };
+
+// What a reader sees as st_size for `entry` served with `layout`: original size plus tag bytes.
+uint64_t view_size(const analysis::TreeEntry& entry, const FileLayout& layout);
+// The attributes served for `entry` with `layout` (st_ino left 0: the server owns inode numbers).
+struct stat served_attributes(const analysis::TreeEntry& entry, const FileLayout& layout);
 
 // Builds a snapshot. `plans` maps repository-relative paths of regular files to their tag plans
 // (files without a plan, or with an empty one, are served unchanged). Throws std::invalid_argument

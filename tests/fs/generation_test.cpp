@@ -1,10 +1,14 @@
-// Generations: inode numbers follow paths across snapshots; the diff names what changed.
+// Generations: an inode number names one file version; the diff names what the kernel must drop.
 #include "fs/generation.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "fs_test_support.h"
@@ -52,13 +56,14 @@ TEST_F(GenerationTest, FirstGenerationNumbersEntriesFromTheRoot) {
   EXPECT_FALSE(g.entry(kRootInode + g.snapshot().size()));
 }
 
-TEST_F(GenerationTest, InodesFollowPathsAndTheDiffNamesEveryChange) {
+TEST_F(GenerationTest, ChangedFilesGetNewInodesAndTheDiffNamesEveryChange) {
   Generation before(snap({{"retag.py", {{0, "# A\n"}}}}));
   const uint64_t keep = inode_of(before, "keep.py");
   const uint64_t edit = inode_of(before, "edit.py");
   const uint64_t gone = inode_of(before, "gone.py");
   const uint64_t was_file = inode_of(before, "becomes_dir");
   const uint64_t pkg = inode_of(before, "pkg");
+  const uint64_t inner = inode_of(before, "pkg/inner.py");
   const uint64_t retag = inode_of(before, "retag.py");
 
   test::write_file(dir_ / "edit.py", "new and longer\n");
@@ -69,27 +74,84 @@ TEST_F(GenerationTest, InodesFollowPathsAndTheDiffNamesEveryChange) {
 
   Generation after(snap({{"retag.py", {{0, "# B\n"}}}}), before);
   EXPECT_EQ(inode_of(after, ""), kRootInode);
-  EXPECT_EQ(inode_of(after, "keep.py"), keep);
-  EXPECT_EQ(inode_of(after, "edit.py"), edit);
-  EXPECT_EQ(inode_of(after, "pkg"), pkg);
-  EXPECT_EQ(inode_of(after, "retag.py"), retag);
-  EXPECT_NE(inode_of(after, "becomes_dir"), was_file) << "a type change needs a new inode";
-  EXPECT_GE(inode_of(after, "becomes_dir"), before.next_inode());
+  EXPECT_EQ(inode_of(after, "keep.py"), keep) << "unchanged file";
+  EXPECT_EQ(inode_of(after, "pkg"), pkg) << "directories keep their numbers";
+  EXPECT_EQ(inode_of(after, "pkg/inner.py"), inner);
+  for (const auto& [path, old] : std::vector<std::pair<std::string, uint64_t>>{
+           {"edit.py", edit}, {"retag.py", retag}, {"becomes_dir", was_file}}) {
+    EXPECT_NE(inode_of(after, path), old) << path << ": content, tags or type changed";
+    EXPECT_GE(inode_of(after, path), before.next_inode()) << path;
+    EXPECT_FALSE(after.entry(old)) << path;
+  }
   EXPECT_GE(inode_of(after, "pkg/added.py"), before.next_inode());
   EXPECT_FALSE(after.entry(gone));
-  EXPECT_FALSE(after.entry(was_file));
 
   const Invalidations changed = diff_generations(before, after);
-  EXPECT_TRUE(contains(changed.contents, edit));
-  EXPECT_TRUE(contains(changed.contents, retag)) << "same source, new tags";
   EXPECT_TRUE(contains(changed.contents, pkg)) << "listing changed";
-  EXPECT_TRUE(contains(changed.contents, kRootInode)) << "listing changed";
-  EXPECT_FALSE(contains(changed.contents, keep));
+  EXPECT_TRUE(contains(changed.contents, kRootInode)) << "names now naming new inodes";
+  EXPECT_EQ(changed.contents.size(), 2u) << "only directories: files never change in place";
   EXPECT_FALSE(contains(changed.attributes, keep));
-  EXPECT_TRUE(contains(changed.names, kRootInode, "gone.py"));
-  EXPECT_TRUE(contains(changed.names, kRootInode, "becomes_dir"));
+  for (const std::string name : {"gone.py", "becomes_dir", "edit.py", "retag.py"}) {
+    EXPECT_TRUE(contains(changed.names, kRootInode, name)) << name;
+  }
   EXPECT_TRUE(contains(changed.names, pkg, "added.py"));
   EXPECT_FALSE(contains(changed.names, kRootInode, "keep.py"));
+  EXPECT_TRUE(std::is_sorted(changed.names.begin(), changed.names.end()));
+  EXPECT_EQ(std::adjacent_find(changed.names.begin(), changed.names.end()), changed.names.end())
+      << "a replaced name is listed once";
+
+  std::vector<uint64_t> dropped;
+  for (const auto& [inode, entry] : changed.dropped) {
+    EXPECT_EQ(before.inode(entry), inode) << "entries index the old generation";
+    dropped.push_back(inode);
+  }
+  std::sort(dropped.begin(), dropped.end());
+  std::vector<uint64_t> want = {edit, gone, was_file, retag};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(dropped, want);
+}
+
+TEST_F(GenerationTest, UntouchedContentKeepsItsNumberAcrossManySwaps) {
+  Generation first(snap({{"retag.py", {{0, "# A\n"}}}}));
+  std::shared_ptr<const Generation> current =
+      std::make_shared<const Generation>(snap({{"retag.py", {{0, "# B\n"}}}}), first);
+  for (int i = 0; i < 20; ++i) {
+    current = std::make_shared<const Generation>(
+        snap({{"retag.py", {{0, i % 2 == 0 ? "# A\n" : "# B\n"}}}}), *current);
+  }
+  EXPECT_EQ(inode_of(*current, "keep.py"), inode_of(first, "keep.py"));
+  EXPECT_EQ(inode_of(*current, "pkg/inner.py"), inode_of(first, "pkg/inner.py"));
+  EXPECT_EQ(current->next_inode(), first.next_inode() + 21) << "one new number per tag change";
+  EXPECT_FALSE(current->entry(inode_of(first, "retag.py")));
+}
+
+TEST_F(GenerationTest, DirectoryAttributeChangeKeepsItsNumber) {
+  Generation before(snap());
+  ASSERT_EQ(::chmod((dir_ / "pkg").c_str(), 0700), 0);
+  Generation after(snap(), before);
+  const uint64_t pkg = inode_of(before, "pkg");
+  EXPECT_EQ(inode_of(after, "pkg"), pkg);
+  const Invalidations changed = diff_generations(before, after);
+  EXPECT_TRUE(contains(changed.attributes, pkg));
+  EXPECT_FALSE(contains(changed.contents, pkg));
+  EXPECT_TRUE(changed.names.empty());
+  EXPECT_TRUE(changed.dropped.empty());
+}
+
+TEST_F(GenerationTest, DeviceNumbersAreRecordedAndServed) {
+  ASSERT_EQ(::mknod((dir_ / "null").c_str(), S_IFCHR | 0644, makedev(1, 3)), 0)
+      << std::strerror(errno) << " (creating device nodes needs CAP_MKNOD)";
+  auto snapshot = snap();
+  const uint32_t index = *snapshot->find("null");
+  EXPECT_EQ(snapshot->entry(index).rdev, makedev(1, 3));
+  EXPECT_EQ(snapshot->attributes(index).st_rdev, makedev(1, 3));
+  EXPECT_EQ(snapshot->entry(*snapshot->find("keep.py")).rdev, 0u);
+
+  Generation before(snapshot);
+  ASSERT_EQ(::unlink((dir_ / "null").c_str()), 0);
+  ASSERT_EQ(::mknod((dir_ / "null").c_str(), S_IFCHR | 0644, makedev(1, 5)), 0);
+  Generation after(snap(), before);
+  EXPECT_NE(inode_of(after, "null"), inode_of(before, "null")) << "another device";
 }
 
 TEST_F(GenerationTest, NumbersAreNeverReused) {

@@ -7,6 +7,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -16,6 +17,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <random>
 #include <set>
 #include <thread>
@@ -358,13 +361,17 @@ TEST_F(MountTest, ExternalUnmountEndsTheServer) {
   EXPECT_FALSE(test::is_mounted(mnt_.path()));
 }
 
-TEST_F(MountTest, ReplaceSnapshotShowsNewBytesNamesAndKeepsInodes) {
+TEST_F(MountTest, ReplaceSnapshotShowsNewBytesNamesAndNewInodesForChangedFiles) {
   // Warm the kernel caches with the old state, including negative lookups.
   const std::string old_core = read_file(m("pkg/core.py"));
   struct stat st {};
   ASSERT_EQ(::stat(m("pkg/added.py").c_str(), &st), -1);
   ASSERT_EQ(::stat(m("README.md").c_str(), &st), 0);
   const ino_t readme_inode = st.st_ino;
+  ASSERT_EQ(::stat(m("pkg").c_str(), &st), 0);
+  const ino_t pkg_inode = st.st_ino;
+  ASSERT_EQ(::stat(m("pkg/core.py").c_str(), &st), 0);
+  const ino_t old_core_inode = st.st_ino;
   ASSERT_EQ(::stat(m("pkg/__init__.py").c_str(), &st), 0);
   list_dir(m("pkg"));
 
@@ -379,58 +386,219 @@ TEST_F(MountTest, ReplaceSnapshotShowsNewBytesNamesAndKeepsInodes) {
   EXPECT_EQ(read_file(m("pkg/core.py")), expected("pkg/core.py"));
   ASSERT_EQ(::stat(m("pkg/core.py").c_str(), &st), 0);
   EXPECT_EQ(static_cast<size_t>(st.st_size), expected("pkg/core.py").size());
+  EXPECT_NE(st.st_ino, old_core_inode) << "a changed file is a new inode";
   EXPECT_EQ(read_file(m("pkg/added.py")), expected("pkg/added.py"));
   EXPECT_EQ(::stat(m("pkg/__init__.py").c_str(), &st), -1);
   EXPECT_EQ(errno, ENOENT);
   EXPECT_EQ(list_dir(m("pkg")), list_dir(src_ / "pkg"));
   ASSERT_EQ(::stat(m("README.md").c_str(), &st), 0);
-  EXPECT_EQ(st.st_ino, readme_inode);
+  EXPECT_EQ(st.st_ino, readme_inode) << "an unchanged file keeps its inode";
+  ASSERT_EQ(::stat(m("pkg").c_str(), &st), 0);
+  EXPECT_EQ(st.st_ino, pkg_inode) << "directories keep their inodes";
+
+  // The cached listing names the new inode too (it was invalidated, not left stale).
+  DIR* dir = ::opendir(m("pkg").c_str());
+  ASSERT_NE(dir, nullptr);
+  ASSERT_EQ(::stat(m("pkg/core.py").c_str(), &st), 0);
+  bool listed = false;
+  while (const dirent* d = ::readdir(dir)) {
+    if (std::string(d->d_name) == "core.py") {
+      listed = true;
+      EXPECT_EQ(d->d_ino, st.st_ino);
+    }
+  }
+  ::closedir(dir);
+  EXPECT_TRUE(listed);
 }
 
-// Each swap is visible in full as soon as replace_snapshot() returns, while other readers keep
-// reading. (A read() racing the kernel's invalidation may pair the old size with new bytes, as a
-// read racing an in-place write does on a local filesystem; docs/filesystem.md.)
-TEST_F(MountTest, EverySwapIsVisibleAtOnceWhileOthersRead) {
-  const std::string original = read_file(src_ / "pkg/core.py");
-  const std::string view_initial = expected("pkg/core.py");
-  const test::PlanSpec::mapped_type tags_a = {{0, "# A\n"}, {26, "# AAAAAAAAAAAAAA\n"}};
-  const test::PlanSpec::mapped_type tags_b = {{0, "# B tags are much longer than A's\n"}};
-  const std::string view_a = test::reference_apply(original, test::to_plan(tags_a));
-  const std::string view_b = test::reference_apply(original, test::to_plan(tags_b));
-  plans_["pkg/core.py"] = tags_a;
+// What open + fstat + read of a whole file saw: the size fstat gave and the bytes read.
+struct WholeRead {
+  off_t size = -1;
+  off_t size_after = -1;
+  std::string bytes;
+  std::string error;
+};
+
+WholeRead read_whole(const std::string& path) {
+  WholeRead out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    out.error = std::string("open: ") + std::strerror(errno);
+    return out;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0) out.size = st.st_size;
+  char chunk[1 << 15];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0) {
+      out.error = std::string("read: ") + std::strerror(errno);
+      break;
+    }
+    if (n == 0) break;
+    out.bytes.append(chunk, static_cast<size_t>(n));
+  }
+  if (::fstat(fd, &st) == 0) out.size_after = st.st_size;
+  ::close(fd);
+  return out;
+}
+
+// Waits (bounded) until the server holds no old file version: the kernel forgot them all.
+bool retired_versions_released(test::LiveMount& mount) {
+  for (int i = 0; i < 500; ++i) {
+    if (mount.server().stats().retired_inodes == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// Issue 6's rule under a storm of swaps: every whole-file read (open, fstat, read) is exactly one
+// version, with the size fstat gave, never old size with new bytes or a mix of two versions.
+TEST_F(MountTest, ReadersDuringSwapStormsAlwaysSeeExactlyOneVersion) {
+  std::string medium;
+  for (int i = 0; medium.size() < 300'000; ++i) {
+    medium += "def f" + std::to_string(i) + "():\n    return " + std::to_string(i) + "\n";
+  }
+  write_file(src_ / "pkg/medium.py", medium);
+  const std::string core = read_file(src_ / "pkg/core.py");
+  const test::PlanSpec::mapped_type core_a = {{0, "# A\n"}, {26, "# AAAAAAAAAAAAAA\n"}};
+  const test::PlanSpec::mapped_type core_b = {{0, "# B tags are much longer than A's\n"}};
+  // Medium: tags in the middle, so the versions differ from byte 150000 on and in size.
+  const test::PlanSpec::mapped_type medium_a = {{150'000, "# A\n"}};
+  const test::PlanSpec::mapped_type medium_b = {{150'000, std::string(5000, '#') + "\n"}};
+  plans_["pkg/medium.py"] = medium_a;
+  plans_["pkg/core.py"] = core_a;
   auto snapshot_a = snapshot();
-  plans_["pkg/core.py"] = tags_b;
+  plans_["pkg/medium.py"] = medium_b;
+  plans_["pkg/core.py"] = core_b;
   auto snapshot_b = snapshot();
+  const std::map<std::string, std::vector<std::string>> versions = {
+      {"pkg/core.py",
+       {test::reference_apply(core, test::to_plan(core_a)),
+        test::reference_apply(core, test::to_plan(core_b))}},
+      {"pkg/medium.py",
+       {test::reference_apply(medium, test::to_plan(medium_a)),
+        test::reference_apply(medium, test::to_plan(medium_b))}},
+      {"README.md", {read_file(src_ / "README.md")}},
+  };
+  mount_->server().replace_snapshot(snapshot_a);
 
   std::atomic<bool> done{false};
-  std::atomic<int> failures{0};
+  std::atomic<int> reads{0};
+  std::atomic<int> mismatches{0};
+  std::mutex report_mutex;
+  std::string first_mismatch;
   std::vector<std::thread> readers;
-  for (int t = 0; t < 2; ++t) {
-    readers.emplace_back([&] {
-      while (!done) {
-        try {
-          const size_t size = read_file(m("pkg/core.py")).size();
-          if (size != view_a.size() && size != view_b.size() && size != view_initial.size()) {
-            ++failures;
+  for (int t = 0; t < 3; ++t) {
+    readers.emplace_back([&, t] {
+      const std::vector<std::string> paths = {"pkg/core.py", "pkg/medium.py", "README.md"};
+      for (size_t i = static_cast<size_t>(t); !done; ++i) {
+        const std::string& path = paths[i % paths.size()];
+        const WholeRead got = read_whole(m(path));
+        const std::vector<std::string>& allowed = versions.at(path);
+        const bool one_version =
+            std::find(allowed.begin(), allowed.end(), got.bytes) != allowed.end();
+        const bool sizes_agree =
+            got.size == static_cast<off_t>(got.bytes.size()) && got.size_after == got.size;
+        ++reads;
+        if (!got.error.empty() || !one_version || !sizes_agree) {
+          if (++mismatches == 1) {
+            std::lock_guard<std::mutex> lock(report_mutex);
+            first_mismatch = path + ": error '" + got.error + "', fstat " +
+                             std::to_string(got.size) + " then " + std::to_string(got.size_after) +
+                             ", read " + std::to_string(got.bytes.size()) + " bytes, one version " +
+                             std::to_string(one_version);
           }
-        } catch (const std::exception&) {
-          ++failures;
         }
       }
     });
   }
-  for (int swap = 0; swap < 100; ++swap) {
-    const bool to_a = swap % 2 == 0;
-    mount_->server().replace_snapshot(to_a ? snapshot_a : snapshot_b);
-    const std::string& want = to_a ? view_a : view_b;
-    ASSERT_EQ(read_file(m("pkg/core.py")), want) << "after swap " << swap;
-    struct stat st {};
-    ASSERT_EQ(::stat(m("pkg/core.py").c_str(), &st), 0);
-    ASSERT_EQ(static_cast<size_t>(st.st_size), want.size()) << "after swap " << swap;
+  std::mt19937 rng(11);
+  for (int swap = 0; swap < 300; ++swap) {
+    const bool to_b = swap % 2 == 0;
+    mount_->server().replace_snapshot(to_b ? snapshot_b : snapshot_a);
+    if (swap % 25 == 0) {
+      // Each swap is visible in full as soon as replace_snapshot() returns.
+      const std::string& want = versions.at("pkg/core.py")[to_b ? 1 : 0];
+      const WholeRead now = read_whole(m("pkg/core.py"));
+      EXPECT_EQ(now.bytes, want) << "after swap " << swap;
+      EXPECT_EQ(now.size, static_cast<off_t>(want.size())) << "after swap " << swap;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(500 + rng() % 4500));
   }
   done = true;
   for (std::thread& reader : readers) reader.join();
-  EXPECT_EQ(failures.load(), 0) << "reads that failed or had a size no snapshot had";
+  EXPECT_EQ(mismatches.load(), 0) << "of " << reads.load() << " reads; first: " << first_mismatch;
+  EXPECT_GT(reads.load(), 100);
+  EXPECT_TRUE(retired_versions_released(*mount_))
+      << mount_->server().stats().retired_inodes << " old versions still held after every "
+      << "reader closed its files";
+}
+
+// A reader holding a file across a swap keeps its version: same inode, size and bytes, even for
+// pages the kernel must fetch again; the next open sees the new version. Closing releases it.
+TEST_F(MountTest, AnOpenFileKeepsItsVersionAcrossSwaps) {
+  const std::string old_view = expected("pkg/big.py");
+  const int fd = ::open(m("pkg/big.py").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  char head[4096];
+  ASSERT_EQ(::pread(fd, head, sizeof head, 0), static_cast<ssize_t>(sizeof head));
+  struct stat before {};
+  ASSERT_EQ(::fstat(fd, &before), 0);
+
+  plans_["pkg/big.py"] = {{0, "# a different, longer file tag\n"}, {1'000'000, "# mid\n"}};
+  mount_->server().replace_snapshot(snapshot());
+  const std::string new_view = expected("pkg/big.py");
+  ASSERT_NE(new_view.size(), old_view.size());
+  EXPECT_GE(mount_->server().stats().retired_inodes, 1u);
+
+  // Drop the old pages so the kernel must ask the daemon for them again.
+  ASSERT_EQ(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+  const uint64_t reads_before = mount_->server().stats().reads;
+  struct stat held {};
+  ASSERT_EQ(::fstat(fd, &held), 0);
+  EXPECT_EQ(held.st_ino, before.st_ino);
+  EXPECT_EQ(held.st_size, before.st_size);
+  std::string again(old_view.size() + 100, '\0');
+  ssize_t total = 0;
+  for (ssize_t n = 1; n > 0; total += n) {
+    n = ::pread(fd, again.data() + total, again.size() - static_cast<size_t>(total), total);
+    ASSERT_GE(n, 0) << std::strerror(errno);
+  }
+  again.resize(static_cast<size_t>(total));
+  EXPECT_TRUE(again == old_view) << "the held file changed under its reader";
+  EXPECT_GT(mount_->server().stats().reads, reads_before) << "the old version was served again";
+
+  const WholeRead fresh = read_whole(m("pkg/big.py"));
+  EXPECT_TRUE(fresh.bytes == new_view);
+  EXPECT_EQ(fresh.size, static_cast<off_t>(new_view.size()));
+  struct stat now {};
+  ASSERT_EQ(::stat(m("pkg/big.py").c_str(), &now), 0);
+  EXPECT_NE(now.st_ino, before.st_ino);
+
+  ::close(fd);
+  EXPECT_TRUE(retired_versions_released(*mount_));
+  EXPECT_GT(mount_->server().stats().forgets, 0u);
+}
+
+TEST_F(MountTest, AWarmPassAfterSwapsSendsTheDaemonNothing) {
+  auto pass = [this] {
+    for (const std::string dir : {"", "pkg", ".git"}) list_dir(m(dir));
+    for (const std::string& path : kRegularFiles) read_file(m(path));
+  };
+  pass();
+  for (int i = 0; i < 5; ++i) {
+    plans_["pkg/core.py"] = {{0, "# swap " + std::to_string(i) + "\n"}};
+    mount_->server().replace_snapshot(snapshot());
+  }
+  pass();
+  EXPECT_EQ(read_file(m("pkg/core.py")), expected("pkg/core.py"));
+  const ServerStats after_refill = mount_->server().stats();
+  pass();
+  const ServerStats warm = mount_->server().stats();
+  EXPECT_EQ(warm.requests, after_refill.requests)
+      << "lookups +" << warm.lookups - after_refill.lookups << ", reads +"
+      << warm.reads - after_refill.reads << ", readdirs +" << warm.readdirs - after_refill.readdirs;
 }
 
 TEST(MountListing, LargeDirectoriesAndOddNamesListAndResolve) {
@@ -452,6 +620,18 @@ TEST(MountListing, LargeDirectoriesAndOddNamesListAndResolve) {
        {"with space.py", "\xc3\xa9t\xc3\xa9.py", "-dash", "module_with_a_long_name_2999.py"}) {
     EXPECT_EQ(read_file(mount / ("big/" + name)), name);
   }
+}
+
+TEST(MountDevices, DeviceNodesShowTheirDeviceNumbers) {
+  test::TempDir src("anchorfs-src");
+  test::TempDir mnt("anchorfs-mnt");
+  ASSERT_EQ(::mknod((src / "null").c_str(), S_IFCHR | 0644, makedev(1, 3)), 0)
+      << std::strerror(errno) << " (creating device nodes needs CAP_MKNOD)";
+  test::LiveMount mount(make_snapshot(analysis::scan_tree(src.path()), {}), mnt.path());
+  struct stat st {};
+  ASSERT_EQ(::lstat((mount / "null").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  EXPECT_EQ(st.st_rdev, makedev(1, 3));
 }
 
 TEST(MountLifecycle, StopBeforeRunEndsRunAtOnceAndUnmounts) {

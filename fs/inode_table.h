@@ -1,0 +1,71 @@
+// The kernel's side of inode numbers: lookup counts, and old file versions still in its hands.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analysis/source_tree.h"
+#include "fs/file_layout.h"
+#include "fs/generation.h"
+
+namespace anchorfs::fs {
+
+// A file version the current generation no longer has but the kernel still knows (a reader may
+// hold it open): served exactly as the kernel was told about it (size, attributes, tags), so its
+// cached size and any page it re-fetches agree. Holds only this file's entry and layout, not its
+// whole snapshot. Immutable.
+struct RetiredFile {
+  analysis::TreeEntry entry;
+  std::shared_ptr<const FileLayout> layout;
+};
+
+// Owns the current generation and the kernel's lookup count of every inode number it was given.
+// Memory stays bounded by what the kernel holds: a count disappears when the kernel forgets the
+// inode, and a retired file with it.
+// Thread-safety: every member is thread-safe; current() is lock-free, the rest take one mutex.
+class InodeTable {
+ public:
+  explicit InodeTable(std::shared_ptr<const Generation> first);
+
+  // The generation new requests are served from.
+  std::shared_ptr<const Generation> current() const { return generation_.load(); }
+
+  // Makes `next` current. Of the inodes the old generation had and `next` has not (`dropped`:
+  // inode and entry in the old generation, as diff_generations lists them), every
+  // non-directory the kernel still knows is retired. Call with the old generation current.
+  void swap(std::shared_ptr<const Generation> next,
+            const std::vector<std::pair<uint64_t, uint32_t>>& dropped);
+
+  // Counts one kernel lookup of each of `entries` of `served` (a lookup or readdirplus reply
+  // about to be sent: call before replying). `served` may have been replaced meanwhile; a file
+  // it names that the current generation lacks is then retired here, so no reply can name an
+  // inode that later answers ESTALE.
+  void remember(const Generation& served, std::span<const uint32_t> entries);
+
+  // The kernel dropped `count` lookups of `inode` (FUSE forget).
+  void forget(uint64_t inode, uint64_t count);
+
+  // The old version `inode` still serves, or null.
+  std::shared_ptr<const RetiredFile> retired(uint64_t inode) const;
+
+  size_t known_inodes() const;    // inode numbers with a lookup count
+  size_t retired_inodes() const;  // old file versions kept for the kernel
+
+ private:
+  // Retires entry `index` of `generation` if it is a file version; mutex_ held.
+  void retire_locked(const Generation& generation, uint32_t index);
+
+  mutable std::mutex mutex_;
+  std::atomic<std::shared_ptr<const Generation>> generation_;  // stored with mutex_ held
+  std::unordered_map<uint64_t, uint64_t> lookups_;             // guarded by mutex_
+  std::unordered_map<uint64_t, std::shared_ptr<const RetiredFile>> retired_;  // by mutex_
+};
+
+}  // namespace anchorfs::fs
