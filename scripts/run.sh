@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Demo: installs what is missing, builds (Release), and mounts a repository's tagged view.
 # Usage: scripts/run.sh [REPO] [MOUNTPOINT]   (defaults: examples/sample_project, /tmp/anchorfs-demo)
+# ANCHORFS_BUILD_DIR overrides the build directory (default: build/).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 repo="${1:-$here/examples/sample_project}"
 mountpoint="${2:-/tmp/anchorfs-demo}"
 
 "$here/scripts/install-deps.sh"
-echo "anchorfs: building (Release) into $here/build" >&2
-"$here/scripts/build.sh" "$here/build" >/dev/null
-anchorfs="$here/build/cli/anchorfs"
+build="${ANCHORFS_BUILD_DIR:-$here/build}"
+echo "anchorfs: building (Release) into $build" >&2
+"$here/scripts/build.sh" "$build" >/dev/null
+anchorfs="$build/cli/anchorfs"
 
 # A previous demo mount (live, or left behind by a killed daemon) is cleared first.
 if grep -q " $(realpath -m "$mountpoint") .* - fuse\.anchorfs " /proc/self/mountinfo; then

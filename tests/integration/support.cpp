@@ -246,6 +246,14 @@ std::string mountinfo_fstype(const std::string& path) {
   return found;
 }
 
+// Every anchorfs the tests start caches into a private directory of this test process, so runs
+// never depend on (or fill) the user's cache.
+struct PrivateCacheHome {
+  TempDir dir{"anchorfs-xdg"};
+  PrivateCacheHome() { setenv("XDG_CACHE_HOME", dir.path().c_str(), 1); }
+};
+const PrivateCacheHome private_cache_home;
+
 }  // namespace
 
 bool is_mounted(const std::string& path) {
