@@ -123,7 +123,10 @@ struct FileTally {
   size_t tagged = 0;
   size_t unchanged = 0;
   size_t refused = 0;
+  size_t cli_stripped = 0;  // tagged files also checked through `anchorfs strip MNT/FILE`
 };
+
+constexpr size_t kCliStripChecks = 20;
 
 class HostileCorpus : public ::testing::TestWithParam<const char*> {};
 
@@ -159,6 +162,14 @@ void check_file(const Category& category, const std::string& mnt, const std::str
   EXPECT_TRUE(stripped == source.bytes)
       << printable(rel)
       << ": strip(served) != source: " << describe_difference(source.bytes, stripped);
+  if (tally.cli_stripped < kCliStripChecks) {
+    ++tally.cli_stripped;
+    const RunResult cli = run({anchorfs_binary(), "strip", mnt + "/" + rel}, 60s);
+    EXPECT_TRUE(cli.status.ok()) << printable(rel) << ": anchorfs strip: " << cli.err;
+    EXPECT_TRUE(cli.out == source.bytes)
+        << printable(rel)
+        << ": anchorfs strip differs: " << describe_difference(source.bytes, cli.out);
+  }
   for (const char* name : kOutsideNames) {
     EXPECT_EQ(count_of(served.bytes, name), count_of(source.bytes, name))
         << printable(rel) << ": tags mention " << name
