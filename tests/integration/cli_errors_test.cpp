@@ -40,6 +40,9 @@ TEST_F(CliErrors, UsageErrorsExitTwo) {
            {"render", repo_},
            {"unmount"},
            {"graph", repo_, "--format", "xml"},
+           {"cache"},
+           {"cache", "purge"},
+           {"render", repo_, "x.py", "--max-links", "0"},
        }) {
     const ProcessResult result = anchorfs(args);
     EXPECT_EQ(result.exit_code, 2) << testing::PrintToString(args) << result.err;

@@ -81,6 +81,22 @@ TEST_F(Commands, ExportRefusesNestedDirectories) {
   EXPECT_EQ(around.err, "anchorfs: " + dir_.path() + ": contains the repository " + repo_ + "\n");
 }
 
+TEST_F(Commands, RenderAcceptsPathsRelativeToTheWorkingDirectory) {
+  const ProcessResult relative_to_repo = anchorfs({"render", repo_, "bookshelf/models.py"});
+  ASSERT_EQ(relative_to_repo.exit_code, 0) << relative_to_repo.err;
+  RunOptions from_parent = in_dir(dir_.path());
+  const ProcessResult relative_to_cwd =
+      anchorfs({"render", "repo", "./repo/bookshelf/models.py"}, from_parent);
+  EXPECT_EQ(relative_to_cwd.exit_code, 0) << relative_to_cwd.err;
+  EXPECT_EQ(relative_to_cwd.out, relative_to_repo.out);
+  const ProcessResult absolute = anchorfs({"render", repo_, repo_ + "/bookshelf/models.py"});
+  EXPECT_EQ(absolute.out, relative_to_repo.out);
+  const ProcessResult symlink = anchorfs({"render", repo_, "models_link.py"});
+  EXPECT_EQ(symlink.exit_code, 1);
+  EXPECT_EQ(symlink.err,
+            "anchorfs: " + repo_ + "/models_link.py: a symbolic link, not a regular file\n");
+}
+
 TEST_F(Commands, StatsReportsTheSampleProject) {
   const ProcessResult table = anchorfs({"stats", kSampleProject});
   ASSERT_EQ(table.exit_code, 0) << table.err;

@@ -127,6 +127,28 @@ TEST_F(Lifecycle, ForegroundMountServesUntilInterrupted) {
   EXPECT_FALSE(is_mounted(mnt_));
 }
 
+TEST_F(Lifecycle, MountpointWithSpacesMountsAndUnmounts) {
+  // /proc/self/mountinfo escapes the space as \040; unmount must still recognise the mount.
+  const std::string spaced = dir_ / "mount point";
+  make_dirs(spaced);
+  Mount mount(repo_, spaced);
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  EXPECT_NE(read_file(spaced + "/bookshelf/models.py").find("# === "), std::string::npos);
+  const ProcessResult unmounted = anchorfs({"unmount", spaced});
+  EXPECT_EQ(unmounted.exit_code, 0) << unmounted.err;
+  EXPECT_TRUE(list_tree(spaced).empty());
+}
+
+TEST_F(Lifecycle, VerboseListsFilesServedUntagged) {
+  write_file(repo_ + "/broken.py", "def broken(:\n    pass\n");
+  fingerprint_ = tree_fingerprint(repo_);
+  Mount mount(repo_, mnt_, {"--verbose"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  EXPECT_NE(mount.result().err.find("anchorfs: untagged broken.py: "), std::string::npos)
+      << mount.result().err;
+  EXPECT_EQ(read_file(mnt_ + "/broken.py"), read_file(repo_ + "/broken.py"));
+}
+
 TEST_F(Lifecycle, MountFollowsEditsToTheRepository) {
   const std::string mount_log = dir_ / "mount.log";
   Mount mount(repo_, mnt_, {"--view", "topo", "--log", mount_log});
