@@ -8,6 +8,10 @@
 #include "analysis/python/resolve.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -18,12 +22,15 @@
 namespace anchorfs::analysis::python {
 namespace {
 
+// A call site resolving to more repository functions than this is too ambiguous to report.
+constexpr size_t kMaxCalleesPerSite = 16;
 // Values per variable beyond which further ones are dropped (keeps rounds near-linear).
-constexpr size_t kMaxSet = 64;
+constexpr size_t kMaxSet = 16;
 // Expression nesting the evaluator follows (facts are bounded by the extractor already).
 constexpr int kMaxEvalDepth = 500;
 constexpr uint32_t kUnresolved = UINT32_MAX - 1;
 
+// Wrapped(w, inner): what a wrapper-returning decorator made of `inner` (see find_wrappers).
 enum class VK : uint8_t {
   Module,
   Class,
@@ -33,7 +40,8 @@ enum class VK : uint8_t {
   Super,
   Container,
   Generator,
-  Builtin
+  Builtin,
+  Wrapped
 };
 
 enum class Builtin : uint8_t {
@@ -79,6 +87,7 @@ struct FileRec {
   EntityIndex entity = kNoEntity;
   uint32_t scope_base = 0, expr_base = 0, str_base = 0;
   uint32_t module = kNone;
+  uint32_t stmt_base = 0;
 };
 
 struct Ctx {
@@ -97,13 +106,31 @@ uint64_t key(uint32_t a, uint32_t b) {
   return (uint64_t{a} << 32) | b;
 }
 
+// Sets stay sorted and never grow beyond kMaxSet: a value set that large says nothing precise.
 void insert(Set& s, uint32_t v) {
   const auto it = std::lower_bound(s.begin(), s.end(), v);
-  if (it == s.end() || *it != v) s.insert(it, v);
+  if (it == s.end() || *it != v) {
+    if (s.size() >= kMaxSet) return;
+    s.insert(it, v);
+  }
 }
 
 void unite(Set& dst, const Set& src) {
-  for (uint32_t v : src) insert(dst, v);
+  if (src.empty()) return;
+  if (dst.empty()) {
+    dst.assign(src.begin(),
+               src.begin() + static_cast<std::ptrdiff_t>(std::min(src.size(), kMaxSet)));
+    return;
+  }
+  if (src.size() <= 2) {
+    for (uint32_t v : src) insert(dst, v);
+    return;
+  }
+  Set merged;
+  merged.reserve(std::min(dst.size() + src.size(), kMaxSet));
+  std::set_union(dst.begin(), dst.end(), src.begin(), src.end(), std::back_inserter(merged));
+  if (merged.size() > kMaxSet) merged.resize(kMaxSet);
+  dst = std::move(merged);
 }
 
 class Resolver {
@@ -117,15 +144,43 @@ class Resolver {
     expand_star_imports();
     bind_imports();
     seed_receivers();
+    find_wrappers();
+    if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
+      timespec cpu{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+      std::fprintf(stderr, "setup done cpu %.2f\n",
+                   static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
+    }
+    stmt_reads_.resize(stmt_count_);
+    stmt_round_.assign(stmt_count_, 0);
     for (int round = 0; round < kMaxRounds; ++round) {
+      round_ = static_cast<uint32_t>(round) + 1;
       changed_ = false;
+      full_round_ = round == 0;
       update_bases();
       for (uint32_t f = 0; f < files_.size(); ++f) evaluate_file(f);
       for (const auto& [dst, src] : copies_) {
         const Set src_values = pts_[src];
         merge(dst, src_values);
       }
+      if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
+        timespec cpu{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+        std::fprintf(stderr, "round %d full %d evaluated %zu values %zu vars %zu cpu %.2f\n", round,
+                     full_round_ ? 1 : 0, evaluated_, values_.size(), pts_.size(),
+                     static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
+        evaluated_ = 0;
+      }
       if (!changed_) break;
+    }
+    if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
+      size_t big = 0, mid = 0, total = 0;
+      for (const Set& p : pts_) {
+        total += p.size();
+        big += p.size() >= kMaxSet ? 1 : 0;
+        mid += p.size() >= 16 ? 1 : 0;
+      }
+      std::fprintf(stderr, "sets: full %zu, >=16 %zu, total size %zu\n", big, mid, total);
     }
     emit_edges();
   }
@@ -149,6 +204,8 @@ class Resolver {
       rec.expr_base = expr_count_;
       rec.str_base = static_cast<uint32_t>(gstr_.size());
       rec.module = modules_.module_of_file(f);
+      rec.stmt_base = stmt_count_;
+      stmt_count_ += static_cast<uint32_t>(facts.stmts.size());
       expr_count_ += static_cast<uint32_t>(facts.exprs.size());
       for (const std::string& s : facts.strings) gstr_.push_back(global_string(s));
       for (uint32_t s = 0; s < facts.scopes.size(); ++s) {
@@ -209,7 +266,16 @@ class Resolver {
   }
   uint32_t module_scope(uint32_t f) const { return files_[f].scope_base; }
 
+  // Every read of a variable during a statement's evaluation is recorded: the statement is
+  // evaluated again only when one of them changed (or the structure did).
+  const Set& read(uint32_t var) {
+    reads_.push_back(var);
+    return pts_[var];
+  }
+
   uint32_t new_var() {
+    var_changed_round_.push_back(0);
+    poisoned_.push_back(0);
     pts_.emplace_back();
     return static_cast<uint32_t>(pts_.size() - 1);
   }
@@ -221,20 +287,23 @@ class Resolver {
     return it->second;
   }
 
+  // A variable that would hold more than kMaxSet values is widened to "unknown": it is emptied
+  // and never grows again. That loses edges through it rather than reporting wrong ones, and
+  // stops imprecision from spreading (and costing time) through the rest of the program.
   bool merge(uint32_t var, const Set& src) {
-    if (var == kNone || var == kUnresolved) return false;
-    bool changed = false;
-    for (uint32_t v : src) {
-      Set& dst = pts_[var];
-      if (dst.size() >= kMaxSet) break;
-      const auto it = std::lower_bound(dst.begin(), dst.end(), v);
-      if (it == dst.end() || *it != v) {
-        dst.insert(it, v);
-        changed = true;
-      }
+    if (var == kNone || var == kUnresolved || src.empty() || poisoned_[var]) return false;
+    Set& dst = pts_[var];
+    const size_t before = dst.size();
+    unite(dst, src);
+    if (dst.size() >= kMaxSet) {
+      poisoned_[var] = 1;
+      Set().swap(dst);
+    } else if (dst.size() == before) {
+      return false;
     }
-    if (changed) changed_ = true;
-    return changed;
+    changed_ = true;
+    var_changed_round_[var] = round_;
+    return true;
   }
 
   uint32_t find_var(uint32_t scope, uint32_t name) const {
@@ -245,6 +314,7 @@ class Resolver {
   uint32_t scope_var(uint32_t scope, uint32_t name) {
     const auto [it, inserted] = scope_vars_.try_emplace(key(scope, name), 0);
     if (inserted) {
+      touch(scope_shape(scope));
       it->second = new_var();
       if (scopes_[scope].kind == ScopeKind::Module) {
         module_names_[scopes_[scope].file].push_back(name);
@@ -255,8 +325,25 @@ class Resolver {
 
   uint32_t object_var(uint32_t object_value, uint32_t name) {
     const auto [it, inserted] = object_vars_.try_emplace(key(object_value, name), 0);
+    if (inserted) {
+      touch(object_shape(object_value));
+      it->second = new_var();
+    }
+    return it->second;
+  }
+
+  // A pseudo-variable per class, module or object standing for the set of attributes it has:
+  // looking attributes up reads it, creating one touches it (so failed lookups are retried).
+  uint32_t scope_shape(uint32_t scope) { return shape(uint64_t{1} << 63 | scope); }
+  uint32_t object_shape(uint32_t object_value) { return shape(object_value); }
+  uint32_t shape(uint64_t k) {
+    const auto [it, inserted] = shapes_.try_emplace(k, 0);
     if (inserted) it->second = new_var();
     return it->second;
+  }
+  void touch(uint32_t var) {
+    var_changed_round_[var] = round_;
+    changed_ = true;
   }
 
   uint32_t lazy_var(std::vector<uint32_t>& table, uint32_t index) {
@@ -475,6 +562,60 @@ class Resolver {
     return find_var(g, gs(s.file, p.name));
   }
 
+  // A decorator `d(p)` that returns a function `w` defined in its own body which calls `p`: the
+  // wrapper pattern (functools.wraps and friends). Decorating with it is modelled per decorated
+  // definition (a Wrapped value) instead of merging every decorated function into `p`.
+  void find_wrappers() {
+    wrapper_of_.assign(scopes_.size(), kNone);
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      const FileFacts& ff = facts(f);
+      for (const Stmt& s : ff.stmts) {
+        if (s.kind != StmtKind::Return || s.scope == 0) continue;
+        const Scope& d = ff.scopes[s.scope];
+        if (d.kind != ScopeKind::Function || d.params_count == 0) continue;
+        const Param& p = ff.params[d.params_begin];
+        if (p.kind != ParamKind::Positional) continue;
+        const Expr& r = ff.exprs[s.b];
+        if (r.kind != ExprKind::Name) continue;
+        for (uint32_t w = s.scope + 1; w < ff.scopes.size(); ++w) {
+          const Scope& ws = ff.scopes[w];
+          if (ws.parent != s.scope || ws.kind != ScopeKind::Function || ws.name != r.str) continue;
+          if (calls_name(f, w, p.name)) wrapper_of_[gscope(f, s.scope)] = gscope(f, w);
+        }
+      }
+    }
+  }
+
+  // Whether some statement of scope `w` calls a plain name spelled like string `name`.
+  bool calls_name(uint32_t f, uint32_t w, uint32_t name) const {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      if (s.scope != w) continue;
+      for (uint32_t e : {s.a, s.b}) {
+        if (e != kNone && s.kind != StmtKind::Define && s.kind < StmtKind::ImportModule &&
+            expr_calls_name(ff, e, name, 0)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  static bool expr_calls_name(const FileFacts& ff, uint32_t e, uint32_t name, int depth) {
+    if (depth > 64) return false;
+    const Expr& x = ff.exprs[e];
+    if (x.kind == ExprKind::Call && ff.exprs[x.a].kind == ExprKind::Name &&
+        ff.exprs[x.a].str == name) {
+      return true;
+    }
+    const bool a_is_expr = x.kind != ExprKind::Definition && x.kind != ExprKind::ScopedName;
+    if (a_is_expr && x.a != kNone && expr_calls_name(ff, x.a, name, depth + 1)) return true;
+    for (uint32_t i = 0; i < x.list_count; ++i) {
+      if (expr_calls_name(ff, ff.lists[x.list_begin + i], name, depth + 1)) return true;
+    }
+    return false;
+  }
+
   // ---- classes ------------------------------------------------------------------------------
 
   void update_bases() {
@@ -498,12 +639,12 @@ class Resolver {
         }
         if (bases != bases_[g]) {
           bases_[g] = std::move(bases);
+          touch(scope_shape(g));
           any = true;
         }
       }
     }
     if (any) {
-      changed_ = true;
       std::fill(mro_state_.begin(), mro_state_.end(), 0);
       for (auto& m : mro_) m.clear();
     }
@@ -564,7 +705,9 @@ class Resolver {
   // `skip`) whose body binds it. kNone when no repository class binds it.
   uint32_t class_attribute(uint32_t c, uint32_t name, size_t skip = 0) {
     const std::vector<uint32_t>& order = mro(c);
+    for (size_t i = 0; i < skip && i < order.size(); ++i) read(scope_shape(order[i]));
     for (size_t i = skip; i < order.size(); ++i) {
+      read(scope_shape(order[i]));
       const uint32_t v = find_var(order[i], name);
       if (v != kNone) return v;
     }
@@ -574,6 +717,17 @@ class Resolver {
   // A class attribute's values as seen through `receiver` (an instance or class value).
   void bind_method(uint32_t v, uint32_t receiver, Set& out, int depth) {
     const Value val = values_[v];
+    if (val.kind == VK::Wrapped && depth < kMaxEvalDepth) {
+      const Value inner = values_[val.b];
+      if (inner.kind == VK::Function && (scopes_[inner.a].flags & kProperty) != 0) {
+        bind_method(val.b, receiver, out, depth + 1);
+        return;
+      }
+      Set bound;
+      bind_method(val.b, receiver, bound, depth + 1);
+      for (uint32_t b : bound) insert(out, value(VK::Wrapped, val.a, b));
+      return;
+    }
     if (val.kind != VK::Function) {
       insert(out, v);
       return;
@@ -594,16 +748,35 @@ class Resolver {
     }
   }
 
-  Set returns_of(uint32_t function, int /*depth*/) {
-    if (ret_var_[function] == kNone) return {};
-    return pts_[ret_var_[function]];
-  }
+  Set returns_of(uint32_t function, int /*depth*/) { return read(lazy_var(ret_var_, function)); }
 
   // ---- evaluation ---------------------------------------------------------------------------
 
+  bool stale(uint32_t stmt) const {
+    if (full_round_) return true;
+    for (uint32_t var : stmt_reads_[stmt]) {
+      if (var_changed_round_[var] >= stmt_round_[stmt]) return true;
+    }
+    return false;
+  }
+
   void evaluate_file(uint32_t f) {
     const FileFacts& ff = facts(f);
-    for (const Stmt& s : ff.stmts) {
+    for (uint32_t i = 0; i < ff.stmts.size(); ++i) {
+      const uint32_t stmt = files_[f].stmt_base + i;
+      if (!stale(stmt)) continue;
+      ++evaluated_;
+      reads_.clear();
+      stmt_round_[stmt] = round_;
+      evaluate_statement(f, ff.stmts[i]);
+      std::sort(reads_.begin(), reads_.end());
+      reads_.erase(std::unique(reads_.begin(), reads_.end()), reads_.end());
+      stmt_reads_[stmt].assign(reads_.begin(), reads_.end());
+    }
+  }
+
+  void evaluate_statement(uint32_t f, const Stmt& s) {
+    {
       const uint32_t scope = gscope(f, s.scope);
       const Ctx ctx{f, scope, entity_of(scope)};
       switch (s.kind) {
@@ -642,9 +815,25 @@ class Resolver {
     for (uint32_t i = sc.decorators_count; i-- > 0;) {
       const Set decorator = eval(ctx, list_item(f, sc.decorators_begin + i), 0);
       if (decorator.empty()) continue;
-      Args args;
-      args.positional.push_back(current);
-      Set result = call_values(ctx, decorator, args, kNone, 0);
+      Set result;
+      Set general;
+      for (uint32_t d : decorator) {
+        const Value dv = values_[d];
+        const uint32_t wrapper = dv.kind == VK::Function ? wrapper_of_[dv.a] : kNone;
+        if (wrapper == kNone) {
+          general.push_back(d);
+          continue;
+        }
+        // A closure-returning decorator: each decorated definition gets its own wrapper value,
+        // so the wrapper's call of the wrapped function stays specific to it.
+        call_edges_.insert(key(ctx.caller, entity_of(dv.a)));
+        for (uint32_t v : current) insert(result, value(VK::Wrapped, wrapper, v));
+      }
+      if (!general.empty()) {
+        Args args;
+        args.positional.push_back(current);
+        unite(result, call_values(ctx, general, args, kNone, 0));
+      }
       if (!result.empty()) current = std::move(result);
     }
     merge(find_var(ctx.scope, scopes_[g].name), current);
@@ -683,14 +872,14 @@ class Resolver {
       case ExprKind::Name: {
         const uint32_t name = gs(f, x.str);
         const uint32_t var = lookup(ctx, e, name);
-        if (var != kUnresolved) return pts_[var];
+        if (var != kUnresolved) return read(var);
         if (const auto b = builtin(name))
           out.push_back(value(VK::Builtin, static_cast<uint32_t>(*b)));
         break;
       }
       case ExprKind::ScopedName: {
         const uint32_t var = find_var(gscope(f, x.a), gs(f, x.str));
-        if (var != kNone) return pts_[var];
+        if (var != kNone) return read(var);
         break;
       }
       case ExprKind::Attribute: {
@@ -755,8 +944,9 @@ class Resolver {
       case VK::Module: {
         const Module& m = modules_.modules()[obj.a];
         if (m.file != kNone) {
+          read(scope_shape(module_scope(m.file)));
           const uint32_t var = find_var(module_scope(m.file), name);
-          if (var != kNone) unite(out, pts_[var]);
+          if (var != kNone) unite(out, read(var));
         }
         if (const auto sub = modules_.submodule(obj.a, strings_by_id_[name])) {
           insert(out, value(VK::Module, *sub));
@@ -767,7 +957,7 @@ class Resolver {
         if (name == s_class_) break;
         const uint32_t var = class_attribute(obj.a, name);
         if (var == kNone) break;
-        const Set found = pts_[var];
+        const Set found = read(var);
         for (uint32_t v : found) bind_method(v, o, out, depth);
         break;
       }
@@ -778,25 +968,28 @@ class Resolver {
         }
         const std::vector<uint32_t>& order = mro(obj.a);
         for (uint32_t k : order) {
-          const auto it = object_vars_.find(key(value(VK::Instance, k), name));
-          if (it != object_vars_.end()) unite(out, pts_[it->second]);
+          const uint32_t instance = value(VK::Instance, k);
+          read(object_shape(instance));
+          const auto it = object_vars_.find(key(instance, name));
+          if (it != object_vars_.end()) unite(out, read(it->second));
         }
         const uint32_t var = class_attribute(obj.a, name);
         if (var == kNone) break;
-        const Set found = pts_[var];
+        const Set found = read(var);
         for (uint32_t v : found) bind_method(v, o, out, depth);
         break;
       }
       case VK::Super: {
         const uint32_t var = class_attribute(obj.a, name, 1);
         if (var == kNone) break;
-        const Set found = pts_[var];
+        const Set found = read(var);
         for (uint32_t v : found) bind_method(v, obj.b, out, depth);
         break;
       }
       case VK::Function: {
+        read(object_shape(o));
         const auto it = object_vars_.find(key(o, name));
-        if (it != object_vars_.end()) unite(out, pts_[it->second]);
+        if (it != object_vars_.end()) unite(out, read(it->second));
         break;
       }
       default:
@@ -809,7 +1002,7 @@ class Resolver {
     Set out;
     const uint32_t var = class_attribute(instance_class, method);
     if (var == kNone) return out;
-    const Set found = pts_[var];
+    const Set found = read(var);
     for (uint32_t v : found) {
       if (values_[v].kind == VK::Function) unite(out, result_of(values_[v].a, depth));
     }
@@ -825,10 +1018,10 @@ class Resolver {
     const Value val = values_[v];
     switch (val.kind) {
       case VK::Container:
-        unite(out, pts_[elements_var(val.a)]);
+        unite(out, read(elements_var(val.a)));
         break;
       case VK::Generator:
-        if (yield_var_[val.a] != kNone) unite(out, pts_[yield_var_[val.a]]);
+        unite(out, read(lazy_var(yield_var_, val.a)));
         break;
       case VK::Instance:
         if (depth > 2) break;
@@ -849,7 +1042,7 @@ class Resolver {
   void subscript(uint32_t v, Set& out, int depth) {
     const Value val = values_[v];
     if (val.kind == VK::Container) {
-      unite(out, pts_[elements_var(val.a)]);
+      unite(out, read(elements_var(val.a)));
     } else if (val.kind == VK::Instance) {
       unite(out, implicit(val.a, s_getitem_, depth));
     } else if (val.kind == VK::Class) {
@@ -861,8 +1054,8 @@ class Resolver {
     const Value val = values_[v];
     if (val.kind == VK::Instance) {
       unite(out, implicit(val.a, s_enter_, depth));
-    } else if (val.kind == VK::Generator && yield_var_[val.a] != kNone) {
-      unite(out, pts_[yield_var_[val.a]]);  // a @contextmanager generator
+    } else if (val.kind == VK::Generator) {
+      unite(out, read(lazy_var(yield_var_, val.a)));  // a @contextmanager generator
     }
   }
 
@@ -871,7 +1064,7 @@ class Resolver {
     if (val.kind == VK::Class) {
       insert(out, value(VK::Instance, val.a));
     } else if (val.kind == VK::Container) {
-      const Set elements = pts_[elements_var(val.a)];
+      const Set elements = read(elements_var(val.a));
       for (uint32_t c : elements) {
         if (values_[c].kind == VK::Class) insert(out, value(VK::Instance, values_[c].a));
       }
@@ -936,7 +1129,7 @@ class Resolver {
         if (literal != nullptr && literal->kind == ExprKind::Tuple &&
             literal->list_count == pattern.list_count) {
           for (uint32_t i = 0; i < pattern.list_count; ++i) {
-            unite(per_target[i], pts_[position_var(val.a, i)]);
+            unite(per_target[i], read(position_var(val.a, i)));
           }
           matched = true;
         }
@@ -1041,7 +1234,7 @@ class Resolver {
       for (uint32_t v : pos[0]) iterate(v, items, depth);
       merge(elements, items);
     }
-    if (container_get_.contains(method)) unite(out, pts_[elements]);
+    if (container_get_.contains(method)) unite(out, read(elements));
     if (container_view_.contains(method)) insert(out, container);
   }
 
@@ -1057,9 +1250,11 @@ class Resolver {
         positional_params.push_back(find_var(function, gs(s.file, param.name)));
       }
     }
+    // The receiver is not flowed into `self`: a method's `self` is an instance of the class that
+    // defines it (seeded once), as in PyCG. Flowing every subclass instance into the methods of
+    // a deep hierarchy makes `self.m()` resolve to every override and costs quadratic time.
     if (receiver != kNone) {
       if (positional_params.empty()) return;
-      merge(positional_params[0], {receiver});
       next_positional = 1;
     }
     for (const Set& a : args.positional) {
@@ -1078,8 +1273,17 @@ class Resolver {
     }
   }
 
-  void record_call(const Ctx& ctx, uint32_t function) {
-    call_edges_.insert(key(ctx.caller, entity_of(function)));
+  // Edges of one call site are kept apart until the end: a site resolving to too many targets
+  // is dropped as too imprecise. Calls without a site (decorators, wrappers) are direct edges.
+  void record_call(const Ctx& ctx, uint32_t function, uint32_t site) {
+    const EntityIndex callee = entity_of(function);
+    if (site == kNone) {
+      call_edges_.insert(key(ctx.caller, callee));
+      return;
+    }
+    SiteCalls& calls = site_calls_[site];
+    calls.caller = ctx.caller;
+    insert(calls.callees, callee);
   }
 
   // Calls every value in `callees`; `site` identifies the call for values it creates.
@@ -1089,12 +1293,12 @@ class Resolver {
       const Value v = values_[c];
       switch (v.kind) {
         case VK::Function:
-          record_call(ctx, v.a);
+          record_call(ctx, v.a, site);
           flow_arguments(v.a, kNone, args);
           unite(out, result_of(v.a, depth));
           break;
         case VK::Bound:
-          record_call(ctx, v.a);
+          record_call(ctx, v.a, site);
           flow_arguments(v.a, v.b, args);
           unite(out, result_of(v.a, depth));
           break;
@@ -1103,28 +1307,35 @@ class Resolver {
           const uint32_t init = class_attribute(v.a, s_init_);
           bool called_init = false;
           if (init != kNone) {
-            const Set found = pts_[init];
+            const Set found = read(init);
             for (uint32_t m : found) {
               if (values_[m].kind != VK::Function) continue;
-              record_call(ctx, values_[m].a);
+              record_call(ctx, values_[m].a, site);
               flow_arguments(values_[m].a, instance, args);
               called_init = true;
             }
           }
-          if (!called_init) call_edges_.insert(key(ctx.caller, entity_of(v.a)));
+          if (!called_init) record_call(ctx, v.a, site);
           insert(out, instance);
           break;
         }
         case VK::Instance: {
           const uint32_t var = class_attribute(v.a, s_call_);
           if (var == kNone) break;
-          const Set found = pts_[var];
+          const Set found = read(var);
           for (uint32_t m : found) {
             if (values_[m].kind != VK::Function) continue;
-            record_call(ctx, values_[m].a);
+            record_call(ctx, values_[m].a, site);
             flow_arguments(values_[m].a, c, args);
             unite(out, result_of(values_[m].a, depth));
           }
+          break;
+        }
+        case VK::Wrapped: {
+          record_call(ctx, v.a, site);
+          if (depth > kMaxEvalDepth) break;
+          const Ctx inner{scopes_[v.a].file, v.a, entity_of(v.a)};
+          unite(out, call_values(inner, {v.b}, args, kNone, depth + 1));
           break;
         }
         case VK::Builtin:
@@ -1236,6 +1447,10 @@ class Resolver {
     for (uint64_t k : import_edges_) {
       out_.push_back({files_[k >> 32].entity, files_[k & 0xffffffffu].entity, Relation::Imports});
     }
+    for (const auto& [site, calls] : site_calls_) {
+      if (calls.callees.size() > kMaxCalleesPerSite) continue;
+      for (uint32_t callee : calls.callees) call_edges_.insert(key(calls.caller, callee));
+    }
     for (uint64_t k : call_edges_) {
       out_.push_back(
           {static_cast<EntityIndex>(k >> 32), static_cast<EntityIndex>(k), Relation::Calls});
@@ -1265,6 +1480,16 @@ class Resolver {
   std::unordered_map<uint32_t, uint32_t> element_vars_;
   std::unordered_map<uint64_t, uint32_t> position_vars_;
   std::vector<uint32_t> ret_var_, yield_var_, name_cache_;
+  std::vector<uint8_t> poisoned_;                  // per variable: widened to unknown
+  std::vector<uint32_t> var_changed_round_;        // per variable: the round it last grew
+  std::vector<std::vector<uint32_t>> stmt_reads_;  // per statement: variables it read
+  std::vector<uint32_t> stmt_round_;               // per statement: the round it last ran
+  std::vector<uint32_t> reads_;                    // reads of the statement being evaluated
+  uint32_t stmt_count_ = 0;
+  size_t evaluated_ = 0;
+  uint32_t round_ = 0;
+  bool full_round_ = true;
+  std::unordered_map<uint64_t, uint32_t> shapes_;
   std::vector<std::vector<uint32_t>> module_names_;
   std::unordered_set<uint64_t> declared_global_, declared_nonlocal_;
   std::vector<std::pair<uint32_t, uint32_t>> copies_;  // (destination, source) variables
@@ -1273,7 +1498,13 @@ class Resolver {
   std::vector<std::vector<uint32_t>> bases_, mro_;
   std::vector<uint8_t> mro_state_;
 
+  struct SiteCalls {
+    EntityIndex caller = kNoEntity;
+    std::vector<uint32_t> callees;  // entities, sorted
+  };
+  std::unordered_map<uint32_t, SiteCalls> site_calls_;
   std::unordered_set<uint64_t> call_edges_, import_edges_;
+  std::vector<uint32_t> wrapper_of_;  // per scope: the wrapper closure it returns, or kNone
   bool changed_ = false;
 
   std::vector<uint32_t> builtin_ids_;
