@@ -95,7 +95,9 @@ void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
   if (child) {
     const fuse_entry_param e = entry_param(*generation, *child);
     state.inodes.remember(*generation, std::span<const uint32_t>(&*child, 1));
-    return static_cast<void>(fuse_reply_entry(req, &e));
+    // A reply the kernel never got (the request was interrupted) must not hold a count.
+    if (fuse_reply_entry(req, &e) != 0) state.inodes.forget(e.ino, 1);
+    return;
   }
   // A cacheable negative entry: walkers probe .gitignore/.ignore/.rgignore in every directory.
   fuse_entry_param negative{};
@@ -245,7 +247,9 @@ void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool 
   }
   // Every readdirplus entry but "." and ".." counts as a lookup in the kernel.
   state.inodes.remember(*generation, listed);
-  fuse_reply_buf(req, buffer.data(), used);
+  if (fuse_reply_buf(req, buffer.data(), used) != 0) {
+    for (uint32_t child : listed) state.inodes.forget(generation->inode(child), 1);
+  }
 }
 
 void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
