@@ -52,7 +52,11 @@ GraphIndex::GraphIndex(const analysis::Graph& graph) : graph_(graph) {
   file_infos_.assign(n, kNoFileInfo);
   for (size_t f = 0; f < graph.files.size(); ++f) {
     EntityIndex file = graph.files[f].entity;
-    if (file < n && graph.entities[file].kind == EntityKind::File) file_infos_[file] = f;
+    // A File entity listed twice keeps its first entry; the second gets no entities.
+    if (file < n && graph.entities[file].kind == EntityKind::File &&
+        file_infos_[file] == kNoFileInfo) {
+      file_infos_[file] = f;
+    }
   }
 
   ids_.resize(n);

@@ -5,6 +5,7 @@
 #include <tbb/global_control.h>
 
 #include "graph_builder.h"
+#include "render/stats.h"
 #include "render_helpers.h"
 
 namespace anchorfs::render::testing {
@@ -284,6 +285,39 @@ TEST(Views, DenseLabelsAreEscapedAndSortedAfterEntities) {
   EXPECT_NE(block_at(plans, 0, 0).find("# CONFIG_USAGE: g, A\\x0aKEY\\x0d, Z_KEY\n"),
             std::string::npos)
       << block_at(plans, 0, 0);
+}
+
+}  // namespace
+}  // namespace anchorfs::render::testing
+
+namespace anchorfs::render::testing {
+namespace {
+
+TEST(Views, MalformedGraphsDegradeGracefully) {
+  GraphBuilder b;
+  b.file("ok.py");
+  EntityIndex f = b.function("f", Anchor{0, ""});
+  EntityIndex g = b.function("g", Anchor{5, ""});
+  b.calls(f, g);
+  analysis::Graph graph = b.build();
+  graph.edges.push_back({f, 999, Relation::Calls});
+  graph.edges.push_back({999, g, Relation::Calls});
+  graph.edges.push_back({f, g, static_cast<Relation>(200)});
+  graph.labels.push_back({999, Relation::EnvVar, "X"});
+  graph.entities[g].parent = 12345;
+  graph.files.push_back({f, "python", "\n", true});    // not a File entity
+  graph.files.push_back({777, "python", "\n", true});  // no such entity
+  graph.files.push_back({0, "cobol", "\n", true});     // unknown comment syntax
+  for (View view : {View::None, View::Topo, View::Inv, View::Dense, View::Auto}) {
+    auto plans = render(graph, view);
+    ASSERT_EQ(plans.size(), 4u);
+    for (size_t i = 1; i < 4; ++i) EXPECT_TRUE(plans[i].insertions.empty());
+  }
+  auto plans = render(graph, View::Topo);
+  EXPECT_NE(block_at(plans, 0, 5).find("# CALLED_BY: f\n"), std::string::npos);
+  RepoStats stats = compute_stats(graph, {}, 100, ViewOptions{});
+  EXPECT_EQ(stats.edges[static_cast<size_t>(Relation::Calls)], 1u);
+  EXPECT_FALSE(format_json(stats).empty());
 }
 
 }  // namespace
