@@ -413,6 +413,19 @@ class Extractor {
       case K::FutureImportStatement:
       case K::TypeAliasStatement:
         return;
+      case K::RaiseStatement: {
+        // `raise C` instantiates C: modelled as the call `C()`.
+        const Range r = children(n);
+        for (size_t i = r.begin; i < r.end; ++i) {
+          const Child c = stack_[i];
+          if (c.kind == K::Comment) continue;
+          const uint32_t e = expr(c.node, scope);
+          const bool plain = (c.kind == K::Identifier || c.kind == K::Attribute) && i == r.begin;
+          add_stmt(StmtKind::Evaluate, scope, kNone, plain ? add_expr(ExprKind::Call, e) : e);
+        }
+        release(r);
+        return;
+      }
       case K::ExpressionStatement: {
         const Range r = children(n);
         for (size_t i = r.begin; i < r.end; ++i) {

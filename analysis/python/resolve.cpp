@@ -99,6 +99,8 @@ struct Ctx {
 struct Args {
   std::vector<Set> positional;
   bool open_positional = false;  // a *args argument: later positions are unknown
+  Set starred;                   // elements of *args arguments
+  Set double_starred;            // values of **kwargs arguments
   std::vector<std::pair<uint32_t, Set>> keywords;
 };
 
@@ -144,6 +146,7 @@ class Resolver {
     expand_star_imports();
     bind_imports();
     seed_receivers();
+    seed_variadic_params();
     find_wrappers();
     if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
       timespec cpu{};
@@ -239,6 +242,7 @@ class Resolver {
     s_new_ = global_string("__new__");
     s_init_subclass_ = global_string("__init_subclass__");
     s_class_getitem_ = global_string("__class_getitem__");
+    s_items_ = global_string("items");
     for (std::string_view m : {"append", "add", "appendleft", "put", "put_nowait"}) {
       container_add_.insert(global_string(m));
     }
@@ -298,6 +302,9 @@ class Resolver {
     if (dst.size() >= kMaxSet) {
       poisoned_[var] = 1;
       Set().swap(dst);
+      if (const auto seed = receiver_seed_.find(var); seed != receiver_seed_.end()) {
+        dst.push_back(seed->second);
+      }
     } else if (dst.size() == before) {
       return false;
     }
@@ -350,6 +357,12 @@ class Resolver {
     if (table[index] == kNone) table[index] = new_var();
     return table[index];
   }
+
+  // Containers that no literal creates get sites past the expressions: items() views, and the
+  // tuple/dict a function's *args/**kwargs parameter receives.
+  uint32_t items_site(uint32_t site) const { return expr_count_ + site; }
+  uint32_t varargs_site(uint32_t function) const { return 2 * expr_count_ + 2 * function; }
+  uint32_t varkw_site(uint32_t function) const { return 2 * expr_count_ + 2 * function + 1; }
 
   uint32_t elements_var(uint32_t site) {
     const auto [it, inserted] = element_vars_.try_emplace(site, 0);
@@ -535,6 +548,24 @@ class Resolver {
     }
   }
 
+  // *args and **kwargs parameters hold a tuple and a dict that calls fill.
+  void seed_variadic_params() {
+    for (uint32_t g = 0; g < scopes_.size(); ++g) {
+      const ScopeRec& s = scopes_[g];
+      if (s.kind != ScopeKind::Function && s.kind != ScopeKind::Lambda) continue;
+      const FileFacts& ff = facts(s.file);
+      const Scope& sc = ff.scopes[s.local];
+      for (uint32_t p = 0; p < sc.params_count; ++p) {
+        const Param& param = ff.params[sc.params_begin + p];
+        if (param.kind == ParamKind::VarPositional) {
+          merge(find_var(g, gs(s.file, param.name)), {value(VK::Container, varargs_site(g))});
+        } else if (param.kind == ParamKind::VarKeyword) {
+          merge(find_var(g, gs(s.file, param.name)), {value(VK::Container, varkw_site(g))});
+        }
+      }
+    }
+  }
+
   // A method's first parameter is an instance of its class (the class itself for classmethods),
   // even when no call in the repository reaches it.
   void seed_receivers() {
@@ -549,6 +580,7 @@ class Resolver {
       const uint32_t receiver =
           on_class ? value(VK::Class, s.parent) : value(VK::Instance, s.parent);
       merge(first, {receiver});
+      receiver_seed_.emplace(first, receiver);
     }
   }
 
@@ -980,7 +1012,16 @@ class Resolver {
         break;
       }
       case VK::Super: {
-        const uint32_t var = class_attribute(obj.a, name, 1);
+        uint32_t var = kNone;
+        const Value recv = values_[obj.b];
+        if (recv.kind == VK::Instance || recv.kind == VK::Class) {
+          const std::vector<uint32_t>& order = mro(recv.a);
+          const auto at = std::find(order.begin(), order.end(), obj.a);
+          if (at != order.end()) {
+            var = class_attribute(recv.a, name, static_cast<size_t>(at - order.begin()) + 1);
+          }
+        }
+        if (var == kNone) var = class_attribute(obj.a, name, 1);
         if (var == kNone) break;
         const Set found = read(var);
         for (uint32_t v : found) bind_method(v, obj.b, out, depth);
@@ -1190,7 +1231,14 @@ class Resolver {
       if (ax.kind == ExprKind::Keyword) {
         args.keywords.emplace_back(gs(f, ax.str), eval(ctx, ax.a, depth + 1));
       } else if (ax.kind == ExprKind::Star || ax.kind == ExprKind::DoubleStar) {
-        eval(ctx, ax.a, depth + 1);
+        const Set v = eval(ctx, ax.a, depth + 1);
+        for (uint32_t c : v) {
+          if (ax.kind == ExprKind::Star) {
+            iterate(c, args.starred, depth);
+          } else {
+            subscript(c, args.double_starred, depth);
+          }
+        }
         if (ax.kind == ExprKind::Star) args.open_positional = true;
       } else if (args.open_positional) {
         eval(ctx, a, depth + 1);
@@ -1235,7 +1283,14 @@ class Resolver {
       merge(elements, items);
     }
     if (container_get_.contains(method)) unite(out, read(elements));
-    if (container_view_.contains(method)) insert(out, container);
+    if (container_view_.contains(method) && method != s_items_) insert(out, container);
+    if (method == s_items_) {
+      // items() iterates as pairs: a view whose elements are the dict itself, so unpacking an
+      // element (`for k, v in d.items()`) gives any key or value.
+      const uint32_t view = items_site(site);
+      merge(elements_var(view), {container});
+      insert(out, value(VK::Container, view));
+    }
   }
 
   void flow_arguments(uint32_t function, uint32_t receiver, const Args& args) {
@@ -1244,32 +1299,52 @@ class Resolver {
     const Scope& sc = ff.scopes[s.local];
     size_t next_positional = 0;
     std::vector<uint32_t> positional_params;
+    bool has_varargs = false, has_varkw = false;
     for (uint32_t p = 0; p < sc.params_count; ++p) {
       const Param& param = ff.params[sc.params_begin + p];
       if (param.kind == ParamKind::Positional) {
         positional_params.push_back(find_var(function, gs(s.file, param.name)));
       }
+      has_varargs = has_varargs || param.kind == ParamKind::VarPositional;
+      has_varkw = has_varkw || param.kind == ParamKind::VarKeyword;
     }
-    // The receiver is not flowed into `self`: a method's `self` is an instance of the class that
-    // defines it (seeded once), as in PyCG. Flowing every subclass instance into the methods of
-    // a deep hierarchy makes `self.m()` resolve to every override and costs quadratic time.
+    // The receiver flows into `self` (so `self.m()` reaches the overrides of the instances that
+    // really get there); `self` keeps its seed when that widens it (see merge).
     if (receiver != kNone) {
       if (positional_params.empty()) return;
+      merge(positional_params[0], {receiver});
       next_positional = 1;
     }
     for (const Set& a : args.positional) {
-      if (next_positional >= positional_params.size()) break;
-      const uint32_t var = positional_params[next_positional++];
-      if (var != kNone) merge(var, a);
+      if (next_positional < positional_params.size()) {
+        merge(positional_params[next_positional++], a);
+      } else if (has_varargs) {
+        merge(elements_var(varargs_site(function)), a);
+      }
+    }
+    if (has_varargs && !args.starred.empty()) {
+      merge(elements_var(varargs_site(function)), args.starred);
     }
     for (const auto& [name, values] : args.keywords) {
+      bool matched = false;
       for (uint32_t p = 0; p < sc.params_count; ++p) {
         const Param& param = ff.params[sc.params_begin + p];
         if (gs(s.file, param.name) != name) continue;
         if (param.kind != ParamKind::Positional && param.kind != ParamKind::KeywordOnly) continue;
-        const uint32_t var = find_var(function, name);
-        if (var != kNone) merge(var, values);
+        merge(find_var(function, name), values);
+        matched = true;
       }
+      if (!matched && has_varkw) merge(elements_var(varkw_site(function)), values);
+    }
+    if (!args.double_starred.empty()) {
+      // `f(**d)`: any value of d may bind any parameter that a keyword could name.
+      for (uint32_t p = 0; p < sc.params_count; ++p) {
+        const Param& param = ff.params[sc.params_begin + p];
+        const bool nameable = param.kind == ParamKind::KeywordOnly ||
+                              (param.kind == ParamKind::Positional && p >= next_positional);
+        if (nameable) merge(find_var(function, gs(s.file, param.name)), args.double_starred);
+      }
+      if (has_varkw) merge(elements_var(varkw_site(function)), args.double_starred);
     }
   }
 
@@ -1350,13 +1425,17 @@ class Resolver {
 
   // The class whose method body (possibly through nested lambdas/comprehensions) holds `scope`,
   // and whether that method receives the class rather than an instance.
-  std::optional<std::pair<uint32_t, bool>> enclosing_method_class(uint32_t scope) const {
+  struct EnclosingMethod {
+    uint32_t function, cls;
+    bool on_class;
+  };
+  std::optional<EnclosingMethod> enclosing_method(uint32_t scope) const {
     for (uint32_t s = scope; s != kNone; s = scopes_[s].parent) {
       const uint32_t p = scopes_[s].parent;
       if (scopes_[s].kind == ScopeKind::Function && p != kNone &&
           scopes_[p].kind == ScopeKind::Class) {
         const bool on_class = (scopes_[s].flags & kClassMethod) != 0 || scopes_[s].name == s_new_;
-        return std::pair{p, on_class};
+        return EnclosingMethod{s, p, on_class};
       }
     }
     return std::nullopt;
@@ -1378,10 +1457,20 @@ class Resolver {
             }
             insert(out, value(VK::Super, values_[c].a, receiver));
           }
-        } else if (const auto m = enclosing_method_class(ctx.scope)) {
-          const uint32_t receiver =
-              m->second ? value(VK::Class, m->first) : value(VK::Instance, m->first);
-          insert(out, value(VK::Super, m->first, receiver));
+        } else if (const auto m = enclosing_method(ctx.scope)) {
+          // super() continues the MRO of the receiver's class after the defining class.
+          const uint32_t self = first_positional_param(m->function);
+          if (self != kNone) {
+            for (uint32_t r : read(self)) {
+              const VK k = values_[r].kind;
+              if (k == VK::Instance || k == VK::Class) insert(out, value(VK::Super, m->cls, r));
+            }
+          }
+          if (out.empty()) {
+            const uint32_t receiver =
+                m->on_class ? value(VK::Class, m->cls) : value(VK::Instance, m->cls);
+            insert(out, value(VK::Super, m->cls, receiver));
+          }
         }
         break;
       }
@@ -1480,11 +1569,12 @@ class Resolver {
   std::unordered_map<uint32_t, uint32_t> element_vars_;
   std::unordered_map<uint64_t, uint32_t> position_vars_;
   std::vector<uint32_t> ret_var_, yield_var_, name_cache_;
-  std::vector<uint8_t> poisoned_;                  // per variable: widened to unknown
-  std::vector<uint32_t> var_changed_round_;        // per variable: the round it last grew
-  std::vector<std::vector<uint32_t>> stmt_reads_;  // per statement: variables it read
-  std::vector<uint32_t> stmt_round_;               // per statement: the round it last ran
-  std::vector<uint32_t> reads_;                    // reads of the statement being evaluated
+  std::unordered_map<uint32_t, uint32_t> receiver_seed_;  // self/cls variable -> its class
+  std::vector<uint8_t> poisoned_;                         // per variable: widened to unknown
+  std::vector<uint32_t> var_changed_round_;               // per variable: the round it last grew
+  std::vector<std::vector<uint32_t>> stmt_reads_;         // per statement: variables it read
+  std::vector<uint32_t> stmt_round_;                      // per statement: the round it last ran
+  std::vector<uint32_t> reads_;                           // reads of the statement being evaluated
   uint32_t stmt_count_ = 0;
   size_t evaluated_ = 0;
   uint32_t round_ = 0;
@@ -1509,7 +1599,7 @@ class Resolver {
 
   std::vector<uint32_t> builtin_ids_;
   uint32_t s_init_ = 0, s_call_ = 0, s_iter_ = 0, s_next_ = 0, s_enter_ = 0, s_getitem_ = 0,
-           s_class_ = 0, s_new_ = 0, s_init_subclass_ = 0, s_class_getitem_ = 0;
+           s_class_ = 0, s_items_ = 0, s_new_ = 0, s_init_subclass_ = 0, s_class_getitem_ = 0;
   std::unordered_set<uint32_t> container_add_, container_extend_, container_insert_, container_get_,
       container_view_;
 };
