@@ -121,6 +121,15 @@ bool Refresher::rebuild_now(const Burst& burst) {
   try {
     const std::optional<std::string> what = rebuild_();
     const double seconds = std::chrono::duration<double>(Clock::now() - burst.first).count();
+    if (what) {  // logged before the stats move, so waiters on the stats find the line
+      const std::string cause =
+          burst.events == 0
+              ? std::string("a rescan")
+              : fmt::format("{} change{}{}", burst.events, burst.events == 1 ? "" : "s",
+                            burst.sample.empty() ? "" : " (" + burst.sample + ")");
+      log(fmt::format("refreshed after {}: {}; {:.0f} ms from first change to new view", cause,
+                      *what, seconds * 1000));
+    }
     {
       std::lock_guard lock(stats_mutex_);
       if (what) {
@@ -131,24 +140,15 @@ bool Refresher::rebuild_now(const Burst& burst) {
       }
     }
     stats_changed_.notify_all();
-    if (what) {
-      const std::string cause =
-          burst.events == 0
-              ? std::string("periodic rescan")
-              : fmt::format("{} change{}{}", burst.events, burst.events == 1 ? "" : "s",
-                            burst.sample.empty() ? "" : " (" + burst.sample + ")");
-      log(fmt::format("refreshed after {}: {}; {:.0f} ms from first change to new view", cause,
-                      *what, seconds * 1000));
-    }
     return true;
   } catch (const std::exception& error) {
+    log(fmt::format("refresh failed ({}); retrying in {:.1f} s", error.what(),
+                    std::chrono::duration<double>(options_.retry_after).count()));
     {
       std::lock_guard lock(stats_mutex_);
       ++stats_.failures;
     }
     stats_changed_.notify_all();
-    log(fmt::format("refresh failed ({}); retrying in {:.1f} s", error.what(),
-                    std::chrono::duration<double>(options_.retry_after).count()));
     return false;
   }
 }
@@ -156,7 +156,8 @@ bool Refresher::rebuild_now(const Burst& burst) {
 void Refresher::run() {
   Clock::time_point next_rescan = Clock::now() + options_.rescan_interval;
   constexpr Clock::time_point kNever = Clock::time_point::max();
-  Clock::time_point retry_at = kNever;  // after a failed rebuild
+  // After a failed rebuild; also used for the start-up rescan.
+  Clock::time_point retry_at = options_.rescan_on_start ? Clock::now() : kNever;
   while (!stopping_) {
     const bool polling = stats().polling;
     Clock::time_point wake_at = Clock::now() + kIdle;

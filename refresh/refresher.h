@@ -22,7 +22,10 @@ struct RefreshOptions {
   std::chrono::milliseconds rescan_interval{2000};  // polling period when inotify cannot cover all
   std::chrono::milliseconds retry_after{1000};      // after a failed rebuild
   size_t max_watches = 0;                           // 0: the kernel's limit
-  std::function<void(const std::string&)> log;      // one line per refresh, warnings; null: stderr
+  // Rescan once as soon as the watches are in place: changes made between the caller's initial
+  // scan and start() would otherwise wait for the next change to be noticed.
+  bool rescan_on_start = true;
+  std::function<void(const std::string&)> log;  // one line per refresh, warnings; null: stderr
 };
 
 // Rescans and, if anything changed, rebuilds and publishes the view: returns a one-line

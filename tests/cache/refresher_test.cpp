@@ -21,6 +21,7 @@ class RefresherTest : public ScratchTree {
     o.quiet = milliseconds(150);
     o.rescan_interval = milliseconds(200);
     o.retry_after = milliseconds(100);
+    o.rescan_on_start = false;
     o.log = [this](const std::string& line) {
       std::lock_guard lock(mutex_);
       log_.push_back(line);
@@ -131,7 +132,7 @@ TEST_F(RefresherTest, WatchLimitFallsBackToPeriodicRescans) {
   EXPECT_TRUE(logged("watch limit"));
   put(root_, "deep/er/a.py", "x = 2\n");
   ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
-  EXPECT_TRUE(logged("periodic rescan"));
+  EXPECT_TRUE(logged("after a rescan"));
 }
 
 TEST_F(RefresherTest, AFailedRebuildIsRetriedWithoutFurtherChanges) {
@@ -150,6 +151,26 @@ TEST_F(RefresherTest, AFailedRebuildIsRetriedWithoutFurtherChanges) {
   ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
   EXPECT_EQ(refresher.stats().failures, 1u);
   EXPECT_TRUE(logged("refresh failed (file changed under the scan)"));
+}
+
+TEST_F(RefresherTest, ChangesMadeBeforeStartAreFoundByTheStartUpRescan) {
+  put(root_, "a.py", "x = 1\n");
+  const std::string built_from = read("a.py");  // what the caller's initial build saw
+  put(root_, "a.py", "x = 2\n");                // changed before the watches exist
+  RefreshOptions o = options();
+  o.rescan_on_start = true;
+  Refresher refresher(
+      root_,
+      [&]() -> std::optional<std::string> {
+        if (read("a.py") == built_from) {
+          return std::nullopt;
+        }
+        return "caught up";
+      },
+      o);
+  refresher.start();
+  ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
+  EXPECT_TRUE(logged("caught up"));
 }
 
 TEST_F(RefresherTest, StopsPromptlyWhenIdle) {
