@@ -463,7 +463,7 @@ TEST_F(MountTest, ReadersDuringSwapStormsAlwaysSeeExactlyOneVersion) {
   }
   write_file(src_ / "pkg/medium.py", medium);
   // A tree of realistic size: a swap's own work (numbering, diff) takes as long as on a real one.
-  for (int i = 0; i < 4000; ++i) write_file(src_ / ("many/m" + std::to_string(i) + ".py"), "");
+  for (int i = 0; i < 2500; ++i) write_file(src_ / ("many/m" + std::to_string(i) + ".py"), "");
   const std::string core = read_file(src_ / "pkg/core.py");
   const test::PlanSpec::mapped_type core_a = {{0, "# A\n"}, {26, "# AAAAAAAAAAAAAA\n"}};
   const test::PlanSpec::mapped_type core_b = {{0, "# B tags are much longer than A's\n"}};
@@ -520,7 +520,7 @@ TEST_F(MountTest, ReadersDuringSwapStormsAlwaysSeeExactlyOneVersion) {
     });
   }
   std::mt19937 rng(11);
-  for (int swap = 0; swap < 300; ++swap) {
+  for (int swap = 0; swap < 200; ++swap) {
     const bool to_b = swap % 2 == 0;
     mount_->server().replace_snapshot(to_b ? snapshot_b : snapshot_a);
     if (swap % 25 == 0) {
