@@ -1,0 +1,59 @@
+// Temporary repositories for analysis tests.
+#include "tests/analysis/temp_repo.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace anchorfs::analysis::test {
+
+TempRepo::TempRepo() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "anchorfs-analysis-XXXXXX");
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  root_ = pattern;
+}
+
+TempRepo::~TempRepo() {
+  std::error_code ignored;
+  std::filesystem::remove_all(root_, ignored);
+}
+
+void TempRepo::write(const std::string& path, std::string_view content) const {
+  const std::filesystem::path full = std::filesystem::path(root_) / path;
+  std::filesystem::create_directories(full.parent_path());
+  std::ofstream out(full, std::ios::binary);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+}
+
+Analysis TempRepo::analyze(unsigned threads, FactCache* cache) const {
+  AnalysisOptions options;
+  options.threads = threads;
+  options.cache = cache;
+  return analysis::analyze(scan_tree(root_), options);
+}
+
+std::vector<std::string> edges_of(const Graph& graph, Relation relation) {
+  std::vector<std::string> out;
+  for (const Edge& e : graph.edges) {
+    if (e.relation == relation) out.push_back(graph.id(e.from) + " -> " + graph.id(e.to));
+  }
+  return out;
+}
+
+bool has_edge(const Graph& graph, Relation relation, std::string_view from, std::string_view to) {
+  for (const Edge& e : graph.edges) {
+    if (e.relation == relation && graph.id(e.from) == from && graph.id(e.to) == to) return true;
+  }
+  return false;
+}
+
+EntityIndex find_entity(const Graph& graph, std::string_view id) {
+  for (EntityIndex e = 0; e < graph.entities.size(); ++e) {
+    if (graph.id(e) == id) return e;
+  }
+  return kNoEntity;
+}
+
+}  // namespace anchorfs::analysis::test
