@@ -349,6 +349,9 @@ std::optional<std::string> LmdbFactCache::load(const analysis::ContentDigest& di
     mdb_txn_abort(txn);
     if (result) {
       ++disk_hits_;
+      lock.unlock();
+      std::lock_guard used_lock(pending_mutex_);
+      used_.insert(key);
     }
     return result;
   }
@@ -358,6 +361,7 @@ std::optional<std::string> LmdbFactCache::load(const analysis::ContentDigest& di
 void LmdbFactCache::store(const analysis::ContentDigest& digest, std::string_view facts) {
   std::string key = encode_key(version_hash_, digest);
   std::lock_guard lock(pending_mutex_);
+  used_.insert(key);
   pending_.try_emplace(std::move(key), facts);
 }
 
@@ -382,6 +386,29 @@ int LmdbFactCache::commit_pending_locked() {
       }
     }
     return 0;
+  });
+}
+
+int LmdbFactCache::prune_locked() {
+  const size_t limit =
+      options_.max_entries != 0 ? options_.max_entries : std::max<size_t>(20000, 4 * used_.size());
+  return write_txn([&](MDB_txn* txn) {
+    MDB_stat stat{};
+    int rc = mdb_stat(txn, facts_dbi_, &stat);
+    if (rc != 0 || stat.ms_entries <= limit) {
+      return rc;
+    }
+    MDB_cursor* cursor = nullptr;
+    MDB_val key{};
+    MDB_val value{};
+    rc = mdb_cursor_open(txn, facts_dbi_, &cursor);
+    while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
+      if (!used_.contains(std::string(as_view(key)))) {
+        rc = mdb_cursor_del(cursor, 0);
+      }
+    }
+    mdb_cursor_close(cursor);
+    return rc == MDB_NOTFOUND ? 0 : rc;
   });
 }
 
@@ -415,6 +442,9 @@ void LmdbFactCache::flush() {
     if (is_corruption(rc)) {
       rebuild(mdb_strerror(rc));
       rc = commit_pending_locked();
+    }
+    if (rc == 0) {
+      rc = prune_locked();
     }
     if (rc != 0) {
       emit_warning(options_.warn, fmt::format("fact cache {}: {} records not saved: {}", dir_,

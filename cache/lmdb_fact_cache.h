@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analysis/fact_cache.h"
 #include "cache/cache_location.h"
@@ -27,6 +28,10 @@ struct CacheOptions {
   std::string analyser_version;  // entries written under any other version are never loaded
   WarningSink warn;              // one-line warnings (corruption, unusable default location)
   size_t initial_map_bytes = size_t{1} << 30;  // address space reserved; grows on MDB_MAP_FULL
+  // When a flush leaves more entries than this, every entry this process has not loaded or
+  // stored is dropped (the contents of the checkout as analysed now survive). 0: automatic,
+  // the larger of 20000 and 4 x the entries used so far.
+  size_t max_entries = 0;
 };
 
 // Thread-safety: load() and store() may be called from any number of threads at once; flush(),
@@ -65,8 +70,9 @@ class LmdbFactCache final : public analysis::FactCache {
   int initialise();  // creates the databases, records repo + version, drops other versions
   int write_txn(const std::function<int(MDB_txn*)>& body);  // commit, growing the map if full
   int commit_pending_locked();                              // also requires pending_mutex_
-  void set_aside(const std::string& why);                   // also requires the directory lock
-  void rebuild(const std::string& why);  // set aside (unless another process did), reopen
+  int prune_locked();  // drops unused entries when over max_entries; requires pending_mutex_
+  void set_aside(const std::string& why);  // also requires the directory lock
+  void rebuild(const std::string& why);    // set aside (unless another process did), reopen
 
   CacheOptions options_;
   std::string dir_;
@@ -81,6 +87,7 @@ class LmdbFactCache final : public analysis::FactCache {
 
   std::mutex pending_mutex_;
   std::unordered_map<std::string, std::string> pending_;  // encoded key -> facts
+  std::unordered_set<std::string> used_;  // keys loaded or stored by this process (for pruning)
 
   std::atomic<bool> corrupt_{false};  // a read failed verification: stop reading, rebuild on flush
   std::atomic<uint64_t> disk_hits_{0};

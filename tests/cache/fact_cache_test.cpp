@@ -101,6 +101,39 @@ TEST_F(FactCacheTest, MapGrowsWhenFull) {
   EXPECT_TRUE(warnings().empty());
 }
 
+TEST_F(FactCacheTest, OverTheLimitOnlyEntriesInUseSurvive) {
+  CacheOptions limited = options();
+  limited.max_entries = 100;
+  {
+    auto cache = LmdbFactCache::open(limited);
+    for (uint64_t i = 0; i < 90; ++i) {
+      cache->store(digest_for(i), facts_for(i));
+    }
+    cache->flush();
+    EXPECT_EQ(cache->info().entries, 90u);  // under the limit: nothing dropped
+  }
+  {
+    auto cache = LmdbFactCache::open(limited);  // a later run: uses 10 old entries, adds 20
+    for (uint64_t i = 0; i < 10; ++i) {
+      ASSERT_EQ(cache->load(digest_for(i)), facts_for(i));
+    }
+    for (uint64_t i = 1000; i < 1020; ++i) {
+      cache->store(digest_for(i), facts_for(i));
+    }
+    cache->flush();
+    EXPECT_EQ(cache->info().entries, 30u);
+  }
+  auto cache = LmdbFactCache::open(limited);
+  for (uint64_t i = 0; i < 10; ++i) {
+    EXPECT_EQ(cache->load(digest_for(i)), facts_for(i)) << i;
+  }
+  for (uint64_t i = 1000; i < 1020; ++i) {
+    EXPECT_EQ(cache->load(digest_for(i)), facts_for(i)) << i;
+  }
+  EXPECT_EQ(cache->load(digest_for(50)), std::nullopt);
+  EXPECT_TRUE(warnings().empty());
+}
+
 TEST_F(FactCacheTest, ConcurrentLoadsStoresAndFlushesFromManyThreads) {
   constexpr uint64_t kThreads = 8;
   constexpr uint64_t kPerThread = 250;
