@@ -10,12 +10,15 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 run_one() {
   local binary="$1" seconds="$2" seeds="$3" work="$4" findings="$5"
   mkdir -p "$work" "$findings"
+  # A dictionary fuzz/<target>.dict (next to the seed directory's parent) guides mutations.
+  local dict="$seeds/../../$(basename "$binary" | sed 's/^fuzz_//').dict" dict_flag=""
+  [ -f "$dict" ] && dict_flag="-dict=$dict"
   local log
   log="$(mktemp)"
   # max_len bounds one input; timeout catches hangs (a hang is a finding like a crash).
   local status=0
   "$binary" "$work" "$seeds" -max_total_time="$seconds" -max_len=16384 -timeout=20 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" $dict_flag \
     ${FUZZ_FLAGS:-} >"$log" 2>&1 || status=$?
   local runs
   runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
