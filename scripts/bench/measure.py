@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark measurements: every configuration on one corpus, the scaling curve, live refresh, profiles."""
 
+import ast
 import json
 import os
 import re
@@ -155,35 +156,52 @@ def measure_corpus(corpus, src, configs, work, args):
     return info, rows, failed
 
 
-def wait_visible(paths, marker, timeout):
-    """Seconds until every path (read through the mount) contains marker; None on timeout."""
+def wait_for(files, timeout):
+    """files: {path in the mount: {name: marker bytes}}. Returns {name: seconds until every file shows
+    that marker (None if not within timeout)}, polling reads through the mount."""
     start = time.perf_counter()
-    pending = list(paths)
-    while pending:
-        still = []
-        for path in pending:
+    names = {name for markers in files.values() for name in markers}
+    seen = {name: None for name in names}
+    while True:
+        missing = set()
+        for path, markers in files.items():
             try:
                 with open(path, "rb") as f:
-                    if marker not in f.read():
-                        still.append(path)
+                    data = f.read()
             except OSError:
-                still.append(path)
-        pending = still
-        if pending:
-            if time.perf_counter() - start > timeout:
-                return None
-            time.sleep(0.002)
-    return time.perf_counter() - start
+                data = b""
+            missing |= {name for name, marker in markers.items() if marker not in data}
+        elapsed = time.perf_counter() - start
+        for name in names - missing:
+            if seen[name] is None:
+                seen[name] = elapsed
+        if not missing or elapsed > timeout:
+            return seen
+        time.sleep(0.002)
 
 
-def append_probe(path, marker):
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(f"\n\ndef {marker.decode()}():\n    return 1\n")
+def top_level_function(path):
+    """Name of the first undecorated top-level function in a Python file, or None (undecorated, so
+    a call to it resolves plainly whatever the analysis makes of decorators)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    return next((n.name for n in tree.body if isinstance(n, ast.FunctionDef) and not n.decorator_list), None)
+
+
+def add_probe(copy, rel, probe, callee):
+    """Appends a function calling `callee` (same file), so the new function has a tag block to show.
+    Returns the markers to wait for: its bytes, and its tag line."""
+    with open(os.path.join(copy, rel), "a", encoding="utf-8") as f:
+        f.write(f"\n\ndef {probe}():\n    return {callee}()\n")
+    return {"bytes": f"def {probe}():".encode(), "tags": f"function: {rel}:{probe}".encode()}
 
 
 def measure_refresh(corpus, src, tools, work, timeout):
-    """Live-refresh latency on a git copy of the corpus: one-file edit, then a branch switch
-    touching 5 % of the Python files; time until the mount shows every new byte."""
+    """Live-refresh latency on a git copy of the corpus: a one-file edit, then a branch switch touching
+    every 20th Python file; time until the mount shows the new bytes, and until it shows their tags."""
     log(f"  {corpus} / refresh latency (anchorfs-topo, live)")
     copy = os.path.join(work, "refresh", corpus)
     shutil.rmtree(copy, ignore_errors=True)
@@ -194,33 +212,41 @@ def measure_refresh(corpus, src, tools, work, timeout):
     subprocess.run(git + ["init", "-q", "-b", "main"], **quiet)
     subprocess.run(git + ["add", "-A"], **quiet)
     subprocess.run(git + ["commit", "-q", "-m", "base"], **quiet)
-    pys = sorted(os.path.relpath(os.path.join(d, n), copy) for d, ds, ns in os.walk(copy)
-                 if ".git" not in d.split(os.sep) for n in ns if n.endswith(".py"))
-    switched = pys[::20]
-    branch_marker = b"_anchorfs_bench_branch_probe"
+    candidates = []
+    for dirpath, dirnames, names in os.walk(copy):
+        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        for n in sorted(names):
+            if n.endswith(".py"):
+                callee = top_level_function(os.path.join(dirpath, n))
+                if callee:
+                    candidates.append((os.path.relpath(os.path.join(dirpath, n), copy), callee))
+    if len(candidates) < 2:
+        raise BenchError("refresh: the corpus has too few files with top-level functions")
+    edited = candidates[len(candidates) // 2]
+    switched = [c for c in candidates[::20] if c != edited] or [candidates[0]]
     subprocess.run(git + ["checkout", "-q", "-b", "other"], **quiet)
-    for rel in switched:
-        append_probe(os.path.join(copy, rel), branch_marker)
+    branch_markers = {rel: add_probe(copy, rel, "_anchorfs_bench_branch_probe", callee) for rel, callee in switched}
     subprocess.run(git + ["commit", "-q", "-a", "-m", "other"], **quiet)
     subprocess.run(git + ["checkout", "-q", "main"], **quiet)
 
     config = Anchorfs(tools, "topo")
     config.cache_dir = os.path.join(work, "cache", f"refresh-{corpus}")
     mnt = os.path.join(work, "mnt", f"{corpus}-refresh")
-    result = {}
+    result = {"switch_files": len(switched)}
     m = config.mount(copy, mnt, "populate")
     try:
-        edit_marker = b"_anchorfs_bench_edit_probe"
-        target = os.path.join(copy, pys[len(pys) // 2])
         os.listdir(m.mnt)
-        append_probe(target, edit_marker)
-        seconds = wait_visible([os.path.join(m.mnt, os.path.relpath(target, copy))], edit_marker, timeout)
-        result["edit_s"] = seconds
+        markers = add_probe(copy, edited[0], "_anchorfs_bench_edit_probe", edited[1])
+        seen = wait_for({os.path.join(m.mnt, edited[0]): markers}, timeout)
+        result["edit_bytes_s"], result["edit_tags_s"] = seen["bytes"], seen["tags"]
+        subprocess.run(git + ["checkout", "-q", "--", edited[0]], **quiet)
+        wait_for({os.path.join(m.mnt, edited[0]): {}}, 0)
         start = time.perf_counter()
-        subprocess.run(git + ["checkout", "-q", "-f", "other"], **quiet)
-        seen = wait_visible([os.path.join(m.mnt, rel) for rel in switched], branch_marker, timeout)
-        result["switch_s"] = None if seen is None else time.perf_counter() - start
-        result["switch_files"] = len(switched)
+        subprocess.run(git + ["checkout", "-q", "other"], **quiet)
+        offset = time.perf_counter() - start
+        seen = wait_for({os.path.join(m.mnt, rel): mk for rel, mk in branch_markers.items()}, timeout)
+        result["switch_bytes_s"] = None if seen["bytes"] is None else seen["bytes"] + offset
+        result["switch_tags_s"] = None if seen["tags"] is None else seen["tags"] + offset
     finally:
         m.close()
         shutil.rmtree(copy, ignore_errors=True)

@@ -28,7 +28,7 @@ def main():
     parser.add_argument("--reads", type=int, default=20000)
     parser.add_argument("--scaling", default="10k,100k,500k,1M,2M", help="comma list of sizes, or 'none'")
     parser.add_argument("--refresh", action="store_true", help="measure live-refresh latency (anchorfs-topo)")
-    parser.add_argument("--refresh-timeout", type=float, default=30.0)
+    parser.add_argument("--refresh-timeout", type=float, default=120.0)
     parser.add_argument("--profile", action="store_true", help="perf profile of a cold anchorfs-topo mount")
     parser.add_argument("--output", required=True, help="Markdown file to write ('-' for none)")
     parser.add_argument("--argv", nargs=argparse.REMAINDER, default=[], help="bench.sh arguments, for the record")
