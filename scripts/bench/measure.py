@@ -280,14 +280,40 @@ def profile_mount(corpus, src, tools, work):
             perf.kill()
             perf.wait()
     out = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", "dso,symbol",
-                          "-g", "none", "--percent-limit", "1.5"], capture_output=True, text=True, timeout=300)
-    rows = []
+                          "-g", "none", "--percent-limit", "0"], capture_output=True, text=True, timeout=300)
+    rows, groups = [], {}
     for line in out.stdout.splitlines():
         m = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[[.k]\]\s+(.*)", line)
-        if m:
-            symbol = re.sub(r"(\s+-)+$", "", m.group(3).strip())
-            rows.append([m.group(1) + " %", m.group(2), symbol])
-    return rows[:20]
+        if not m:
+            continue
+        share, dso, symbol = float(m.group(1)), m.group(2), re.sub(r"(\s+-)+$", "", m.group(3).strip())
+        group = profile_group(dso, symbol)
+        groups[group] = groups.get(group, 0.0) + share
+        if share >= 1.5 and len(rows) < 20:
+            rows.append([f"{share:.2f} %", dso, symbol])
+    return {"symbols": rows, "groups": sorted(groups.items(), key=lambda kv: -kv[1])}
+
+
+PROFILE_GROUPS = [  # (label, dso substring, symbol substring); first match wins
+    ("parsing (tree-sitter)", "tree-sitter", ""),
+    ("parsing (tree-sitter)", "anchorfs", "ts_"),  # the grammar's lexer and scanner are linked in
+    ("parsing (tree-sitter)", "anchorfs", "tree_sitter_"),
+    ("kernel", "[kernel", ""),
+    ("analysis", "", "anchorfs::analysis"),
+    ("render", "", "anchorfs::render"),
+    ("cache", "", "anchorfs::cache"),
+    ("cache (LMDB)", "liblmdb", ""),
+    ("fs / refresh / cli", "", "anchorfs::"),
+    ("C++ library templates (inlined callers unknown)", "anchorfs", "std::"),
+    ("malloc / libc", "libc", ""),
+]
+
+
+def profile_group(dso, symbol):
+    for label, dso_part, symbol_part in PROFILE_GROUPS:
+        if dso_part in dso and symbol_part in symbol:
+            return label
+    return "other"
 
 
 def measure_scaling(sizes, tools, work, args):

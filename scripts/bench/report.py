@@ -243,9 +243,11 @@ def report(args, tools, machine, results, points):
         if info.get("profile"):
             parts += [f"### Where a cold mount spends its time: {info['name']}", "",
                       "`perf record -F 499 -g` of `anchorfs mount --view topo --no-cache -f` until ready, "
-                      "self time by symbol (all threads; entries ≥ 1.5 %):", "",
-                      table(["self", "object", "symbol"],
-                            [[pct, dso, cell_text(symbol, 100)] for pct, dso, symbol in info["profile"]]), ""]
+                      "self time by component, then the symbols at ≥ 1.5 % (all threads):", "",
+                      table(["component", "self"], [[g, f"{v:.1f} %"] for g, v in info["profile"]["groups"]]),
+                      "",
+                      table(["self", "object", "symbol"], [[pct, dso, cell_text(symbol, 100)]
+                                                          for pct, dso, symbol in info["profile"]["symbols"]]), ""]
     parts += ["### Targets (issues 5 and 6)", "", targets(results, points), ""]
     return "\n".join(parts)
 
