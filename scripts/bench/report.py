@@ -199,6 +199,10 @@ def machine_info(tools):
     libfuse = subprocess.run(["pkg-config", "--modversion", "fuse3"], capture_output=True, text=True).stdout.strip()
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    if commit and dirty:
+        commit += " (working tree with uncommitted changes)"
     return [
         ("date", datetime.datetime.now().strftime("%Y-%m-%d %H:%M %Z").strip()),
         ("anchorfs commit", commit or "?"),
