@@ -356,6 +356,9 @@ class Extractor {
 
   uint32_t add_expr(ExprKind k, uint32_t a = kNone, uint32_t str = kNone,
                     const std::vector<uint32_t>& list = {}) {
+    // Literals and other value-less leaves all share one expression.
+    const bool empty_opaque = k == ExprKind::Opaque && a == kNone && list.empty();
+    if (empty_opaque && empty_opaque_ != kNone) return empty_opaque_;
     Expr e;
     e.kind = k;
     e.a = a;
@@ -363,7 +366,9 @@ class Extractor {
     e.list_begin = add_list(list);
     e.list_count = static_cast<uint32_t>(list.size());
     f_.exprs.push_back(e);
-    return static_cast<uint32_t>(f_.exprs.size() - 1);
+    const auto id = static_cast<uint32_t>(f_.exprs.size() - 1);
+    if (empty_opaque) empty_opaque_ = id;
+    return id;
   }
 
   uint32_t opaque() { return add_expr(ExprKind::Opaque); }
@@ -1294,6 +1299,7 @@ class Extractor {
   std::unordered_map<std::string, uint32_t> string_ids_;
   std::vector<uint32_t> lambda_counters_;  // per scope
   std::vector<Child> stack_;
+  uint32_t empty_opaque_ = kNone;
   int depth_ = 0;
   bool too_deep_ = false;
   bool all_seen_ = false;

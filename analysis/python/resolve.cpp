@@ -141,6 +141,12 @@ class Resolver {
       : input_(input), out_(edges), modules_(input) {}
 
   void run() {
+    if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
+      timespec cpu{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+      std::fprintf(stderr, "resolve start cpu %.2f\n",
+                   static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
+    }
     index_files();
     bind_names();
     expand_star_imports();
@@ -151,13 +157,14 @@ class Resolver {
     if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
       timespec cpu{};
       clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-      std::fprintf(stderr, "setup done cpu %.2f\n",
+      std::fprintf(stderr, "setup done exprs %u stmts %u scopes %zu cpu %.2f\n", expr_count_,
+                   stmt_count_, scopes_.size(),
                    static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
     }
     stmt_reads_.resize(stmt_count_);
     stmt_round_.assign(stmt_count_, 0);
     for (int round = 0; round < kMaxRounds; ++round) {
-      round_ = static_cast<uint32_t>(round) + 1;
+      ++round_;
       changed_ = false;
       full_round_ = round == 0;
       update_bases();
@@ -799,7 +806,8 @@ class Resolver {
       if (!stale(stmt)) continue;
       ++evaluated_;
       reads_.clear();
-      stmt_round_[stmt] = round_;
+      // Each evaluation gets a fresh tick: changes stamped before it were already seen.
+      stmt_round_[stmt] = ++round_;
       evaluate_statement(f, ff.stmts[i]);
       std::sort(reads_.begin(), reads_.end());
       reads_.erase(std::unique(reads_.begin(), reads_.end()), reads_.end());
@@ -1356,9 +1364,15 @@ class Resolver {
       call_edges_.insert(key(ctx.caller, callee));
       return;
     }
-    SiteCalls& calls = site_calls_[site];
-    calls.caller = ctx.caller;
-    insert(calls.callees, callee);
+    if (site >= site_slot_.size()) site_slot_.resize(site + 1, kNone);
+    uint32_t& slot = site_slot_[site];
+    if (slot == kNone) {
+      slot = static_cast<uint32_t>(site_calls_.size());
+      site_calls_.push_back({ctx.caller, {}});
+    }
+    std::vector<uint32_t>& callees = site_calls_[slot].callees;
+    const auto it = std::lower_bound(callees.begin(), callees.end(), callee);
+    if (it == callees.end() || *it != callee) callees.insert(it, callee);
   }
 
   // Calls every value in `callees`; `site` identifies the call for values it creates.
@@ -1536,7 +1550,7 @@ class Resolver {
     for (uint64_t k : import_edges_) {
       out_.push_back({files_[k >> 32].entity, files_[k & 0xffffffffu].entity, Relation::Imports});
     }
-    for (const auto& [site, calls] : site_calls_) {
+    for (const SiteCalls& calls : site_calls_) {
       if (calls.callees.size() > kMaxCalleesPerSite) continue;
       for (uint32_t callee : calls.callees) call_edges_.insert(key(calls.caller, callee));
     }
@@ -1571,13 +1585,13 @@ class Resolver {
   std::vector<uint32_t> ret_var_, yield_var_, name_cache_;
   std::unordered_map<uint32_t, uint32_t> receiver_seed_;  // self/cls variable -> its class
   std::vector<uint8_t> poisoned_;                         // per variable: widened to unknown
-  std::vector<uint32_t> var_changed_round_;               // per variable: the round it last grew
+  std::vector<uint32_t> var_changed_round_;               // per variable: tick it last grew
   std::vector<std::vector<uint32_t>> stmt_reads_;         // per statement: variables it read
-  std::vector<uint32_t> stmt_round_;                      // per statement: the round it last ran
+  std::vector<uint32_t> stmt_round_;                      // per statement: tick it last ran
   std::vector<uint32_t> reads_;                           // reads of the statement being evaluated
   uint32_t stmt_count_ = 0;
   size_t evaluated_ = 0;
-  uint32_t round_ = 0;
+  uint32_t round_ = 0;  // a tick: advanced per round and per statement evaluation
   bool full_round_ = true;
   std::unordered_map<uint64_t, uint32_t> shapes_;
   std::vector<std::vector<uint32_t>> module_names_;
@@ -1592,7 +1606,8 @@ class Resolver {
     EntityIndex caller = kNoEntity;
     std::vector<uint32_t> callees;  // entities, sorted
   };
-  std::unordered_map<uint32_t, SiteCalls> site_calls_;
+  std::vector<SiteCalls> site_calls_;
+  std::vector<uint32_t> site_slot_;  // per call site (expression id): index into site_calls_
   std::unordered_set<uint64_t> call_edges_, import_edges_;
   std::vector<uint32_t> wrapper_of_;  // per scope: the wrapper closure it returns, or kNone
   bool changed_ = false;
