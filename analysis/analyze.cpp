@@ -26,6 +26,7 @@ struct FileResult {
   std::optional<FileFacts> facts;
   std::string problem;
   bool from_cache = false;
+  bool keep_unchanged = false;
 };
 
 // Per thread: one extractor state (parser) per front end, created on first use.
@@ -46,6 +47,7 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const Analysi
     r.problem = std::move(source.problem);
     return r;
   }
+  r.keep_unchanged = options.keep_unchanged && options.keep_unchanged(source.bytes);
   const LanguageFrontEnd& language = *front_ends()[file.front_end];
   std::optional<ContentDigest> digest;
   if (options.cache != nullptr) {
@@ -63,7 +65,8 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const Analysi
   return r;
 }
 
-void add_file_entities(Graph& graph, const std::string& path, const FileFacts& facts) {
+void add_file_entities(Graph& graph, const std::string& path, const FileFacts& facts,
+                       bool taggable) {
   const auto file_entity = static_cast<EntityIndex>(graph.entities.size());
   Entity file;
   file.kind = EntityKind::File;
@@ -77,7 +80,7 @@ void add_file_entities(Graph& graph, const std::string& path, const FileFacts& f
   info.entity = file_entity;
   info.language = facts.language;
   info.newline = facts.newline;
-  info.taggable = facts.parsed_cleanly;
+  info.taggable = taggable;
   graph.files.push_back(std::move(info));
 
   for (size_t s = 1; s < facts.scopes.size(); ++s) {
@@ -89,7 +92,7 @@ void add_file_entities(Graph& graph, const std::string& path, const FileFacts& f
     const std::string& simple = facts.strings[scope.name];
     e.name = scope.parent == 0 ? simple : graph.entities[e.parent].name + "." + simple;
     e.line = scope.line;
-    if (scope.has_anchor && facts.parsed_cleanly) {
+    if (scope.has_anchor && taggable) {
       e.anchor = Anchor{scope.anchor_offset, facts.strings[scope.anchor_indent]};
     }
     graph.entities.push_back(std::move(e));
@@ -143,9 +146,12 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
       result.skipped.push_back({sources[i].path,
                                 "syntax errors or excessive nesting: "
                                 "served unchanged"});
+    } else if (r.keep_unchanged) {
+      result.skipped.push_back({sources[i].path, "already holds tag blocks: served unchanged"});
     }
     const auto entity = static_cast<EntityIndex>(graph.entities.size());
-    add_file_entities(graph, sources[i].path, *r.facts);
+    add_file_entities(graph, sources[i].path, *r.facts,
+                      r.facts->parsed_cleanly && !r.keep_unchanged);
     by_language[sources[i].front_end].push_back({sources[i].path, &*r.facts, entity});
   }
   for (size_t l = 0; l < by_language.size(); ++l) {

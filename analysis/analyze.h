@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/fact_cache.h"
@@ -18,6 +19,10 @@ struct AnalysisOptions {
   size_t max_file_bytes = 16 << 20;  // larger source files are served unchanged
   // Called from worker threads, possibly concurrently, as files finish parsing.
   std::function<void(size_t done, size_t total)> on_progress;
+  // Files whose bytes this accepts join the graph but are never tagged. The renderer passes its
+  // own check, so a file that already holds tag blocks is served unchanged (strip could not tell
+  // its blocks from ours).
+  std::function<bool(std::string_view bytes)> keep_unchanged;
 };
 
 // A source file that was not analysed, and why (too large, binary, unreadable, syntax errors).

@@ -20,6 +20,7 @@ Analysed analyse_repo(const std::string& repo, const PipelineOptions& options) {
   }
   analysis::AnalysisOptions analysis_options;
   analysis_options.threads = options.threads;
+  analysis_options.keep_unchanged = render::has_tag_delimiter;
   analysis_options.cache = options.cache;
   analysis_options.on_progress = options.on_progress;
   analysed.analysis = analysis::analyze(analysed.tree, analysis_options);
