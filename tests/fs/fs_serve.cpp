@@ -51,11 +51,15 @@ int main(int argc, char** argv) {
       waiter.join();
     }
     const anchorfs::fs::ServerStats stats = server.stats();
-    std::fprintf(stderr, "requests %llu lookups %llu reads %llu readdirs %llu\n",
+    std::fprintf(stderr,
+                 "requests %llu lookups %llu reads %llu readdirs %llu forgets %llu "
+                 "known_inodes %llu\n",
                  static_cast<unsigned long long>(stats.requests),
                  static_cast<unsigned long long>(stats.lookups),
                  static_cast<unsigned long long>(stats.reads),
-                 static_cast<unsigned long long>(stats.readdirs));
+                 static_cast<unsigned long long>(stats.readdirs),
+                 static_cast<unsigned long long>(stats.forgets),
+                 static_cast<unsigned long long>(stats.known_inodes));
     return rc == 0 ? 0 : 1;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "fs_serve: %s\n", error.what());
