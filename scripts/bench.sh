@@ -70,7 +70,7 @@ harness_pid=""
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
-  [ -n "$harness_pid" ] && kill -INT "$harness_pid" 2>/dev/null && wait "$harness_pid" 2>/dev/null || true
+  [ -n "$harness_pid" ] && kill -TERM "$harness_pid" 2>/dev/null && wait "$harness_pid" 2>/dev/null || true
   local mnt
   while read -r mnt; do
     [ -n "$mnt" ] || continue

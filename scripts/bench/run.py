@@ -4,6 +4,7 @@ times mount, search and read workloads, prints tables with ratios to the plain d
 PASS/MISS per target, and writes the results into a Markdown file. Driven by scripts/bench.sh."""
 
 import argparse
+import signal
 import sys
 
 from corpora import parse_size, resolve_corpus
@@ -33,6 +34,10 @@ def main():
     parser.add_argument("--output", required=True, help="Markdown file to write ('-' for none)")
     parser.add_argument("--argv", nargs=argparse.REMAINDER, default=[], help="bench.sh arguments, for the record")
     args = parser.parse_args()
+    # Started in the background by bench.sh, where SIGINT is ignored: make both signals unwind through
+    # the `finally` blocks that unmount.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     tools = {"anchorfs": args.anchorfs, "passthrough_ll": args.passthrough_ll}
     configs = [make_config(n.strip(), tools) for n in args.configs.split(",") if n.strip()]
