@@ -236,6 +236,7 @@ class Resolver {
     bases_.assign(scopes_.size(), {});
     mro_.assign(scopes_.size(), {});
     mro_state_.assign(scopes_.size(), 0);
+    instance_value_.assign(scopes_.size(), kNone);
     for (size_t b = 0; b < static_cast<size_t>(Builtin::kCount); ++b) {
       builtin_ids_.push_back(global_string(kBuiltinNames[b]));
     }
@@ -301,6 +302,13 @@ class Resolver {
   // A variable that would hold more than kMaxSet values is widened to "unknown": it is emptied
   // and never grows again. That loses edges through it rather than reporting wrong ones, and
   // stops imprecision from spreading (and costing time) through the rest of the program.
+  // Instances are looked up constantly: one cached value per class.
+  uint32_t instance_of(uint32_t cls) {
+    uint32_t& v = instance_value_[cls];
+    if (v == kNone) v = value(VK::Instance, cls);
+    return v;
+  }
+
   bool merge(uint32_t var, const Set& src) {
     if (var == kNone || var == kUnresolved || src.empty() || poisoned_[var]) return false;
     Set& dst = pts_[var];
@@ -377,9 +385,13 @@ class Resolver {
     return it->second;
   }
 
-  uint32_t position_var(uint32_t site, uint32_t index) {
-    const auto [it, inserted] = position_vars_.try_emplace(key(site, index), 0);
-    if (inserted) it->second = new_var();
+  // The variables of a tuple literal's positions: `count` consecutive ones.
+  uint32_t positions_base(uint32_t site, uint32_t count) {
+    const auto [it, inserted] = position_vars_.try_emplace(site, 0);
+    if (inserted) {
+      it->second = static_cast<uint32_t>(pts_.size());
+      for (uint32_t i = 0; i < count; ++i) new_var();
+    }
     return it->second;
   }
 
@@ -584,8 +596,7 @@ class Resolver {
       if (first == kNone) continue;
       const bool on_class = (s.flags & kClassMethod) != 0 || s.name == s_new_ ||
                             s.name == s_init_subclass_ || s.name == s_class_getitem_;
-      const uint32_t receiver =
-          on_class ? value(VK::Class, s.parent) : value(VK::Instance, s.parent);
+      const uint32_t receiver = on_class ? value(VK::Class, s.parent) : instance_of(s.parent);
       merge(first, {receiver});
       receiver_seed_.emplace(first, receiver);
     }
@@ -941,11 +952,14 @@ class Resolver {
       case ExprKind::Tuple: {
         const uint32_t site = files_[f].expr_base + e;
         const uint32_t elements = elements_var(site);
+        const uint32_t positions =
+            x.kind == ExprKind::Tuple ? positions_base(site, x.list_count) : kNone;
         for (uint32_t i = 0; i < x.list_count; ++i) {
           const uint32_t item = list_item(f, x.list_begin + i);
           const Set v = eval(ctx, item, depth + 1);
+          if (v.empty()) continue;
           merge(elements, v);
-          if (x.kind == ExprKind::Tuple) merge(position_var(site, i), v);
+          if (positions != kNone) merge(positions + i, v);
         }
         out.push_back(value(VK::Container, site));
         break;
@@ -1008,7 +1022,7 @@ class Resolver {
         }
         const std::vector<uint32_t>& order = mro(obj.a);
         for (uint32_t k : order) {
-          const uint32_t instance = value(VK::Instance, k);
+          const uint32_t instance = instance_of(k);
           read(object_shape(instance));
           const auto it = object_vars_.find(key(instance, name));
           if (it != object_vars_.end()) unite(out, read(it->second));
@@ -1111,11 +1125,11 @@ class Resolver {
   void caught(uint32_t v, Set& out) {
     const Value val = values_[v];
     if (val.kind == VK::Class) {
-      insert(out, value(VK::Instance, val.a));
+      insert(out, instance_of(val.a));
     } else if (val.kind == VK::Container) {
       const Set elements = read(elements_var(val.a));
       for (uint32_t c : elements) {
-        if (values_[c].kind == VK::Class) insert(out, value(VK::Instance, values_[c].a));
+        if (values_[c].kind == VK::Class) insert(out, instance_of(values_[c].a));
       }
     }
   }
@@ -1177,8 +1191,9 @@ class Resolver {
         const Expr* literal = container_literal(val.a);
         if (literal != nullptr && literal->kind == ExprKind::Tuple &&
             literal->list_count == pattern.list_count) {
+          const uint32_t positions = positions_base(val.a, pattern.list_count);
           for (uint32_t i = 0; i < pattern.list_count; ++i) {
-            unite(per_target[i], read(position_var(val.a, i)));
+            unite(per_target[i], read(positions + i));
           }
           matched = true;
         }
@@ -1392,7 +1407,7 @@ class Resolver {
           unite(out, result_of(v.a, depth));
           break;
         case VK::Class: {
-          const uint32_t instance = value(VK::Instance, v.a);
+          const uint32_t instance = instance_of(v.a);
           const uint32_t init = class_attribute(v.a, s_init_);
           bool called_init = false;
           if (init != kNone) {
@@ -1463,7 +1478,7 @@ class Resolver {
         if (!pos.empty()) {
           for (uint32_t c : pos[0]) {
             if (values_[c].kind != VK::Class) continue;
-            uint32_t receiver = value(VK::Instance, values_[c].a);
+            uint32_t receiver = instance_of(values_[c].a);
             if (pos.size() > 1) {
               for (uint32_t r : pos[1]) {
                 if (values_[r].kind == VK::Class) receiver = r;
@@ -1481,8 +1496,7 @@ class Resolver {
             }
           }
           if (out.empty()) {
-            const uint32_t receiver =
-                m->on_class ? value(VK::Class, m->cls) : value(VK::Instance, m->cls);
+            const uint32_t receiver = m->on_class ? value(VK::Class, m->cls) : instance_of(m->cls);
             insert(out, value(VK::Super, m->cls, receiver));
           }
         }
@@ -1581,7 +1595,7 @@ class Resolver {
   std::unordered_map<uint64_t, uint32_t> scope_vars_;
   std::unordered_map<uint64_t, uint32_t> object_vars_;
   std::unordered_map<uint32_t, uint32_t> element_vars_;
-  std::unordered_map<uint64_t, uint32_t> position_vars_;
+  std::unordered_map<uint32_t, uint32_t> position_vars_;  // tuple site -> first position var
   std::vector<uint32_t> ret_var_, yield_var_, name_cache_;
   std::unordered_map<uint32_t, uint32_t> receiver_seed_;  // self/cls variable -> its class
   std::vector<uint8_t> poisoned_;                         // per variable: widened to unknown
@@ -1601,6 +1615,7 @@ class Resolver {
 
   std::vector<std::vector<uint32_t>> bases_, mro_;
   std::vector<uint8_t> mro_state_;
+  std::vector<uint32_t> instance_value_;  // per class scope
 
   struct SiteCalls {
     EntityIndex caller = kNoEntity;
