@@ -149,6 +149,28 @@ TEST_F(Lifecycle, VerboseListsFilesServedUntagged) {
   EXPECT_EQ(read_file(mnt_ + "/broken.py"), read_file(repo_ + "/broken.py"));
 }
 
+TEST_F(Lifecycle, NormalUserMountsAndUnmountsThroughFusermount) {
+  // libfuse needs /dev/fuse openable by the user (then fusermount3 does the mount). Here it may
+  // be root-only, so the whole session runs in a private mount namespace whose /dev/fuse is a
+  // world-usable node of the same device; mounts made there are visible only there.
+  chmod(dir_.path().c_str(), 0755);
+  ASSERT_EQ(chown(mnt_.c_str(), 65534, 65534), 0);
+  const std::string script = R"SH(
+set -e
+mknod "$3" c 10 229 && chmod 666 "$3" && mount --bind "$3" /dev/fuse
+as_nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
+as_nobody "$0" mount "$1" "$2" --no-cache
+grep -c " $2 .* - fuse.anchorfs " /proc/self/mountinfo
+as_nobody head -n 1 "$2/bookshelf/models.py"
+as_nobody "$0" unmount "$2"
+echo "left: $(grep -c " $2 " /proc/self/mountinfo || true)"
+)SH";
+  const ProcessResult result =
+      run({"unshare", "--mount", "sh", "-c", script, kAnchorfs, repo_, mnt_, dir_ / "fuse"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "1\n# === File Annotation ===\nleft: 0\n") << result.err;
+}
+
 TEST_F(Lifecycle, MountFollowsEditsToTheRepository) {
   const std::string mount_log = dir_ / "mount.log";
   Mount mount(repo_, mnt_, {"--view", "topo", "--log", mount_log});
