@@ -86,12 +86,17 @@ int main(int argc, char** argv) {
   builder.build();
   double rebuild_seconds = 0;
   refresh::RefreshOptions refresh_options;
-  refresh_options.log = [](const std::string&) {};
+  refresh_options.log = [](const std::string& line) { std::printf("  log: %s\n", line.c_str()); };
   refresh::Refresher refresher(
       repo,
       [&]() -> std::optional<std::string> {
         const auto built = builder.build();
+        if (!built.changed) {
+          return std::nullopt;
+        }
         rebuild_seconds = built.seconds;
+        std::printf("  rebuild: parse %.3f s, resolve %.3f s\n", built.stats.parse_seconds,
+                    built.stats.resolve_seconds);
         return refresh::describe(built);
       },
       refresh_options);
