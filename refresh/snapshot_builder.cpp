@@ -89,7 +89,7 @@ Built SnapshotBuilder::build() {
     analysis::AnalysisOptions analysis_options;
     analysis_options.threads = options_.threads;
     analysis_options.keep_unchanged = render::has_tag_delimiter;
-  analysis_options.cache = options_.cache;
+    analysis_options.cache = options_.cache;
     if (!progress_reported_) {
       analysis_options.on_progress = options_.on_progress;
       progress_reported_ = true;
