@@ -11,7 +11,7 @@ namespace anchorfs::analysis {
 
 // Bump whenever extraction or the serialized layout changes: cached facts of another version
 // are ignored.
-inline constexpr uint32_t kAnalyserVersion = 5;
+inline constexpr uint32_t kAnalyserVersion = 6;
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 
@@ -100,6 +100,25 @@ struct Stmt {
   friend bool operator==(const Stmt&, const Stmt&) = default;
 };
 
+// Dense-view facts (docs/dense.md): syntax the flow constraints leave out. `path` is an access
+// chain as written, "()" marking a call within it ("os.environ.get", "Path().read_text",
+// "settings.DEBUG", a plain name "MAX_SIZE"); `key` a plain string literal.
+enum class DenseKind : uint8_t {
+  Read,       // path read (an UPPER_CASE or `global` name; a chain through a class or constant)
+  Write,      // path assigned (a `global` name; `Cls.attr` or `cls.attr`)
+  Call,       // path called; key: the first positional argument when it is a string literal
+  Key,        // path subscripted by, or tested with `in` for, the literal key
+  Decorator,  // scope decorated by path (its callee, for a call); key: the decorator displayed
+};
+
+struct DenseFact {
+  DenseKind kind = DenseKind::Read;
+  uint32_t scope = 0;  // the innermost class or function scope (a lambda's facts are its parent's)
+  uint32_t path = kNone;  // string id
+  uint32_t key = kNone;   // string id, or kNone
+  friend bool operator==(const DenseFact&, const DenseFact&) = default;
+};
+
 struct FileFacts {
   std::string language;          // the front end that extracted them ("python")
   bool parsed_cleanly = false;   // no syntax errors: the file may be tagged
@@ -115,6 +134,7 @@ struct FileFacts {
   std::vector<Expr> exprs;
   std::vector<uint32_t> lists;
   std::vector<Stmt> stmts;
+  std::vector<DenseFact> dense;  // sorted, unique; empty for files that did not parse cleanly
   friend bool operator==(const FileFacts&, const FileFacts&) = default;
 };
 

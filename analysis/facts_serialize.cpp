@@ -168,6 +168,13 @@ std::string serialize_facts(const FileFacts& f) {
     w.ref(s.b);
     w.ref(s.str);
   }
+  w.u64(f.dense.size());
+  for (const DenseFact& d : f.dense) {
+    w.u64(static_cast<uint8_t>(d.kind));
+    w.u64(d.scope);
+    w.ref(d.path);
+    w.ref(d.key);
+  }
   return w.take();
 }
 
@@ -226,6 +233,13 @@ std::optional<FileFacts> deserialize_facts(std::string_view bytes) {
     s.a = r.ref();
     s.b = r.ref();
     s.str = r.ref();
+  }
+  f.dense.resize(r.count());
+  for (DenseFact& d : f.dense) {
+    d.kind = static_cast<DenseKind>(r.u8());
+    d.scope = r.u32();
+    d.path = r.ref();
+    d.key = r.ref();
   }
   if (!r.ok() || !r.at_end() || !facts_are_consistent(f)) return std::nullopt;
   return f;
@@ -306,6 +320,12 @@ bool facts_are_consistent(const FileFacts& f) {
       case StmtKind::Nonlocal:
         if (!in_range(s.str, nstr)) return false;
         break;
+    }
+  }
+  for (const DenseFact& d : f.dense) {
+    if (!enum_at_most(d.kind, DenseKind::Decorator) || !in_range(d.scope, nscope) ||
+        !in_range(d.path, nstr) || !ref_in_range(d.key, nstr)) {
+      return false;
     }
   }
   return true;
