@@ -153,6 +153,7 @@ class Resolver {
     bind_imports();
     seed_receivers();
     seed_variadic_params();
+    order_files();
     find_wrappers();
     if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
       timespec cpu{};
@@ -168,8 +169,8 @@ class Resolver {
       changed_ = false;
       full_round_ = round == 0;
       update_bases();
-      for (uint32_t f = 0; f < files_.size(); ++f) evaluate_file(f);
-      for (const auto& [dst, src] : copies_) {
+      for (uint32_t f : evaluation_order_) evaluate_file(f);
+      for (const auto& [file, dst, src] : copies_) {
         const Set src_values = pts_[src];
         merge(dst, src_values);
       }
@@ -342,6 +343,12 @@ class Resolver {
         module_names_[scopes_[scope].file].push_back(name);
       }
     }
+    return it->second;
+  }
+
+  uint32_t instance_var(uint32_t instance, uint32_t name) {
+    const auto [it, inserted] = object_vars_.try_emplace(key(instance, name), 0);
+    if (inserted) it->second = new_var();
     return it->second;
   }
 
@@ -525,7 +532,7 @@ class Resolver {
           if (src == kNone) continue;
           const bool fresh = find_var(st.scope, name) == kNone;
           const uint32_t dst = scope_var(st.scope, name);
-          if (copied.insert(key(dst, src)).second) copies_.push_back({dst, src});
+          if (copied.insert(key(dst, src)).second) copies_.push_back({st.file, dst, src});
           grew = grew || fresh;
         }
       }
@@ -560,9 +567,44 @@ class Resolver {
           const uint32_t from_file = modules_.modules()[*m].file;
           if (from_file == kNone) continue;
           const uint32_t src = find_var(module_scope(from_file), name);
-          if (src != kNone && src != dst) copies_.push_back({dst, src});
+          if (src != kNone && src != dst) copies_.push_back({f, dst, src});
           from_imports_.push_back({f, from_file, dst});
         }
+      }
+    }
+  }
+
+  // Files are evaluated imported-first (a depth-first post-order over import edges, from files
+  // in path order): definitions are mostly known before their users run, so the fixed point
+  // needs fewer re-evaluations. Deterministic, and any order gives the same fixed point.
+  void order_files() {
+    copies_of_file_.assign(files_.size(), {});
+    for (uint32_t c = 0; c < copies_.size(); ++c) {
+      copies_of_file_[copies_[c].file].push_back(c);
+    }
+    std::vector<std::vector<uint32_t>> imports(files_.size());
+    std::vector<uint64_t> sorted(import_edges_.begin(), import_edges_.end());
+    std::sort(sorted.begin(), sorted.end());
+    for (uint64_t k : sorted) imports[k >> 32].push_back(static_cast<uint32_t>(k));
+    std::vector<uint8_t> state(files_.size(), 0);
+    std::vector<std::pair<uint32_t, size_t>> stack;
+    evaluation_order_.clear();
+    for (uint32_t root = 0; root < files_.size(); ++root) {
+      if (state[root] != 0) continue;
+      state[root] = 1;
+      stack.push_back({root, 0});
+      while (!stack.empty()) {
+        auto& [file, next] = stack.back();
+        if (next < imports[file].size()) {
+          const uint32_t dep = imports[file][next++];
+          if (state[dep] == 0) {
+            state[dep] = 1;
+            stack.push_back({dep, 0});
+          }
+          continue;
+        }
+        evaluation_order_.push_back(file);
+        stack.pop_back();
       }
     }
   }
@@ -616,6 +658,7 @@ class Resolver {
   // wrapper pattern (functools.wraps and friends). Decorating with it is modelled per decorated
   // definition (a Wrapped value) instead of merging every decorated function into `p`.
   void find_wrappers() {
+    find_identities();
     wrapper_of_.assign(scopes_.size(), kNone);
     for (uint32_t f = 0; f < files_.size(); ++f) {
       const FileFacts& ff = facts(f);
@@ -634,6 +677,89 @@ class Resolver {
         }
       }
     }
+  }
+
+  // Functions whose every return gives back one of their positional parameters unchanged
+  // (`def public(obj): ...; return obj`, `return self`): a call's value is that argument of the
+  // call itself, so such helpers do not merge what all their callers pass.
+  void find_identities() {
+    returned_param_.assign(scopes_.size(), kNone);
+    std::vector<uint8_t> spoiled(scopes_.size(), 0);
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      const FileFacts& ff = facts(f);
+      for (const Stmt& s : ff.stmts) {
+        if (s.scope == 0) continue;
+        const uint32_t g = gscope(f, s.scope);
+        if (s.kind == StmtKind::Yield) spoiled[g] = 1;
+        if (s.kind == StmtKind::Assign && spoiled[g] == 0) {
+          const Expr& t = ff.exprs[s.a];
+          if (t.kind != ExprKind::Name && t.kind != ExprKind::Attribute &&
+              t.kind != ExprKind::Subscript && t.kind != ExprKind::ScopedName) {
+            spoiled[g] = 2;  // unpacking may rebind anything: checked below as "any rebind"
+          }
+        }
+        if (s.kind != StmtKind::Return || spoiled[g] == 1) continue;
+        const Scope& sc = ff.scopes[s.scope];
+        const Expr& r = ff.exprs[s.b];
+        uint32_t index = kNone;
+        if (r.kind == ExprKind::Name) {
+          for (uint32_t p = 0; p < sc.params_count; ++p) {
+            const Param& param = ff.params[sc.params_begin + p];
+            if (param.kind == ParamKind::Positional && param.name == r.str) index = p;
+          }
+        }
+        if (index == kNone || (returned_param_[g] != kNone && returned_param_[g] != index)) {
+          spoiled[g] = 1;
+          continue;
+        }
+        returned_param_[g] = index;
+      }
+    }
+    // A parameter that is assigned to is no longer the argument.
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      const FileFacts& ff = facts(f);
+      for (const Stmt& s : ff.stmts) {
+        const uint32_t g = gscope(f, s.scope);
+        if (returned_param_[g] == kNone || spoiled[g] == 1) continue;
+        if (s.kind != StmtKind::Assign && s.kind != StmtKind::Global &&
+            s.kind != StmtKind::Nonlocal) {
+          continue;
+        }
+        const Scope& sc = ff.scopes[s.scope];
+        const uint32_t param = ff.params[sc.params_begin + returned_param_[g]].name;
+        if (s.kind != StmtKind::Assign ? s.str == param
+                                       : (spoiled[g] == 2 || expr_names(ff, s.a, param, 0))) {
+          spoiled[g] = 1;
+        }
+      }
+    }
+    for (uint32_t g = 0; g < scopes_.size(); ++g) {
+      if (spoiled[g] == 1) returned_param_[g] = kNone;
+    }
+  }
+
+  static bool expr_names(const FileFacts& ff, uint32_t e, uint32_t name, int depth) {
+    if (depth > 64) return true;
+    const Expr& x = ff.exprs[e];
+    if (x.kind == ExprKind::Name) return x.str == name;
+    if (x.kind == ExprKind::Star) return expr_names(ff, x.a, name, depth + 1);
+    if (x.kind == ExprKind::Tuple || x.kind == ExprKind::Container) {
+      for (uint32_t i = 0; i < x.list_count; ++i) {
+        if (expr_names(ff, ff.lists[x.list_begin + i], name, depth + 1)) return true;
+      }
+    }
+    return false;
+  }
+
+  // The value of calling `function` with `args` (and `receiver` bound to its first parameter).
+  Set call_result(uint32_t function, uint32_t receiver, const Args& args, int depth) {
+    const uint32_t index = returned_param_[function];
+    if (index == kNone) return result_of(function, depth);
+    if (receiver != kNone) {
+      if (index == 0) return {receiver};
+      return index - 1 < args.positional.size() ? args.positional[index - 1] : Set{};
+    }
+    return index < args.positional.size() ? args.positional[index] : Set{};
   }
 
   // Whether some statement of scope `w` calls a plain name spelled like string `name`.
@@ -811,6 +937,10 @@ class Resolver {
   }
 
   void evaluate_file(uint32_t f) {
+    for (uint32_t c : copies_of_file_[f]) {
+      const Set src_values = pts_[copies_[c].src];
+      merge(copies_[c].dst, src_values);
+    }
     const FileFacts& ff = facts(f);
     for (uint32_t i = 0; i < ff.stmts.size(); ++i) {
       const uint32_t stmt = files_[f].stmt_base + i;
@@ -1021,12 +1151,9 @@ class Resolver {
           break;
         }
         const std::vector<uint32_t>& order = mro(obj.a);
-        for (uint32_t k : order) {
-          const uint32_t instance = instance_of(k);
-          read(object_shape(instance));
-          const auto it = object_vars_.find(key(instance, name));
-          if (it != object_vars_.end()) unite(out, read(it->second));
-        }
+        // Instance attributes of every class on the MRO add up (no shadowing), so a missing
+        // one is created empty and read: a later store changes exactly that variable.
+        for (uint32_t k : order) unite(out, read(instance_var(instance_of(k), name)));
         const uint32_t var = class_attribute(obj.a, name);
         if (var == kNone) break;
         const Set found = read(var);
@@ -1237,6 +1364,8 @@ class Resolver {
         merge(scope_var(obj.a, name), v);
         break;
       case VK::Instance:
+        merge(instance_var(o, name), v);
+        break;
       case VK::Function:
         merge(object_var(o, name), v);
         break;
@@ -1399,12 +1528,12 @@ class Resolver {
         case VK::Function:
           record_call(ctx, v.a, site);
           flow_arguments(v.a, kNone, args);
-          unite(out, result_of(v.a, depth));
+          unite(out, call_result(v.a, kNone, args, depth));
           break;
         case VK::Bound:
           record_call(ctx, v.a, site);
           flow_arguments(v.a, v.b, args);
-          unite(out, result_of(v.a, depth));
+          unite(out, call_result(v.a, v.b, args, depth));
           break;
         case VK::Class: {
           const uint32_t instance = instance_of(v.a);
@@ -1431,7 +1560,7 @@ class Resolver {
             if (values_[m].kind != VK::Function) continue;
             record_call(ctx, values_[m].a, site);
             flow_arguments(values_[m].a, c, args);
-            unite(out, result_of(values_[m].a, depth));
+            unite(out, call_result(values_[m].a, c, args, depth));
           }
           break;
         }
@@ -1610,12 +1739,19 @@ class Resolver {
   std::unordered_map<uint64_t, uint32_t> shapes_;
   std::vector<std::vector<uint32_t>> module_names_;
   std::unordered_set<uint64_t> declared_global_, declared_nonlocal_;
-  std::vector<std::pair<uint32_t, uint32_t>> copies_;  // (destination, source) variables
+  // Imported names: (importing file, destination, source) variables. Each file applies its own
+  // before its statements run (imported files run first), and all are applied after a round.
+  struct Copy {
+    uint32_t file, dst, src;
+  };
+  std::vector<Copy> copies_;
+  std::vector<std::vector<uint32_t>> copies_of_file_;
   std::vector<FromImport> from_imports_;
 
   std::vector<std::vector<uint32_t>> bases_, mro_;
   std::vector<uint8_t> mro_state_;
-  std::vector<uint32_t> instance_value_;  // per class scope
+  std::vector<uint32_t> instance_value_;    // per class scope
+  std::vector<uint32_t> evaluation_order_;  // files, imported ones first
 
   struct SiteCalls {
     EntityIndex caller = kNoEntity;
@@ -1624,7 +1760,8 @@ class Resolver {
   std::vector<SiteCalls> site_calls_;
   std::vector<uint32_t> site_slot_;  // per call site (expression id): index into site_calls_
   std::unordered_set<uint64_t> call_edges_, import_edges_;
-  std::vector<uint32_t> wrapper_of_;  // per scope: the wrapper closure it returns, or kNone
+  std::vector<uint32_t> wrapper_of_;      // per scope: the wrapper closure it returns, or kNone
+  std::vector<uint32_t> returned_param_;  // per scope: the parameter every return gives back
   bool changed_ = false;
 
   std::vector<uint32_t> builtin_ids_;
