@@ -376,14 +376,16 @@ def cat_tag_lookalikes(c, _):
     c.control()
     block = (b"# === Function Annotation ===\n# function: lookalike.py:f\n# CALLED_BY: g\n"
              b"# === Function Annotation ===\n")
-    c.write("already_tagged.py", block + b"def f():\n    return 1\n\n\ndef g():\n    return f()\n")
+    # strip() could not tell these lines from our blocks, so such files are served unchanged.
+    c.write("already_tagged.py", block + b"def f():\n    return 1\n\n\ndef g():\n    return f()\n",
+            "skipped")
     c.write("half_block.py", b"# === Class Annotation ===\nclass A:\n    pass\n\n\nclass B(A):\n"
-            b"    pass\n")
+            b"    pass\n", "skipped")
     c.write("delimiter_in_string.py", b's = """\n# === File Annotation ===\n"""\n\n\ndef f():\n'
-            b"    return s\n\n\ndef g():\n    return f()\n")
+            b"    return s\n\n\ndef g():\n    return f()\n", "skipped")
     c.write("indented_block.py", b"class A:\n    # === Function Annotation ===\n    # function: x\n"
-            b"    # === Function Annotation ===\n    def m(self):\n        return 1\n")
-    c.notes.append("files that already contain tag delimiters: served unchanged or round-trip")
+            b"    # === Function Annotation ===\n    def m(self):\n        return 1\n", "skipped")
+    c.notes.append("files that already contain tag delimiter lines: served unchanged, named by --verbose")
 
 
 def cat_mutations(c, _):
