@@ -12,7 +12,7 @@
 
 namespace {
 
-const char* relation_name(anchorfs::analysis::Relation r) {
+const char* edge_kind(anchorfs::analysis::Relation r) {
   using anchorfs::analysis::Relation;
   switch (r) {
     case Relation::Contains:
@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     }
     if (print_edges) {
       for (const Edge& e : g.edges) {
-        std::printf("%s %s -> %s\n", relation_name(e.relation), g.id(e.from).c_str(),
+        std::printf("%s %s -> %s\n", edge_kind(e.relation), g.id(e.from).c_str(),
                     g.id(e.to).c_str());
       }
     }
