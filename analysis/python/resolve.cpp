@@ -104,6 +104,16 @@ struct Args {
   std::vector<std::pair<uint32_t, Set>> keywords;
 };
 
+// Debug output only: the resident set size as /proc reports it.
+std::string current_rss() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return "?";
+  unsigned long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%lu %lu", &size, &resident);
+  std::fclose(f);
+  return n == 2 ? std::to_string(resident * 4096 / (1024 * 1024)) + " MB" : "?";
+}
+
 uint64_t key(uint32_t a, uint32_t b) {
   return (uint64_t{a} << 32) | b;
 }
@@ -144,8 +154,9 @@ class Resolver {
     if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
       timespec cpu{};
       clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-      std::fprintf(stderr, "resolve start cpu %.2f\n",
-                   static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
+      std::fprintf(stderr, "resolve start cpu %.2f rss %s\n",
+                   static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9,
+                   current_rss().c_str());
     }
     index_files();
     bind_names();
@@ -158,8 +169,8 @@ class Resolver {
     if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
       timespec cpu{};
       clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-      std::fprintf(stderr, "setup done exprs %u stmts %u scopes %zu cpu %.2f\n", expr_count_,
-                   stmt_count_, scopes_.size(),
+      std::fprintf(stderr, "setup done rss %s exprs %u stmts %u scopes %zu cpu %.2f\n",
+                   current_rss().c_str(), expr_count_, stmt_count_, scopes_.size(),
                    static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
     }
     stmt_reads_.resize(stmt_count_);
@@ -191,7 +202,8 @@ class Resolver {
         big += p.size() >= kMaxSet ? 1 : 0;
         mid += p.size() >= 16 ? 1 : 0;
       }
-      std::fprintf(stderr, "sets: full %zu, >=16 %zu, total size %zu\n", big, mid, total);
+      std::fprintf(stderr, "sets: full %zu, >=16 %zu, total size %zu rss %s\n", big, mid, total,
+                   current_rss().c_str());
     }
     emit_edges();
   }
