@@ -66,8 +66,13 @@ void unmount_as_user(const std::string& mountpoint, bool lazy) {
 }
 
 int run_unmount(const UnmountArgs& args) {
-  // The last component is not followed: on a dead mount even stat() fails.
-  const std::string mountpoint = canonical_keep_last(args.mountpoint);
+  // A dead mount fails even stat(): then the last component is taken as named.
+  std::string mountpoint;
+  try {
+    mountpoint = canonical(args.mountpoint);
+  } catch (const CliError&) {
+    mountpoint = canonical_keep_last(args.mountpoint);
+  }
   const auto mounted = find_mount(mountpoint);
   if (!mounted) throw CliError(args.mountpoint, "not a mount point");
   if (mounted->fstype != kAnchorfsFsType) {

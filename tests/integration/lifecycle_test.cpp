@@ -49,7 +49,9 @@ TEST_F(Lifecycle, UnmountRemovesTheMountAndEndsTheDaemon) {
   ASSERT_TRUE(mount.ok()) << mount.result().err;
   const pid_t daemon = daemon_pid();
   ASSERT_GT(daemon, 0);
-  const ProcessResult unmounted = anchorfs({"unmount", mnt_});
+  // Named through a symlink and with a trailing slash: still the same mount.
+  ASSERT_EQ(symlink(mnt_.c_str(), (dir_ / "link").c_str()), 0);
+  const ProcessResult unmounted = anchorfs({"unmount", dir_ / "link/"});
   EXPECT_EQ(unmounted.exit_code, 0) << unmounted.err;
   EXPECT_FALSE(is_mounted(mnt_));
   EXPECT_TRUE(wait_until([&] { return kill(daemon, 0) != 0; })) << "daemon still running";
