@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace anchorfs::analysis {
@@ -29,6 +30,9 @@ enum class Relation : uint8_t {
   TestRef,
   Registers,
 };
+
+// The relation's name in exports and statistics ("calls", "config_usage", ...).
+std::string_view relation_name(Relation relation);
 
 // Where a tag block describing an entity may be inserted: the start of a line of the original
 // bytes (above the first decorator for decorated definitions), with the entity's indentation.

@@ -41,34 +41,6 @@ size_t count_blocks(const std::vector<TagPlan>& plans) {
 
 }  // namespace
 
-std::string_view relation_name(Relation relation) {
-  switch (relation) {
-    case Relation::Contains:
-      return "contains";
-    case Relation::Imports:
-      return "imports";
-    case Relation::Calls:
-      return "calls";
-    case Relation::Inherits:
-      return "inherits";
-    case Relation::ConfigUsage:
-      return "config_usage";
-    case Relation::EnvVar:
-      return "env_var";
-    case Relation::ConstRef:
-      return "const_ref";
-    case Relation::IoDep:
-      return "io_dep";
-    case Relation::DataDep:
-      return "data_dep";
-    case Relation::TestRef:
-      return "test_ref";
-    case Relation::Registers:
-      return "registers";
-  }
-  return "?";
-}
-
 uint64_t source_bytes(const analysis::SourceTree& tree, const analysis::Graph& graph) {
   std::unordered_set<std::string_view> paths;
   for (const analysis::FileInfo& info : graph.files) {

@@ -17,9 +17,6 @@ namespace anchorfs::render {
 
 inline constexpr size_t kRelationCount = 11;  // analysis::Relation::Registers + 1
 
-// The field name a relation is counted under in stats ("contains", "calls", "config_usage", ...).
-std::string_view relation_name(analysis::Relation relation);
-
 // A view and the plans rendered under it (one plan per graph.files entry).
 struct ViewPlans {
   View requested = View::Topo;  // as asked (may be Auto)

@@ -39,33 +39,4 @@ std::string_view kind_name(analysis::EntityKind kind) {
   return "unknown";
 }
 
-std::string_view relation_name(analysis::Relation relation) {
-  using analysis::Relation;
-  switch (relation) {
-    case Relation::Contains:
-      return "contains";
-    case Relation::Imports:
-      return "imports";
-    case Relation::Calls:
-      return "calls";
-    case Relation::Inherits:
-      return "inherits";
-    case Relation::ConfigUsage:
-      return "config_usage";
-    case Relation::EnvVar:
-      return "env_var";
-    case Relation::ConstRef:
-      return "const_ref";
-    case Relation::IoDep:
-      return "io_dep";
-    case Relation::DataDep:
-      return "data_dep";
-    case Relation::TestRef:
-      return "test_ref";
-    case Relation::Registers:
-      return "registers";
-  }
-  return "unknown";
-}
-
 }  // namespace anchorfs::graph_export

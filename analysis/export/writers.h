@@ -12,8 +12,8 @@ void write_pycg(std::ostream& out, const analysis::Graph& graph, const ExportOpt
 void write_anchorfs_json(std::ostream& out, const analysis::Graph& graph);
 void write_dot(std::ostream& out, const analysis::Graph& graph, const ExportOptions& options);
 
-// Lower-case names used by the json and dot formats ("file", "calls", "env_var", ...).
+// Lower-case names used by the json and dot formats ("file", "class", "function").
 std::string_view kind_name(analysis::EntityKind kind);
-std::string_view relation_name(analysis::Relation relation);
+using analysis::relation_name;
 
 }  // namespace anchorfs::graph_export

@@ -10,26 +10,6 @@
 
 #include "analysis/analyze.h"
 
-namespace {
-
-const char* edge_kind(anchorfs::analysis::Relation r) {
-  using anchorfs::analysis::Relation;
-  switch (r) {
-    case Relation::Contains:
-      return "contains";
-    case Relation::Imports:
-      return "imports";
-    case Relation::Calls:
-      return "calls";
-    case Relation::Inherits:
-      return "inherits";
-    default:
-      return "other";
-  }
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   using namespace anchorfs::analysis;
   if (argc < 2) {
@@ -80,7 +60,7 @@ int main(int argc, char** argv) {
     }
     if (print_edges) {
       for (const Edge& e : g.edges) {
-        std::printf("%s %s -> %s\n", edge_kind(e.relation), g.id(e.from).c_str(),
+        std::printf("%s %s -> %s\n", relation_name(e.relation).data(), g.id(e.from).c_str(),
                     g.id(e.to).c_str());
       }
     }
