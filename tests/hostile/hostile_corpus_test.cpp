@@ -194,7 +194,8 @@ TEST_P(HostileCorpus, MountServesEveryFileAsFarAsTheSourceAllows) {
   {
     MountSession session(category.repo, mnt);
     // Any single category must finish well within this; a hang kills the daemon and fails.
-    Watchdog watchdog(corpus_mode() == "long" ? 1800s : 240s, [&] { session.abort(); });
+    Watchdog watchdog((corpus_mode() == "long" ? 1800s : 240s) * timeout_scale(),
+                      [&] { session.abort(); });
     const Walk mounted = walk_tree(mnt);
     for (const auto& [rel, node] : source.nodes) {
       if (!access.listed(rel)) continue;

@@ -26,13 +26,15 @@ import socket
 import stat
 import sys
 
+LONG_LINE_BYTES = 10 << 20
 # Sizes per mode: CI keeps the whole hostile suite within a couple of minutes on 2 cores.
 MODES = {
-    "ci": {"huge_bytes": 5 << 20, "many_files": 20_000, "def_depth": 2_000},
-    "long": {"huge_bytes": 50 << 20, "many_files": 100_000, "def_depth": 10_000},
+    "ci": {"huge_bytes": 5 << 20, "many_files": 20_000, "def_depth": 2_000,
+           "dense_line_bytes": 2 << 20},
+    "long": {"huge_bytes": 50 << 20, "many_files": 100_000, "def_depth": 10_000,
+             "dense_line_bytes": LONG_LINE_BYTES},
 }
 EXPR_DEPTH = 10_000  # parentheses, brackets, calls, lambdas: one line, cheap at any mode
-LONG_LINE_BYTES = 10 << 20
 
 CONTROL = b'''"""A well-formed module: the tests expect tags here, proving the category did not
 switch analysis off for the whole repository."""
@@ -239,13 +241,17 @@ def cat_huge_file(c, sizes):
     c.notes.append(f"huge.py: {len(data)} bytes, {i} functions and classes")
 
 
-def cat_long_line(c, _):
+def cat_long_line(c, sizes):
     c.control()
     c.write("long_string_line.py", b"x = '" + b"a" * LONG_LINE_BYTES + b"'\n\ndef f():\n"
             b"    return x\n\ndef g():\n    return f()\n")
-    c.write("long_list_line.py", b"x = [" + b"1, " * (LONG_LINE_BYTES // 3) + b"]\n")
     c.write("long_comment_line.py", b"#" + b"c" * LONG_LINE_BYTES + b"\ndef f():\n    pass\n")
-    c.write("no_newline_at_all.py", b"y = 0" + b"; y += 1" * (LONG_LINE_BYTES // 8))
+    # Lines dense with tokens cost analysis one syntax node per token: 10 MB of them takes
+    # seconds of CPU and over a GB (docs/reliability.md), so CI uses 2 MB.
+    dense = sizes["dense_line_bytes"]
+    c.write("long_list_line.py", b"x = [" + b"1, " * (dense // 3) + b"]\n")
+    c.write("no_newline_at_all.py", b"y = 0" + b"; y += 1" * (dense // 8))
+    c.notes.append(f"10 MB string and comment lines; {dense} byte token-dense lines")
 
 
 def cat_long_identifiers(c, _):

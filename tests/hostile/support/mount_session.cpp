@@ -115,7 +115,7 @@ MountSession::MountSession(std::string repo, std::string mountpoint, const Mount
   spawn.extra_env = {"XDG_CACHE_HOME=" + cache_home_};
   const auto start = std::chrono::steady_clock::now();
   daemon_ = std::make_unique<Child>(argv, spawn);
-  const auto deadline = start + options.ready_timeout;
+  const auto deadline = start + options.ready_timeout * timeout_scale();
   while (!is_fuse_mounted(mountpoint_)) {
     if (auto status = daemon_->wait_for(std::chrono::milliseconds(20))) {
       throw std::runtime_error("anchorfs mount exited before the mount was ready (" +
@@ -125,7 +125,8 @@ MountSession::MountSession(std::string repo, std::string mountpoint, const Mount
       daemon_->kill_and_wait();
       force_unmount(mountpoint_);
       throw std::runtime_error("anchorfs mount not ready within " +
-                               std::to_string(options.ready_timeout.count()) + " ms:\n" + log());
+                               std::to_string(options.ready_timeout.count() * timeout_scale()) +
+                               " ms:\n" + log());
     }
   }
   startup_seconds_ =

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -140,6 +141,21 @@ std::string read_text_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+long timeout_scale() {
+  if (const char* scale = std::getenv("ANCHORFS_TEST_TIMEOUT_SCALE")) {
+    const long value = std::strtol(scale, nullptr, 10);
+    if (value > 0) return value;
+  }
+#if defined(__SANITIZE_ADDRESS__)
+  return 3;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return 3;
+#endif
+#endif
+  return 1;
 }
 
 RunResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,

@@ -61,4 +61,8 @@ RunResult run(const std::vector<std::string>& argv, std::chrono::milliseconds ti
 
 std::string read_text_file(const std::string& path);
 
+// Multiplier for every time bound in these tests: 3 in sanitizer builds (the daemon runs several
+// times slower), else 1; ANCHORFS_TEST_TIMEOUT_SCALE overrides.
+long timeout_scale();
+
 }  // namespace anchorfs::testing
