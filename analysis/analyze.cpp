@@ -66,6 +66,15 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const Analysi
   return r;
 }
 
+void sort_edges(std::vector<Edge>& edges) {
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    if (a.relation != b.relation) return a.relation < b.relation;
+    if (a.from != b.from) return a.from < b.from;
+    return a.to < b.to;
+  });
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+}
+
 void add_file_entities(Graph& graph, const std::string& path, const FileFacts& facts,
                        bool taggable) {
   const auto file_entity = static_cast<EntityIndex>(graph.entities.size());
@@ -162,12 +171,19 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
     if (by_language[l].empty()) continue;
     front_ends()[l]->resolve({tree.root, by_language[l]}, graph.edges);
   }
-  std::sort(graph.edges.begin(), graph.edges.end(), [](const Edge& a, const Edge& b) {
+  sort_edges(graph.edges);
+  // Dense relations build on the final topology (calls, inheritance, imports).
+  for (size_t l = 0; l < by_language.size(); ++l) {
+    if (by_language[l].empty()) continue;
+    front_ends()[l]->resolve_dense({tree.root, by_language[l]}, graph);
+  }
+  sort_edges(graph.edges);
+  std::sort(graph.labels.begin(), graph.labels.end(), [](const Label& a, const Label& b) {
+    if (a.entity != b.entity) return a.entity < b.entity;
     if (a.relation != b.relation) return a.relation < b.relation;
-    if (a.from != b.from) return a.from < b.from;
-    return a.to < b.to;
+    return a.value < b.value;
   });
-  graph.edges.erase(std::unique(graph.edges.begin(), graph.edges.end()), graph.edges.end());
+  graph.labels.erase(std::unique(graph.labels.begin(), graph.labels.end()), graph.labels.end());
   result.stats.resolve_seconds = seconds_since(resolve_start);
   return result;
 }

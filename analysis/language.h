@@ -50,6 +50,11 @@ class LanguageFrontEnd {
 
   // Appends the resolved edges among this language's files (any order, duplicates allowed).
   virtual void resolve(const ResolverInput& input, std::vector<Edge>& edges) const = 0;
+
+  // Appends the dense view's edges and labels (configuration, environment, constants, I/O,
+  // data, tests, registration) once `graph` holds every entity and the sorted topology edges.
+  // Any order, duplicates allowed. Front ends without dense facts add nothing.
+  virtual void resolve_dense(const ResolverInput& /*input*/, Graph& /*graph*/) const {}
 };
 
 // Every front end anchorfs knows, in a fixed order (the first that claims a file wins).

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/python/dense_extract.h"
 #include "analysis/python/text_layout.h"
 
 extern "C" const TSLanguage* tree_sitter_python();
@@ -1333,6 +1334,7 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes) {
   const TSNode root = ts_tree_root_node(tree);
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   facts = Extractor(bytes, &cursor).run(root, ts_node_has_error(root));
+  extract_dense(root, bytes, facts);
   ts_tree_cursor_delete(&cursor);
   ts_tree_delete(tree);
   return facts;

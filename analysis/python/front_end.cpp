@@ -3,6 +3,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "analysis/python/dense_resolve.h"
 #include "analysis/python/extract.h"
 #include "analysis/python/resolve.h"
 
@@ -41,6 +42,10 @@ FileFacts PythonFrontEnd::extract(ExtractorState& state, std::string_view bytes)
 
 void PythonFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {
   python::resolve(input, edges);
+}
+
+void PythonFrontEnd::resolve_dense(const ResolverInput& input, Graph& graph) const {
+  add_dense_relations(input, graph);
 }
 
 }  // namespace anchorfs::analysis::python
