@@ -92,6 +92,9 @@ CheckedMountPaths check_mount_paths(const std::string& repo, const std::string& 
   if (auto mounted = find_mount(paths.mountpoint)) {
     throw CliError(mountpoint, "already a mount point (" + mounted->fstype + "); unmount it first");
   }
+  if (paths.mountpoint == paths.repo) {
+    throw CliError(mountpoint, "is the repository itself (mount the view somewhere else)");
+  }
   if (is_within(paths.mountpoint, paths.repo)) {
     throw CliError(mountpoint, "inside the repository " + paths.repo +
                                    " (the mount would show up in its own tree)");

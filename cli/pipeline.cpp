@@ -37,13 +37,7 @@ Prepared prepare(const std::string& repo, const PipelineOptions& options) {
 
   const analysis::Graph& graph = prepared.analysis.graph;
   prepared.choice = render::choose_view(graph, options.view);
-  std::vector<render::TagPlan> plans = render::render_plans(graph, prepared.choice);
-  for (size_t i = 0; i < plans.size() && i < graph.files.size(); ++i) {
-    if (plans[i].insertions.empty()) continue;
-    prepared.plans.emplace_back(graph.entities[graph.files[i].entity].name, std::move(plans[i]));
-  }
-  std::sort(prepared.plans.begin(), prepared.plans.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+  prepared.plans = render::plans_by_path(graph, prepared.choice);
   prepared.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return prepared;

@@ -30,8 +30,8 @@ struct Prepared {
   analysis::SourceTree tree;
   analysis::Analysis analysis;
   render::ViewChoice choice;
-  std::vector<std::pair<std::string, render::TagPlan>> plans;  // non-empty plans, by path
-  double seconds = 0;                                          // scan to plans, wall clock
+  render::PlansByPath plans;  // non-empty plans, by path
+  double seconds = 0;         // scan to plans, wall clock
 };
 
 // Scans and analyses `repo` (a canonical directory path); options.view is not used.
