@@ -249,6 +249,7 @@ class Resolver {
     bases_.assign(scopes_.size(), {});
     mro_.assign(scopes_.size(), {});
     mro_state_.assign(scopes_.size(), 0);
+    mro_built_.assign(scopes_.size(), 0);
     instance_value_.assign(scopes_.size(), kNone);
     for (size_t b = 0; b < static_cast<size_t>(Builtin::kCount); ++b) {
       builtin_ids_.push_back(global_string(kBuiltinNames[b]));
@@ -807,46 +808,48 @@ class Resolver {
   // ---- classes ------------------------------------------------------------------------------
 
   void update_bases() {
-    bool any = false;
     for (uint32_t f = 0; f < files_.size(); ++f) {
       const FileFacts& ff = facts(f);
       for (uint32_t s = 1; s < ff.scopes.size(); ++s) {
-        const Scope& sc = ff.scopes[s];
-        if (sc.kind != ScopeKind::Class || sc.bases_count == 0) continue;
-        const uint32_t g = gscope(f, s);
-        const Ctx ctx{f, gscope(f, sc.parent), entity_of(gscope(f, sc.parent))};
-        std::vector<uint32_t> bases;
-        for (uint32_t i = 0; i < sc.bases_count; ++i) {
-          const Set values = eval(ctx, list_item(f, sc.bases_begin + i), 0);
-          for (uint32_t v : values) {
-            if (values_[v].kind != VK::Class || values_[v].a == g) continue;
-            if (std::find(bases.begin(), bases.end(), values_[v].a) == bases.end()) {
-              bases.push_back(values_[v].a);
-            }
-          }
-        }
-        if (bases != bases_[g]) {
-          bases_[g] = std::move(bases);
-          touch(scope_shape(g));
-          any = true;
+        if (ff.scopes[s].kind == ScopeKind::Class) update_class_bases(f, s);
+      }
+    }
+  }
+
+  // Re-evaluates one class's bases (in its defining scope). Also run when the class statement
+  // itself runs, so that in the first round the hierarchy is known before most lookups.
+  void update_class_bases(uint32_t f, uint32_t local) {
+    const Scope& sc = facts(f).scopes[local];
+    if (sc.bases_count == 0) return;
+    const uint32_t g = gscope(f, local);
+    const Ctx ctx{f, gscope(f, sc.parent), entity_of(gscope(f, sc.parent))};
+    std::vector<uint32_t> bases;
+    for (uint32_t i = 0; i < sc.bases_count; ++i) {
+      const Set values = eval(ctx, list_item(f, sc.bases_begin + i), 0);
+      for (uint32_t v : values) {
+        if (values_[v].kind != VK::Class || values_[v].a == g) continue;
+        if (std::find(bases.begin(), bases.end(), values_[v].a) == bases.end()) {
+          bases.push_back(values_[v].a);
         }
       }
     }
-    if (any) {
-      std::fill(mro_state_.begin(), mro_state_.end(), 0);
-      for (auto& m : mro_) m.clear();
+    if (bases != bases_[g]) {
+      bases_[g] = std::move(bases);
+      touch(scope_shape(g));
+      ++mro_generation_;  // every cached MRO is recomputed when next asked for
     }
   }
 
   // C3 linearization; a class whose bases cannot be linearized (or form a cycle) falls back to
   // a depth-first order without repeats.
   const std::vector<uint32_t>& mro(uint32_t c, int depth = 0) {
-    if (mro_state_[c] == 2) return mro_[c];
+    if (mro_state_[c] == 2 && mro_built_[c] == mro_generation_) return mro_[c];
     if (mro_state_[c] == 1 || depth > 100) {
       static const std::vector<uint32_t> kEmpty;
       return kEmpty;
     }
     mro_state_[c] = 1;
+    mro_built_[c] = mro_generation_;
     std::vector<std::vector<uint32_t>> seqs;
     for (uint32_t b : bases_[c]) seqs.push_back(mro(b, depth + 1));
     seqs.push_back(bases_[c]);
@@ -1030,6 +1033,7 @@ class Resolver {
       if (!result.empty()) current = std::move(result);
     }
     merge(find_var(ctx.scope, scopes_[g].name), current);
+    if (sc.kind == ScopeKind::Class) update_class_bases(f, local_scope);
   }
 
   uint32_t lookup(const Ctx& ctx, uint32_t e, uint32_t name) {
@@ -1762,6 +1766,8 @@ class Resolver {
 
   std::vector<std::vector<uint32_t>> bases_, mro_;
   std::vector<uint8_t> mro_state_;
+  std::vector<uint32_t> mro_built_;  // per class: the generation its cached MRO belongs to
+  uint32_t mro_generation_ = 1;
   std::vector<uint32_t> instance_value_;    // per class scope
   std::vector<uint32_t> evaluation_order_;  // files, imported ones first
 
