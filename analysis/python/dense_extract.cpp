@@ -231,14 +231,17 @@ class DenseWalker {
   struct Range {
     size_t begin, end;
   };
-  Range children(TSNode n, bool named_only = true) {
+  // Field ids cost a table lookup per child: asked for only where a field decides the role.
+  Range children(TSNode n, bool named_only = true, bool with_fields = false) {
     const size_t begin = stack_.size();
+    if (ts_node_child_count(n) == 0) return {begin, begin};
     ts_tree_cursor_reset(&cursor_, n);
     if (ts_tree_cursor_goto_first_child(&cursor_)) {
       do {
         const TSNode c = ts_tree_cursor_current_node(&cursor_);
         if (named_only && !ts_node_is_named(c)) continue;
-        stack_.push_back({c, ts_tree_cursor_current_field_id(&cursor_), kind(c)});
+        stack_.push_back(
+            {c, with_fields ? ts_tree_cursor_current_field_id(&cursor_) : TSFieldId{0}, kind(c)});
       } while (ts_tree_cursor_goto_next_sibling(&cursor_));
     }
     return {begin, stack_.size()};
@@ -251,7 +254,8 @@ class DenseWalker {
 
   void add(DenseKind k, std::string path, std::optional<std::string> key = std::nullopt) {
     if (!ok_) return;
-    raw_.push_back({k, scope_, std::move(path), std::move(key)});
+    RawFact r{k, scope_, std::move(path), std::move(key)};
+    if (worth_keeping(r)) raw_.push_back(std::move(r));
   }
 
   void read_name(std::string_view name) {
@@ -472,7 +476,7 @@ class DenseWalker {
         visit(field(n, g_.f_value), false, false);
         return;
       case K::AsPattern: {
-        const Range r = children(n);
+        const Range r = children(n, true, true);
         for (size_t i = r.begin; i < r.end; ++i) {
           visit(stack_[i].node, stack_[i].field == g_.f_alias, false);
         }
@@ -509,7 +513,7 @@ class DenseWalker {
 
   // A for statement or clause: the `left` field is a target, everything else is read.
   void visit_fields(TSNode n, TSFieldId target) {
-    const Range r = children(n);
+    const Range r = children(n, true, true);
     for (size_t i = r.begin; i < r.end; ++i) {
       visit(stack_[i].node, stack_[i].field == target, false);
     }
@@ -539,7 +543,7 @@ class DenseWalker {
 
   void visit_subscript(TSNode n) {
     const TSNode value = field(n, g_.f_value);
-    const Range r = children(n);
+    const Range r = children(n, true, true);
     std::vector<TSNode> index;
     for (size_t i = r.begin; i < r.end; ++i) {
       if (stack_[i].field == g_.f_subscript) index.push_back(stack_[i].node);
@@ -614,7 +618,7 @@ class DenseWalker {
       visit_children(def, false);
       return;
     }
-    const Range r = children(def);
+    const Range r = children(def, true, true);
     std::vector<TSNode> body;
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
@@ -686,9 +690,7 @@ void extract_dense(TSNode root, std::string_view text, FileFacts& facts) {
   {
     DenseWalker walker(text, facts);
     if (!walker.run(root)) return;
-    for (RawFact& r : walker.facts()) {
-      if (walker.worth_keeping(r)) raw.push_back(std::move(r));
-    }
+    raw = std::move(walker.facts());
   }
   std::unordered_map<std::string, uint32_t> ids;
   auto intern = [&](std::string& s) {

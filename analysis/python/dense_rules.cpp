@@ -178,6 +178,8 @@ std::string io_kind_of_method(std::string_view chain) {
 
 bool is_registration(std::string_view chain, bool is_call) {
   const std::vector<std::string_view> parts = split_chain(chain);
+  const std::string_view last = chain_last(chain);
+  if (last == "setter" || last == "getter" || last == "deleter") return false;  // properties
   for (std::string_view part : parts) {
     if (part.ends_with("()")) part.remove_suffix(2);
     const std::string l = lower(part);
@@ -185,7 +187,6 @@ bool is_registration(std::string_view chain, bool is_call) {
       if (l.find(word) != std::string::npos) return true;
     }
   }
-  const std::string_view last = chain_last(chain);
   if (parts.size() >= 2 && last == "connect") return true;
   if (is_call && last == "group") return true;
   return is_call && parts.size() >= 2 && one_of(last, kRouteVerbs);

@@ -26,7 +26,7 @@ std::string io_kind_of_method(std::string_view chain);
 // Whether a decorator whose callee is `chain` (as written) registers what it decorates: a part
 // spelled like register/route/hook/receiver/handler/listen/subscribe/command/task/plugin/
 // callback/endpoint/view_config, `connect`, a called `group`, or a called HTTP verb on an
-// object (`@app.get("/")`).
+// object (`@app.get("/")`). Property accessors (`@x.setter`) never register.
 bool is_registration(std::string_view chain, bool is_call);
 
 }  // namespace anchorfs::analysis::python

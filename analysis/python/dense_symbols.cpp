@@ -262,12 +262,24 @@ Symbol SymbolResolver::resolve_name(uint32_t file, uint32_t scope, std::string_v
     out.file = file;
     out.name = name;
     out.spelled = qualified;
-    if (b.assigns == 1 && fi.facts->exprs[b.assign_value].kind == ExprKind::Call) {
-      if (auto callee = fi.chain(fi.facts->exprs[b.assign_value].a, 0)) {
+    const Expr& value = fi.facts->exprs[b.assign_value];
+    if (b.assigns == 1 && value.kind == ExprKind::Call) {
+      // `registry = Registry()`: an instance of a repository class.
+      if (auto callee = fi.chain(value.a, 0)) {
         const Symbol cls = resolve_chain(file, 0, *callee, depth + 1);
         if (cls.kind == Symbol::Kind::Entity &&
             graph_.entities[cls.entity].kind == EntityKind::Class) {
           out.entity = cls.entity;
+        }
+      }
+    } else if (b.assigns == 1 &&
+               (value.kind == ExprKind::Name || value.kind == ExprKind::Attribute)) {
+      // `register = registry.register`: an alias of a repository class or function.
+      if (auto aliased = fi.chain(b.assign_value, 0)) {
+        const Symbol target = resolve_chain(file, 0, *aliased, depth + 1);
+        if (target.kind == Symbol::Kind::Entity) {
+          out.kind = Symbol::Kind::Entity;
+          out.entity = target.entity;
         }
       }
     }
