@@ -350,7 +350,7 @@ class Resolver {
   uint32_t scope_var(uint32_t scope, uint32_t name) {
     const auto [it, inserted] = scope_vars_.try_emplace(key(scope, name), 0);
     if (inserted) {
-      touch(scope_shape(scope));
+      touch(attribute_shape(scope));
       it->second = new_var();
       if (scopes_[scope].kind == ScopeKind::Module) {
         module_names_[scopes_[scope].file].push_back(name);
@@ -377,6 +377,13 @@ class Resolver {
   // A pseudo-variable per class, module or object standing for the set of attributes it has:
   // looking attributes up reads it, creating one touches it (so failed lookups are retried).
   uint32_t scope_shape(uint32_t scope) { return shape(uint64_t{1} << 63 | scope); }
+  // Touched when a class or module gains an attribute after setup. Only lookups of names that
+  // some attribute store in the repository spells can ever see such a change, so only those
+  // read it (a store to `Printable.__module__` must not re-run every lookup on every subclass).
+  uint32_t attribute_shape(uint32_t scope) { return shape(uint64_t{3} << 62 | scope); }
+  void read_attribute_shape(uint32_t scope, uint32_t name) {
+    if (stored_names_.contains(name)) read(attribute_shape(scope));
+  }
   uint32_t object_shape(uint32_t object_value) { return shape(object_value); }
   uint32_t shape(uint64_t k) {
     const auto [it, inserted] = shapes_.try_emplace(k, 0);
@@ -451,6 +458,18 @@ class Resolver {
     }
   }
 
+  void collect_stored_names(uint32_t f, uint32_t e, int depth) {
+    if (depth > 64) return;
+    const Expr& x = expr_at(f, e);
+    if (x.kind == ExprKind::Attribute) stored_names_.insert(gs(f, x.str));
+    if (x.kind == ExprKind::Star) collect_stored_names(f, x.a, depth + 1);
+    if (x.kind == ExprKind::Tuple || x.kind == ExprKind::Container) {
+      for (uint32_t i = 0; i < x.list_count; ++i) {
+        collect_stored_names(f, list_item(f, x.list_begin + i), depth + 1);
+      }
+    }
+  }
+
   void bind_names() {
     module_names_.assign(files_.size(), {});
     for (uint32_t f = 0; f < files_.size(); ++f) {
@@ -464,6 +483,9 @@ class Resolver {
     }
     for (uint32_t f = 0; f < files_.size(); ++f) {
       const FileFacts& ff = facts(f);
+      for (const Stmt& s : ff.stmts) {
+        if (s.kind == StmtKind::Assign) collect_stored_names(f, s.a, 0);
+      }
       for (uint32_t s = 1; s < ff.scopes.size(); ++s) {
         const Scope& sc = ff.scopes[s];
         for (uint32_t p = 0; p < sc.params_count; ++p) {
@@ -897,6 +919,7 @@ class Resolver {
   uint32_t class_attribute(uint32_t c, uint32_t name, size_t skip = 0) {
     const std::vector<uint32_t>& order = mro(c);
     for (size_t i = 0; i < skip && i < order.size(); ++i) read(scope_shape(order[i]));
+    for (size_t i = 0; i < order.size(); ++i) read_attribute_shape(order[i], name);
     for (size_t i = skip; i < order.size(); ++i) {
       read(scope_shape(order[i]));
       const uint32_t v = find_var(order[i], name);
@@ -1144,7 +1167,7 @@ class Resolver {
       case VK::Module: {
         const Module& m = modules_.modules()[obj.a];
         if (m.file != kNone) {
-          read(scope_shape(module_scope(m.file)));
+          read_attribute_shape(module_scope(m.file), name);
           const uint32_t var = find_var(module_scope(m.file), name);
           if (var != kNone) unite(out, read(var));
         }
@@ -1753,6 +1776,7 @@ class Resolver {
   uint32_t round_ = 0;  // a tick: advanced per round and per statement evaluation
   bool full_round_ = true;
   std::unordered_map<uint64_t, uint32_t> shapes_;
+  std::unordered_set<uint32_t> stored_names_;  // attribute names some assignment stores to
   std::vector<std::vector<uint32_t>> module_names_;
   std::unordered_set<uint64_t> declared_global_, declared_nonlocal_;
   // Imported names: (importing file, destination, source) variables. Each file applies its own
