@@ -222,7 +222,9 @@ def report(args, tools, machine, results, points):
     parts = ["## Results", "",
              f"Command: `scripts/bench.sh {' '.join(args.argv)}`".replace("scripts/bench.sh ", "scripts/bench.sh ")
              .rstrip(), "",
-             table(["machine", ""], [[k, " ".join(v) if isinstance(v, list) else v] for k, v in machine]), ""]
+             table(["machine", ""], [[k, " ".join(v) if isinstance(v, list) else v] for k, v in machine]
+                   + [["load average at end", " ".join(open("/proc/loadavg", encoding="ascii").read().split()[:3])]]),
+             ""]
     parts += ["Times in seconds (medians of "
               f"{args.reps} repetition{'s' if args.reps != 1 else ''}); in parentheses the ratio to the plain "
               "directory. `rg` runs `rg --no-config -c \"def \" .`, `grep -r` runs `grep -r -c \"def \" .` "
