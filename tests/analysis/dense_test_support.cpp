@@ -1,0 +1,32 @@
+// Helpers for the dense-relation tests.
+#include "tests/analysis/dense_test_support.h"
+
+#include "analysis/python/dense_parts.h"
+
+namespace anchorfs::analysis::test {
+
+std::vector<std::string> labels_of(const Graph& graph, Relation relation) {
+  std::vector<std::string> out;
+  for (const Label& l : graph.labels) {
+    if (l.relation == relation) out.push_back(graph.id(l.entity) + " = " + l.value);
+  }
+  return out;
+}
+
+bool python_is_test_path(std::string_view path) {
+  return python::is_test_path(path);
+}
+
+std::optional<std::string> MemoryCache::load(const ContentDigest& digest) {
+  std::lock_guard lock(mutex_);
+  const auto it = entries_.find({digest.low, digest.high});
+  if (it == entries_.end()) return std::nullopt;
+  return it->second;
+}
+
+void MemoryCache::store(const ContentDigest& digest, std::string_view facts) {
+  std::lock_guard lock(mutex_);
+  entries_[{digest.low, digest.high}] = std::string(facts);
+}
+
+}  // namespace anchorfs::analysis::test
