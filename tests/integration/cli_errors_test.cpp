@@ -85,8 +85,9 @@ TEST_F(CliErrors, MountRefusesBadMountpoints) {
 }
 
 TEST_F(CliErrors, MountRefusesNestedPaths) {
-  expect_error(anchorfs({"mount", repo_, repo_ + "/"}), 1,
-               "anchorfs: " + repo_ + "/: is the repository itself (mount the view somewhere else)");
+  expect_error(
+      anchorfs({"mount", repo_, repo_ + "/"}), 1,
+      "anchorfs: " + repo_ + "/: is the repository itself (mount the view somewhere else)");
   make_dirs(repo_ + "/inner");
   expect_error(anchorfs({"mount", repo_, repo_ + "/inner"}), 1,
                "anchorfs: " + repo_ + "/inner: inside the repository " + repo_ +
