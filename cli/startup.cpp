@@ -41,8 +41,10 @@ void throttled(std::mutex& mutex, std::chrono::steady_clock::time_point& last, s
   emit();
 }
 
+// Once every file is parsed the whole-repository resolution runs, silently: say so.
 std::string progress_text(size_t done, size_t total) {
-  return fmt::format("\ranchorfs: parsed {}/{} files", done, total);
+  return fmt::format("\ranchorfs: parsed {}/{} files{}", done, total,
+                     done == total ? "; resolving the graph..." : "");
 }
 
 volatile sig_atomic_t parent_interrupted = 0;
