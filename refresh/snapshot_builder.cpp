@@ -100,16 +100,7 @@ Built SnapshotBuilder::build() {
     }
     const analysis::Graph& graph = result.graph;
     const render::ViewChoice choice = render::choose_view(graph, options_.view);
-    std::vector<render::TagPlan> plans = render::render_plans(graph, choice);
-    std::vector<std::pair<std::string, render::TagPlan>> by_path;
-    for (size_t i = 0; i < plans.size() && i < graph.files.size(); ++i) {
-      if (!plans[i].insertions.empty()) {
-        by_path.emplace_back(graph.entities[graph.files[i].entity].name, std::move(plans[i]));
-      }
-    }
-    std::sort(by_path.begin(), by_path.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    previous_plans_ = std::move(by_path);
+    previous_plans_ = render::plans_by_path(graph, choice);
     built.reanalysed = true;
     built.stats = result.stats;
     built.skipped_files = std::move(result.skipped);

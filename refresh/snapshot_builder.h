@@ -58,7 +58,7 @@ class SnapshotBuilder {
   bool progress_reported_ = false;
   std::pair<uint64_t, uint64_t> previous_signature_{0, 0};       // sources and directories
   std::pair<uint64_t, uint64_t> previous_tree_signature_{0, 0};  // every entry
-  std::vector<std::pair<std::string, render::TagPlan>> previous_plans_;
+  render::PlansByPath previous_plans_;
   Built previous_;
 };
 

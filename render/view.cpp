@@ -178,4 +178,17 @@ std::vector<TagPlan> render_plans(const analysis::Graph& graph, const ViewChoice
   return render_plans(index, choice);
 }
 
+PlansByPath plans_by_path(const analysis::Graph& graph, const ViewChoice& choice) {
+  std::vector<TagPlan> plans = render_plans(graph, choice);
+  PlansByPath by_path;
+  for (size_t i = 0; i < plans.size(); ++i) {
+    if (!plans[i].insertions.empty()) {
+      by_path.emplace_back(graph.entities[graph.files[i].entity].name, std::move(plans[i]));
+    }
+  }
+  std::sort(by_path.begin(), by_path.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return by_path;
+}
+
 }  // namespace anchorfs::render

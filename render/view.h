@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analysis/graph.h"
@@ -50,5 +51,9 @@ CallShape call_shape(const analysis::Graph& graph);
 // One plan per graph.files entry, same order. Deterministic whatever the thread count.
 // choice.view == Auto is resolved with choose_view first.
 std::vector<TagPlan> render_plans(const analysis::Graph& graph, const ViewChoice& choice);
+
+// The non-empty plans keyed by repository-relative path, sorted by path (what fs serves).
+using PlansByPath = std::vector<std::pair<std::string, TagPlan>>;
+PlansByPath plans_by_path(const analysis::Graph& graph, const ViewChoice& choice);
 
 }  // namespace anchorfs::render
