@@ -54,14 +54,17 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const Analysi
   if (options.cache != nullptr) {
     digest = digest_of(source.bytes);
     if (auto stored = options.cache->load(*digest)) {
-      if (auto facts = deserialize_facts(*stored); facts && facts->language == language.name()) {
+      if (auto facts = deserialize_facts(*stored); facts && facts->language == language.name() &&
+                                                   (!options.dense || facts->dense_extracted)) {
         r.facts = std::move(facts);
         r.from_cache = true;
         return r;
       }
     }
   }
-  r.facts = language.extract(states.state_for(file.front_end), source.bytes);
+  ExtractorState& state = states.state_for(file.front_end);
+  state.dense = options.dense;
+  r.facts = language.extract(state, source.bytes);
   if (digest) options.cache->store(*digest, serialize_facts(*r.facts));
   return r;
 }
@@ -173,7 +176,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
   }
   sort_edges(graph.edges);
   // Dense relations build on the final topology (calls, inheritance, imports).
-  for (size_t l = 0; l < by_language.size(); ++l) {
+  for (size_t l = 0; l < by_language.size() && options.dense; ++l) {
     if (by_language[l].empty()) continue;
     front_ends()[l]->resolve_dense({tree.root, by_language[l]}, graph);
   }

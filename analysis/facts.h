@@ -11,7 +11,7 @@ namespace anchorfs::analysis {
 
 // Bump whenever extraction or the serialized layout changes: cached facts of another version
 // are ignored.
-inline constexpr uint32_t kAnalyserVersion = 6;
+inline constexpr uint32_t kAnalyserVersion = 7;
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 
@@ -134,6 +134,7 @@ struct FileFacts {
   std::vector<Expr> exprs;
   std::vector<uint32_t> lists;
   std::vector<Stmt> stmts;
+  bool dense_extracted = false;  // `dense` was filled (extraction may skip it: AnalysisOptions)
   std::vector<DenseFact> dense;  // sorted, unique; empty for files that did not parse cleanly
   friend bool operator==(const FileFacts&, const FileFacts&) = default;
 };

@@ -168,6 +168,7 @@ std::string serialize_facts(const FileFacts& f) {
     w.ref(s.b);
     w.ref(s.str);
   }
+  w.u64(f.dense_extracted);
   w.u64(f.dense.size());
   for (const DenseFact& d : f.dense) {
     w.u64(static_cast<uint8_t>(d.kind));
@@ -234,6 +235,7 @@ std::optional<FileFacts> deserialize_facts(std::string_view bytes) {
     s.b = r.ref();
     s.str = r.ref();
   }
+  f.dense_extracted = r.boolean();
   f.dense.resize(r.count());
   for (DenseFact& d : f.dense) {
     d.kind = static_cast<DenseKind>(r.u8());

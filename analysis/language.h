@@ -28,6 +28,7 @@ struct ResolverInput {
 class ExtractorState {
  public:
   virtual ~ExtractorState() = default;
+  bool dense = true;  // extract the dense view's facts too (FileFacts::dense_extracted)
 };
 
 // A language front end. Implementations are stateless after construction: `extract` is called

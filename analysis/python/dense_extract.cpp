@@ -685,6 +685,7 @@ class DenseWalker {
 
 void extract_dense(TSNode root, std::string_view text, FileFacts& facts) {
   facts.dense.clear();
+  facts.dense_extracted = true;
   if (!facts.parsed_cleanly) return;
   std::vector<RawFact> raw;
   {

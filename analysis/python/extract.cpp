@@ -1309,7 +1309,7 @@ class Extractor {
 
 }  // namespace
 
-FileFacts extract_facts(TSParser* parser, std::string_view bytes) {
+FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
   ts_parser_set_language(parser, tree_sitter_python());
   FileFacts facts;
   if (bytes.size() > UINT32_MAX) {
@@ -1334,7 +1334,7 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes) {
   const TSNode root = ts_tree_root_node(tree);
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   facts = Extractor(bytes, &cursor).run(root, ts_node_has_error(root));
-  extract_dense(root, bytes, facts);
+  if (dense) extract_dense(root, bytes, facts);
   ts_tree_cursor_delete(&cursor);
   ts_tree_delete(tree);
   return facts;

@@ -13,7 +13,8 @@ namespace anchorfs::analysis::python {
 // served unchanged.
 inline constexpr int kMaxNesting = 200;
 
-// Parses `bytes` with `parser` (set to the Python language by this call) and extracts its facts.
-FileFacts extract_facts(TSParser* parser, std::string_view bytes);
+// Parses `bytes` with `parser` (set to the Python language by this call) and extracts its facts;
+// the dense view's facts too when `dense`.
+FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense = true);
 
 }  // namespace anchorfs::analysis::python

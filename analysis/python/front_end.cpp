@@ -37,7 +37,7 @@ std::unique_ptr<ExtractorState> PythonFrontEnd::new_state() const {
 }
 
 FileFacts PythonFrontEnd::extract(ExtractorState& state, std::string_view bytes) const {
-  return extract_facts(static_cast<ParserState&>(state).parser(), bytes);
+  return extract_facts(static_cast<ParserState&>(state).parser(), bytes, state.dense);
 }
 
 void PythonFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {

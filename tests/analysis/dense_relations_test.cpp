@@ -338,5 +338,26 @@ TEST(DenseDeterminism, SameLabelsAndEdgesForAnyThreadCountAndFromTheCache) {
   EXPECT_EQ(one.labels.size(), 12u * 3u);
 }
 
+TEST(DenseOption, OffSkipsDenseFactsAndCachedFactsWithoutThemAreReextracted) {
+  TempRepo repo;
+  repo.write("m.py", "import os\ndef f():\n    return os.getenv('HOME')\n");
+  MemoryCache cache;
+  AnalysisOptions options;
+  options.threads = 1;
+  options.cache = &cache;
+  options.dense = false;
+  const Analysis without = analyze(scan_tree(repo.root()), options);
+  EXPECT_TRUE(without.graph.labels.empty());
+  options.dense = true;
+  const Analysis with = analyze(scan_tree(repo.root()), options);
+  EXPECT_EQ(with.stats.from_cache, 0u);
+  EXPECT_EQ(labels_of(with.graph, Relation::EnvVar), (std::vector<std::string>{"m.py:f = HOME"}));
+  options.dense = false;
+  const Analysis again = analyze(scan_tree(repo.root()), options);
+  EXPECT_EQ(again.stats.from_cache, 1u);
+  EXPECT_TRUE(again.graph.labels.empty());
+  EXPECT_EQ(again.graph.edges, without.graph.edges);
+}
+
 }  // namespace
 }  // namespace anchorfs::analysis::test
