@@ -66,7 +66,24 @@ std::vector<SourceFile> select_sources(const SourceTree& tree) {
   return out;
 }
 
-SourceBytes read_source(const std::string& root, const std::string& path, size_t max_bytes) {
+namespace {
+
+size_t longest_line(std::string_view bytes) {
+  size_t longest = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (bytes[i] == '\n' || bytes[i] == '\r') {
+      longest = std::max(longest, i - start);
+      start = i + 1;
+    }
+  }
+  return std::max(longest, bytes.size() - start);
+}
+
+}  // namespace
+
+SourceBytes read_source(const std::string& root, const std::string& path, size_t max_bytes,
+                        size_t max_line_bytes) {
   SourceBytes r;
   const std::string abs = root + "/" + path;
   const int fd = ::open(abs.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -111,6 +128,10 @@ SourceBytes read_source(const std::string& root, const std::string& path, size_t
   }
   if (r.bytes.find('\0') != std::string::npos) {
     r.problem = "binary (contains NUL bytes)";
+    return r;
+  }
+  if (const size_t longest = longest_line(r.bytes); longest > max_line_bytes) {
+    r.problem = "a line of " + std::to_string(longest) + " bytes (generated or minified)";
     return r;
   }
   r.ok = true;

@@ -31,6 +31,11 @@ struct SourceBytes {
 
 // Reads root/path without following a final symlink and without ever blocking (FIFOs,
 // devices): only regular files of at most max_bytes, without NUL bytes, are returned.
-SourceBytes read_source(const std::string& root, const std::string& path, size_t max_bytes);
+inline constexpr size_t kDefaultMaxLineBytes = 256 << 10;
+
+// Files over `max_bytes`, or with a line over `max_line_bytes` (generated data, minified code:
+// parsing them costs a syntax node per token and gigabytes), are not analysed.
+SourceBytes read_source(const std::string& root, const std::string& path, size_t max_bytes,
+                        size_t max_line_bytes = kDefaultMaxLineBytes);
 
 }  // namespace anchorfs::analysis
