@@ -148,7 +148,7 @@ const Grammar& grammar() {
 }
 
 // Deeper trees than this are not walked (the extractor already rejects far shallower code).
-constexpr int kMaxDepth = 3000;
+constexpr int kMaxDepth = 1000;
 constexpr size_t kMaxChainParts = 8;
 constexpr size_t kMaxLiteral = 200;
 

@@ -117,7 +117,8 @@ class DenseResolver {
         subscript(fi, d.scope, entity, path, key);
         break;
       case DenseKind::Decorator:
-        decorator(fi, f.scopes[d.scope].parent, entity, path, key);
+        // Only definitions are decorated (facts from a damaged cache entry may say otherwise).
+        if (d.scope != 0) decorator(fi, f.scopes[d.scope].parent, entity, path, key);
         break;
       case DenseKind::Write:
         break;  // data dependencies

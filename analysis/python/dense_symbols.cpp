@@ -184,7 +184,7 @@ uint32_t SymbolResolver::binding_scope(uint32_t file, uint32_t scope, std::strin
   const FileIndex& fi = index(file);
   const std::vector<Scope>& scopes = fi.facts->scopes;
   uint32_t s = scope;
-  for (int guard = 0; guard < 4 * kMaxDepth + 256; ++guard) {
+  for (int guard = 0; guard < 4 * kMaxDepth + 256 && s < scopes.size(); ++guard) {
     const Binding* b = fi.find(s, name);
     if (b != nullptr && b->global && s != 0) {
       s = 0;
