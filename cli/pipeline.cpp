@@ -23,6 +23,7 @@ Analysed analyse_repo(const std::string& repo, const PipelineOptions& options) {
   analysis_options.keep_unchanged = render::has_tag_delimiter;
   analysis_options.cache = options.cache;
   analysis_options.on_progress = options.on_progress;
+  analysis_options.dense = options.dense_facts;
   analysed.analysis = analysis::analyze(analysed.tree, analysis_options);
   if (options.cache != nullptr) options.cache->flush();
   return analysed;
@@ -31,7 +32,9 @@ Analysed analyse_repo(const std::string& repo, const PipelineOptions& options) {
 Prepared prepare(const std::string& repo, const PipelineOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   Prepared prepared;
-  Analysed analysed = analyse_repo(repo, options);
+  PipelineOptions analysis_options = options;
+  analysis_options.dense_facts = options.view.view == render::View::Dense;
+  Analysed analysed = analyse_repo(repo, analysis_options);
   prepared.tree = std::move(analysed.tree);
   prepared.analysis = std::move(analysed.analysis);
 

@@ -89,6 +89,8 @@ Built SnapshotBuilder::build() {
     analysis::AnalysisOptions analysis_options;
     analysis_options.threads = options_.threads;
     analysis_options.keep_unchanged = render::has_tag_delimiter;
+    // Only the dense view shows dense facts; extracting them costs about 15% of extraction.
+    analysis_options.dense = options_.view.view == render::View::Dense;
     analysis_options.cache = options_.cache;
     if (!progress_reported_) {
       analysis_options.on_progress = options_.on_progress;
