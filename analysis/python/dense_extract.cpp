@@ -12,8 +12,7 @@
 #include <vector>
 
 #include "analysis/python/dense_names.h"
-
-extern "C" const TSLanguage* tree_sitter_python();
+#include "analysis/python/grammar.h"
 
 namespace anchorfs::analysis::python {
 namespace {
@@ -50,12 +49,7 @@ enum class K : uint8_t {
   Lambda,
 };
 
-struct NamedKind {
-  const char* name;
-  K kind;
-};
-
-constexpr NamedKind kNamedKinds[] = {
+constexpr NamedKind<K> kNamedKinds[] = {
     {"identifier", K::Identifier},
     {"attribute", K::Attribute},
     {"call", K::Call},
@@ -110,35 +104,21 @@ struct Grammar {
       f_attribute, f_subscript, f_definition, f_parameters, f_superclasses, f_alias;
 
   Grammar() {
-    const TSLanguage* lang = tree_sitter_python();
-    const uint32_t count = ts_language_symbol_count(lang);
-    kinds.assign(count, K::Other);
-    for (uint32_t s = 0; s < count; ++s) {
-      const auto symbol = static_cast<TSSymbol>(s);
-      if (ts_language_symbol_type(lang, symbol) != TSSymbolTypeRegular) continue;
-      const char* name = ts_language_symbol_name(lang, symbol);
-      if (name == nullptr) continue;
-      for (const NamedKind& nk : kNamedKinds) {
-        if (std::strcmp(nk.name, name) == 0) kinds[s] = nk.kind;
-      }
-    }
-    auto field = [lang](const char* n) {
-      return ts_language_field_id_for_name(lang, n, static_cast<uint32_t>(std::strlen(n)));
-    };
-    f_name = field("name");
-    f_value = field("value");
-    f_left = field("left");
-    f_right = field("right");
-    f_body = field("body");
-    f_function = field("function");
-    f_arguments = field("arguments");
-    f_object = field("object");
-    f_attribute = field("attribute");
-    f_subscript = field("subscript");
-    f_definition = field("definition");
-    f_parameters = field("parameters");
-    f_superclasses = field("superclasses");
-    f_alias = field("alias");
+    kinds = symbol_kinds(kNamedKinds, K::Other);
+    f_name = field_id("name");
+    f_value = field_id("value");
+    f_left = field_id("left");
+    f_right = field_id("right");
+    f_body = field_id("body");
+    f_function = field_id("function");
+    f_arguments = field_id("arguments");
+    f_object = field_id("object");
+    f_attribute = field_id("attribute");
+    f_subscript = field_id("subscript");
+    f_definition = field_id("definition");
+    f_parameters = field_id("parameters");
+    f_superclasses = field_id("superclasses");
+    f_alias = field_id("alias");
   }
 };
 

@@ -10,9 +10,8 @@
 #include <vector>
 
 #include "analysis/python/dense_extract.h"
+#include "analysis/python/grammar.h"
 #include "analysis/python/text_layout.h"
-
-extern "C" const TSLanguage* tree_sitter_python();
 
 namespace anchorfs::analysis::python {
 namespace {
@@ -116,12 +115,7 @@ enum class K : uint8_t {
   kCount,
 };
 
-struct NamedKind {
-  const char* name;
-  K kind;
-};
-
-constexpr NamedKind kNamedKinds[] = {
+constexpr NamedKind<K> kNamedKinds[] = {
     {"module", K::Module},
     {"block", K::Block},
     {"identifier", K::Identifier},
@@ -225,42 +219,27 @@ struct Grammar {
       f_alias, f_alternative, f_condition, f_consequence, f_subject;
 
   Grammar() {
-    const TSLanguage* lang = tree_sitter_python();
-    const uint32_t count = ts_language_symbol_count(lang);
-    kinds.assign(count, K::Other);
-    for (uint32_t s = 0; s < count; ++s) {
-      const auto symbol = static_cast<TSSymbol>(s);
-      const TSSymbolType type = ts_language_symbol_type(lang, symbol);
-      const char* name = ts_language_symbol_name(lang, symbol);
-      if (name == nullptr) continue;
-      if (type != TSSymbolTypeRegular && std::strcmp(name, "ERROR") != 0) continue;
-      for (const NamedKind& nk : kNamedKinds) {
-        if (std::strcmp(nk.name, name) == 0) kinds[s] = nk.kind;
-      }
-    }
-    auto field = [lang](const char* n) {
-      return ts_language_field_id_for_name(lang, n, static_cast<uint32_t>(std::strlen(n)));
-    };
-    f_name = field("name");
-    f_value = field("value");
-    f_left = field("left");
-    f_right = field("right");
-    f_body = field("body");
-    f_function = field("function");
-    f_arguments = field("arguments");
-    f_object = field("object");
-    f_attribute = field("attribute");
-    f_subscript = field("subscript");
-    f_key = field("key");
-    f_parameters = field("parameters");
-    f_superclasses = field("superclasses");
-    f_definition = field("definition");
-    f_module_name = field("module_name");
-    f_alias = field("alias");
-    f_alternative = field("alternative");
-    f_condition = field("condition");
-    f_consequence = field("consequence");
-    f_subject = field("subject");
+    kinds = symbol_kinds(kNamedKinds, K::Other);
+    f_name = field_id("name");
+    f_value = field_id("value");
+    f_left = field_id("left");
+    f_right = field_id("right");
+    f_body = field_id("body");
+    f_function = field_id("function");
+    f_arguments = field_id("arguments");
+    f_object = field_id("object");
+    f_attribute = field_id("attribute");
+    f_subscript = field_id("subscript");
+    f_key = field_id("key");
+    f_parameters = field_id("parameters");
+    f_superclasses = field_id("superclasses");
+    f_definition = field_id("definition");
+    f_module_name = field_id("module_name");
+    f_alias = field_id("alias");
+    f_alternative = field_id("alternative");
+    f_condition = field_id("condition");
+    f_consequence = field_id("consequence");
+    f_subject = field_id("subject");
   }
 };
 
