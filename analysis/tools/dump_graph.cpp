@@ -1,5 +1,5 @@
 // Developer tool: analyses a repository and prints timings, counts and (optionally) its edges.
-//   anchorfs_dump_graph ROOT [--threads N] [--edges] [--entities] [--repeat N]
+//   anchorfs_dump_graph ROOT [--threads N] [--edges] [--entities] [--no-dense] [--repeat N]
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -13,7 +13,7 @@
 int main(int argc, char** argv) {
   using namespace anchorfs::analysis;
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s ROOT [--threads N] [--edges] [--entities] [--repeat N]\n",
+    std::fprintf(stderr, "usage: %s ROOT [--threads N] [--edges] [--entities] [--no-dense] [--repeat N]\n",
                  argv[0]);
     return 2;
   }
@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
       print_edges = true;
     } else if (std::strcmp(argv[i], "--entities") == 0) {
       print_entities = true;
+    } else if (std::strcmp(argv[i], "--no-dense") == 0) {
+      options.dense = false;
     } else if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
       repeat = std::atoi(argv[++i]);
     }
