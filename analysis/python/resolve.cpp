@@ -18,14 +18,15 @@
 #include <unordered_set>
 
 #include "analysis/python/modules.h"
+#include "analysis/python/resolve_flat_map.h"
+#include "analysis/python/resolve_value_set.h"
+#include "analysis/python/resolve_var_sets.h"
 
 namespace anchorfs::analysis::python {
 namespace {
 
 // A call site resolving to more repository functions than this is too ambiguous to report.
 constexpr size_t kMaxCalleesPerSite = 16;
-// Values per variable beyond which further ones are dropped (keeps rounds near-linear).
-constexpr size_t kMaxSet = 16;
 // Expression nesting the evaluator follows (facts are bounded by the extractor already).
 constexpr int kMaxEvalDepth = 500;
 constexpr uint32_t kUnresolved = UINT32_MAX - 1;
@@ -71,7 +72,7 @@ struct Value {
   uint32_t b;  // Bound, Super: receiver value
 };
 
-using Set = std::vector<uint32_t>;
+using Set = ValueSet;
 
 struct ScopeRec {
   uint32_t file = 0;
@@ -118,31 +119,11 @@ uint64_t key(uint32_t a, uint32_t b) {
   return (uint64_t{a} << 32) | b;
 }
 
-// Sets stay sorted and never grow beyond kMaxSet: a value set that large says nothing precise.
 void insert(Set& s, uint32_t v) {
-  const auto it = std::lower_bound(s.begin(), s.end(), v);
-  if (it == s.end() || *it != v) {
-    if (s.size() >= kMaxSet) return;
-    s.insert(it, v);
-  }
+  s.insert(v);
 }
-
 void unite(Set& dst, const Set& src) {
-  if (src.empty()) return;
-  if (dst.empty()) {
-    dst.assign(src.begin(),
-               src.begin() + static_cast<std::ptrdiff_t>(std::min(src.size(), kMaxSet)));
-    return;
-  }
-  if (src.size() <= 2) {
-    for (uint32_t v : src) insert(dst, v);
-    return;
-  }
-  Set merged;
-  merged.reserve(std::min(dst.size() + src.size(), kMaxSet));
-  std::set_union(dst.begin(), dst.end(), src.begin(), src.end(), std::back_inserter(merged));
-  if (merged.size() > kMaxSet) merged.resize(kMaxSet);
-  dst = std::move(merged);
+  dst.unite(src);
 }
 
 class Resolver {
@@ -166,6 +147,7 @@ class Resolver {
     seed_variadic_params();
     order_files();
     find_wrappers();
+    index_params();
     if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
       timespec cpu{};
       clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
@@ -173,7 +155,7 @@ class Resolver {
                    current_rss().c_str(), expr_count_, stmt_count_, scopes_.size(),
                    static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
     }
-    stmt_reads_.resize(stmt_count_);
+    stmt_reads_.assign(stmt_count_, ReadList{});
     stmt_round_.assign(stmt_count_, 0);
     for (int round = 0; round < kMaxRounds; ++round) {
       ++round_;
@@ -181,15 +163,12 @@ class Resolver {
       full_round_ = round == 0;
       update_bases();
       for (uint32_t f : evaluation_order_) evaluate_file(f);
-      for (const auto& [file, dst, src] : copies_) {
-        const Set src_values = pts_[src];
-        merge(dst, src_values);
-      }
+      for (const auto& [file, dst, src] : copies_) merge(dst, vars_.get(src));
       if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
         timespec cpu{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
         std::fprintf(stderr, "round %d full %d evaluated %zu values %zu vars %zu cpu %.2f\n", round,
-                     full_round_ ? 1 : 0, evaluated_, values_.size(), pts_.size(),
+                     full_round_ ? 1 : 0, evaluated_, values_.size(), vars_.size(),
                      static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
         evaluated_ = 0;
       }
@@ -197,13 +176,19 @@ class Resolver {
     }
     if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
       size_t big = 0, mid = 0, total = 0;
-      for (const Set& p : pts_) {
-        total += p.size();
-        big += p.size() >= kMaxSet ? 1 : 0;
-        mid += p.size() >= 16 ? 1 : 0;
+      for (uint32_t v = 0; v < vars_.size(); ++v) {
+        const size_t n = vars_.count(v);
+        total += n;
+        big += n >= kMaxSet ? 1 : 0;
+        mid += n >= 16 ? 1 : 0;
       }
       std::fprintf(stderr, "sets: full %zu, >=16 %zu, total size %zu rss %s\n", big, mid, total,
                    current_rss().c_str());
+      std::fprintf(stderr,
+                   "tables: reads %zu call sites %zu scope vars %zu object vars %zu element vars "
+                   "%zu tuples %zu values %zu\n",
+                   read_pool_.size(), site_calls_.size(), scope_vars_.size(), object_vars_.size(),
+                   element_vars_.size(), position_vars_.size(), values_.size());
     }
     emit_edges();
   }
@@ -251,6 +236,8 @@ class Resolver {
     mro_state_.assign(scopes_.size(), 0);
     mro_built_.assign(scopes_.size(), 0);
     instance_value_.assign(scopes_.size(), kNone);
+    scope_shape_.assign(scopes_.size(), kNone);
+    attribute_shape_.assign(scopes_.size(), kNone);
     for (size_t b = 0; b < static_cast<size_t>(Builtin::kCount); ++b) {
       builtin_ids_.push_back(global_string(kBuiltinNames[b]));
     }
@@ -265,19 +252,19 @@ class Resolver {
     s_init_subclass_ = global_string("__init_subclass__");
     s_class_getitem_ = global_string("__class_getitem__");
     s_items_ = global_string("items");
-    for (std::string_view m : {"append", "add", "appendleft", "put", "put_nowait"}) {
-      container_add_.insert(global_string(m));
+    const std::pair<uint8_t, std::vector<std::string_view>> roles[] = {
+        {kAdd, {"append", "add", "appendleft", "put", "put_nowait"}},
+        {kExtend, {"extend", "update", "extendleft"}},
+        {kInsert, {"insert", "setdefault"}},
+        {kGet, {"get", "pop", "popitem", "popleft", "setdefault", "get_nowait"}},
+        {kView, {"values", "keys", "items", "copy"}},
+    };
+    std::vector<std::pair<uint32_t, uint8_t>> named;
+    for (const auto& [role, names] : roles) {
+      for (std::string_view m : names) named.emplace_back(global_string(m), role);
     }
-    for (std::string_view m : {"extend", "update", "extendleft"}) {
-      container_extend_.insert(global_string(m));
-    }
-    for (std::string_view m : {"insert", "setdefault"}) container_insert_.insert(global_string(m));
-    for (std::string_view m : {"get", "pop", "popitem", "popleft", "setdefault", "get_nowait"}) {
-      container_get_.insert(global_string(m));
-    }
-    for (std::string_view m : {"values", "keys", "items", "copy"}) {
-      container_view_.insert(global_string(m));
-    }
+    name_roles_.assign(strings_.size(), 0);
+    for (const auto& [name, role] : named) name_roles_[name] |= role;
   }
 
   const FileFacts& facts(uint32_t f) const { return *files_[f].facts; }
@@ -294,23 +281,31 @@ class Resolver {
 
   // Every read of a variable during a statement's evaluation is recorded: the statement is
   // evaluated again only when one of them changed (or the structure did).
-  const Set& read(uint32_t var) {
-    reads_.push_back(var);
-    return pts_[var];
+  // A variable is listed once per evaluation: read_tick_ remembers the evaluation that last
+  // listed it.
+  Set read(uint32_t var) {
+    note_read(var);
+    return vars_.get(var);
+  }
+  // A read whose values do not matter (shape pseudo-variables): only the dependency counts.
+  void note_read(uint32_t var) {
+    if (read_tick_[var] != round_) {
+      read_tick_[var] = round_;
+      reads_.push_back(var);
+    }
   }
 
   uint32_t new_var() {
     var_changed_round_.push_back(0);
-    poisoned_.push_back(0);
-    pts_.emplace_back();
-    return static_cast<uint32_t>(pts_.size() - 1);
+    read_tick_.push_back(0);
+    return vars_.add();
   }
 
   uint32_t value(VK k, uint32_t a, uint32_t b = 0) {
     const uint64_t k64 = (uint64_t{static_cast<uint8_t>(k)} << 58) ^ (uint64_t{a} << 29) ^ b;
-    const auto [it, inserted] = value_ids_.try_emplace(k64, static_cast<uint32_t>(values_.size()));
+    const auto [id, inserted] = value_ids_.try_emplace(k64, static_cast<uint32_t>(values_.size()));
     if (inserted) values_.push_back({k, a, b});
-    return it->second;
+    return *id;
   }
 
   // A variable that would hold more than kMaxSet values is widened to "unknown": it is emptied
@@ -324,71 +319,71 @@ class Resolver {
   }
 
   bool merge(uint32_t var, const Set& src) {
-    if (var == kNone || var == kUnresolved || src.empty() || poisoned_[var]) return false;
-    Set& dst = pts_[var];
+    if (var == kNone || var == kUnresolved || src.empty() || vars_.poisoned(var)) return false;
+    Set dst = vars_.get(var);
     const size_t before = dst.size();
     unite(dst, src);
     if (dst.size() >= kMaxSet) {
-      poisoned_[var] = 1;
-      Set().swap(dst);
+      vars_.poison(var);
+      dst.clear();
       if (const auto seed = receiver_seed_.find(var); seed != receiver_seed_.end()) {
-        dst.push_back(seed->second);
+        dst.insert(seed->second);
       }
     } else if (dst.size() == before) {
       return false;
     }
+    vars_.set(var, dst);
     changed_ = true;
     var_changed_round_[var] = round_;
     return true;
   }
 
   uint32_t find_var(uint32_t scope, uint32_t name) const {
-    const auto it = scope_vars_.find(key(scope, name));
-    return it == scope_vars_.end() ? kNone : it->second;
+    const uint32_t* var = scope_vars_.find(key(scope, name));
+    return var == nullptr ? kNone : *var;
   }
 
+  // The variable is created before the entry (new variables are numbered as they always were:
+  // the attribute shape first).
   uint32_t scope_var(uint32_t scope, uint32_t name) {
-    const auto [it, inserted] = scope_vars_.try_emplace(key(scope, name), 0);
-    if (inserted) {
-      touch(attribute_shape(scope));
-      it->second = new_var();
-      if (scopes_[scope].kind == ScopeKind::Module) {
-        module_names_[scopes_[scope].file].push_back(name);
-      }
+    if (const uint32_t* var = scope_vars_.find(key(scope, name))) return *var;
+    touch(attribute_shape(scope));
+    const uint32_t var = new_var();
+    scope_vars_.try_emplace(key(scope, name), var);
+    if (scopes_[scope].kind == ScopeKind::Module) {
+      module_names_[scopes_[scope].file].push_back(name);
     }
-    return it->second;
+    return var;
   }
 
   uint32_t instance_var(uint32_t instance, uint32_t name) {
-    const auto [it, inserted] = object_vars_.try_emplace(key(instance, name), 0);
-    if (inserted) it->second = new_var();
-    return it->second;
+    const auto [var, inserted] = object_vars_.try_emplace(key(instance, name), 0);
+    if (inserted) *var = new_var();
+    return *var;
   }
 
   uint32_t object_var(uint32_t object_value, uint32_t name) {
-    const auto [it, inserted] = object_vars_.try_emplace(key(object_value, name), 0);
-    if (inserted) {
-      touch(object_shape(object_value));
-      it->second = new_var();
-    }
-    return it->second;
+    if (const uint32_t* var = object_vars_.find(key(object_value, name))) return *var;
+    touch(object_shape(object_value));
+    const uint32_t var = new_var();
+    object_vars_.try_emplace(key(object_value, name), var);
+    return var;
   }
 
   // A pseudo-variable per class, module or object standing for the set of attributes it has:
   // looking attributes up reads it, creating one touches it (so failed lookups are retried).
-  uint32_t scope_shape(uint32_t scope) { return shape(uint64_t{1} << 63 | scope); }
+  uint32_t scope_shape(uint32_t scope) { return lazy_var(scope_shape_, scope); }
   // Touched when a class or module gains an attribute after setup. Only lookups of names that
   // some attribute store in the repository spells can ever see such a change, so only those
   // read it (a store to `Printable.__module__` must not re-run every lookup on every subclass).
-  uint32_t attribute_shape(uint32_t scope) { return shape(uint64_t{3} << 62 | scope); }
+  uint32_t attribute_shape(uint32_t scope) { return lazy_var(attribute_shape_, scope); }
   void read_attribute_shape(uint32_t scope, uint32_t name) {
-    if (stored_names_.contains(name)) read(attribute_shape(scope));
+    if ((name_roles_[name] & kStored) != 0) note_read(attribute_shape(scope));
   }
-  uint32_t object_shape(uint32_t object_value) { return shape(object_value); }
-  uint32_t shape(uint64_t k) {
-    const auto [it, inserted] = shapes_.try_emplace(k, 0);
-    if (inserted) it->second = new_var();
-    return it->second;
+  uint32_t object_shape(uint32_t object_value) {
+    const auto [var, inserted] = object_shapes_.try_emplace(object_value, 0);
+    if (inserted) *var = new_var();
+    return *var;
   }
   void touch(uint32_t var) {
     var_changed_round_[var] = round_;
@@ -407,19 +402,19 @@ class Resolver {
   uint32_t varkw_site(uint32_t function) const { return 2 * expr_count_ + 2 * function + 1; }
 
   uint32_t elements_var(uint32_t site) {
-    const auto [it, inserted] = element_vars_.try_emplace(site, 0);
-    if (inserted) it->second = new_var();
-    return it->second;
+    const auto [var, inserted] = element_vars_.try_emplace(site, 0);
+    if (inserted) *var = new_var();
+    return *var;
   }
 
   // The variables of a tuple literal's positions: `count` consecutive ones.
   uint32_t positions_base(uint32_t site, uint32_t count) {
-    const auto [it, inserted] = position_vars_.try_emplace(site, 0);
+    const auto [base, inserted] = position_vars_.try_emplace(site, 0);
     if (inserted) {
-      it->second = static_cast<uint32_t>(pts_.size());
+      *base = static_cast<uint32_t>(vars_.size());
       for (uint32_t i = 0; i < count; ++i) new_var();
     }
-    return it->second;
+    return *base;
   }
 
   // ---- binding: which names each scope defines ----------------------------------------------
@@ -427,7 +422,7 @@ class Resolver {
   void bind(uint32_t scope, uint32_t name) {
     if (declared_global_.contains(key(scope, name))) {
       const uint32_t module = module_scope(scopes_[scope].file);
-      scope_vars_[key(scope, name)] = scope_var(module, name);
+      scope_vars_.set(key(scope, name), scope_var(module, name));
       return;
     }
     if (declared_nonlocal_.contains(key(scope, name))) return;
@@ -461,7 +456,7 @@ class Resolver {
   void collect_stored_names(uint32_t f, uint32_t e, int depth) {
     if (depth > 64) return;
     const Expr& x = expr_at(f, e);
-    if (x.kind == ExprKind::Attribute) stored_names_.insert(gs(f, x.str));
+    if (x.kind == ExprKind::Attribute) name_roles_[gs(f, x.str)] |= kStored;
     if (x.kind == ExprKind::Star) collect_stored_names(f, x.a, depth + 1);
     if (x.kind == ExprKind::Tuple || x.kind == ExprKind::Container) {
       for (uint32_t i = 0; i < x.list_count; ++i) {
@@ -519,7 +514,7 @@ class Resolver {
         if (scopes_[p].kind == ScopeKind::Class) continue;
         const uint32_t v = find_var(p, name);
         if (v != kNone) {
-          scope_vars_[k] = v;
+          scope_vars_.set(k, v);
           break;
         }
       }
@@ -918,10 +913,10 @@ class Resolver {
   // `skip`) whose body binds it. kNone when no repository class binds it.
   uint32_t class_attribute(uint32_t c, uint32_t name, size_t skip = 0) {
     const std::vector<uint32_t>& order = mro(c);
-    for (size_t i = 0; i < skip && i < order.size(); ++i) read(scope_shape(order[i]));
+    for (size_t i = 0; i < skip && i < order.size(); ++i) note_read(scope_shape(order[i]));
     for (size_t i = 0; i < order.size(); ++i) read_attribute_shape(order[i], name);
     for (size_t i = skip; i < order.size(); ++i) {
-      read(scope_shape(order[i]));
+      note_read(scope_shape(order[i]));
       const uint32_t v = find_var(order[i], name);
       if (v != kNone) return v;
     }
@@ -968,17 +963,30 @@ class Resolver {
 
   bool stale(uint32_t stmt) const {
     if (full_round_) return true;
-    for (uint32_t var : stmt_reads_[stmt]) {
-      if (var_changed_round_[var] >= stmt_round_[stmt]) return true;
+    const ReadList& list = stmt_reads_[stmt];
+    const uint32_t* const vars = read_pool_.data() + list.begin;
+    for (uint32_t i = 0; i < list.count; ++i) {
+      if (var_changed_round_[vars[i]] >= stmt_round_[stmt]) return true;
     }
     return false;
   }
 
-  void evaluate_file(uint32_t f) {
-    for (uint32_t c : copies_of_file_[f]) {
-      const Set src_values = pts_[copies_[c].src];
-      merge(copies_[c].dst, src_values);
+  // A statement's reads overwrite its previous list when they fit in its place, and go to the
+  // end of the pool otherwise (re-evaluations mostly read what they read before).
+  void keep_reads(uint32_t stmt) {
+    ReadList& list = stmt_reads_[stmt];
+    const auto count = static_cast<uint32_t>(reads_.size());
+    if (count > list.capacity) {
+      list.begin = static_cast<uint32_t>(read_pool_.size());
+      list.capacity = count;
+      read_pool_.resize(read_pool_.size() + count);
     }
+    std::copy(reads_.begin(), reads_.end(), read_pool_.begin() + list.begin);
+    list.count = count;
+  }
+
+  void evaluate_file(uint32_t f) {
+    for (uint32_t c : copies_of_file_[f]) merge(copies_[c].dst, vars_.get(copies_[c].src));
     const FileFacts& ff = facts(f);
     for (uint32_t i = 0; i < ff.stmts.size(); ++i) {
       const uint32_t stmt = files_[f].stmt_base + i;
@@ -988,9 +996,7 @@ class Resolver {
       // Each evaluation gets a fresh tick: changes stamped before it were already seen.
       stmt_round_[stmt] = ++round_;
       evaluate_statement(f, ff.stmts[i]);
-      std::sort(reads_.begin(), reads_.end());
-      reads_.erase(std::unique(reads_.begin(), reads_.end()), reads_.end());
-      stmt_reads_[stmt].assign(reads_.begin(), reads_.end());
+      keep_reads(stmt);
     }
   }
 
@@ -1040,7 +1046,7 @@ class Resolver {
         const Value dv = values_[d];
         const uint32_t wrapper = dv.kind == VK::Function ? wrapper_of_[dv.a] : kNone;
         if (wrapper == kNone) {
-          general.push_back(d);
+          general.insert(d);
           continue;
         }
         // A closure-returning decorator: each decorated definition gets its own wrapper value,
@@ -1093,8 +1099,7 @@ class Resolver {
         const uint32_t name = gs(f, x.str);
         const uint32_t var = lookup(ctx, e, name);
         if (var != kUnresolved) return read(var);
-        if (const auto b = builtin(name))
-          out.push_back(value(VK::Builtin, static_cast<uint32_t>(*b)));
+        if (const auto b = builtin(name)) out.insert(value(VK::Builtin, static_cast<uint32_t>(*b)));
         break;
       }
       case ExprKind::ScopedName: {
@@ -1130,7 +1135,7 @@ class Resolver {
           merge(elements, v);
           if (positions != kNone) merge(positions + i, v);
         }
-        out.push_back(value(VK::Container, site));
+        out.insert(value(VK::Container, site));
         break;
       }
       case ExprKind::Alternatives:
@@ -1140,7 +1145,7 @@ class Resolver {
         }
         break;
       case ExprKind::Definition:
-        out.push_back(value(VK::Function, gscope(f, x.a)));
+        out.insert(value(VK::Function, gscope(f, x.a)));
         break;
       case ExprKind::Keyword:
         return eval(ctx, x.a, depth + 1);
@@ -1216,9 +1221,8 @@ class Resolver {
         break;
       }
       case VK::Function: {
-        read(object_shape(o));
-        const auto it = object_vars_.find(key(o, name));
-        if (it != object_vars_.end()) unite(out, read(it->second));
+        note_read(object_shape(o));
+        if (const uint32_t* var = object_vars_.find(key(o, name))) unite(out, read(*var));
         break;
       }
       default:
@@ -1449,9 +1453,7 @@ class Resolver {
     const Expr& callee = expr_at(f, x.a);
     if (callee.kind == ExprKind::Attribute) {
       const uint32_t method = gs(f, callee.str);
-      if (container_add_.contains(method) || container_extend_.contains(method) ||
-          container_insert_.contains(method) || container_get_.contains(method) ||
-          container_view_.contains(method)) {
+      if ((name_roles_[method] & kContainerMethod) != 0) {
         const Set objects = eval(ctx, callee.a, depth + 1);
         for (uint32_t o : objects) {
           if (values_[o].kind != VK::Container) continue;
@@ -1466,15 +1468,16 @@ class Resolver {
                         Set& out, int depth) {
     const uint32_t elements = elements_var(site);
     const auto& pos = args.positional;
-    if (container_add_.contains(method) && !pos.empty()) merge(elements, pos[0]);
-    if (container_insert_.contains(method) && pos.size() >= 2) merge(elements, pos[1]);
-    if (container_extend_.contains(method) && !pos.empty()) {
+    const uint8_t roles = name_roles_[method];
+    if ((roles & kAdd) != 0 && !pos.empty()) merge(elements, pos[0]);
+    if ((roles & kInsert) != 0 && pos.size() >= 2) merge(elements, pos[1]);
+    if ((roles & kExtend) != 0 && !pos.empty()) {
       Set items;
       for (uint32_t v : pos[0]) iterate(v, items, depth);
       merge(elements, items);
     }
-    if (container_get_.contains(method)) unite(out, read(elements));
-    if (container_view_.contains(method) && method != s_items_) insert(out, container);
+    if ((roles & kGet) != 0) unite(out, read(elements));
+    if ((roles & kView) != 0 && method != s_items_) insert(out, container);
     if (method == s_items_) {
       // items() iterates as pairs: a view whose elements are the dict itself, so unpacking an
       // element (`for k, v in d.items()`) gives any key or value.
@@ -1484,30 +1487,48 @@ class Resolver {
     }
   }
 
+  // Parameters are bound during setup and never rebound (rounds create variables in classes
+  // and modules only): the positional ones are looked up once.
+  void index_params() {
+    param_summary_.assign(scopes_.size(), {});
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      const FileFacts& ff = facts(f);
+      for (uint32_t s = 0; s < ff.scopes.size(); ++s) {
+        const Scope& sc = ff.scopes[s];
+        const uint32_t g = gscope(f, s);
+        ParamSummary& summary = param_summary_[g];
+        summary.positional_begin = static_cast<uint32_t>(positional_vars_.size());
+        for (uint32_t p = 0; p < sc.params_count; ++p) {
+          const Param& param = ff.params[sc.params_begin + p];
+          const uint32_t var = find_var(g, gs(f, param.name));
+          if (param.kind == ParamKind::Positional) positional_vars_.push_back(var);
+          summary.varargs = summary.varargs || param.kind == ParamKind::VarPositional;
+          summary.varkw = summary.varkw || param.kind == ParamKind::VarKeyword;
+        }
+        summary.positional_count =
+            static_cast<uint32_t>(positional_vars_.size()) - summary.positional_begin;
+      }
+    }
+  }
+
   void flow_arguments(uint32_t function, uint32_t receiver, const Args& args) {
     const ScopeRec& s = scopes_[function];
     const FileFacts& ff = facts(s.file);
     const Scope& sc = ff.scopes[s.local];
+    const ParamSummary& summary = param_summary_[function];
+    const uint32_t* const positional_params = positional_vars_.data() + summary.positional_begin;
+    const size_t positional_count = summary.positional_count;
+    const bool has_varargs = summary.varargs, has_varkw = summary.varkw;
     size_t next_positional = 0;
-    std::vector<uint32_t> positional_params;
-    bool has_varargs = false, has_varkw = false;
-    for (uint32_t p = 0; p < sc.params_count; ++p) {
-      const Param& param = ff.params[sc.params_begin + p];
-      if (param.kind == ParamKind::Positional) {
-        positional_params.push_back(find_var(function, gs(s.file, param.name)));
-      }
-      has_varargs = has_varargs || param.kind == ParamKind::VarPositional;
-      has_varkw = has_varkw || param.kind == ParamKind::VarKeyword;
-    }
     // The receiver flows into `self` (so `self.m()` reaches the overrides of the instances that
     // really get there); `self` keeps its seed when that widens it (see merge).
     if (receiver != kNone) {
-      if (positional_params.empty()) return;
+      if (positional_count == 0) return;
       merge(positional_params[0], {receiver});
       next_positional = 1;
     }
     for (const Set& a : args.positional) {
-      if (next_positional < positional_params.size()) {
+      if (next_positional < positional_count) {
         merge(positional_params[next_positional++], a);
       } else if (has_varargs) {
         merge(elements_var(varargs_site(function)), a);
@@ -1718,7 +1739,7 @@ class Resolver {
     // `from m import name`: the import reaches the file defining what `name` turned out to be.
     for (const FromImport& fi : from_imports_) {
       bool found = false;
-      for (uint32_t v : pts_[fi.var]) {
+      for (uint32_t v : vars_.get(fi.var)) {
         const Value val = values_[v];
         uint32_t target = kNone;
         if (val.kind == VK::Class || val.kind == VK::Function) target = scopes_[val.a].file;
@@ -1758,25 +1779,42 @@ class Resolver {
   std::vector<uint32_t> gstr_;
 
   std::vector<Value> values_;
-  std::unordered_map<uint64_t, uint32_t> value_ids_;
-  std::vector<Set> pts_;
-  std::unordered_map<uint64_t, uint32_t> scope_vars_;
-  std::unordered_map<uint64_t, uint32_t> object_vars_;
-  std::unordered_map<uint32_t, uint32_t> element_vars_;
-  std::unordered_map<uint32_t, uint32_t> position_vars_;  // tuple site -> first position var
+  FlatMap<uint64_t> value_ids_;
+  VarSets vars_;
+  FlatMap<uint64_t> scope_vars_;     // (scope, name) -> variable
+  FlatMap<uint64_t> object_vars_;    // (instance or function value, name) -> variable
+  FlatMap<uint32_t> element_vars_;   // container site -> variable
+  FlatMap<uint32_t> position_vars_;  // tuple site -> first position var
   std::vector<uint32_t> ret_var_, yield_var_, name_cache_;
   std::unordered_map<uint32_t, uint32_t> receiver_seed_;  // self/cls variable -> its class
-  std::vector<uint8_t> poisoned_;                         // per variable: widened to unknown
   std::vector<uint32_t> var_changed_round_;               // per variable: tick it last grew
-  std::vector<std::vector<uint32_t>> stmt_reads_;         // per statement: variables it read
-  std::vector<uint32_t> stmt_round_;                      // per statement: tick it last ran
-  std::vector<uint32_t> reads_;                           // reads of the statement being evaluated
+  std::vector<uint32_t> read_tick_;  // per variable: the evaluation that last listed it in reads_
+  // Per statement: the variables its last evaluation read, a range of read_pool_.
+  struct ReadList {
+    uint32_t begin = 0, count = 0, capacity = 0;
+  };
+  std::vector<ReadList> stmt_reads_;
+  std::vector<uint32_t> read_pool_;
+  std::vector<uint32_t> stmt_round_;  // per statement: tick it last ran
+  std::vector<uint32_t> reads_;       // reads of the statement being evaluated
   uint32_t stmt_count_ = 0;
   size_t evaluated_ = 0;
   uint32_t round_ = 0;  // a tick: advanced per round and per statement evaluation
   bool full_round_ = true;
-  std::unordered_map<uint64_t, uint32_t> shapes_;
-  std::unordered_set<uint32_t> stored_names_;  // attribute names some assignment stores to
+  // Shape pseudo-variables (see scope_shape), created when first asked for.
+  std::vector<uint32_t> scope_shape_, attribute_shape_;  // per scope
+  FlatMap<uint32_t> object_shapes_;                      // function value -> variable
+  // Per global string id: what a name means to the resolver when it is an attribute.
+  enum NameRole : uint8_t {
+    kStored = 1,  // some assignment stores an attribute of this name
+    kAdd = 2,     // container methods: adds its argument
+    kExtend = 4,  // adds its argument's elements
+    kInsert = 8,  // adds its second argument
+    kGet = 16,    // returns an element
+    kView = 32,   // returns the container itself (a view of it)
+    kContainerMethod = kAdd | kExtend | kInsert | kGet | kView,
+  };
+  std::vector<uint8_t> name_roles_;
   std::vector<std::vector<uint32_t>> module_names_;
   std::unordered_set<uint64_t> declared_global_, declared_nonlocal_;
   // Imported names: (importing file, destination, source) variables. Each file applies its own
@@ -1802,15 +1840,19 @@ class Resolver {
   std::vector<SiteCalls> site_calls_;
   std::vector<uint32_t> site_slot_;  // per call site (expression id): index into site_calls_
   std::unordered_set<uint64_t> call_edges_, import_edges_;
-  std::vector<uint32_t> wrapper_of_;      // per scope: the wrapper closure it returns, or kNone
-  std::vector<uint32_t> returned_param_;  // per scope: the parameter every return gives back
+  struct ParamSummary {
+    uint32_t positional_begin = 0, positional_count = 0;  // into positional_vars_
+    bool varargs = false, varkw = false;
+  };
+  std::vector<ParamSummary> param_summary_;  // per scope
+  std::vector<uint32_t> positional_vars_;    // positional parameters' variables, in order
+  std::vector<uint32_t> wrapper_of_;         // per scope: the wrapper closure it returns, or kNone
+  std::vector<uint32_t> returned_param_;     // per scope: the parameter every return gives back
   bool changed_ = false;
 
   std::vector<uint32_t> builtin_ids_;
   uint32_t s_init_ = 0, s_call_ = 0, s_iter_ = 0, s_next_ = 0, s_enter_ = 0, s_getitem_ = 0,
            s_class_ = 0, s_items_ = 0, s_new_ = 0, s_init_subclass_ = 0, s_class_getitem_ = 0;
-  std::unordered_set<uint32_t> container_add_, container_extend_, container_insert_, container_get_,
-      container_view_;
 };
 
 }  // namespace

@@ -1,0 +1,83 @@
+// The resolver's sets of abstract values: sorted, capped at kMaxSet, held inline (no allocation).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+
+namespace anchorfs::analysis::python {
+
+// Values per variable beyond which further ones are dropped (keeps rounds near-linear).
+inline constexpr size_t kMaxSet = 16;
+
+// Every set the resolver builds holds at most kMaxSet values (insert and unite enforce it), so
+// a fixed inline array serves them all: evaluation allocates nothing. Trivially copyable: a
+// copy is a few vector moves, cheaper than copying size() values in a loop.
+class ValueSet {
+ public:
+  ValueSet() = default;
+  ValueSet(std::initializer_list<uint32_t> values) {
+    for (uint32_t v : values) insert(v);
+  }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const uint32_t* begin() const { return values_; }
+  const uint32_t* end() const { return values_ + size_; }
+  uint32_t operator[](size_t i) const { return values_[i]; }
+
+  void clear() { size_ = 0; }
+  // The first kMaxSet of `count` sorted values.
+  void assign(const uint32_t* first, size_t count) {
+    size_ = static_cast<uint32_t>(std::min(count, kMaxSet));
+    std::copy_n(first, size_, values_);
+  }
+
+  // Sets stay sorted and never grow beyond kMaxSet: a value set that large says nothing precise.
+  void insert(uint32_t v) {
+    uint32_t* const end = values_ + size_;
+    uint32_t* const it = std::lower_bound(values_, end, v);
+    if (it != end && *it == v) return;
+    if (size_ >= kMaxSet) return;
+    std::copy_backward(it, end, end + 1);
+    *it = v;
+    ++size_;
+  }
+
+  // Adds `src` one by one for up to two values (a full set keeps what it has), otherwise keeps
+  // the smallest kMaxSet of the union. The two differ on which values survive the cap, and
+  // those flow on: the resolver's results depend on keeping exactly this rule.
+  void unite(const ValueSet& src) {
+    if (src.size_ == 0) return;
+    if (size_ == 0) {
+      *this = src;
+      return;
+    }
+    if (src.size_ <= 2) {
+      for (uint32_t v : src) insert(v);
+      return;
+    }
+    uint32_t merged[kMaxSet];
+    size_t n = 0;
+    const uint32_t *a = values_, *a_end = values_ + size_;
+    const uint32_t *b = src.values_, *b_end = src.values_ + src.size_;
+    while (n < kMaxSet && (a != a_end || b != b_end)) {
+      if (b == b_end || (a != a_end && *a < *b)) {
+        merged[n++] = *a++;
+      } else if (a == a_end || *b < *a) {
+        merged[n++] = *b++;
+      } else {
+        merged[n++] = *a++;
+        ++b;
+      }
+    }
+    assign(merged, n);
+  }
+
+ private:
+  uint32_t size_ = 0;
+  uint32_t values_[kMaxSet] = {};
+};
+
+}  // namespace anchorfs::analysis::python
