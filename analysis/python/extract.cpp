@@ -1286,6 +1286,18 @@ class Extractor {
   bool all_unknown_ = false;
 };
 
+// Every file's facts stay in memory until resolution ends: growth slack is not kept.
+void shrink_to_size(FileFacts& f) {
+  f.all_names.shrink_to_fit();
+  f.strings.shrink_to_fit();
+  f.scopes.shrink_to_fit();
+  f.params.shrink_to_fit();
+  f.exprs.shrink_to_fit();
+  f.lists.shrink_to_fit();
+  f.stmts.shrink_to_fit();
+  f.dense.shrink_to_fit();
+}
+
 }  // namespace
 
 FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
@@ -1316,6 +1328,7 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
   if (dense) extract_dense(root, bytes, facts);
   ts_tree_cursor_delete(&cursor);
   ts_tree_delete(tree);
+  shrink_to_size(facts);
   return facts;
 }
 
