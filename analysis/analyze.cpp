@@ -1,4 +1,5 @@
-// The analysis pipeline: select sources, extract facts in parallel (or from the cache), resolve.
+// The analysis pipeline: survey the sources, reuse a cached graph when nothing resolution depends
+// on changed, else extract facts in parallel (or load them from the cache) and resolve.
 #include "analysis/analyze.h"
 
 #include <malloc.h>
@@ -11,8 +12,11 @@
 #include <chrono>
 #include <optional>
 
+#include "analysis/graph_serialize.h"
 #include "analysis/language.h"
+#include "analysis/resolution_key.h"
 #include "analysis/source_files.h"
+#include "analysis/source_survey.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -28,6 +32,7 @@ struct FileResult {
   std::string problem;
   bool from_cache = false;
   bool keep_unchanged = false;
+  bool changed_since_survey = false;  // its bytes on disk are no longer those the survey saw
 };
 
 // Per thread: one extractor state (parser) per front end, created on first use.
@@ -40,32 +45,50 @@ struct ThreadStates {
   }
 };
 
-FileResult process(const SourceTree& tree, const SourceFile& file, const AnalysisOptions& options,
-                   ThreadStates& states) {
+std::optional<FileFacts> cached_facts(FactCache& cache, const ContentDigest& digest,
+                                      const LanguageFrontEnd& language,
+                                      const AnalysisOptions& options) {
+  const auto stored = cache.load(digest);
+  if (!stored) return std::nullopt;
+  auto facts = deserialize_facts(*stored);
+  if (!facts || facts->language != language.name() || (options.dense && !facts->dense_extracted)) {
+    return std::nullopt;
+  }
+  return facts;
+}
+
+// `surveyed` (present whenever there is a cache) is what the survey saw: the cache is asked by
+// that digest, so a hit needs no second read; a miss reads the file again to parse it.
+FileResult process(const SourceTree& tree, const SourceFile& file, const SourceState* surveyed,
+                   const AnalysisOptions& options, ThreadStates& states) {
   FileResult r;
+  const LanguageFrontEnd& language = *front_ends()[file.front_end];
+  if (surveyed != nullptr && !surveyed->ok) {
+    r.problem = surveyed->problem;
+    return r;
+  }
+  if (surveyed != nullptr) {
+    r.keep_unchanged = surveyed->keep_unchanged;
+    if ((r.facts = cached_facts(*options.cache, surveyed->digest, language, options))) {
+      r.from_cache = true;
+      return r;
+    }
+  }
   SourceBytes source = read_source(tree.root, file.path, options.max_file_bytes);
   if (!source.ok) {
     r.problem = std::move(source.problem);
+    r.changed_since_survey = surveyed != nullptr;
     return r;
   }
   r.keep_unchanged = options.keep_unchanged && options.keep_unchanged(source.bytes);
-  const LanguageFrontEnd& language = *front_ends()[file.front_end];
-  std::optional<ContentDigest> digest;
-  if (options.cache != nullptr) {
-    digest = digest_of(source.bytes);
-    if (auto stored = options.cache->load(*digest)) {
-      if (auto facts = deserialize_facts(*stored); facts && facts->language == language.name() &&
-                                                   (!options.dense || facts->dense_extracted)) {
-        r.facts = std::move(facts);
-        r.from_cache = true;
-        return r;
-      }
-    }
-  }
   ExtractorState& state = states.state_for(file.front_end);
   state.dense = options.dense;
   r.facts = language.extract(state, source.bytes);
-  if (digest) options.cache->store(*digest, serialize_facts(*r.facts));
+  if (options.cache != nullptr) {
+    const ContentDigest digest = digest_of(source.bytes);
+    r.changed_since_survey = surveyed != nullptr && !(digest == surveyed->digest);
+    options.cache->store(digest, serialize_facts(*r.facts));
+  }
   return r;
 }
 
@@ -112,37 +135,20 @@ void add_file_entities(Graph& graph, const std::string& path, const FileFacts& f
   }
 }
 
-}  // namespace
+// The whole analysis stored under `key`, with the statistics saying where it came from.
+std::optional<Analysis> cached_analysis(FactCache& cache, const ResolutionKey& key) {
+  const auto stored = cache.load_graph(key);
+  if (!stored) return std::nullopt;
+  auto analysis = deserialize_analysis(*stored);
+  if (!analysis) return std::nullopt;
+  analysis->stats.from_cache = analysis->graph.files.size();
+  analysis->stats.graph_from_cache = true;
+  return analysis;
+}
 
-Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
-  Analysis result;
-  const auto parse_start = Clock::now();
-  const std::vector<SourceFile> sources = select_sources(tree);
-  result.stats.source_files = sources.size();
-
-  std::vector<FileResult> results(sources.size());
-  std::atomic<size_t> done{0};
-  tbb::enumerable_thread_specific<ThreadStates> states;
-  const int concurrency =
-      options.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options.threads);
-  tbb::task_arena arena(concurrency);
-  arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, sources.size(), 1),
-                      [&](const tbb::blocked_range<size_t>& range) {
-                        ThreadStates& local = states.local();
-                        for (size_t i = range.begin(); i != range.end(); ++i) {
-                          results[i] = process(tree, sources[i], options, local);
-                          const size_t n = done.fetch_add(1) + 1;
-                          if (options.on_progress) options.on_progress(n, sources.size());
-                        }
-                      });
-  });
-  result.stats.parse_seconds = seconds_since(parse_start);
-  // Parsing churns through large, short-lived syntax trees in per-thread malloc arenas; hand
-  // that memory back before the long-lived resolution data is built.
-  ::malloc_trim(0);
-
-  const auto resolve_start = Clock::now();
+// Builds the graph from every file's facts, in path order.
+void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
+             std::vector<FileResult>& results, const AnalysisOptions& options, Analysis& result) {
   Graph& graph = result.graph;
   // Per front end, its files in path order with their File entity.
   std::vector<std::vector<ResolverFile>> by_language(front_ends().size());
@@ -187,7 +193,64 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
     return a.value < b.value;
   });
   graph.labels.erase(std::unique(graph.labels.begin(), graph.labels.end()), graph.labels.end());
+}
+
+}  // namespace
+
+Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
+  const auto parse_start = Clock::now();
+  const std::vector<SourceFile> sources = select_sources(tree);
+  const int concurrency =
+      options.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options.threads);
+  tbb::task_arena arena(concurrency);
+
+  // With a cache, every source is read and digested first: if nothing resolution depends on
+  // changed since a previous analysis, its result is reused whole and no facts are touched.
+  std::vector<SourceState> surveyed;
+  std::optional<ResolutionKey> key;
+  if (options.cache != nullptr) {
+    arena.execute([&] { surveyed = survey_sources(tree, sources, options); });
+    key = resolution_key(tree, sources, surveyed, options);
+    const auto load_start = Clock::now();
+    if (key) {
+      if (auto cached = cached_analysis(*options.cache, *key)) {
+        cached->stats.parse_seconds = seconds_since(parse_start);
+        cached->stats.resolve_seconds = seconds_since(load_start);
+        return std::move(*cached);
+      }
+    }
+  }
+
+  Analysis result;
+  result.stats.source_files = sources.size();
+  std::vector<FileResult> results(sources.size());
+  std::atomic<size_t> done{0};
+  tbb::enumerable_thread_specific<ThreadStates> states;
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, sources.size(), 1),
+                      [&](const tbb::blocked_range<size_t>& range) {
+                        ThreadStates& local = states.local();
+                        for (size_t i = range.begin(); i != range.end(); ++i) {
+                          const SourceState* seen = surveyed.empty() ? nullptr : &surveyed[i];
+                          results[i] = process(tree, sources[i], seen, options, local);
+                          const size_t n = done.fetch_add(1) + 1;
+                          if (options.on_progress) options.on_progress(n, sources.size());
+                        }
+                      });
+  });
+  result.stats.parse_seconds = seconds_since(parse_start);
+  // Parsing churns through large, short-lived syntax trees in per-thread malloc arenas; hand
+  // that memory back before the long-lived resolution data is built.
+  ::malloc_trim(0);
+
+  const auto resolve_start = Clock::now();
+  resolve(tree, sources, results, options, result);
   result.stats.resolve_seconds = seconds_since(resolve_start);
+  // A file rewritten between the survey and its parse makes this graph one of neither content:
+  // keying it by the survey would hand it out for the old bytes later.
+  const bool stable = std::none_of(results.begin(), results.end(),
+                                   [](const FileResult& r) { return r.changed_since_survey; });
+  if (key && stable) options.cache->store_graph(*key, serialize_analysis(result));
   return result;
 }
 

@@ -37,8 +37,12 @@ struct SkippedFile {
 struct AnalysisStats {
   size_t source_files = 0;  // files a front end claimed
   size_t parsed = 0;
-  size_t from_cache = 0;
+  size_t from_cache = 0;  // files whose facts came from the cache (all of them on a graph hit)
   size_t lines = 0;
+  // The whole analysis was loaded from the cache under its resolution key: no facts were loaded
+  // and nothing was resolved (parse_seconds is then reading and hashing the sources,
+  // resolve_seconds loading the graph).
+  bool graph_from_cache = false;
   double parse_seconds = 0;
   double resolve_seconds = 0;
 };
@@ -49,6 +53,8 @@ struct Analysis {
   std::vector<SkippedFile> skipped;
 };
 
+// With options.cache, the whole result is looked up first under the tree's resolution key
+// (analysis/resolution_key.h) and stored there after a miss; the result is the same either way.
 Analysis analyze(const SourceTree& tree, const AnalysisOptions& options);
 
 }  // namespace anchorfs::analysis

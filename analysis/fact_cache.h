@@ -17,13 +17,28 @@ struct ContentDigest {
 
 ContentDigest digest_of(std::string_view bytes);
 
-// Serialized per-file facts by content digest. Implementations are safe to call from several
-// threads at once. A miss, or an entry written by another analyser version, loads as nullopt.
+// xxh3-128 over everything whole-repository resolution depends on (analysis/resolution_key.h):
+// equal keys mean an equal Analysis.
+struct ResolutionKey {
+  uint64_t low = 0;
+  uint64_t high = 0;
+  friend bool operator==(const ResolutionKey&, const ResolutionKey&) = default;
+};
+
+// Serialized per-file facts by content digest, and serialized whole analyses (graph, skipped
+// files, statistics) by resolution key. Implementations are safe to call from several threads at
+// once. A miss, or an entry written by another analyser version, loads as nullopt.
 class FactCache {
  public:
   virtual ~FactCache() = default;
   virtual std::optional<std::string> load(const ContentDigest& digest) = 0;
   virtual void store(const ContentDigest& digest, std::string_view facts) = 0;
+
+  // Whole analyses are optional: a cache that keeps none always misses (and analysis resolves).
+  virtual std::optional<std::string> load_graph(const ResolutionKey& /*key*/) {
+    return std::nullopt;
+  }
+  virtual void store_graph(const ResolutionKey& /*key*/, std::string_view /*analysis*/) {}
 };
 
 }  // namespace anchorfs::analysis

@@ -76,6 +76,23 @@ uint64_t file_bytes(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
+// Deletes every record of `dbi` whose key was written under another analyser version.
+int drop_other_versions(MDB_txn* txn, MDB_dbi dbi, uint64_t version) {
+  MDB_cursor* cursor = nullptr;
+  MDB_val key{};
+  MDB_val value{};  // only points into the map: no copy
+  int rc = mdb_cursor_open(txn, dbi, &cursor);
+  while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
+    if (key_version(as_view(key)) != version) {
+      rc = mdb_cursor_del(cursor, 0);
+    }
+  }
+  if (cursor != nullptr) {
+    mdb_cursor_close(cursor);
+  }
+  return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
 void remove_set_aside_files(const std::string& dir) {
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) {
@@ -190,7 +207,7 @@ int LmdbFactCache::try_open_env() {
     env_ = nullptr;
     return rc;
   }
-  mdb_env_set_maxdbs(env_, 4);
+  mdb_env_set_maxdbs(env_, kMaxDbs);
   mdb_env_set_maxreaders(env_, kMaxReaders);
   mdb_env_set_mapsize(env_, options_.initial_map_bytes);
   // NOMETASYNC: one fsync per commit (the data pages), not two; a system crash can lose the
@@ -272,6 +289,9 @@ int LmdbFactCache::initialise() {
     if (rc == 0) {
       rc = mdb_dbi_open(txn, kFactsDb, MDB_CREATE, &facts_dbi_);
     }
+    if (rc == 0) {
+      rc = open_graph_dbs(txn, graph_dbs_);
+    }
     if (rc != 0) {
       return rc;
     }
@@ -286,16 +306,10 @@ int LmdbFactCache::initialise() {
     }
     // A new analyser version: entries of other versions can never be loaded again, so drop
     // them now rather than let them take space forever.
-    MDB_cursor* cursor = nullptr;
-    rc = mdb_cursor_open(txn, facts_dbi_, &cursor);
-    while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
-      if (key_version(as_view(key)) != version_hash_) {
-        rc = mdb_cursor_del(cursor, 0);
+    for (const MDB_dbi dbi : {facts_dbi_, graph_dbs_.graphs, graph_dbs_.used}) {
+      if ((rc = drop_other_versions(txn, dbi, version_hash_)) != 0) {
+        return rc;
       }
-    }
-    mdb_cursor_close(cursor);
-    if (rc != MDB_NOTFOUND) {
-      return rc;
     }
     MDB_val version_key = as_val(kVersionKey);
     MDB_val version_value = as_val(version);
@@ -306,14 +320,7 @@ int LmdbFactCache::initialise() {
   });
 }
 
-std::optional<std::string> LmdbFactCache::load(const analysis::ContentDigest& digest) {
-  const std::string key = encode_key(version_hash_, digest);
-  {
-    std::lock_guard lock(pending_mutex_);
-    if (auto it = pending_.find(key); it != pending_.end()) {
-      return it->second;
-    }
-  }
+std::optional<std::string> LmdbFactCache::read_record(MDB_dbi dbi, const std::string& key) {
   for (int attempt = 0; attempt < 2 && !corrupt_.load(); ++attempt) {
     std::shared_lock lock(env_mutex_);
     if (env_ == nullptr) {
@@ -335,7 +342,7 @@ std::optional<std::string> LmdbFactCache::load(const analysis::ContentDigest& di
     }
     MDB_val k = as_val(key);
     MDB_val v{};
-    rc = mdb_get(txn, facts_dbi_, &k, &v);
+    rc = mdb_get(txn, dbi, &k, &v);
     std::optional<std::string> result;
     if (rc == 0) {
       if (auto payload = decode_value(key, as_view(v))) {
@@ -347,15 +354,51 @@ std::optional<std::string> LmdbFactCache::load(const analysis::ContentDigest& di
       corrupt_ = true;
     }
     mdb_txn_abort(txn);
-    if (result) {
-      ++disk_hits_;
-      lock.unlock();
-      std::lock_guard used_lock(pending_mutex_);
-      used_.insert(key);
-    }
     return result;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> LmdbFactCache::load(const analysis::ContentDigest& digest) {
+  const std::string key = encode_key(version_hash_, digest);
+  {
+    std::lock_guard lock(pending_mutex_);
+    if (auto it = pending_.find(key); it != pending_.end()) {
+      return it->second;
+    }
+  }
+  auto result = read_record(facts_dbi_, key);
+  if (result) {
+    ++disk_hits_;
+    std::lock_guard used_lock(pending_mutex_);
+    used_.insert(key);
+  }
+  return result;
+}
+
+std::optional<std::string> LmdbFactCache::load_graph(const analysis::ResolutionKey& resolution) {
+  const std::string key = encode_key(version_hash_, resolution);
+  {
+    std::lock_guard lock(pending_mutex_);
+    if (auto it = pending_graphs_.find(key); it != pending_graphs_.end()) {
+      graphs_used_.push_back(key);
+      return it->second;
+    }
+  }
+  auto result = read_record(graph_dbs_.graphs, key);
+  if (result) {
+    std::lock_guard used_lock(pending_mutex_);
+    graphs_used_.push_back(key);
+  }
+  return result;
+}
+
+void LmdbFactCache::store_graph(const analysis::ResolutionKey& resolution,
+                                std::string_view analysis) {
+  std::string key = encode_key(version_hash_, resolution);
+  std::lock_guard lock(pending_mutex_);
+  graphs_used_.push_back(key);
+  pending_graphs_.insert_or_assign(std::move(key), std::string(analysis));
 }
 
 void LmdbFactCache::store(const analysis::ContentDigest& digest, std::string_view facts) {
@@ -385,7 +428,22 @@ int LmdbFactCache::commit_pending_locked() {
         return rc;
       }
     }
-    return 0;
+    // Graphs are deterministic too: an existing record under the key is this very analysis.
+    for (const auto& [key, analysis] : pending_graphs_) {
+      const std::string value = encode_value(key, analysis);
+      MDB_val k = as_val(key);
+      MDB_val v = as_val(value);
+      const int rc = mdb_put(txn, graph_dbs_.graphs, &k, &v, MDB_NOOVERWRITE);
+      if (rc != 0 && rc != MDB_KEYEXIST) {
+        return rc;
+      }
+    }
+    for (const std::string& key : graphs_used_) {
+      if (const int rc = mark_graph_used(txn, graph_dbs_, key); rc != 0) {
+        return rc;
+      }
+    }
+    return pending_graphs_.empty() ? 0 : prune_graphs(txn, graph_dbs_, options_.max_graphs);
   });
 }
 
@@ -434,26 +492,27 @@ void LmdbFactCache::flush() {
     if (corrupt_.load() && env_ != nullptr) {
       rebuild("a stored record failed verification");
     }
-    if (env_ == nullptr || pending_.empty()) {
-      pending_.clear();
-      return;
-    }
-    int rc = commit_pending_locked();
-    if (is_corruption(rc)) {
-      rebuild(mdb_strerror(rc));
-      rc = commit_pending_locked();
-    }
-    if (rc == 0) {
-      rc = prune_locked();
-    }
-    if (rc != 0) {
-      emit_warning(options_.warn, fmt::format("fact cache {}: {} records not saved: {}", dir_,
-                                              pending_.size(), mdb_strerror(rc)));
+    if (env_ != nullptr && (!pending_.empty() || !graphs_used_.empty())) {
+      int rc = commit_pending_locked();
+      if (is_corruption(rc)) {
+        rebuild(mdb_strerror(rc));
+        rc = commit_pending_locked();
+      }
+      if (rc == 0 && !pending_.empty()) {
+        rc = prune_locked();
+      }
+      if (rc != 0) {
+        emit_warning(options_.warn,
+                     fmt::format("fact cache {}: {} records not saved: {}", dir_,
+                                 pending_.size() + pending_graphs_.size(), mdb_strerror(rc)));
+      }
     }
   } catch (const CacheError& e) {
     emit_warning(options_.warn, fmt::format("fact cache disabled: {}", e.what()));
   }
   pending_.clear();
+  pending_graphs_.clear();
+  graphs_used_.clear();
 }
 
 StoreInfo LmdbFactCache::info() const {
@@ -473,6 +532,9 @@ StoreInfo LmdbFactCache::info() const {
     MDB_stat stat{};
     if (mdb_stat(txn, facts_dbi_, &stat) == 0) {
       info.entries = stat.ms_entries;
+    }
+    if (mdb_stat(txn, graph_dbs_.graphs, &stat) == 0) {
+      info.graph_entries = stat.ms_entries;
     }
     mdb_txn_abort(txn);
   }

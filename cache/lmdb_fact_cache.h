@@ -15,9 +15,11 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "analysis/fact_cache.h"
 #include "cache/cache_location.h"
+#include "cache/graph_records.h"
 #include "cache/store_info.h"
 
 namespace anchorfs::cache {
@@ -32,6 +34,9 @@ struct CacheOptions {
   // stored is dropped (the contents of the checkout as analysed now survive). 0: automatic,
   // the larger of 20000 and 4 x the entries used so far.
   size_t max_entries = 0;
+  // Whole analyses (graphs) kept; each flush that stores one drops the least recently used
+  // beyond this many. A few cover a checkout, its edit in progress and a branch or two.
+  size_t max_graphs = 4;
 };
 
 // Thread-safety: load() and store() may be called from any number of threads at once; flush(),
@@ -53,7 +58,12 @@ class LmdbFactCache final : public analysis::FactCache {
   std::optional<std::string> load(const analysis::ContentDigest& digest) override;
   // Queued in memory (visible to load() at once); written to disk by flush().
   void store(const analysis::ContentDigest& digest, std::string_view facts) override;
-  // Commits every queued store in one write transaction. Call it after an analysis pass.
+  // Whole analyses by resolution key: the same verification, queueing and flushing as facts.
+  std::optional<std::string> load_graph(const analysis::ResolutionKey& key) override;
+  void store_graph(const analysis::ResolutionKey& key, std::string_view analysis) override;
+
+  // Commits every queued store, and which graphs were used, in one write transaction. Call it
+  // after an analysis pass.
   void flush();
 
   StoreInfo info() const;
@@ -69,7 +79,9 @@ class LmdbFactCache final : public analysis::FactCache {
   void close_env();
   int initialise();  // creates the databases, records repo + version, drops other versions
   int write_txn(const std::function<int(MDB_txn*)>& body);  // commit, growing the map if full
-  int commit_pending_locked();                              // also requires pending_mutex_
+  // A verified record of `dbi` (no lock required); a damaged one marks the store corrupt.
+  std::optional<std::string> read_record(MDB_dbi dbi, const std::string& key);
+  int commit_pending_locked();  // also requires pending_mutex_
   int prune_locked();  // drops unused entries when over max_entries; requires pending_mutex_
   void set_aside(const std::string& why);  // also requires the directory lock
   void rebuild(const std::string& why);    // set aside (unless another process did), reopen
@@ -82,12 +94,15 @@ class LmdbFactCache final : public analysis::FactCache {
   MDB_env* env_ = nullptr;
   MDB_dbi facts_dbi_ = 0;
   MDB_dbi meta_dbi_ = 0;
+  GraphDbs graph_dbs_;
   uint64_t env_device_ = 0;  // identity of the data file we opened, to notice a rebuild by
   uint64_t env_inode_ = 0;   // another process before setting a file aside ourselves
 
   std::mutex pending_mutex_;
   std::unordered_map<std::string, std::string> pending_;  // encoded key -> facts
   std::unordered_set<std::string> used_;  // keys loaded or stored by this process (for pruning)
+  std::unordered_map<std::string, std::string> pending_graphs_;  // encoded key -> analysis
+  std::vector<std::string> graphs_used_;  // graph keys loaded or stored, oldest first
 
   std::atomic<bool> corrupt_{false};  // a read failed verification: stop reading, rebuild on flush
   std::atomic<uint64_t> disk_hits_{0};

@@ -49,6 +49,10 @@ std::string encode_key(uint64_t version, const analysis::ContentDigest& digest) 
   return key;
 }
 
+std::string encode_key(uint64_t version, const analysis::ResolutionKey& key) {
+  return encode_key(version, analysis::ContentDigest{key.low, key.high});
+}
+
 std::optional<uint64_t> key_version(std::string_view key) {
   if (key.size() != kKeyBytes) {
     return std::nullopt;

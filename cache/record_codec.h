@@ -18,6 +18,8 @@ uint64_t version_hash(std::string_view analyser_version);
 // version hash, then the digest (low, high), all little-endian: entries of one version are
 // contiguous, so a version change can drop the others with one cursor sweep.
 std::string encode_key(uint64_t version, const analysis::ContentDigest& digest);
+// The same layout for graph records, which are keyed by a resolution key.
+std::string encode_key(uint64_t version, const analysis::ResolutionKey& key);
 
 // The version hash a key was written under; nullopt for a key of the wrong length.
 std::optional<uint64_t> key_version(std::string_view key);

@@ -78,6 +78,7 @@ std::vector<StoreInfo> list_stores(const std::string& cache_root) {
     info.repo_path = report.repo_path;
     info.analyser_version = report.analyser_version;
     info.entries = report.entries;
+    info.graph_entries = report.graph_entries;
     info.bytes_on_disk = file_bytes(dir + "/" + kDataFile) + file_bytes(dir + "/" + kLockFile);
     info.healthy = report.healthy;
     info.problem = report.problem;

@@ -26,6 +26,29 @@ std::string_view as_view(const MDB_val& v) {
   return {static_cast<const char*>(v.mv_data), v.mv_size};
 }
 
+// Checks every record of a keyed database (key length, checksum) and counts them; returns a
+// problem description or "".
+std::string walk_records(MDB_txn* txn, MDB_dbi dbi, std::string_view what, uint64_t& count) {
+  MDB_cursor* cursor = nullptr;
+  MDB_val key{};
+  MDB_val value{};
+  int rc = mdb_cursor_open(txn, dbi, &cursor);
+  while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
+    if (!key_version(as_view(key)) || !decode_value(as_view(key), as_view(value))) {
+      mdb_cursor_close(cursor);
+      return fmt::format("a {} record fails its checksum", what);
+    }
+    ++count;
+  }
+  if (cursor != nullptr) {
+    mdb_cursor_close(cursor);
+  }
+  if (rc != MDB_NOTFOUND) {
+    return fmt::format("{} walk failed: {}", what, mdb_strerror(rc));
+  }
+  return "";
+}
+
 // Fills `report` from an opened read transaction; returns a problem description or "".
 std::string walk(MDB_env* env, MDB_txn* txn, uint64_t file_bytes, StoreReport& report) {
   MDB_envinfo info{};
@@ -90,19 +113,18 @@ std::string walk(MDB_env* env, MDB_txn* txn, uint64_t file_bytes, StoreReport& r
     return fmt::format("metadata walk failed: {}", mdb_strerror(rc));
   }
 
-  rc = mdb_cursor_open(txn, facts, &cursor);
-  while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
-    if (!key_version(as_view(key)) || !decode_value(as_view(key), as_view(value))) {
-      mdb_cursor_close(cursor);
-      return "a fact record fails its checksum";
-    }
-    ++report.entries;
+  if (std::string problem = walk_records(txn, facts, "fact", report.entries); !problem.empty()) {
+    return problem;
   }
-  mdb_cursor_close(cursor);
-  if (rc != MDB_NOTFOUND) {
-    return fmt::format("fact walk failed: {}", mdb_strerror(rc));
+  MDB_dbi graphs = 0;
+  rc = mdb_dbi_open(txn, kGraphsDb, 0, &graphs);
+  if (rc == MDB_NOTFOUND) {
+    return "";  // written before the graph cache existed
   }
-  return "";
+  if (rc != 0) {
+    return fmt::format("graph database unreadable: {}", mdb_strerror(rc));
+  }
+  return walk_records(txn, graphs, "graph", report.graph_entries);
 }
 
 // Runs in the child; never returns.
@@ -114,7 +136,7 @@ std::string walk(MDB_env* env, MDB_txn* txn, uint64_t file_bytes, StoreReport& r
   MDB_txn* txn = nullptr;
   int rc = mdb_env_create(&env);
   if (rc == 0) {
-    mdb_env_set_maxdbs(env, 4);
+    mdb_env_set_maxdbs(env, kMaxDbs);
     rc = mdb_env_open(env, dir.c_str(), MDB_RDONLY, 0600);
   }
   if (rc == 0) {
@@ -130,7 +152,8 @@ std::string walk(MDB_env* env, MDB_txn* txn, uint64_t file_bytes, StoreReport& r
   const nlohmann::json out = {{"problem", problem},
                               {"repo", report.repo_path},
                               {"version", report.analyser_version},
-                              {"entries", report.entries}};
+                              {"entries", report.entries},
+                              {"graphs", report.graph_entries}};
   const std::string text = out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   size_t written = 0;
   while (written < text.size()) {
@@ -232,6 +255,7 @@ StoreReport check_store(const std::string& dir, std::chrono::milliseconds timeou
       report.repo_path = parsed.value("repo", std::string());
       report.analyser_version = parsed.value("version", std::string());
       report.entries = parsed.value("entries", uint64_t{0});
+      report.graph_entries = parsed.value("graphs", uint64_t{0});
     }
   }
   report.healthy = report.problem.empty();

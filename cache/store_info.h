@@ -11,10 +11,11 @@ struct StoreInfo {
   std::string location;          // the store directory
   std::string repo_path;         // canonical repository path the store belongs to
   std::string analyser_version;  // version of the entries currently kept
-  uint64_t entries = 0;
-  uint64_t bytes_on_disk = 0;  // data + lock files (set-aside corrupt files not included)
-  bool healthy = true;         // false: the store failed verification (it is rebuilt on use)
-  std::string problem;         // why it is not healthy
+  uint64_t entries = 0;          // per-file facts
+  uint64_t graph_entries = 0;    // whole analyses (graph cache)
+  uint64_t bytes_on_disk = 0;    // data + lock files (set-aside corrupt files not included)
+  bool healthy = true;           // false: the store failed verification (it is rebuilt on use)
+  std::string problem;           // why it is not healthy
 };
 
 // Every store below `cache_root`, sorted by repository path. Never modifies a store.

@@ -35,10 +35,11 @@ int run_cache_stats(const CacheCommandArgs& args) {
   uint64_t total = 0;
   for (const cache::StoreInfo& store : stores) {
     total += store.bytes_on_disk;
-    out += fmt::format("  {}\n    {} entries, {}, analyser {}{}\n    store {}\n", store.repo_path,
-                       store.entries, human_bytes(store.bytes_on_disk), store.analyser_version,
-                       store.healthy ? "" : ", damaged (rebuilt on next use): " + store.problem,
-                       store.location);
+    out += fmt::format(
+        "  {}\n    {} entries, {} graph{}, {}, analyser {}{}\n    store {}\n", store.repo_path,
+        store.entries, store.graph_entries, store.graph_entries == 1 ? "" : "s",
+        human_bytes(store.bytes_on_disk), store.analyser_version,
+        store.healthy ? "" : ", damaged (rebuilt on next use): " + store.problem, store.location);
   }
   if (!stores.empty()) out += fmt::format("total {}\n", human_bytes(total));
   write_all(STDOUT_FILENO, out, "stdout");

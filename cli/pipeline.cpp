@@ -60,7 +60,11 @@ std::string summary(const Prepared& prepared) {
   if (!result.skipped.empty())
     skipped = fmt::format(" ({} served untagged)", result.skipped.size());
   std::string cached;
-  if (result.stats.from_cache > 0) cached = fmt::format(", {} from cache", result.stats.from_cache);
+  if (result.stats.graph_from_cache) {
+    cached = ", graph from cache";
+  } else if (result.stats.from_cache > 0) {
+    cached = fmt::format(", {} from cache", result.stats.from_cache);
+  }
   return fmt::format("{} source files{}{}, {} entities, {} edges; {}; {:.2f} s",
                      result.stats.source_files, skipped, cached, result.graph.entities.size(),
                      result.graph.edges.size(), prepared.choice.reason, prepared.seconds);

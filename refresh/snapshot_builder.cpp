@@ -137,16 +137,18 @@ std::string describe(const Built& built) {
   if (!built.reanalysed) {
     return fmt::format("no source changed, tags reused; {:.2f} s", seconds);
   }
-  std::string extra;
+  // A graph cache hit loaded no per-file facts at all: say so rather than "N from cache".
+  std::string how = built.stats.graph_from_cache ? std::string("graph from cache")
+                                                 : fmt::format("{} parsed", built.stats.parsed);
   if (!built.skipped_files.empty()) {
-    extra += fmt::format(", {} untagged", built.skipped_files.size());
+    how += fmt::format(", {} untagged", built.skipped_files.size());
   }
-  if (built.stats.from_cache > 0) {
-    extra += fmt::format(", {} from cache", built.stats.from_cache);
+  if (!built.stats.graph_from_cache && built.stats.from_cache > 0) {
+    how += fmt::format(", {} from cache", built.stats.from_cache);
   }
-  return fmt::format("{} source files ({} parsed{}), {} entities, {} edges; {}; {:.2f} s",
-                     built.stats.source_files, built.stats.parsed, extra, built.entities,
-                     built.edges, built.view_reason, seconds);
+  return fmt::format("{} source files ({}), {} entities, {} edges; {}; {:.2f} s",
+                     built.stats.source_files, how, built.entities, built.edges, built.view_reason,
+                     seconds);
 }
 
 }  // namespace anchorfs::refresh

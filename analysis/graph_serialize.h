@@ -1,0 +1,32 @@
+// Binary (de)serialization of a whole Analysis (graph, skipped files, tree statistics) for the
+// graph cache.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "analysis/analyze.h"
+
+namespace anchorfs::analysis {
+
+// Bump whenever the layout below changes (graph entries are also keyed by the analyser version
+// and the program's build id, so a changed resolver never meets an old entry either).
+inline constexpr uint32_t kGraphFormatVersion = 1;
+
+// Keeps the graph, the skipped list and the statistics that describe the tree (source_files,
+// lines). How the analysis was obtained (parsed, from_cache, graph_from_cache, timings) is the
+// loader's to fill in.
+std::string serialize_analysis(const Analysis& analysis);
+
+// nullopt for anything that is not a well-formed encoding of this format and analyser version
+// (garbage, truncation, trailing bytes, out-of-range or unsorted references); never crashes.
+std::optional<Analysis> deserialize_analysis(std::string_view bytes);
+
+// Whether every index in the graph points where the renderer and fs expect: entities of a file
+// follow their File entity, parents precede children, files and edges are in range, edges and
+// labels sorted and unique.
+bool graph_is_consistent(const Graph& graph);
+
+}  // namespace anchorfs::analysis

@@ -1,0 +1,84 @@
+// Computing the resolution key (see resolution_key.h for what it covers and why).
+#include "analysis/resolution_key.h"
+
+#include <xxhash.h>
+
+#include <cstdint>
+#include <string_view>
+
+#include "analysis/build_identity.h"
+#include "analysis/facts.h"
+#include "analysis/graph_serialize.h"
+#include "analysis/language.h"
+
+namespace anchorfs::analysis {
+namespace {
+
+// Streams length-prefixed fields, so no two different field sequences hash the same bytes.
+class KeyHasher {
+ public:
+  KeyHasher() : state_(XXH3_createState()) { XXH3_128bits_reset(state_); }
+  ~KeyHasher() { XXH3_freeState(state_); }
+  KeyHasher(const KeyHasher&) = delete;
+  KeyHasher& operator=(const KeyHasher&) = delete;
+
+  void number(uint64_t v) { XXH3_128bits_update(state_, &v, sizeof v); }
+  void text(std::string_view s) {
+    number(s.size());
+    XXH3_128bits_update(state_, s.data(), s.size());
+  }
+  void digest(const ContentDigest& d) {
+    number(d.low);
+    number(d.high);
+  }
+  ResolutionKey finish() const {
+    const XXH128_hash_t h = XXH3_128bits_digest(state_);
+    return {h.low64, h.high64};
+  }
+
+ private:
+  XXH3_state_t* state_;
+};
+
+void add_state(KeyHasher& h, bool ok, const ContentDigest& digest, std::string_view problem) {
+  h.number(ok);
+  if (ok) {
+    h.digest(digest);
+  } else {
+    h.text(problem);
+  }
+}
+
+}  // namespace
+
+std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
+                                            const std::vector<SourceFile>& sources,
+                                            const std::vector<SourceState>& states,
+                                            const AnalysisOptions& options) {
+  const std::string_view build_id = analyser_build_id();
+  if (build_id.empty() || states.size() != sources.size()) return std::nullopt;
+  KeyHasher h;
+  h.text("anchorfs resolution");
+  h.number(kGraphFormatVersion);
+  h.number(kAnalyserVersion);
+  h.text(build_id);
+  h.number(options.dense);
+  h.text(tree.root);
+  h.number(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    h.text(sources[i].path);
+    h.text(front_ends()[sources[i].front_end]->name());
+    add_state(h, states[i].ok, states[i].digest, states[i].problem);
+    h.number(states[i].keep_unchanged);
+  }
+  if (options.dense) {
+    for (const char* name : kDenseRootInputs) {
+      const SourceBytes input = read_source(tree.root, name, kMaxRootInputBytes);
+      h.text(name);
+      add_state(h, input.ok, input.ok ? digest_of(input.bytes) : ContentDigest{}, input.problem);
+    }
+  }
+  return h.finish();
+}
+
+}  // namespace anchorfs::analysis
