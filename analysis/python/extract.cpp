@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/python/dense_extract.h"
+#include "analysis/python/fact_sink.h"
 #include "analysis/python/grammar.h"
 #include "analysis/python/text_layout.h"
 
@@ -256,9 +257,10 @@ struct Child {
 
 class Extractor {
  public:
-  Extractor(std::string_view text, TSTreeCursor* cursor)
-      : text_(text), g_(grammar()), lines_(text), cursor_(cursor) {
+  Extractor(std::string_view text, TSTreeCursor* cursor, FactSink& sink)
+      : text_(text), g_(grammar()), lines_(text), cursor_(cursor), sink_(sink) {
     protected_end_ = protected_prefix_end(text);
+    sink_.clear();
   }
 
   FileFacts run(TSNode root, bool has_error) {
@@ -282,6 +284,7 @@ class Extractor {
     }
     f_.has_all = all_seen_ && !all_unknown_;
     if (!f_.has_all) f_.all_names.clear();
+    sink_.copy_to(f_);
     return std::move(f_);
   }
 
@@ -299,12 +302,9 @@ class Extractor {
     return text_.substr(b, e - b);
   }
 
-  uint32_t intern(std::string_view s) {
-    const auto [it, inserted] =
-        string_ids_.try_emplace(std::string(s), static_cast<uint32_t>(f_.strings.size()));
-    if (inserted) f_.strings.emplace_back(s);
-    return it->second;
-  }
+  // `s` must be a view into the source text; built strings go through intern_copy.
+  uint32_t intern(std::string_view s) { return sink_.strings().intern(s); }
+  uint32_t intern_copy(std::string_view s) { return sink_.strings().intern(s, /*copy=*/true); }
 
   // Children are collected onto a shared stack (a cursor walk, O(1) per child); callers index
   // into it, so nested collections never invalidate an outer range.
@@ -328,41 +328,38 @@ class Extractor {
 
   TSNode field(TSNode n, TSFieldId id) const { return ts_node_child_by_field_id(n, id); }
 
-  uint32_t add_list(const std::vector<uint32_t>& items) {
-    const auto begin = static_cast<uint32_t>(f_.lists.size());
-    f_.lists.insert(f_.lists.end(), items.begin(), items.end());
-    return begin;
-  }
-
   uint32_t add_expr(ExprKind k, uint32_t a = kNone, uint32_t str = kNone,
-                    const std::vector<uint32_t>& list = {}) {
-    // Literals and other value-less leaves all share one expression.
-    const bool empty_opaque = k == ExprKind::Opaque && a == kNone && list.empty();
-    if (empty_opaque && empty_opaque_ != kNone) return empty_opaque_;
-    Expr e;
-    e.kind = k;
-    e.a = a;
-    e.str = str;
-    e.list_begin = add_list(list);
-    e.list_count = static_cast<uint32_t>(list.size());
-    f_.exprs.push_back(e);
-    const auto id = static_cast<uint32_t>(f_.exprs.size() - 1);
-    if (empty_opaque) empty_opaque_ = id;
-    return id;
+                    size_t items_mark = SIZE_MAX) {
+    return sink_.add_expr(k, a, str, items_mark);
   }
 
   uint32_t opaque() { return add_expr(ExprKind::Opaque); }
 
   void add_stmt(StmtKind k, uint32_t scope, uint32_t a, uint32_t b, uint32_t str = kNone) {
-    f_.stmts.push_back({k, scope, a, b, str});
+    sink_.add_stmt(k, scope, a, b, str);
+  }
+
+  FactSink::Mark mark() const { return sink_.mark(f_.scopes.size()); }
+
+  // A value that is only evaluated (a statement's expression, an operand of an operator, an
+  // index) matters only through its calls and lambdas: the resolver does nothing else with
+  // it. Without any, it is dropped (kNone) and its facts are rolled back to `m`, unless a
+  // statement or scope emitted meanwhile refers to them.
+  uint32_t for_effects(uint32_t e, const FactSink::Mark& m) {
+    if (sink_.has_effects(e)) return e;
+    if (sink_.only_expressions_since(m, f_.scopes.size())) sink_.roll_back(m);
+    return kNone;
+  }
+
+  uint32_t expr_for_effects(TSNode n, uint32_t scope) {
+    const FactSink::Mark m = mark();
+    return for_effects(expr(n, scope), m);
   }
 
   void evaluate(TSNode n, uint32_t scope) {
     if (ts_node_is_null(n)) return;
-    const uint32_t e = expr(n, scope);
-    if (f_.exprs[e].kind != ExprKind::Opaque || f_.exprs[e].list_count > 0) {
-      add_stmt(StmtKind::Evaluate, scope, kNone, e);
-    }
+    const uint32_t e = expr_for_effects(n, scope);
+    if (e != kNone) add_stmt(StmtKind::Evaluate, scope, kNone, e);
   }
 
   // Guards every recursion: past kMaxNesting the rest of the subtree is not analysed.
@@ -404,9 +401,13 @@ class Extractor {
         for (size_t i = r.begin; i < r.end; ++i) {
           const Child c = stack_[i];
           if (c.kind == K::Comment) continue;
-          const uint32_t e = expr(c.node, scope);
           const bool plain = (c.kind == K::Identifier || c.kind == K::Attribute) && i == r.begin;
-          add_stmt(StmtKind::Evaluate, scope, kNone, plain ? add_expr(ExprKind::Call, e) : e);
+          if (plain) {
+            add_stmt(StmtKind::Evaluate, scope, kNone,
+                     add_expr(ExprKind::Call, expr(c.node, scope)));
+          } else {
+            evaluate(c.node, scope);
+          }
         }
         release(r);
         return;
@@ -673,7 +674,7 @@ class Extractor {
       }
     }
     release(r);
-    if (ok) f_.all_names.push_back(intern(value));
+    if (ok) f_.all_names.push_back(intern_copy(value));
     return ok;
   }
 
@@ -703,12 +704,12 @@ class Extractor {
       if (c.kind == K::DottedName) {
         const std::string module = dotted(c.node);
         const std::string top = module.substr(0, module.find('.'));
-        add_stmt(StmtKind::ImportModule, scope, intern(module), 1, intern(top));
+        add_stmt(StmtKind::ImportModule, scope, intern_copy(module), 1, intern_copy(top));
       } else if (c.kind == K::AliasedImport) {
         const std::string module = dotted(field(c.node, g_.f_name));
         const std::string_view alias = text_of(field(c.node, g_.f_alias));
         if (!module.empty() && !alias.empty()) {
-          add_stmt(StmtKind::ImportModule, scope, intern(module), 0, intern(alias));
+          add_stmt(StmtKind::ImportModule, scope, intern_copy(module), 0, intern(alias));
         }
       }
     }
@@ -718,7 +719,7 @@ class Extractor {
   void visit_import_from(TSNode n, uint32_t scope) {
     const TSNode module_node = field(n, g_.f_module_name);
     if (ts_node_is_null(module_node)) return;
-    const uint32_t module = intern(dotted(module_node));
+    const uint32_t module = intern_copy(dotted(module_node));
     const Range r = children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
@@ -726,12 +727,12 @@ class Extractor {
         add_stmt(StmtKind::ImportStar, scope, module, kNone);
       } else if (c.field == g_.f_name && c.kind == K::DottedName) {
         const std::string name = dotted(c.node);
-        add_stmt(StmtKind::ImportFrom, scope, module, intern(name), intern(name));
+        add_stmt(StmtKind::ImportFrom, scope, module, intern_copy(name), intern_copy(name));
       } else if (c.field == g_.f_name && c.kind == K::AliasedImport) {
         const std::string name = dotted(field(c.node, g_.f_name));
         const std::string_view alias = text_of(field(c.node, g_.f_alias));
         if (!name.empty() && !alias.empty()) {
-          add_stmt(StmtKind::ImportFrom, scope, module, intern(name), intern(alias));
+          add_stmt(StmtKind::ImportFrom, scope, module, intern_copy(name), intern(alias));
         }
       }
     }
@@ -756,11 +757,13 @@ class Extractor {
       }
       release(r);
       if (!has_manager) return;
-      const uint32_t m = expr(manager, scope);
-      add_stmt(StmtKind::Evaluate, scope, kNone, m);
-      if (has_alias) {
-        add_stmt(StmtKind::Assign, scope, target(alias, scope), add_expr(ExprKind::Enter, m));
+      if (!has_alias) {
+        evaluate(manager, scope);
+        return;
       }
+      const uint32_t m = expr(manager, scope);
+      if (sink_.has_effects(m)) add_stmt(StmtKind::Evaluate, scope, kNone, m);
+      add_stmt(StmtKind::Assign, scope, target(alias, scope), add_expr(ExprKind::Enter, m));
       return;
     }
     evaluate(value, scope);
@@ -783,7 +786,7 @@ class Extractor {
             }
           } else if (caught == kNone) {
             caught = expr(stack_[j].node, scope);
-            add_stmt(StmtKind::Evaluate, scope, kNone, caught);
+            if (sink_.has_effects(caught)) add_stmt(StmtKind::Evaluate, scope, kNone, caught);
           }
         }
         release(pr);
@@ -836,12 +839,13 @@ class Extractor {
     if (const auto anchor = statement_anchor(text_, ts_node_start_byte(outer), protected_end_)) {
       s.has_anchor = true;
       s.anchor_offset = anchor->offset;
-      s.anchor_indent = intern(anchor->indent);
+      s.anchor_indent = intern_copy(anchor->indent);
     }
     f_.scopes.push_back(s);
     lambda_counters_.push_back(0);
 
-    std::vector<uint32_t> decorator_exprs;
+    // Decorators and bases are gathered on the item stack and copied into lists below.
+    const size_t decorators_mark = sink_.items_mark();
     uint8_t flags = 0;
     for (const TSNode& d : decorators) {
       const Range r = children(d);
@@ -855,12 +859,13 @@ class Extractor {
           if (attr == "setter" || attr == "getter" || attr == "deleter") flags |= kProperty;
           flags = static_cast<uint8_t>(flags | (decorator_flag(attr) & kProperty));
         }
-        decorator_exprs.push_back(expr(e, parent));
+        sink_.push_item(expr(e, parent));
       }
       release(r);
     }
 
-    std::vector<uint32_t> bases;
+    const size_t decorators_count = sink_.items_since(decorators_mark);
+    const size_t bases_mark = sink_.items_mark();
     std::vector<Param> params;
     if (k == K::ClassDefinition) {
       const TSNode supers = field(def, g_.f_superclasses);
@@ -873,7 +878,7 @@ class Extractor {
               c.kind == K::DictionarySplat) {
             evaluate(c.node, parent);
           } else {
-            bases.push_back(expr(c.node, parent));
+            sink_.push_item(expr(c.node, parent));
           }
         }
         release(r);
@@ -884,10 +889,11 @@ class Extractor {
 
     Scope& stored = f_.scopes[id];
     stored.flags = flags;
-    stored.decorators_begin = add_list(decorator_exprs);
-    stored.decorators_count = static_cast<uint32_t>(decorator_exprs.size());
-    stored.bases_begin = add_list(bases);
-    stored.bases_count = static_cast<uint32_t>(bases.size());
+    const size_t bases_count = sink_.items_since(bases_mark);
+    stored.bases_begin = sink_.add_list(bases_mark);
+    stored.bases_count = static_cast<uint32_t>(bases_count);
+    stored.decorators_begin = sink_.add_list(decorators_mark);
+    stored.decorators_count = static_cast<uint32_t>(decorators_count);
     stored.params_begin = static_cast<uint32_t>(f_.params.size());
     stored.params_count = static_cast<uint32_t>(params.size());
     f_.params.insert(f_.params.end(), params.begin(), params.end());
@@ -973,7 +979,8 @@ class Extractor {
     if (ts_node_is_null(n)) return opaque();
     Depth d(*this);
     if (d.too_deep()) return opaque();
-    switch (kind(n)) {
+    const K k = kind(n);
+    switch (k) {
       case K::Identifier:
         return add_expr(ExprKind::Name, kNone, intern(text_of(n)));
       case K::Attribute: {
@@ -984,32 +991,34 @@ class Extractor {
         return call(n, scope);
       case K::Subscript: {
         const uint32_t object = expr(field(n, g_.f_value), scope);
-        std::vector<uint32_t> index;
+        const size_t items = sink_.items_mark();
         const Range r = children(n);
         for (size_t i = r.begin; i < r.end; ++i) {
-          if (stack_[i].field == g_.f_subscript) index.push_back(expr(stack_[i].node, scope));
+          if (stack_[i].field != g_.f_subscript) continue;
+          const uint32_t index = expr_for_effects(stack_[i].node, scope);
+          if (index != kNone) sink_.push_item(index);
         }
         release(r);
-        return add_expr(ExprKind::Subscript, object, kNone, index);
+        return add_expr(ExprKind::Subscript, object, kNone, items);
       }
       case K::List:
       case K::Tuple:
       case K::Set:
       case K::ExpressionList:
       case K::PatternList:
-        return sequence(n, scope, kind(n) != K::Set);
+        return sequence(n, scope, k != K::Set);
       case K::Dictionary: {
-        std::vector<uint32_t> items;
+        const size_t items = sink_.items_mark();
         const Range r = children(n);
         for (size_t i = r.begin; i < r.end; ++i) {
           const Child c = stack_[i];
           if (c.kind == K::Pair) {
-            items.push_back(expr(field(c.node, g_.f_key), scope));
-            items.push_back(expr(field(c.node, g_.f_value), scope));
+            sink_.push_item(expr(field(c.node, g_.f_key), scope));
+            sink_.push_item(expr(field(c.node, g_.f_value), scope));
           } else if (c.kind == K::DictionarySplat) {
-            items.push_back(add_expr(ExprKind::DoubleStar, first_named(c.node, scope)));
+            sink_.push_item(add_expr(ExprKind::DoubleStar, first_named(c.node, scope)));
           } else if (c.kind != K::Comment) {
-            items.push_back(expr(c.node, scope));
+            sink_.push_item(expr(c.node, scope));
           }
         }
         release(r);
@@ -1030,20 +1039,13 @@ class Extractor {
         return inner == kNone ? opaque() : inner;
       }
       case K::BooleanOperator: {
-        const uint32_t left = expr(field(n, g_.f_left), scope);
-        const uint32_t right = expr(field(n, g_.f_right), scope);
-        return add_expr(ExprKind::Alternatives, kNone, kNone, {left, right});
+        const size_t items = sink_.items_mark();
+        sink_.push_item(expr(field(n, g_.f_left), scope));
+        sink_.push_item(expr(field(n, g_.f_right), scope));
+        return add_expr(ExprKind::Alternatives, kNone, kNone, items);
       }
-      case K::ConditionalExpression: {
-        std::vector<uint32_t> parts;
-        const Range r = children(n);
-        for (size_t i = r.begin; i < r.end; ++i) {
-          if (stack_[i].kind != K::Comment) parts.push_back(expr(stack_[i].node, scope));
-        }
-        release(r);
-        if (parts.size() != 3) return add_expr(ExprKind::Opaque, kNone, kNone, parts);
-        return add_expr(ExprKind::Alternatives, parts[1], kNone, {parts[0], parts[2]});
-      }
+      case K::ConditionalExpression:
+        return conditional(n, scope);
       case K::NamedExpression: {
         const TSNode name = field(n, g_.f_name);
         const uint32_t value = expr(field(n, g_.f_value), scope);
@@ -1063,9 +1065,38 @@ class Extractor {
       case K::DictionarySplat:
       case K::ParenthesizedListSplat:
         return first_named(n, scope);
+      case K::String:
+        // Only an f-string's interpolations can hold anything; other strings are not walked.
+        return may_interpolate(n) ? opaque_over_children(n, scope) : opaque();
       default:
+        // Numbers, keywords and other tokens: nothing to walk.
+        if (ts_node_child_count(n) == 0) return opaque();
         return opaque_over_children(n, scope);
     }
+  }
+
+  bool may_interpolate(TSNode n) const {
+    for (const char c : text_of(n)) {
+      if (c == '"' || c == '\'') return false;
+      if (c == 'f' || c == 'F' || c == 't' || c == 'T') return true;
+    }
+    return true;
+  }
+
+  // `x if c else y` is either branch; the condition is evaluated too.
+  uint32_t conditional(TSNode n, uint32_t scope) {
+    const size_t items = sink_.items_mark();
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      if (stack_[i].kind != K::Comment) sink_.push_item(expr(stack_[i].node, scope));
+    }
+    release(r);
+    if (sink_.items_since(items) != 3) return add_expr(ExprKind::Opaque, kNone, kNone, items);
+    const uint32_t condition = sink_.item(items + 1);
+    const uint32_t otherwise = sink_.item(items + 2);
+    sink_.pop_items(2);
+    sink_.push_item(otherwise);
+    return add_expr(ExprKind::Alternatives, condition, kNone, items);
   }
 
   uint32_t first_named(TSNode n, uint32_t scope) {
@@ -1085,31 +1116,30 @@ class Extractor {
 
   // Literals and operators: no modelled value, but calls (and lambdas) inside still count.
   uint32_t opaque_over_children(TSNode n, uint32_t scope) {
-    std::vector<uint32_t> parts;
+    const size_t items = sink_.items_mark();
     const Range r = children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
       if (c.kind == K::Comment || ts_node_named_child_count(c.node) == 0) continue;
-      const uint32_t e = expr(c.node, scope);
-      const Expr& x = f_.exprs[e];
-      if (x.kind != ExprKind::Opaque || x.list_count > 0) parts.push_back(e);
+      const uint32_t e = expr_for_effects(c.node, scope);
+      if (e != kNone) sink_.push_item(e);
     }
     release(r);
-    return add_expr(ExprKind::Opaque, kNone, kNone, parts);
+    return add_expr(ExprKind::Opaque, kNone, kNone, items);
   }
 
   uint32_t sequence(TSNode n, uint32_t scope, bool positional) {
-    std::vector<uint32_t> items;
+    const size_t items = sink_.items_mark();
     bool starred = false;
     const Range r = children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
       if (c.kind == K::Comment) continue;
       if (c.kind == K::ListSplat || c.kind == K::ParenthesizedListSplat) {
-        items.push_back(add_expr(ExprKind::Star, first_named(c.node, scope)));
+        sink_.push_item(add_expr(ExprKind::Star, first_named(c.node, scope)));
         starred = true;
       } else {
-        items.push_back(expr(c.node, scope));
+        sink_.push_item(expr(c.node, scope));
       }
     }
     release(r);
@@ -1118,7 +1148,7 @@ class Extractor {
   }
 
   uint32_t comprehension(TSNode n, uint32_t scope) {
-    std::vector<uint32_t> items;
+    const size_t items = sink_.items_mark();
     const Range r = children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
@@ -1130,10 +1160,10 @@ class Extractor {
       } else if (c.kind == K::IfClause) {
         evaluate(c.node, scope);
       } else if (c.field == g_.f_body && c.kind == K::Pair) {
-        items.push_back(expr(field(c.node, g_.f_key), scope));
-        items.push_back(expr(field(c.node, g_.f_value), scope));
+        sink_.push_item(expr(field(c.node, g_.f_key), scope));
+        sink_.push_item(expr(field(c.node, g_.f_value), scope));
       } else if (c.field == g_.f_body) {
-        items.push_back(expr(c.node, scope));
+        sink_.push_item(expr(c.node, scope));
       }
     }
     release(r);
@@ -1142,11 +1172,11 @@ class Extractor {
 
   uint32_t call(TSNode n, uint32_t scope) {
     const uint32_t callee = expr(field(n, g_.f_function), scope);
-    std::vector<uint32_t> args;
+    const size_t args = sink_.items_mark();
     const TSNode arguments = field(n, g_.f_arguments);
     if (!ts_node_is_null(arguments)) {
       if (kind(arguments) == K::GeneratorExpression) {
-        args.push_back(comprehension(arguments, scope));
+        sink_.push_item(comprehension(arguments, scope));
       } else {
         const Range r = children(arguments);
         for (size_t i = r.begin; i < r.end; ++i) {
@@ -1156,19 +1186,19 @@ class Extractor {
               break;
             case K::KeywordArgument: {
               const uint32_t v = expr(field(c.node, g_.f_value), scope);
-              args.push_back(
+              sink_.push_item(
                   add_expr(ExprKind::Keyword, v, intern(text_of(field(c.node, g_.f_name)))));
               break;
             }
             case K::ListSplat:
             case K::ParenthesizedListSplat:
-              args.push_back(add_expr(ExprKind::Star, first_named(c.node, scope)));
+              sink_.push_item(add_expr(ExprKind::Star, first_named(c.node, scope)));
               break;
             case K::DictionarySplat:
-              args.push_back(add_expr(ExprKind::DoubleStar, first_named(c.node, scope)));
+              sink_.push_item(add_expr(ExprKind::DoubleStar, first_named(c.node, scope)));
               break;
             default:
-              args.push_back(expr(c.node, scope));
+              sink_.push_item(expr(c.node, scope));
           }
         }
         release(r);
@@ -1182,7 +1212,7 @@ class Extractor {
     Scope s;
     s.kind = ScopeKind::Lambda;
     s.parent = scope;
-    s.name = intern("<lambda" + std::to_string(++lambda_counters_[scope]) + ">");
+    s.name = intern_copy("<lambda" + std::to_string(++lambda_counters_[scope]) + ">");
     s.line = lines_.line_of(ts_node_start_byte(n));
     f_.scopes.push_back(s);
     lambda_counters_.push_back(0);
@@ -1190,7 +1220,7 @@ class Extractor {
     Scope& stored = f_.scopes[id];
     stored.params_begin = static_cast<uint32_t>(f_.params.size());
     stored.params_count = static_cast<uint32_t>(params.size());
-    stored.decorators_begin = stored.bases_begin = static_cast<uint32_t>(f_.lists.size());
+    stored.decorators_begin = stored.bases_begin = static_cast<uint32_t>(sink_.list_size());
     f_.params.insert(f_.params.end(), params.begin(), params.end());
     const TSNode body = field(n, g_.f_body);
     if (!ts_node_is_null(body)) add_stmt(StmtKind::Return, id, kNone, expr(body, id));
@@ -1237,10 +1267,10 @@ class Extractor {
       case K::Tuple:
       case K::List:
       case K::ExpressionList: {
-        std::vector<uint32_t> items;
+        const size_t items = sink_.items_mark();
         const Range r = children(n);
         for (size_t i = r.begin; i < r.end; ++i) {
-          if (stack_[i].kind != K::Comment) items.push_back(target(stack_[i].node, scope));
+          if (stack_[i].kind != K::Comment) sink_.push_item(target(stack_[i].node, scope));
         }
         release(r);
         return add_expr(ExprKind::Tuple, kNone, kNone, items);
@@ -1275,11 +1305,10 @@ class Extractor {
   LineTable lines_;
   TSTreeCursor* cursor_;
   uint64_t protected_end_ = 0;
+  FactSink& sink_;
   FileFacts f_;
-  std::unordered_map<std::string, uint32_t> string_ids_;
   std::vector<uint32_t> lambda_counters_;  // per scope
   std::vector<Child> stack_;
-  uint32_t empty_opaque_ = kNone;
   int depth_ = 0;
   bool too_deep_ = false;
   bool all_seen_ = false;
@@ -1324,7 +1353,9 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
   }
   const TSNode root = ts_tree_root_node(tree);
   TSTreeCursor cursor = ts_tree_cursor_new(root);
-  facts = Extractor(bytes, &cursor).run(root, ts_node_has_error(root));
+  // One sink per thread: its buffers keep their capacity from file to file.
+  thread_local FactSink sink;
+  facts = Extractor(bytes, &cursor, sink).run(root, ts_node_has_error(root));
   if (dense) extract_dense(root, bytes, facts);
   ts_tree_cursor_delete(&cursor);
   ts_tree_delete(tree);
