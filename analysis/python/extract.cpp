@@ -982,7 +982,7 @@ class Extractor {
     const K k = kind(n);
     switch (k) {
       case K::Identifier:
-        return add_expr(ExprKind::Name, kNone, intern(text_of(n)));
+        return sink_.add_name(scope, intern(text_of(n)));
       case K::Attribute: {
         const uint32_t object = expr(field(n, g_.f_object), scope);
         return add_expr(ExprKind::Attribute, object, intern(text_of(field(n, g_.f_attribute))));
@@ -1257,7 +1257,7 @@ class Extractor {
     if (d.too_deep()) return opaque();
     switch (kind(n)) {
       case K::Identifier:
-        return add_expr(ExprKind::Name, kNone, intern(text_of(n)));
+        return sink_.add_name(scope, intern(text_of(n)));
       case K::Attribute:
       case K::Subscript:
         return expr(n, scope);
@@ -1293,7 +1293,7 @@ class Extractor {
         if (inner != kNone) return inner;
         // An aliased bare identifier has no named child: its own text is the name.
         const std::string_view name = text_of(n);
-        return name.empty() ? opaque() : add_expr(ExprKind::Name, kNone, intern(name));
+        return name.empty() ? opaque() : sink_.add_name(scope, intern(name));
       }
       default:
         return expr(n, scope);

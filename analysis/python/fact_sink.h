@@ -129,8 +129,8 @@ class FactSink {
  public:
   // Everything emitted so far, for roll_back.
   struct Mark {
-    size_t exprs, lists, stmts, scopes, strings;
-    uint64_t string_generation;
+    size_t exprs, lists, stmts, scopes, strings, names;
+    uint64_t string_generation, name_generation;
   };
 
   void clear() {
@@ -140,6 +140,8 @@ class FactSink {
     stmts_.clear();
     items_.clear();
     strings_.clear();
+    names_.clear();
+    name_exprs_.clear();
     empty_opaque_ = kNone;
   }
 
@@ -192,13 +194,23 @@ class FactSink {
     return id;
   }
 
+  // A read or store of `str` in `scope`. Every occurrence in one scope is the same expression:
+  // a name's meaning depends only on the scope it is evaluated in.
+  uint32_t add_name(uint32_t scope, uint32_t str) {
+    bool added = false;
+    const uint32_t at = names_.find_or_add((uint64_t{scope} << 32) | str, added);
+    if (!added) return name_exprs_[at];
+    name_exprs_.push_back(add_expr(ExprKind::Name, kNone, str));
+    return name_exprs_.back();
+  }
+
   void add_stmt(StmtKind k, uint32_t scope, uint32_t a, uint32_t b, uint32_t str = kNone) {
     stmts_.push_back({k, scope, a, b, str});
   }
 
   Mark mark(size_t scopes) const {
-    return {exprs_.size(), lists_.size(),   stmts_.size(),
-            scopes,        strings_.size(), strings_.generation()};
+    return {exprs_.size(),   lists_.size(), stmts_.size(),         scopes,
+            strings_.size(), names_.size(), strings_.generation(), names_.generation()};
   }
 
   // True when nothing but expressions (and strings) was emitted since `m`: no statement and
@@ -212,6 +224,8 @@ class FactSink {
     effects_.resize(m.exprs);
     lists_.resize(m.lists);
     strings_.truncate(static_cast<uint32_t>(m.strings), m.string_generation);
+    names_.truncate(static_cast<uint32_t>(m.names), m.name_generation);
+    name_exprs_.resize(m.names);
     if (empty_opaque_ != kNone && empty_opaque_ >= m.exprs) empty_opaque_ = kNone;
   }
 
@@ -230,6 +244,8 @@ class FactSink {
   std::vector<Stmt> stmts_;
   std::vector<uint32_t> items_;
   StringTable strings_;
+  UndoableIndex<uint64_t> names_;     // (scope, string id) of each shared Name expression
+  std::vector<uint32_t> name_exprs_;  // its expression, indexed like names_
   uint32_t empty_opaque_ = kNone;
 };
 
