@@ -211,10 +211,11 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
   if (options.cache != nullptr) {
     arena.execute([&] { surveyed = survey_sources(tree, sources, options); });
     key = resolution_key(tree, sources, surveyed, options);
+    const double survey_seconds = seconds_since(parse_start);
     const auto load_start = Clock::now();
     if (key) {
       if (auto cached = cached_analysis(*options.cache, *key)) {
-        cached->stats.parse_seconds = seconds_since(parse_start);
+        cached->stats.parse_seconds = survey_seconds;
         cached->stats.resolve_seconds = seconds_since(load_start);
         return std::move(*cached);
       }
