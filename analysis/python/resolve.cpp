@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <deque>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -97,8 +98,11 @@ struct Ctx {
   EntityIndex caller;
 };
 
+// `positional` lives in storage the resolver reuses per call nesting level (ArgFrame), so
+// evaluating a call allocates nothing.
 struct Args {
-  std::vector<Set> positional;
+  explicit Args(std::vector<Set>& storage) : positional(storage) { positional.clear(); }
+  std::vector<Set>& positional;
   bool open_positional = false;  // a *args argument: later positions are unknown
   Set starred;                   // elements of *args arguments
   Set double_starred;            // values of **kwargs arguments
@@ -159,6 +163,7 @@ class Resolver {
     stmt_round_.assign(stmt_count_, 0);
     for (int round = 0; round < kMaxRounds; ++round) {
       ++round_;
+      vars_.start_round();
       changed_ = false;
       full_round_ = round == 0;
       update_bases();
@@ -228,7 +233,7 @@ class Resolver {
         scopes_.push_back(r);
       }
     }
-    name_cache_.assign(expr_count_, kNone);
+    expr_slot_.assign(expr_count_, kNone);
     ret_var_.assign(scopes_.size(), kNone);
     yield_var_.assign(scopes_.size(), kNone);
     bases_.assign(scopes_.size(), {});
@@ -281,25 +286,21 @@ class Resolver {
 
   // Every read of a variable during a statement's evaluation is recorded: the statement is
   // evaluated again only when one of them changed (or the structure did).
-  // A variable is listed once per evaluation: read_tick_ remembers the evaluation that last
-  // listed it.
+  // A variable is listed once per evaluation (see VarSets::read_tick).
   Set read(uint32_t var) {
     note_read(var);
     return vars_.get(var);
   }
   // A read whose values do not matter (shape pseudo-variables): only the dependency counts.
   void note_read(uint32_t var) {
-    if (read_tick_[var] != round_) {
-      read_tick_[var] = round_;
+    uint32_t& tick = vars_.read_tick(var);
+    if (tick != round_) {
+      tick = round_;
       reads_.push_back(var);
     }
   }
 
-  uint32_t new_var() {
-    var_changed_round_.push_back(0);
-    read_tick_.push_back(0);
-    return vars_.add();
-  }
+  uint32_t new_var() { return vars_.add(); }
 
   uint32_t value(VK k, uint32_t a, uint32_t b = 0) {
     const uint64_t k64 = (uint64_t{static_cast<uint8_t>(k)} << 58) ^ (uint64_t{a} << 29) ^ b;
@@ -334,7 +335,7 @@ class Resolver {
     }
     vars_.set(var, dst);
     changed_ = true;
-    var_changed_round_[var] = round_;
+    vars_.mark_changed(var, round_);
     return true;
   }
 
@@ -350,10 +351,17 @@ class Resolver {
     touch(attribute_shape(scope));
     const uint32_t var = new_var();
     scope_vars_.try_emplace(key(scope, name), var);
+    if (scopes_[scope].kind == ScopeKind::Class) ++class_vars_created_;
     if (scopes_[scope].kind == ScopeKind::Module) {
       module_names_[scopes_[scope].file].push_back(name);
     }
     return var;
+  }
+
+  // `name` in `scope` stands for another scope's variable (global and nonlocal declarations).
+  void alias_var(uint32_t scope, uint32_t name, uint32_t var) {
+    scope_vars_.set(key(scope, name), var);
+    if (scopes_[scope].kind == ScopeKind::Class) ++class_vars_created_;
   }
 
   uint32_t instance_var(uint32_t instance, uint32_t name) {
@@ -386,7 +394,7 @@ class Resolver {
     return *var;
   }
   void touch(uint32_t var) {
-    var_changed_round_[var] = round_;
+    vars_.mark_changed(var, round_);
     changed_ = true;
   }
 
@@ -422,7 +430,7 @@ class Resolver {
   void bind(uint32_t scope, uint32_t name) {
     if (declared_global_.contains(key(scope, name))) {
       const uint32_t module = module_scope(scopes_[scope].file);
-      scope_vars_.set(key(scope, name), scope_var(module, name));
+      alias_var(scope, name, scope_var(module, name));
       return;
     }
     if (declared_nonlocal_.contains(key(scope, name))) return;
@@ -514,7 +522,7 @@ class Resolver {
         if (scopes_[p].kind == ScopeKind::Class) continue;
         const uint32_t v = find_var(p, name);
         if (v != kNone) {
-          scope_vars_.set(k, v);
+          alias_var(static_cast<uint32_t>(k >> 32), static_cast<uint32_t>(k), v);
           break;
         }
       }
@@ -915,12 +923,31 @@ class Resolver {
     const std::vector<uint32_t>& order = mro(c);
     for (size_t i = 0; i < skip && i < order.size(); ++i) note_read(scope_shape(order[i]));
     for (size_t i = 0; i < order.size(); ++i) read_attribute_shape(order[i], name);
+    const size_t at = skip == 0 ? defining_class(c, name, order) : first_binding(order, name, skip);
+    for (size_t i = skip; i < order.size() && i <= at; ++i) note_read(scope_shape(order[i]));
+    return at < order.size() ? find_var(order[at], name) : kNone;
+  }
+
+  // The index of the first class in `order` from `skip` on whose body binds `name`, or
+  // order.size().
+  size_t first_binding(const std::vector<uint32_t>& order, uint32_t name, size_t skip) const {
     for (size_t i = skip; i < order.size(); ++i) {
-      note_read(scope_shape(order[i]));
-      const uint32_t v = find_var(order[i], name);
-      if (v != kNone) return v;
+      if (find_var(order[i], name) != kNone) return i;
     }
-    return kNone;
+    return order.size();
+  }
+
+  // first_binding(mro(c), name, 0), remembered: attribute lookups walk the same long MROs
+  // (sympy's Basic hierarchy) over and over. The answer changes only with the MRO or when a
+  // class gains a variable, and both empty the cache.
+  size_t defining_class(uint32_t c, uint32_t name, const std::vector<uint32_t>& order) {
+    if (class_cache_epoch_ != mro_generation_ + class_vars_created_) {
+      class_cache_epoch_ = mro_generation_ + class_vars_created_;
+      defining_class_.clear();
+    }
+    const auto [index, inserted] = defining_class_.try_emplace(key(c, name), 0);
+    if (inserted) *index = static_cast<uint32_t>(first_binding(order, name, 0));
+    return *index;
   }
 
   // A class attribute's values as seen through `receiver` (an instance or class value).
@@ -961,12 +988,17 @@ class Resolver {
 
   // ---- evaluation ---------------------------------------------------------------------------
 
+  // A change since the statement last ran happened this round or the last: had it happened
+  // earlier, the statement's check in the last round would have found it (every round checks
+  // every statement, and a statement run in the last round ran after anything before it). So
+  // only recently changed variables need their tick compared.
   bool stale(uint32_t stmt) const {
     if (full_round_) return true;
     const ReadList& list = stmt_reads_[stmt];
     const uint32_t* const vars = read_pool_.data() + list.begin;
+    const uint32_t since = stmt_round_[stmt];
     for (uint32_t i = 0; i < list.count; ++i) {
-      if (var_changed_round_[vars[i]] >= stmt_round_[stmt]) return true;
+      if (vars_.recently_changed(vars[i]) && vars_.changed(vars[i]) >= since) return true;
     }
     return false;
   }
@@ -978,8 +1010,8 @@ class Resolver {
     const auto count = static_cast<uint32_t>(reads_.size());
     if (count > list.capacity) {
       list.begin = static_cast<uint32_t>(read_pool_.size());
-      list.capacity = count;
-      read_pool_.resize(read_pool_.size() + count);
+      list.capacity = count + count / 2 + 1;
+      read_pool_.resize(read_pool_.size() + list.capacity);
     }
     std::copy(reads_.begin(), reads_.end(), read_pool_.begin() + list.begin);
     list.count = count;
@@ -1055,7 +1087,8 @@ class Resolver {
         for (uint32_t v : current) insert(result, value(VK::Wrapped, wrapper, v));
       }
       if (!general.empty()) {
-        Args args;
+        const ArgFrame frame(*this);
+        Args args(frame.storage());
         args.positional.push_back(current);
         unite(result, call_values(ctx, general, args, kNone, 0));
       }
@@ -1066,7 +1099,7 @@ class Resolver {
   }
 
   uint32_t lookup(const Ctx& ctx, uint32_t e, uint32_t name) {
-    uint32_t& cached = name_cache_[files_[ctx.file].expr_base + e];
+    uint32_t& cached = expr_slot_[files_[ctx.file].expr_base + e];
     if (cached != kNone) return cached;
     uint32_t found = find_var(ctx.scope, name);
     for (uint32_t p = scopes_[ctx.scope].parent; found == kNone && p != kNone;
@@ -1417,8 +1450,24 @@ class Resolver {
     }
   }
 
-  Args evaluate_args(const Ctx& ctx, const Expr& call_expr, int depth) {
-    Args args;
+  // The storage of one nesting level of calls being evaluated (see Args).
+  class ArgFrame {
+   public:
+    explicit ArgFrame(Resolver& r) : r_(r) {
+      if (r_.arg_storage_.size() == r_.arg_depth_) r_.arg_storage_.emplace_back();
+      storage_ = &r_.arg_storage_[r_.arg_depth_++];
+    }
+    ~ArgFrame() { --r_.arg_depth_; }
+    ArgFrame(const ArgFrame&) = delete;
+    ArgFrame& operator=(const ArgFrame&) = delete;
+    std::vector<Set>& storage() const { return *storage_; }
+
+   private:
+    Resolver& r_;
+    std::vector<Set>* storage_;
+  };
+
+  void evaluate_args(const Ctx& ctx, const Expr& call_expr, int depth, Args& args) {
     const uint32_t f = ctx.file;
     for (uint32_t i = 0; i < call_expr.list_count; ++i) {
       const uint32_t a = list_item(f, call_expr.list_begin + i);
@@ -1441,13 +1490,14 @@ class Resolver {
         args.positional.push_back(eval(ctx, a, depth + 1));
       }
     }
-    return args;
   }
 
   Set call(const Ctx& ctx, uint32_t e, const Expr& x, int depth) {
     const uint32_t f = ctx.file;
     const Set callees = eval(ctx, x.a, depth + 1);
-    const Args args = evaluate_args(ctx, x, depth);
+    const ArgFrame frame(*this);
+    Args args(frame.storage());
+    evaluate_args(ctx, x, depth, args);
     Set out = call_values(ctx, callees, args, files_[f].expr_base + e, depth);
     // Methods of container literals move values in and out of their elements.
     const Expr& callee = expr_at(f, x.a);
@@ -1568,13 +1618,20 @@ class Resolver {
       call_edges_.insert(key(ctx.caller, callee));
       return;
     }
-    if (site >= site_slot_.size()) site_slot_.resize(site + 1, kNone);
-    uint32_t& slot = site_slot_[site];
+    uint32_t& slot = expr_slot_[site];
     if (slot == kNone) {
       slot = static_cast<uint32_t>(site_calls_.size());
-      site_calls_.push_back({ctx.caller, {}});
+      site_calls_.push_back({ctx.caller, callee, kNone});
+      return;
     }
-    std::vector<uint32_t>& callees = site_calls_[slot].callees;
+    SiteCalls& calls = site_calls_[slot];
+    if (calls.more == kNone) {
+      if (calls.callee == callee) return;
+      calls.more = static_cast<uint32_t>(more_callees_.size());
+      more_callees_.push_back({std::min(calls.callee, callee), std::max(calls.callee, callee)});
+      return;
+    }
+    std::vector<uint32_t>& callees = more_callees_[calls.more];
     const auto it = std::lower_bound(callees.begin(), callees.end(), callee);
     if (it == callees.end() || *it != callee) callees.insert(it, callee);
   }
@@ -1754,8 +1811,13 @@ class Resolver {
       out_.push_back({files_[k >> 32].entity, files_[k & 0xffffffffu].entity, Relation::Imports});
     }
     for (const SiteCalls& calls : site_calls_) {
-      if (calls.callees.size() > kMaxCalleesPerSite) continue;
-      for (uint32_t callee : calls.callees) call_edges_.insert(key(calls.caller, callee));
+      if (calls.more == kNone) {
+        call_edges_.insert(key(calls.caller, calls.callee));
+        continue;
+      }
+      const std::vector<uint32_t>& callees = more_callees_[calls.more];
+      if (callees.size() > kMaxCalleesPerSite) continue;
+      for (uint32_t callee : callees) call_edges_.insert(key(calls.caller, callee));
     }
     for (uint64_t k : call_edges_) {
       out_.push_back(
@@ -1785,10 +1847,11 @@ class Resolver {
   FlatMap<uint64_t> object_vars_;    // (instance or function value, name) -> variable
   FlatMap<uint32_t> element_vars_;   // container site -> variable
   FlatMap<uint32_t> position_vars_;  // tuple site -> first position var
-  std::vector<uint32_t> ret_var_, yield_var_, name_cache_;
+  std::vector<uint32_t> ret_var_, yield_var_;
+  // Per expression: for a Name, the variable it resolved to when first evaluated (kUnresolved
+  // for none); for a Call, its index in site_calls_. No expression is both.
+  std::vector<uint32_t> expr_slot_;
   std::unordered_map<uint32_t, uint32_t> receiver_seed_;  // self/cls variable -> its class
-  std::vector<uint32_t> var_changed_round_;               // per variable: tick it last grew
-  std::vector<uint32_t> read_tick_;  // per variable: the evaluation that last listed it in reads_
   // Per statement: the variables its last evaluation read, a range of read_pool_.
   struct ReadList {
     uint32_t begin = 0, count = 0, capacity = 0;
@@ -1830,15 +1893,22 @@ class Resolver {
   std::vector<uint8_t> mro_state_;
   std::vector<uint32_t> mro_built_;  // per class: the generation its cached MRO belongs to
   uint32_t mro_generation_ = 1;
+  // See defining_class: (class, name) -> index in the class's MRO. Valid while
+  // mro_generation_ + class_vars_created_ equals class_cache_epoch_ (both only grow).
+  FlatMap<uint64_t> defining_class_;
+  uint64_t class_vars_created_ = 0, class_cache_epoch_ = 0;
   std::vector<uint32_t> instance_value_;    // per class scope
   std::vector<uint32_t> evaluation_order_;  // files, imported ones first
 
+  // Most call sites reach one callee: it is kept inline, and a second one moves the site's
+  // callees to more_callees_.
   struct SiteCalls {
     EntityIndex caller = kNoEntity;
-    std::vector<uint32_t> callees;  // entities, sorted
+    uint32_t callee = kNone;  // the first callee (entity), while `more` is kNone
+    uint32_t more = kNone;    // index into more_callees_
   };
   std::vector<SiteCalls> site_calls_;
-  std::vector<uint32_t> site_slot_;  // per call site (expression id): index into site_calls_
+  std::vector<std::vector<uint32_t>> more_callees_;  // entities, sorted
   std::unordered_set<uint64_t> call_edges_, import_edges_;
   struct ParamSummary {
     uint32_t positional_begin = 0, positional_count = 0;  // into positional_vars_
@@ -1849,6 +1919,9 @@ class Resolver {
   std::vector<uint32_t> wrapper_of_;         // per scope: the wrapper closure it returns, or kNone
   std::vector<uint32_t> returned_param_;     // per scope: the parameter every return gives back
   bool changed_ = false;
+
+  std::deque<std::vector<Set>> arg_storage_;  // per call nesting level (see ArgFrame)
+  size_t arg_depth_ = 0;
 
   std::vector<uint32_t> builtin_ids_;
   uint32_t s_init_ = 0, s_call_ = 0, s_iter_ = 0, s_next_ = 0, s_enter_ = 0, s_getitem_ = 0,

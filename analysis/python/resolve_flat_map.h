@@ -1,6 +1,7 @@
 // An open-addressing hash map from integer keys to uint32 ids: the resolver's lookup tables.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -54,6 +55,13 @@ class FlatMap {
 
   // Inserts or overwrites.
   void set(Key key, uint32_t value) { *try_emplace(key, value).first = value; }
+
+  // Forgets every entry, keeping the capacity.
+  void clear() {
+    if (size_ == 0) return;
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+    size_ = 0;
+  }
 
   // Every entry, in no particular order.
   template <class F>

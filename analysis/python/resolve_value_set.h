@@ -12,13 +12,19 @@ namespace anchorfs::analysis::python {
 inline constexpr size_t kMaxSet = 16;
 
 // Every set the resolver builds holds at most kMaxSet values (insert and unite enforce it), so
-// a fixed inline array serves them all: evaluation allocates nothing. Trivially copyable: a
-// copy is a few vector moves, cheaper than copying size() values in a loop.
+// a fixed inline array serves them all: evaluation allocates nothing. Entries past size() are
+// left uninitialised (sets are made and copied constantly) and never read.
 class ValueSet {
  public:
   ValueSet() = default;
   ValueSet(std::initializer_list<uint32_t> values) {
     for (uint32_t v : values) insert(v);
+  }
+  ValueSet(const ValueSet& other) : size_(other.size_) { copy_from(other.values_); }
+  ValueSet& operator=(const ValueSet& other) {
+    size_ = other.size_;
+    copy_from(other.values_);
+    return *this;
   }
 
   size_t size() const { return size_; }
@@ -31,7 +37,7 @@ class ValueSet {
   // The first kMaxSet of `count` sorted values.
   void assign(const uint32_t* first, size_t count) {
     size_ = static_cast<uint32_t>(std::min(count, kMaxSet));
-    std::copy_n(first, size_, values_);
+    copy_from(first);
   }
 
   // Sets stay sorted and never grow beyond kMaxSet: a value set that large says nothing precise.
@@ -76,8 +82,13 @@ class ValueSet {
   }
 
  private:
+  // A plain loop: sets hold a few values, and a library copy would call memmove.
+  void copy_from(const uint32_t* src) {
+    for (uint32_t i = 0; i < size_; ++i) values_[i] = src[i];
+  }
+
   uint32_t size_ = 0;
-  uint32_t values_[kMaxSet] = {};
+  uint32_t values_[kMaxSet];
 };
 
 }  // namespace anchorfs::analysis::python

@@ -10,37 +10,60 @@
 namespace anchorfs::analysis::python {
 
 // Most of the resolver's ~10^6 variables hold zero to two values; a std::vector each cost
-// 24 bytes plus a heap block. Here a variable costs 9 bytes, and a larger set one pooled
-// block of 4, 8 or 16 values; blocks a set outgrows are reused by the next set of their size.
+// 24 bytes plus a heap block. Here a variable is one 20-byte record, and a larger set one
+// pooled block of 4, 8 or 16 values; blocks a set outgrows are reused by the next set of their
+// size. The record also holds the two ticks the fixed point keeps per variable, so reading or
+// growing a variable touches one cache line.
 class VarSets {
  public:
-  void reserve(size_t vars) {
-    slots_.reserve(vars);
-    meta_.reserve(vars);
-  }
+  void reserve(size_t vars) { slots_.reserve(vars); }
 
   // A new, empty variable.
   uint32_t add() {
-    slots_.push_back({{0, 0}});
-    meta_.push_back(0);
-    return static_cast<uint32_t>(slots_.size() - 1);
+    const auto var = static_cast<uint32_t>(slots_.size());
+    slots_.push_back({});
+    if (var % 64 == 0) {
+      current_.push_back(0);
+      previous_.push_back(0);
+    }
+    return var;
   }
 
   size_t size() const { return slots_.size(); }
-  size_t count(uint32_t var) const { return meta_[var] & kSizeMask; }
-  bool poisoned(uint32_t var) const { return (meta_[var] & kPoisoned) != 0; }
-  void poison(uint32_t var) { meta_[var] |= kPoisoned; }
+  size_t count(uint32_t var) const { return slots_[var].meta & kSizeMask; }
+  bool poisoned(uint32_t var) const { return (slots_[var].meta & kPoisoned) != 0; }
+  void poison(uint32_t var) { slots_[var].meta |= kPoisoned; }
+
+  // The tick at which the variable last changed.
+  uint32_t changed(uint32_t var) const { return slots_[var].changed; }
+  void mark_changed(uint32_t var, uint32_t tick) {
+    slots_[var].changed = tick;
+    current_[var / 64] |= uint64_t{1} << (var % 64);
+  }
+
+  // Whether the variable changed during this round or the previous one: a bit array small
+  // enough to stay in cache, checked before changed() (see Resolver::stale).
+  bool recently_changed(uint32_t var) const {
+    return (((current_[var / 64] | previous_[var / 64]) >> (var % 64)) & 1) != 0;
+  }
+  void start_round() {
+    previous_.swap(current_);
+    std::fill(current_.begin(), current_.end(), 0);
+  }
+  // The evaluation that last listed the variable among its reads.
+  uint32_t& read_tick(uint32_t var) { return slots_[var].read_tick; }
 
   ValueSet get(uint32_t var) const {
     ValueSet out;
-    const size_t n = count(var);
-    out.assign(n <= kInline ? slots_[var].words : &pool_[slots_[var].words[0]], n);
+    const Slot& slot = slots_[var];
+    const size_t n = slot.meta & kSizeMask;
+    out.assign(n <= kInline ? slot.words : &pool_[slot.words[0]], n);
     return out;
   }
 
   void set(uint32_t var, const ValueSet& values) {
     Slot& slot = slots_[var];
-    const size_t old_n = count(var), n = values.size();
+    const size_t old_n = slot.meta & kSizeMask, n = values.size();
     const int old_class = block_class(old_n), new_class = block_class(n);
     if (old_class != new_class) {
       if (old_class >= 0) release(old_class, slot.words[0]);
@@ -48,7 +71,7 @@ class VarSets {
     }
     uint32_t* dst = new_class >= 0 ? &pool_[slot.words[0]] : slot.words;
     std::copy(values.begin(), values.end(), dst);
-    meta_[var] = static_cast<uint8_t>((meta_[var] & kPoisoned) | n);
+    slot.meta = static_cast<uint8_t>((slot.meta & kPoisoned) | n);
   }
 
  private:
@@ -56,9 +79,11 @@ class VarSets {
   static constexpr size_t kInline = 2;
   static constexpr uint32_t kNoBlock = UINT32_MAX;
 
-  // The inline values, or in words[0] the offset of the pooled block.
   struct Slot {
-    uint32_t words[kInline];
+    uint32_t words[kInline] = {0, 0};  // the values, or in words[0] the offset of the block
+    uint32_t changed = 0;
+    uint32_t read_tick = 0;
+    uint8_t meta = 0;  // size | kPoisoned
   };
 
   // -1: inline; 0, 1, 2: a block of 4, 8 or 16 values.
@@ -86,7 +111,7 @@ class VarSets {
   }
 
   std::vector<Slot> slots_;
-  std::vector<uint8_t> meta_;  // per variable: size | kPoisoned
+  std::vector<uint64_t> current_, previous_;  // per variable, a bit: changed this/last round
   std::vector<uint32_t> pool_;
   uint32_t free_[3] = {kNoBlock, kNoBlock, kNoBlock};
 };
