@@ -312,17 +312,22 @@ class Extractor {
     size_t begin, end;
   };
 
-  Range children(TSNode n, bool named_only = true) {
+  // Field ids cost a lookup per child: only callers that look at Child::field ask for them.
+  Range children(TSNode n, bool named_only = true, bool with_fields = false) {
     const size_t begin = stack_.size();
     ts_tree_cursor_reset(cursor_, n);
     if (ts_tree_cursor_goto_first_child(cursor_)) {
       do {
         const TSNode c = ts_tree_cursor_current_node(cursor_);
         if (named_only && !ts_node_is_named(c)) continue;
-        stack_.push_back({c, ts_tree_cursor_current_field_id(cursor_), kind(c)});
+        const TSFieldId f = with_fields ? ts_tree_cursor_current_field_id(cursor_) : 0;
+        stack_.push_back({c, f, kind(c)});
       } while (ts_tree_cursor_goto_next_sibling(cursor_));
     }
     return {begin, stack_.size()};
+  }
+  Range fielded_children(TSNode n) {
+    return children(n, /*named_only=*/true, /*with_fields=*/true);
   }
   void release(const Range& r) { stack_.resize(r.begin); }
 
@@ -352,8 +357,23 @@ class Extractor {
   }
 
   uint32_t expr_for_effects(TSNode n, uint32_t scope) {
+    if (!may_have_effects(text_of(n))) return kNone;
     const FactSink::Mark m = mark();
     return for_effects(expr(n, scope), m);
+  }
+
+  // Every call and generator has a "(", and lambdas, yields, walruses and comprehensions
+  // their keyword or operator: source without any cannot hold what for_effects keeps, so it
+  // need not be walked. Only short source is judged so: walking it could not go past the
+  // nesting limit (each level of nesting takes at least a byte of source, give or take a few
+  // wrapper nodes), which a long one might, and that must still be noticed.
+  bool may_have_effects(std::string_view source) const {
+    if (depth_ + 4 * static_cast<int64_t>(source.size()) >= kMaxNesting) return true;
+    return source.find('(') != std::string_view::npos ||
+           source.find("for") != std::string_view::npos ||
+           source.find("lambda") != std::string_view::npos ||
+           source.find("yield") != std::string_view::npos ||
+           source.find(":=") != std::string_view::npos;
   }
 
   void evaluate(TSNode n, uint32_t scope) {
@@ -551,7 +571,7 @@ class Extractor {
   // Statements nested in n are visited; its other named children (conditions, subjects, case
   // patterns, raised values) are evaluated for their calls. Children in `skip` are handled.
   void visit_clauses(TSNode n, uint32_t scope, std::initializer_list<TSFieldId> skip) {
-    const Range r = children(n);
+    const Range r = skip.size() == 0 ? children(n) : fielded_children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
       bool skipped = false;
@@ -720,7 +740,7 @@ class Extractor {
     const TSNode module_node = field(n, g_.f_module_name);
     if (ts_node_is_null(module_node)) return;
     const uint32_t module = intern_copy(dotted(module_node));
-    const Range r = children(n);
+    const Range r = fielded_children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
       if (c.kind == K::WildcardImport) {
@@ -743,7 +763,7 @@ class Extractor {
     const TSNode value = field(n, g_.f_value);
     if (ts_node_is_null(value)) return;
     if (kind(value) == K::AsPattern) {
-      const Range r = children(value);
+      const Range r = fielded_children(value);
       TSNode manager{}, alias{};
       bool has_manager = false, has_alias = false;
       for (size_t i = r.begin; i < r.end; ++i) {
@@ -776,7 +796,7 @@ class Extractor {
       if (c.kind == K::Block) {
         visit_statement(c.node, c.kind, scope);
       } else if (c.kind == K::AsPattern) {
-        const Range pr = children(c.node);
+        const Range pr = fielded_children(c.node);
         uint32_t caught = kNone;
         for (size_t j = pr.begin; j < pr.end; ++j) {
           if (stack_[j].field == g_.f_alias) {
@@ -992,7 +1012,7 @@ class Extractor {
       case K::Subscript: {
         const uint32_t object = expr(field(n, g_.f_value), scope);
         const size_t items = sink_.items_mark();
-        const Range r = children(n);
+        const Range r = fielded_children(n);
         for (size_t i = r.begin; i < r.end; ++i) {
           if (stack_[i].field != g_.f_subscript) continue;
           const uint32_t index = expr_for_effects(stack_[i].node, scope);
@@ -1149,7 +1169,7 @@ class Extractor {
 
   uint32_t comprehension(TSNode n, uint32_t scope) {
     const size_t items = sink_.items_mark();
-    const Range r = children(n);
+    const Range r = fielded_children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
       if (c.kind == K::ForInClause) {

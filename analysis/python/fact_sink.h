@@ -16,6 +16,17 @@ namespace anchorfs::analysis::python {
 // An append-only list of distinct keys with a hash index: find_or_add allocates nothing once
 // warm, and the most recent additions can be undone exactly (removing linear-probing entries
 // in reverse insertion order restores the table, unless it was rehashed meanwhile).
+// Keys are hashed with std::hash, except integers: their identity hash would put keys that
+// differ only in high bits into one probe run.
+template <typename Key>
+struct IndexHash {
+  size_t operator()(const Key& key) const { return std::hash<Key>{}(key); }
+};
+template <>
+struct IndexHash<uint64_t> {
+  size_t operator()(uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) >> 20; }
+};
+
 template <typename Key>
 class UndoableIndex {
  public:
@@ -33,7 +44,7 @@ class UndoableIndex {
   uint32_t find_or_add(const Key& key, bool& added) {
     if (2 * (keys_.size() + 1) > slots_.size()) grow();
     const size_t mask = slots_.size() - 1;
-    for (size_t i = std::hash<Key>{}(key)&mask;; i = (i + 1) & mask) {
+    for (size_t i = IndexHash<Key>{}(key) & mask;; i = (i + 1) & mask) {
       const uint32_t at = slots_[i];
       if (at == kNone) {
         slots_[i] = size();
@@ -64,7 +75,7 @@ class UndoableIndex {
     }
     const size_t mask = slots_.size() - 1;
     for (uint32_t at = size(); at-- > count;) {
-      size_t i = std::hash<Key>{}(keys_[at]) & mask;
+      size_t i = IndexHash<Key>{}(keys_[at]) & mask;
       while (slots_[i] != at) i = (i + 1) & mask;
       slots_[i] = kNone;
     }
@@ -81,7 +92,7 @@ class UndoableIndex {
   void place_all() {
     const size_t mask = slots_.size() - 1;
     for (uint32_t at = 0; at < size(); ++at) {
-      size_t i = std::hash<Key>{}(keys_[at]) & mask;
+      size_t i = IndexHash<Key>{}(keys_[at]) & mask;
       while (slots_[i] != kNone) i = (i + 1) & mask;
       slots_[i] = at;
     }

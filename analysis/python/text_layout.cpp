@@ -59,6 +59,16 @@ bool is_blank_or_comment(std::string_view line) {
 }  // namespace
 
 LineTable::LineTable(std::string_view text) {
+  if (text.find('\r') == std::string_view::npos) {
+    // Only "\n" ends lines (nearly every file): memchr-speed scans instead of a byte loop.
+    starts_.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+    starts_.push_back(0);
+    for (size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) {
+      starts_.push_back(i + 1);
+    }
+    if (starts_.size() > 1 && starts_.back() == text.size()) starts_.pop_back();
+    return;
+  }
   starts_.push_back(0);
   for (uint64_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\n') {
