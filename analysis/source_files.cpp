@@ -68,16 +68,29 @@ std::vector<SourceFile> select_sources(const SourceTree& tree) {
 
 namespace {
 
+// Lines end at \n or \r (either alone counts, as for the parser). memchr does the scanning:
+// this runs over every source on every mount, warm ones included.
 size_t longest_line(std::string_view bytes) {
+  if (bytes.empty()) return 0;
   size_t longest = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (bytes[i] == '\n' || bytes[i] == '\r') {
-      longest = std::max(longest, i - start);
-      start = i + 1;
+  const char* start = bytes.data();
+  const char* const end = bytes.data() + bytes.size();
+  while (true) {
+    const auto left = static_cast<size_t>(end - start);
+    const char* newline = static_cast<const char*>(std::memchr(start, '\n', left));
+    const char* line_end = newline != nullptr ? newline : end;
+    // A lone \r also ends a line; only lines long enough to matter are searched for one.
+    for (const char* p = start; static_cast<size_t>(line_end - p) > longest;) {
+      const char* cr =
+          static_cast<const char*>(std::memchr(p, '\r', static_cast<size_t>(line_end - p)));
+      const char* piece_end = cr != nullptr ? cr : line_end;
+      longest = std::max(longest, static_cast<size_t>(piece_end - p));
+      if (cr == nullptr) break;
+      p = cr + 1;
     }
+    if (newline == nullptr) return longest;
+    start = newline + 1;
   }
-  return std::max(longest, bytes.size() - start);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "graph_builder.h"
+#include "render/delimiter.h"
 #include "render/tag_plan.h"
 #include "render/view.h"
 #include "render_helpers.h"
@@ -81,6 +82,11 @@ TEST(HasTagDelimiter, FindsDelimiterLinesOnly) {
   EXPECT_TRUE(has_tag_delimiter("\xEF\xBB\xBF# === Class Annotation ==="));
   EXPECT_FALSE(has_tag_delimiter("x = '# === File Annotation ==='\n"));
   EXPECT_FALSE(has_tag_delimiter(""));
+  for (BlockKind kind : {BlockKind::Function, BlockKind::Class, BlockKind::File}) {
+    const std::string line = "    # " + std::string(delimiter_title(kind)) + "\n";
+    EXPECT_TRUE(has_tag_delimiter("def f():\n" + line + "    pass\n")) << line;
+    EXPECT_FALSE(has_tag_delimiter("def f():\n    x = 1  " + line)) << line;
+  }
 }
 
 // Renders a graph whose anchors are computed from `source`, then checks the round trip.
