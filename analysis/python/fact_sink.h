@@ -13,6 +13,19 @@
 
 namespace anchorfs::analysis::python {
 
+// Buffers are reused from file to file, but one grown by a huge file is given back rather
+// than held for the thread's lifetime.
+inline constexpr size_t kRetainedBufferBytes = size_t{4} << 20;
+
+template <typename T>
+void clear_buffer(std::vector<T>& v) {
+  if (v.capacity() * sizeof(T) > kRetainedBufferBytes) {
+    std::vector<T>().swap(v);
+  } else {
+    v.clear();
+  }
+}
+
 // An append-only list of distinct keys with a hash index: find_or_add allocates nothing once
 // warm, and the most recent additions can be undone exactly (removing linear-probing entries
 // in reverse insertion order restores the table, unless it was rehashed meanwhile).
@@ -31,8 +44,12 @@ template <typename Key>
 class UndoableIndex {
  public:
   void clear() {
-    keys_.clear();
-    std::fill(slots_.begin(), slots_.end(), kNone);
+    clear_buffer(keys_);
+    if (slots_.size() * sizeof(uint32_t) > kRetainedBufferBytes) {
+      std::vector<uint32_t>().swap(slots_);  // grow() starts it afresh
+    } else {
+      std::fill(slots_.begin(), slots_.end(), kNone);
+    }
     ++generation_;
   }
 
@@ -44,7 +61,7 @@ class UndoableIndex {
   uint32_t find_or_add(const Key& key, bool& added) {
     if (2 * (keys_.size() + 1) > slots_.size()) grow();
     const size_t mask = slots_.size() - 1;
-    for (size_t i = IndexHash<Key>{}(key) & mask;; i = (i + 1) & mask) {
+    for (size_t i = IndexHash<Key>{}(key)&mask;; i = (i + 1) & mask) {
       const uint32_t at = slots_[i];
       if (at == kNone) {
         slots_[i] = size();
@@ -145,14 +162,14 @@ class FactSink {
   };
 
   void clear() {
-    exprs_.clear();
-    effects_.clear();
-    lists_.clear();
-    stmts_.clear();
-    items_.clear();
+    clear_buffer(exprs_);
+    clear_buffer(effects_);
+    clear_buffer(lists_);
+    clear_buffer(stmts_);
+    clear_buffer(items_);
     strings_.clear();
     names_.clear();
-    name_exprs_.clear();
+    clear_buffer(name_exprs_);
     empty_opaque_ = kNone;
   }
 
