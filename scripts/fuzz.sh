@@ -43,7 +43,7 @@ seconds="${1:-60}"
 build="${2:-$here/build-fuzz}"
 shift 2 || shift $# || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(analyze_render strip)
+[ ${#targets[@]} -gt 0 ] || targets=(analyze_render strip graph_decode)
 
 CC=clang CXX=clang++ cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DANCHORFS_FUZZ=ON -DANCHORFS_TESTS=OFF -DANCHORFS_WERROR=OFF >/dev/null
