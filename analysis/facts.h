@@ -11,7 +11,7 @@ namespace anchorfs::analysis {
 
 // Bump whenever extraction or the serialized layout changes: cached facts of another version
 // are ignored.
-inline constexpr uint32_t kAnalyserVersion = 8;
+inline constexpr uint32_t kAnalyserVersion = 9;
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 

@@ -1,4 +1,5 @@
-// Binary (de)serialization of FileFacts for the fact cache: varints, length-prefixed strings.
+// Binary (de)serialization of FileFacts for the fact cache: varints, length-prefixed strings;
+// expression and statement references as (zigzag) deltas, since most point close by.
 #include <cstring>
 
 #include "analysis/facts.h"
@@ -19,6 +20,11 @@ class Writer {
   }
   // Encodes kNone as 0 and every other value v as v + 1, so absent references stay one byte.
   void ref(uint32_t v) { u64(v == kNone ? 0 : uint64_t{v} + 1); }
+  // A signed difference, small either way: zigzag-encoded.
+  void delta(uint64_t value, uint64_t base) {
+    const auto d = static_cast<int64_t>(value - base);
+    u64((static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));
+  }
   void str(std::string_view s) {
     u64(s.size());
     out_.append(s);
@@ -56,6 +62,20 @@ class Reader {
     if (v == 0) return kNone;
     if (v - 1 >= UINT32_MAX) return static_cast<uint32_t>(fail());
     return static_cast<uint32_t>(v - 1);
+  }
+  // base + (or, for delta_below, base -) the difference Writer::delta wrote; the value must be
+  // a reference, not kNone.
+  uint32_t delta(uint64_t base) { return reference(base + signed_difference()); }
+  uint32_t delta_below(uint64_t base) { return reference(base - signed_difference()); }
+  // A reference that was written because it is present: never kNone.
+  uint32_t present() { return reference(u64()); }
+  uint64_t signed_difference() {
+    const uint64_t z = u64();
+    return (z >> 1) ^ (~(z & 1) + 1);
+  }
+  uint32_t reference(uint64_t v) {
+    if (v >= UINT32_MAX) return static_cast<uint32_t>(fail());
+    return static_cast<uint32_t>(v);
   }
   uint8_t u8() {
     const uint64_t v = u64();
@@ -111,6 +131,24 @@ bool enum_at_most(Enum value, Enum last) {
   return static_cast<uint8_t>(value) <= static_cast<uint8_t>(last);
 }
 
+// An expression's `a` is a scope id for these kinds, an earlier expression's id otherwise.
+bool a_is_scope(ExprKind k) {
+  return k == ExprKind::Definition || k == ExprKind::ScopedName;
+}
+
+// A statement's `a` and `b` that are expression ids (the others are scope or string ids).
+bool a_is_expr(StmtKind k) {
+  return k == StmtKind::Assign;
+}
+bool b_is_expr(StmtKind k) {
+  return k == StmtKind::Assign || k == StmtKind::Return || k == StmtKind::Yield ||
+         k == StmtKind::Evaluate;
+}
+
+// Header bits after the 4-bit kind: which optional references follow.
+constexpr uint64_t kHasA = 1 << 4, kHasStr = 1 << 5, kHasB = 1 << 6;
+constexpr int kExprCountShift = 6;  // an expression header holds its list count above the bits
+
 }  // namespace
 
 std::string serialize_facts(const FileFacts& f) {
@@ -150,23 +188,51 @@ std::string serialize_facts(const FileFacts& f) {
     w.ref(p.name);
     w.u64(static_cast<uint8_t>(p.kind));
   }
+  // An expression's operand is usually just before it, and its list starts where the previous
+  // expression's ended.
   w.u64(f.exprs.size());
-  for (const Expr& e : f.exprs) {
-    w.u64(static_cast<uint8_t>(e.kind));
-    w.ref(e.a);
-    w.ref(e.str);
-    w.u64(e.list_begin);
-    w.u64(e.list_count);
+  uint64_t next_list = 0;
+  for (uint32_t i = 0; i < f.exprs.size(); ++i) {
+    const Expr& e = f.exprs[i];
+    w.u64(static_cast<uint8_t>(e.kind) | (e.a != kNone ? kHasA : 0) |
+          (e.str != kNone ? kHasStr : 0) | (uint64_t{e.list_count} << kExprCountShift));
+    if (e.a != kNone) {
+      if (a_is_scope(e.kind)) {
+        w.u64(e.a);
+      } else {
+        w.delta(i, e.a);
+      }
+    }
+    if (e.str != kNone) w.u64(e.str);
+    w.delta(e.list_begin, next_list);
+    next_list = uint64_t{e.list_begin} + e.list_count;
   }
   w.u64(f.lists.size());
-  for (uint32_t v : f.lists) w.u64(v);
+  uint32_t previous = 0;
+  for (uint32_t v : f.lists) {
+    w.delta(v, previous);
+    previous = v;
+  }
+  // Consecutive statements share their scope and refer to nearby expressions.
   w.u64(f.stmts.size());
+  uint32_t scope = 0, expr = 0;
   for (const Stmt& s : f.stmts) {
-    w.u64(static_cast<uint8_t>(s.kind));
-    w.u64(s.scope);
-    w.ref(s.a);
-    w.ref(s.b);
-    w.ref(s.str);
+    w.u64(static_cast<uint8_t>(s.kind) | (s.a != kNone ? kHasA : 0) |
+          (s.str != kNone ? kHasStr : 0) | (s.b != kNone ? kHasB : 0));
+    w.delta(s.scope, scope);
+    scope = s.scope;
+    const auto reference = [&](uint32_t value, bool is_expr) {
+      if (value == kNone) return;
+      if (is_expr) {
+        w.delta(value, expr);
+        expr = value;
+      } else {
+        w.u64(value);
+      }
+    };
+    reference(s.a, a_is_expr(s.kind));
+    reference(s.b, b_is_expr(s.kind));
+    if (s.str != kNone) w.u64(s.str);
   }
   w.u64(f.dense_extracted);
   w.u64(f.dense.size());
@@ -218,22 +284,31 @@ std::optional<FileFacts> deserialize_facts(std::string_view bytes) {
     p.kind = static_cast<ParamKind>(r.u8());
   }
   f.exprs.resize(r.count());
-  for (Expr& e : f.exprs) {
-    e.kind = static_cast<ExprKind>(r.u8());
-    e.a = r.ref();
-    e.str = r.ref();
-    e.list_begin = r.u32();
-    e.list_count = r.u32();
+  uint64_t next_list = 0;
+  for (uint32_t i = 0; i < f.exprs.size() && r.ok(); ++i) {
+    Expr& e = f.exprs[i];
+    const uint64_t header = r.u64();
+    e.kind = static_cast<ExprKind>(header & 0xf);
+    if ((header >> kExprCountShift) > UINT32_MAX) return std::nullopt;
+    e.list_count = static_cast<uint32_t>(header >> kExprCountShift);
+    if ((header & kHasA) != 0) e.a = a_is_scope(e.kind) ? r.present() : r.delta_below(i);
+    if ((header & kHasStr) != 0) e.str = r.present();
+    e.list_begin = r.delta(next_list);
+    next_list = uint64_t{e.list_begin} + e.list_count;
   }
   f.lists.resize(r.count());
-  for (uint32_t& v : f.lists) v = r.u32();
+  uint32_t previous = 0;
+  for (uint32_t& v : f.lists) previous = v = r.delta(previous);
   f.stmts.resize(r.count());
+  uint32_t scope = 0, expr = 0;
   for (Stmt& s : f.stmts) {
-    s.kind = static_cast<StmtKind>(r.u8());
-    s.scope = r.u32();
-    s.a = r.ref();
-    s.b = r.ref();
-    s.str = r.ref();
+    const uint64_t header = r.u64();
+    if (header >= 0x80) return std::nullopt;
+    s.kind = static_cast<StmtKind>(header & 0xf);
+    s.scope = scope = r.delta(scope);
+    if ((header & kHasA) != 0) s.a = a_is_expr(s.kind) ? (expr = r.delta(expr)) : r.present();
+    if ((header & kHasB) != 0) s.b = b_is_expr(s.kind) ? (expr = r.delta(expr)) : r.present();
+    if ((header & kHasStr) != 0) s.str = r.present();
   }
   f.dense_extracted = r.boolean();
   f.dense.resize(r.count());
