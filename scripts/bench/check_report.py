@@ -52,7 +52,7 @@ def main():
             cells = dict(zip(header, row))
             wanted = ["rg cold", "rg warm", "grep -r cold", "grep -r warm", "cat all", "random reads", "tags %"]
             if config != "plain":
-                wanted += ["mount s", "RSS MB"]
+                wanted += ["mount s", "peak RSS MB", "RSS after MB"]
             if config.startswith("anchorfs-"):
                 wanted += ["warm mount s"]
             for column in wanted:

@@ -6,7 +6,8 @@ import signal
 import subprocess
 import time
 
-from system import BenchError, find_daemon, fuse_holders, is_mounted, log, pid_alive, vm_hwm_mb
+from system import (BenchError, find_daemon, fuse_holders, is_mounted, log, pid_alive, vm_hwm_mb,
+                    vm_rss_mb)
 
 
 MOUNT_TIMEOUT = 900
@@ -22,7 +23,12 @@ class Mount:
         self.seconds = seconds
 
     def rss_mb(self):
+        """Peak resident memory of the daemon so far (analysis included)."""
         return vm_hwm_mb(self.pid) if self.pid else None
+
+    def resident_mb(self):
+        """Resident memory of the daemon now."""
+        return vm_rss_mb(self.pid) if self.pid else None
 
     def close(self):
         if not self.config.is_fuse or not is_mounted(self.mnt):

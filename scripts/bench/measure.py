@@ -84,6 +84,7 @@ def measure_config(config, corpus, src, work, args, listing, plain_census):
         r["cat_warm"] = median([cat_pass(m.mnt) for _ in range(reps)])
         r["rand_warm"] = median([rand_pass(m.mnt, listing, args.reads) for _ in range(reps)])
         r["rss_mb"] = m.rss_mb()
+        r["idle_rss_mb"] = m.resident_mb()
     finally:
         m.close()
 

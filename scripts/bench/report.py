@@ -44,7 +44,8 @@ def table(headers, rows):
 
 def corpus_table(info, rows):
     plain = next((r for r in rows if r["config"] == "plain" and "error" not in r), None)
-    headers = (["config", "mount s", "warm mount s", "RSS MB"] + [h for _, h in TIME_COLUMNS]
+    headers = (["config", "mount s", "warm mount s", "peak RSS MB", "RSS after MB"]
+               + [h for _, h in TIME_COLUMNS]
                + ["daemon CPU ms / warm rg", "tags %", "files"])
     out = []
     for r in rows:
@@ -52,7 +53,8 @@ def corpus_table(info, rows):
             out.append([r["config"], "ERROR: " + cell_text(r["error"])] + [""] * (len(headers) - 2))
             continue
         cells = [r["config"], fmt_s(r.get("mount_s")), fmt_s(r.get("warm_mount_s")),
-                 f"{r['rss_mb']:.0f}" if r.get("rss_mb") else "—"]
+                 f"{r['rss_mb']:.0f}" if r.get("rss_mb") else "—",
+                 f"{r['idle_rss_mb']:.0f}" if r.get("idle_rss_mb") else "—"]
         for key, _ in TIME_COLUMNS:
             v = r.get(key)
             if v is None:
@@ -99,7 +101,7 @@ def scaling_table(points):
         per = p["mount_s"] / p["lines"] * 100000 if p["lines"] else 0
         rows.append([p["size"], p["lines"], p["files"], fmt_s(p["mount_s"]), f"{per:.3f}",
                      f"{p['rss_mb']:.0f}" if p.get("rss_mb") else "—"])
-    return table(["corpus", "lines", "files", "mount s (topo, no cache)", "s per 100k lines", "RSS MB"], rows)
+    return table(["corpus", "lines", "files", "mount s (topo, no cache)", "s per 100k lines", "peak RSS MB"], rows)
 
 
 def refresh_table(results, timeout):

@@ -85,15 +85,24 @@ def find_daemon(mnt, before):
     return naming[0] if naming else None
 
 
-def vm_hwm_mb(pid):
+def vm_status_mb(pid, field):
+    """A memory field of /proc/PID/status ("VmHWM": peak resident, "VmRSS": resident now), MB."""
     try:
         with open(f"/proc/{pid}/status", encoding="ascii") as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024.0
     except OSError:
         pass
     return None
+
+
+def vm_hwm_mb(pid):
+    return vm_status_mb(pid, "VmHWM")
+
+
+def vm_rss_mb(pid):
+    return vm_status_mb(pid, "VmRSS")
 
 
 def cpu_seconds(pid):
