@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <deque>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -20,6 +20,7 @@
 
 #include "analysis/python/modules.h"
 #include "analysis/python/resolve_flat_map.h"
+#include "analysis/python/resolve_read_lists.h"
 #include "analysis/python/resolve_value_set.h"
 #include "analysis/python/resolve_var_sets.h"
 
@@ -144,6 +145,8 @@ class Resolver {
                    current_rss().c_str());
     }
     index_files();
+    // Sympy ends with ~0.3 variables per expression; the reserve is address space only.
+    vars_.reserve(expr_count_ + 4 * scopes_.size(), expr_count_);
     bind_names();
     expand_star_imports();
     bind_imports();
@@ -159,7 +162,8 @@ class Resolver {
                    current_rss().c_str(), expr_count_, stmt_count_, scopes_.size(),
                    static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
     }
-    stmt_reads_.assign(stmt_count_, ReadList{});
+    // Sympy's statements read ~8 variables each; moves and compaction need some slack.
+    stmt_reads_ = ReadLists(stmt_count_, size_t{16} * stmt_count_);
     stmt_round_.assign(stmt_count_, 0);
     for (int round = 0; round < kMaxRounds; ++round) {
       ++round_;
@@ -169,6 +173,7 @@ class Resolver {
       update_bases();
       for (uint32_t f : evaluation_order_) evaluate_file(f);
       for (const auto& [file, dst, src] : copies_) merge(dst, vars_.get(src));
+      stmt_reads_.compact();
       if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
         timespec cpu{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
@@ -190,12 +195,49 @@ class Resolver {
       std::fprintf(stderr, "sets: full %zu, >=16 %zu, total size %zu rss %s\n", big, mid, total,
                    current_rss().c_str());
       std::fprintf(stderr,
-                   "tables: reads %zu call sites %zu scope vars %zu object vars %zu element vars "
-                   "%zu tuples %zu values %zu\n",
-                   read_pool_.size(), site_calls_.size(), scope_vars_.size(), object_vars_.size(),
+                   "tables: call sites %zu scope vars %zu object vars %zu element vars %zu tuples "
+                   "%zu values %zu\n",
+                   site_calls_.size(), scope_vars_.size(), object_vars_.size(),
                    element_vars_.size(), position_vars_.size(), values_.size());
     }
+    if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) print_memory();
+    release_evaluation_state();
     emit_edges();
+  }
+
+  // What only the rounds need goes before the edges are built, so that building them does not
+  // raise the peak.
+  void release_evaluation_state() {
+    stmt_reads_ = ReadLists();
+    std::vector<uint32_t>().swap(stmt_round_);
+    std::vector<uint32_t>().swap(reads_);
+    std::vector<uint32_t>().swap(expr_slot_);
+    scope_vars_ = {};
+    object_vars_ = {};
+    element_vars_ = {};
+    position_vars_ = {};
+    object_shapes_ = {};
+    value_ids_ = {};
+    defining_class_ = {};
+    arg_storage_.clear();
+    std::vector<std::vector<uint32_t>>().swap(mro_);
+  }
+
+  // Debug output only: the resolver's largest tables, in MB of capacity.
+  void print_memory() const {
+    const auto mb = [](size_t bytes) { return static_cast<double>(bytes) / (1 << 20); };
+    const auto vec = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+    size_t more = 0;
+    for (const auto& m : more_callees_) more += vec(m);
+    std::fprintf(
+        stderr,
+        "memory MB: vars %.1f reads %.1f stmt ticks %.1f expr slots %.1f call sites %.1f+%.1f "
+        "scope vars %.1f object vars %.1f element vars %.1f tuples %.1f values %.1f+%.1f "
+        "class cache %.1f strings %.1f\n",
+        mb(vars_.bytes()), mb(stmt_reads_.bytes()), mb(vec(stmt_round_)), mb(vec(expr_slot_)),
+        mb(vec(site_calls_)), mb(more), mb(scope_vars_.bytes()), mb(object_vars_.bytes()),
+        mb(element_vars_.bytes()), mb(position_vars_.bytes()), mb(vec(values_)),
+        mb(value_ids_.bytes()), mb(defining_class_.bytes()), mb(vec(gstr_) + vec(strings_by_id_)));
   }
 
  private:
@@ -203,11 +245,13 @@ class Resolver {
 
   uint32_t global_string(std::string_view s) {
     const auto [it, inserted] = strings_.try_emplace(s, static_cast<uint32_t>(strings_.size()));
+    if (inserted) strings_by_id_.push_back(s);
     return it->second;
   }
 
   void index_files() {
     files_.resize(input_.files.size());
+    size_t call_count = 0;
     for (uint32_t f = 0; f < files_.size(); ++f) {
       const FileFacts& facts = *input_.files[f].facts;
       FileRec& rec = files_[f];
@@ -219,6 +263,7 @@ class Resolver {
       rec.module = modules_.module_of_file(f);
       rec.stmt_base = stmt_count_;
       stmt_count_ += static_cast<uint32_t>(facts.stmts.size());
+      for (const Expr& x : facts.exprs) call_count += x.kind == ExprKind::Call ? 1 : 0;
       expr_count_ += static_cast<uint32_t>(facts.exprs.size());
       for (const std::string& s : facts.strings) gstr_.push_back(global_string(s));
       for (uint32_t s = 0; s < facts.scopes.size(); ++s) {
@@ -234,6 +279,7 @@ class Resolver {
       }
     }
     expr_slot_.assign(expr_count_, kNone);
+    site_calls_.reserve(call_count);  // most call sites resolve to something
     ret_var_.assign(scopes_.size(), kNone);
     yield_var_.assign(scopes_.size(), kNone);
     bases_.assign(scopes_.size(), {});
@@ -270,6 +316,8 @@ class Resolver {
     }
     name_roles_.assign(strings_.size(), 0);
     for (const auto& [name, role] : named) name_roles_[name] |= role;
+    // Every name is interned by now; strings_by_id_ is the table from here on.
+    std::unordered_map<std::string_view, uint32_t>().swap(strings_);
   }
 
   const FileFacts& facts(uint32_t f) const { return *files_[f].facts; }
@@ -544,8 +592,6 @@ class Resolver {
   }
 
   void expand_star_imports() {
-    strings_by_id_.assign(strings_.size(), {});
-    for (const auto& [s, id] : strings_) strings_by_id_[id] = s;
     struct Star {
       uint32_t file, scope, from_file;
     };
@@ -994,27 +1040,10 @@ class Resolver {
   // only recently changed variables need their tick compared.
   bool stale(uint32_t stmt) const {
     if (full_round_) return true;
-    const ReadList& list = stmt_reads_[stmt];
-    const uint32_t* const vars = read_pool_.data() + list.begin;
     const uint32_t since = stmt_round_[stmt];
-    for (uint32_t i = 0; i < list.count; ++i) {
-      if (vars_.recently_changed(vars[i]) && vars_.changed(vars[i]) >= since) return true;
-    }
-    return false;
-  }
-
-  // A statement's reads overwrite its previous list when they fit in its place, and go to the
-  // end of the pool otherwise (re-evaluations mostly read what they read before).
-  void keep_reads(uint32_t stmt) {
-    ReadList& list = stmt_reads_[stmt];
-    const auto count = static_cast<uint32_t>(reads_.size());
-    if (count > list.capacity) {
-      list.begin = static_cast<uint32_t>(read_pool_.size());
-      list.capacity = count + count / 2 + 1;
-      read_pool_.resize(read_pool_.size() + list.capacity);
-    }
-    std::copy(reads_.begin(), reads_.end(), read_pool_.begin() + list.begin);
-    list.count = count;
+    return stmt_reads_.any_of(stmt, [&](uint32_t var) {
+      return vars_.recently_changed(var) && vars_.changed(var) >= since;
+    });
   }
 
   void evaluate_file(uint32_t f) {
@@ -1028,7 +1057,7 @@ class Resolver {
       // Each evaluation gets a fresh tick: changes stamped before it were already seen.
       stmt_round_[stmt] = ++round_;
       evaluate_statement(f, ff.stmts[i]);
-      keep_reads(stmt);
+      stmt_reads_.store(stmt, reads_);
     }
   }
 
@@ -1454,8 +1483,10 @@ class Resolver {
   class ArgFrame {
    public:
     explicit ArgFrame(Resolver& r) : r_(r) {
-      if (r_.arg_storage_.size() == r_.arg_depth_) r_.arg_storage_.emplace_back();
-      storage_ = &r_.arg_storage_[r_.arg_depth_++];
+      if (r_.arg_storage_.size() == r_.arg_depth_) {
+        r_.arg_storage_.push_back(std::make_unique<std::vector<Set>>());
+      }
+      storage_ = r_.arg_storage_[r_.arg_depth_++].get();
     }
     ~ArgFrame() { --r_.arg_depth_; }
     ArgFrame(const ArgFrame&) = delete;
@@ -1810,16 +1841,20 @@ class Resolver {
     for (uint64_t k : import_edges_) {
       out_.push_back({files_[k >> 32].entity, files_[k & 0xffffffffu].entity, Relation::Imports});
     }
-    for (const SiteCalls& calls : site_calls_) {
-      if (calls.more == kNone) {
-        call_edges_.insert(key(calls.caller, calls.callee));
+    std::vector<uint64_t> calls(call_edges_.begin(), call_edges_.end());
+    for (const SiteCalls& site : site_calls_) {
+      if (site.more == kNone) {
+        calls.push_back(key(site.caller, site.callee));
         continue;
       }
-      const std::vector<uint32_t>& callees = more_callees_[calls.more];
+      const std::vector<uint32_t>& callees = more_callees_[site.more];
       if (callees.size() > kMaxCalleesPerSite) continue;
-      for (uint32_t callee : callees) call_edges_.insert(key(calls.caller, callee));
+      for (uint32_t callee : callees) calls.push_back(key(site.caller, callee));
     }
-    for (uint64_t k : call_edges_) {
+    std::vector<SiteCalls>().swap(site_calls_);
+    std::sort(calls.begin(), calls.end());
+    calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+    for (uint64_t k : calls) {
       out_.push_back(
           {static_cast<EntityIndex>(k >> 32), static_cast<EntityIndex>(k), Relation::Calls});
     }
@@ -1852,12 +1887,7 @@ class Resolver {
   // for none); for a Call, its index in site_calls_. No expression is both.
   std::vector<uint32_t> expr_slot_;
   std::unordered_map<uint32_t, uint32_t> receiver_seed_;  // self/cls variable -> its class
-  // Per statement: the variables its last evaluation read, a range of read_pool_.
-  struct ReadList {
-    uint32_t begin = 0, count = 0, capacity = 0;
-  };
-  std::vector<ReadList> stmt_reads_;
-  std::vector<uint32_t> read_pool_;
+  ReadLists stmt_reads_;              // per statement: the variables its last evaluation read
   std::vector<uint32_t> stmt_round_;  // per statement: tick it last ran
   std::vector<uint32_t> reads_;       // reads of the statement being evaluated
   uint32_t stmt_count_ = 0;
@@ -1920,7 +1950,8 @@ class Resolver {
   std::vector<uint32_t> returned_param_;     // per scope: the parameter every return gives back
   bool changed_ = false;
 
-  std::deque<std::vector<Set>> arg_storage_;  // per call nesting level (see ArgFrame)
+  // Per call nesting level (see ArgFrame); the levels' storage never moves.
+  std::vector<std::unique_ptr<std::vector<Set>>> arg_storage_;
   size_t arg_depth_ = 0;
 
   std::vector<uint32_t> builtin_ids_;

@@ -19,9 +19,8 @@ class FlatMap {
  public:
   static constexpr Key kEmpty = std::numeric_limits<Key>::max();
 
-  explicit FlatMap(size_t expected = 0) { reserve(expected); }
-
   size_t size() const { return size_; }
+  size_t bytes() const { return slots_.capacity() * sizeof(Slot); }
 
   void reserve(size_t expected) {
     size_t capacity = 16;

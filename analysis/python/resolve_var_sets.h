@@ -16,8 +16,12 @@ namespace anchorfs::analysis::python {
 // growing a variable touches one cache line.
 class VarSets {
  public:
-  void reserve(size_t vars) { slots_.reserve(vars); }
-
+  // Reserves address space only (see ReadLists): the tables then never reallocate, which
+  // would briefly hold two copies of them, unless they outgrow the guess.
+  void reserve(size_t vars, size_t pooled_values) {
+    slots_.reserve(vars);
+    pool_.reserve(pooled_values);
+  }
   // A new, empty variable.
   uint32_t add() {
     const auto var = static_cast<uint32_t>(slots_.size());
@@ -30,6 +34,10 @@ class VarSets {
   }
 
   size_t size() const { return slots_.size(); }
+  size_t bytes() const {
+    return slots_.size() * sizeof(Slot) + pool_.size() * sizeof(uint32_t) +
+           (current_.capacity() + previous_.capacity()) * sizeof(uint64_t);
+  }
   size_t count(uint32_t var) const { return slots_[var].meta & kSizeMask; }
   bool poisoned(uint32_t var) const { return (slots_[var].meta & kPoisoned) != 0; }
   void poison(uint32_t var) { slots_[var].meta |= kPoisoned; }

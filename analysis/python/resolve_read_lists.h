@@ -1,0 +1,80 @@
+// Per statement, the variables its last evaluation read, packed in one pool.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace anchorfs::analysis::python {
+
+// The fixed point re-evaluates a statement only when a variable it read has changed, so every
+// statement keeps its reads (~3 million on sympy): one pool instead of a vector each. A list
+// that grows moves to the end of the pool; compact() reclaims the space moves leave behind.
+class ReadLists {
+ public:
+  // `expected_reads` reserves address space only: pages the pool never reaches cost nothing,
+  // and a pool that never reallocates never holds two copies of itself.
+  ReadLists(size_t statements, size_t expected_reads) : lists_(statements) {
+    pool_.reserve(expected_reads);
+  }
+  ReadLists() = default;
+
+  size_t bytes() const { return pool_.size() * sizeof(uint32_t) + lists_.size() * sizeof(List); }
+
+  // Replaces the list of `stmt` with `vars`.
+  void store(uint32_t stmt, const std::vector<uint32_t>& vars) {
+    List& list = lists_[stmt];
+    const auto size = static_cast<uint32_t>(vars.size());
+    live_ = live_ - list.size + size;
+    if (size > list.capacity) {
+      list.begin = static_cast<uint32_t>(pool_.size());
+      list.capacity = size;
+      pool_.resize(pool_.size() + size);
+    }
+    std::copy(vars.begin(), vars.end(), pool_.begin() + list.begin);
+    list.size = size;
+  }
+
+  // Whether `pred` holds for some variable of the list of `stmt`.
+  template <class Pred>
+  bool any_of(uint32_t stmt, Pred&& pred) const {
+    const List& list = lists_[stmt];
+    const uint32_t* const vars = pool_.data() + list.begin;
+    for (uint32_t i = 0; i < list.size; ++i) {
+      if (pred(vars[i])) return true;
+    }
+    return false;
+  }
+
+  // Closes the gaps moved lists left behind, in place, once they are a third of the pool; the
+  // space freed at the end is reused by the lists that move next.
+  void compact() {
+    if (pool_.size() < live_ + live_ / 2 + 4096) return;
+    std::vector<uint32_t> by_begin(lists_.size());
+    for (uint32_t i = 0; i < by_begin.size(); ++i) by_begin[i] = i;
+    std::sort(by_begin.begin(), by_begin.end(),
+              [&](uint32_t a, uint32_t b) { return lists_[a].begin < lists_[b].begin; });
+    size_t end = 0;
+    for (uint32_t i : by_begin) {
+      List& list = lists_[i];
+      std::copy(pool_.begin() + list.begin, pool_.begin() + list.begin + list.size,
+                pool_.begin() + static_cast<std::ptrdiff_t>(end));
+      list.begin = static_cast<uint32_t>(end);
+      list.capacity = list.size;
+      end += list.size;
+    }
+    pool_.resize(end);
+  }
+
+ private:
+  struct List {
+    uint32_t begin = 0, size = 0, capacity = 0;  // into pool_
+  };
+
+  std::vector<List> lists_;
+  std::vector<uint32_t> pool_;
+  size_t live_ = 0;  // entries of pool_ in lists
+};
+
+}  // namespace anchorfs::analysis::python
