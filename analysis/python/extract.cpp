@@ -1141,8 +1141,9 @@ class Extractor {
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
       if (c.kind == K::Comment || ts_node_named_child_count(c.node) == 0) continue;
+      const FactSink::Mark m = mark();
       const uint32_t e = expr_for_effects(c.node, scope);
-      if (e != kNone) sink_.push_item(e);
+      if (e != kNone && !sink_.splice_opaque(e, m)) sink_.push_item(e);
     }
     release(r);
     return add_expr(ExprKind::Opaque, kNone, kNone, items);

@@ -247,6 +247,26 @@ class FactSink {
     return stmts_.size() == m.stmts && scopes == m.scopes;
   }
 
+  // Moves the items of opaque expression `e` onto the item stack and drops `e`, when it is the
+  // last expression and list emitted and no statement since `m` refers to it: an opaque operand
+  // of an opaque expression only adds its items (evaluated for their effects either way), and
+  // chains like `a*f(x) + b*g(y) + ...` would otherwise cost an expression per operator.
+  bool splice_opaque(uint32_t e, const Mark& m) {
+    const Expr x = exprs_[e];
+    if (x.kind != ExprKind::Opaque || e + 1 != exprs_.size() ||
+        uint64_t{x.list_begin} + x.list_count != lists_.size()) {
+      return false;
+    }
+    for (size_t i = m.stmts; i < stmts_.size(); ++i) {
+      if (stmts_[i].a == e || stmts_[i].b == e) return false;
+    }
+    items_.insert(items_.end(), lists_.begin() + x.list_begin, lists_.end());
+    lists_.resize(x.list_begin);
+    exprs_.pop_back();
+    effects_.pop_back();
+    return true;
+  }
+
   void roll_back(const Mark& m) {
     exprs_.resize(m.exprs);
     effects_.resize(m.exprs);
