@@ -227,17 +227,24 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
   std::vector<FileResult> results(sources.size());
   std::atomic<size_t> done{0};
   tbb::enumerable_thread_specific<ThreadStates> states;
+  // Longest first, handed out one at a time: a huge generated module started last would leave
+  // the other cores idle at the end. Results land by path index, so the order changes no output.
+  std::vector<size_t> order(sources.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return sources[a].size > sources[b].size; });
+  std::atomic<size_t> next{0};
   arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, sources.size(), 1),
-                      [&](const tbb::blocked_range<size_t>& range) {
-                        ThreadStates& local = states.local();
-                        for (size_t i = range.begin(); i != range.end(); ++i) {
-                          const SourceState* seen = surveyed.empty() ? nullptr : &surveyed[i];
-                          results[i] = process(tree, sources[i], seen, options, local);
-                          const size_t n = done.fetch_add(1) + 1;
-                          if (options.on_progress) options.on_progress(n, sources.size());
-                        }
-                      });
+    tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
+      ThreadStates& local = states.local();
+      for (size_t k = next.fetch_add(1); k < order.size(); k = next.fetch_add(1)) {
+        const size_t i = order[k];
+        const SourceState* seen = surveyed.empty() ? nullptr : &surveyed[i];
+        results[i] = process(tree, sources[i], seen, options, local);
+        const size_t n = done.fetch_add(1) + 1;
+        if (options.on_progress) options.on_progress(n, sources.size());
+      }
+    });
   });
   result.stats.parse_seconds = seconds_since(parse_start);
   // Parsing churns through large, short-lived syntax trees in per-thread malloc arenas; hand

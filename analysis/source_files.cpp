@@ -56,7 +56,7 @@ std::vector<SourceFile> select_sources(const SourceTree& tree) {
     if (excluded[i] || !S_ISREG(e.mode)) continue;
     for (size_t l = 0; l < languages.size(); ++l) {
       if (languages[l]->claims(e.path)) {
-        out.push_back({e.path, l});
+        out.push_back({e.path, l, e.size});
         break;
       }
     }

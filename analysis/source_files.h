@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@ namespace anchorfs::analysis {
 struct SourceFile {
   std::string path;      // repository-relative
   size_t front_end = 0;  // index into front_ends()
+  uint64_t size = 0;     // bytes, as scanned
 };
 
 // Whether a directory (repository-relative path; its entries as listed) is never analysed:
