@@ -369,6 +369,7 @@ class Resolver {
 
   bool merge(uint32_t var, const Set& src) {
     if (var == kNone || var == kUnresolved || src.empty() || vars_.poisoned(var)) return false;
+    if (vars_.contains_all(var, src)) return false;
     Set dst = vars_.get(var);
     const size_t before = dst.size();
     unite(dst, src);
@@ -456,6 +457,15 @@ class Resolver {
   uint32_t items_site(uint32_t site) const { return expr_count_ + site; }
   uint32_t varargs_site(uint32_t function) const { return 2 * expr_count_ + 2 * function; }
   uint32_t varkw_site(uint32_t function) const { return 2 * expr_count_ + 2 * function + 1; }
+
+  // The elements variable of Container value `v`, remembered per value: most lookups start
+  // from a value, and finding it by site in element_vars_ showed in profiles.
+  uint32_t elements_of(uint32_t v) {
+    if (v >= container_elements_.size()) container_elements_.resize(values_.size(), kNone);
+    uint32_t& elements = container_elements_[v];
+    if (elements == kNone) elements = elements_var(values_[v].a);
+    return elements;
+  }
 
   uint32_t elements_var(uint32_t site) {
     const auto [var, inserted] = element_vars_.try_emplace(site, 0);
@@ -1187,7 +1197,9 @@ class Resolver {
       case ExprKind::Container:
       case ExprKind::Tuple: {
         const uint32_t site = files_[f].expr_base + e;
-        const uint32_t elements = elements_var(site);
+        // The literal's value, once its first evaluation has made it.
+        uint32_t& made = expr_slot_[site];
+        const uint32_t elements = made == kNone ? elements_var(site) : elements_of(made);
         const uint32_t positions =
             x.kind == ExprKind::Tuple ? positions_base(site, x.list_count) : kNone;
         for (uint32_t i = 0; i < x.list_count; ++i) {
@@ -1197,7 +1209,8 @@ class Resolver {
           merge(elements, v);
           if (positions != kNone) merge(positions + i, v);
         }
-        out.insert(value(VK::Container, site));
+        if (made == kNone) made = value(VK::Container, site);
+        out.insert(made);
         break;
       }
       case ExprKind::Alternatives:
@@ -1313,7 +1326,7 @@ class Resolver {
     const Value val = values_[v];
     switch (val.kind) {
       case VK::Container:
-        unite(out, read(elements_var(val.a)));
+        unite(out, read(elements_of(v)));
         break;
       case VK::Generator:
         unite(out, read(lazy_var(yield_var_, val.a)));
@@ -1337,7 +1350,7 @@ class Resolver {
   void subscript(uint32_t v, Set& out, int depth) {
     const Value val = values_[v];
     if (val.kind == VK::Container) {
-      unite(out, read(elements_var(val.a)));
+      unite(out, read(elements_of(v)));
     } else if (val.kind == VK::Instance) {
       unite(out, implicit(val.a, s_getitem_, depth));
     } else if (val.kind == VK::Class) {
@@ -1359,7 +1372,7 @@ class Resolver {
     if (val.kind == VK::Class) {
       insert(out, instance_of(val.a));
     } else if (val.kind == VK::Container) {
-      const Set elements = read(elements_var(val.a));
+      const Set elements = read(elements_of(v));
       for (uint32_t c : elements) {
         if (values_[c].kind == VK::Class) insert(out, instance_of(values_[c].a));
       }
@@ -1392,7 +1405,7 @@ class Resolver {
         for (uint32_t i = 0; i < x.list_count; ++i)
           eval(ctx, list_item(f, x.list_begin + i), depth + 1);
         for (uint32_t o : objects) {
-          if (values_[o].kind == VK::Container) merge(elements_var(values_[o].a), v);
+          if (values_[o].kind == VK::Container) merge(elements_of(o), v);
         }
         break;
       }
@@ -1547,7 +1560,7 @@ class Resolver {
 
   void container_method(uint32_t site, uint32_t container, uint32_t method, const Args& args,
                         Set& out, int depth) {
-    const uint32_t elements = elements_var(site);
+    const uint32_t elements = elements_of(container);
     const auto& pos = args.positional;
     const uint8_t roles = name_roles_[method];
     if ((roles & kAdd) != 0 && !pos.empty()) merge(elements, pos[0]);
@@ -1878,13 +1891,14 @@ class Resolver {
   std::vector<Value> values_;
   FlatMap<uint64_t> value_ids_;
   VarSets vars_;
-  FlatMap<uint64_t> scope_vars_;     // (scope, name) -> variable
-  FlatMap<uint64_t> object_vars_;    // (instance or function value, name) -> variable
-  FlatMap<uint32_t> element_vars_;   // container site -> variable
-  FlatMap<uint32_t> position_vars_;  // tuple site -> first position var
+  FlatMap<uint64_t> scope_vars_;              // (scope, name) -> variable
+  FlatMap<uint64_t> object_vars_;             // (instance or function value, name) -> variable
+  FlatMap<uint32_t> element_vars_;            // container site -> variable
+  std::vector<uint32_t> container_elements_;  // per value: see elements_of
+  FlatMap<uint32_t> position_vars_;           // tuple site -> first position var
   std::vector<uint32_t> ret_var_, yield_var_;
   // Per expression: for a Name, the variable it resolved to when first evaluated (kUnresolved
-  // for none); for a Call, its index in site_calls_. No expression is both.
+  // for none); for a Call, its index in site_calls_; for a Container or Tuple, its value.
   std::vector<uint32_t> expr_slot_;
   std::unordered_map<uint32_t, uint32_t> receiver_seed_;  // self/cls variable -> its class
   ReadLists stmt_reads_;              // per statement: the variables its last evaluation read

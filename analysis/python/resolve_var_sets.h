@@ -28,7 +28,7 @@ class VarSets {
     slots_.push_back({});
     if (var % 64 == 0) {
       current_.push_back(0);
-      previous_.push_back(0);
+      recent_.push_back(0);
     }
     return var;
   }
@@ -36,7 +36,7 @@ class VarSets {
   size_t size() const { return slots_.size(); }
   size_t bytes() const {
     return slots_.size() * sizeof(Slot) + pool_.size() * sizeof(uint32_t) +
-           (current_.capacity() + previous_.capacity()) * sizeof(uint64_t);
+           (current_.capacity() + recent_.capacity()) * sizeof(uint64_t);
   }
   size_t count(uint32_t var) const { return slots_[var].meta & kSizeMask; }
   bool poisoned(uint32_t var) const { return (slots_[var].meta & kPoisoned) != 0; }
@@ -47,15 +47,14 @@ class VarSets {
   void mark_changed(uint32_t var, uint32_t tick) {
     slots_[var].changed = tick;
     current_[var / 64] |= uint64_t{1} << (var % 64);
+    recent_[var / 64] |= uint64_t{1} << (var % 64);
   }
 
   // Whether the variable changed during this round or the previous one: a bit array small
   // enough to stay in cache, checked before changed() (see Resolver::stale).
-  bool recently_changed(uint32_t var) const {
-    return (((current_[var / 64] | previous_[var / 64]) >> (var % 64)) & 1) != 0;
-  }
+  bool recently_changed(uint32_t var) const { return ((recent_[var / 64] >> (var % 64)) & 1) != 0; }
   void start_round() {
-    previous_.swap(current_);
+    recent_ = current_;
     std::fill(current_.begin(), current_.end(), 0);
   }
   // The evaluation that last listed the variable among its reads.
@@ -67,6 +66,21 @@ class VarSets {
     const size_t n = slot.meta & kSizeMask;
     out.assign(n <= kInline ? slot.words : &pool_[slot.words[0]], n);
     return out;
+  }
+
+  // Whether the variable already holds every value of `values` (both sorted): most merges
+  // bring nothing new, and this answers without copying the set out.
+  bool contains_all(uint32_t var, const ValueSet& values) const {
+    const Slot& slot = slots_[var];
+    const size_t n = slot.meta & kSizeMask;
+    if (values.size() > n) return false;
+    const uint32_t* have = n <= kInline ? slot.words : &pool_[slot.words[0]];
+    const uint32_t* const end = have + n;
+    for (uint32_t v : values) {
+      while (have != end && *have < v) ++have;
+      if (have == end || *have != v) return false;
+    }
+    return true;
   }
 
   void set(uint32_t var, const ValueSet& values) {
@@ -119,7 +133,8 @@ class VarSets {
   }
 
   std::vector<Slot> slots_;
-  std::vector<uint64_t> current_, previous_;  // per variable, a bit: changed this/last round
+  // Per variable, a bit: changed this round; changed this round or the last.
+  std::vector<uint64_t> current_, recent_;
   std::vector<uint32_t> pool_;
   uint32_t free_[3] = {kNoBlock, kNoBlock, kNoBlock};
 };
