@@ -1,0 +1,114 @@
+// Python extraction keeps facts small: what it drops, shares and splices
+// (analysis/python/fact_sink.h).
+#include <gtest/gtest.h>
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "analysis/facts.h"
+#include "analysis/python/extract.h"
+
+namespace anchorfs::analysis::test {
+namespace {
+
+FileFacts extract(std::string_view source) {
+  TSParser* parser = ts_parser_new();
+  FileFacts facts = python::extract_facts(parser, source);
+  ts_parser_delete(parser);
+  return facts;
+}
+
+std::vector<Stmt> stmts_of(const FileFacts& f, StmtKind kind) {
+  std::vector<Stmt> out;
+  for (const Stmt& s : f.stmts) {
+    if (s.kind == kind) out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<ExprKind> list_kinds(const FileFacts& f, const Expr& e) {
+  std::vector<ExprKind> out;
+  for (uint32_t i = 0; i < e.list_count; ++i)
+    out.push_back(f.exprs[f.lists[e.list_begin + i]].kind);
+  return out;
+}
+
+bool has_string(const FileFacts& f, std::string_view s) {
+  return std::find(f.strings.begin(), f.strings.end(), s) != f.strings.end();
+}
+
+TEST(ExtractCompact, ValuesEvaluatedOnlyForNothingAreDropped) {
+  const FileFacts f = extract(
+      "x.only_read_here\n"
+      "1 + 2 * y\n"
+      "z[k]\n"
+      "assert a == b, 'message'\n");
+  EXPECT_TRUE(stmts_of(f, StmtKind::Evaluate).empty());
+  EXPECT_FALSE(has_string(f, "only_read_here"));  // rolled back with its expression
+  EXPECT_TRUE(facts_are_consistent(f));
+}
+
+TEST(ExtractCompact, CallsInEvaluatedValuesAreKept) {
+  const FileFacts f = extract(
+      "1 + g(x)\n"
+      "z[h(1)]\n");
+  const std::vector<Stmt> evaluated = stmts_of(f, StmtKind::Evaluate);
+  ASSERT_EQ(evaluated.size(), 2u);
+  EXPECT_EQ(list_kinds(f, f.exprs[evaluated[0].b]), std::vector{ExprKind::Call});
+  const Expr& subscript = f.exprs[evaluated[1].b];
+  ASSERT_EQ(subscript.kind, ExprKind::Subscript);
+  EXPECT_EQ(list_kinds(f, subscript), std::vector{ExprKind::Call});
+  EXPECT_TRUE(facts_are_consistent(f));
+}
+
+TEST(ExtractCompact, WalrusInADroppedOperandStillAssigns) {
+  const FileFacts f = extract("(y := 1) + 2\n");
+  const std::vector<Stmt> assigns = stmts_of(f, StmtKind::Assign);
+  ASSERT_EQ(assigns.size(), 1u);
+  EXPECT_EQ(f.strings[f.exprs[assigns[0].a].str], "y");
+  EXPECT_TRUE(facts_are_consistent(f));
+}
+
+TEST(ExtractCompact, OperatorChainsAreOneOpaqueExpression) {
+  const FileFacts f = extract("v = a*f(x) + b*g(y) - c*h(z)\n");
+  const std::vector<Stmt> assigns = stmts_of(f, StmtKind::Assign);
+  ASSERT_EQ(assigns.size(), 1u);
+  const Expr& value = f.exprs[assigns[0].b];
+  ASSERT_EQ(value.kind, ExprKind::Opaque);
+  EXPECT_EQ(list_kinds(f, value), (std::vector{ExprKind::Call, ExprKind::Call, ExprKind::Call}));
+  EXPECT_EQ(std::count_if(f.exprs.begin(), f.exprs.end(),
+                          [](const Expr& e) { return e.kind == ExprKind::Opaque; }),
+            1);
+}
+
+TEST(ExtractCompact, NamesAreSharedWithinAScopeOnly) {
+  const FileFacts f = extract(
+      "p = b\n"
+      "q = b\n"
+      "def fn():\n"
+      "    return b\n");
+  const std::vector<Stmt> assigns = stmts_of(f, StmtKind::Assign);
+  ASSERT_EQ(assigns.size(), 2u);
+  EXPECT_EQ(assigns[0].b, assigns[1].b);
+  const std::vector<Stmt> returns = stmts_of(f, StmtKind::Return);
+  ASSERT_EQ(returns.size(), 1u);
+  EXPECT_NE(returns[0].b, assigns[0].b);
+  EXPECT_EQ(f.strings[f.exprs[returns[0].b].str], "b");
+}
+
+TEST(ExtractCompact, FactsAreExactlySizedAndRepeatable) {
+  const std::string source =
+      "import os\nfor i in range(3):\n    print(os.path.join('a', str(i)))\n";
+  const FileFacts first = extract(source);
+  extract("def other(): return [x for x in y if g(x)]\n");  // reuses the thread's buffers
+  const FileFacts again = extract(source);
+  EXPECT_EQ(first, again);
+  EXPECT_EQ(again.exprs.capacity(), again.exprs.size());
+  EXPECT_EQ(again.lists.capacity(), again.lists.size());
+  EXPECT_EQ(again.stmts.capacity(), again.stmts.size());
+}
+
+}  // namespace
+}  // namespace anchorfs::analysis::test
