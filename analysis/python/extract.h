@@ -14,7 +14,9 @@ namespace anchorfs::analysis::python {
 inline constexpr int kMaxNesting = 200;
 
 // Parses `bytes` with `parser` (set to the Python language by this call) and extracts its facts;
-// the dense view's facts too when `dense`.
+// the dense view's facts too when `dense`. The facts are compact (docs/extraction.md): opaque
+// lists hold only sub-expressions with effects, operator chains are one opaque expression, and
+// there is one Name expression per (scope, name).
 FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense = true);
 
 }  // namespace anchorfs::analysis::python
