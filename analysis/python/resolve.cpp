@@ -162,8 +162,8 @@ class Resolver {
                    current_rss().c_str(), expr_count_, stmt_count_, scopes_.size(),
                    static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
     }
-    // Sympy's statements read ~8 variables each; moves and compaction need some slack.
-    stmt_reads_ = ReadLists(stmt_count_, size_t{16} * stmt_count_);
+    // Sympy's statements read ~8 variables each (~14 bytes); moves need some slack.
+    stmt_reads_ = ReadLists(stmt_count_, size_t{32} * stmt_count_);
     stmt_round_.assign(stmt_count_, 0);
     for (int round = 0; round < kMaxRounds; ++round) {
       ++round_;
@@ -195,10 +195,10 @@ class Resolver {
       std::fprintf(stderr, "sets: full %zu, >=16 %zu, total size %zu rss %s\n", big, mid, total,
                    current_rss().c_str());
       std::fprintf(stderr,
-                   "tables: call sites %zu scope vars %zu object vars %zu element vars %zu tuples "
-                   "%zu values %zu\n",
+                   "tables: call sites %zu scope vars %zu object vars %zu element vars %zu values "
+                   "%zu\n",
                    site_calls_.size(), scope_vars_.size(), object_vars_.size(),
-                   element_vars_.size(), position_vars_.size(), values_.size());
+                   element_vars_.size(), values_.size());
     }
     if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) print_memory();
     release_evaluation_state();
@@ -215,10 +215,11 @@ class Resolver {
     scope_vars_ = {};
     object_vars_ = {};
     element_vars_ = {};
-    position_vars_ = {};
     object_shapes_ = {};
     value_ids_ = {};
     defining_class_ = {};
+    instance_vars_of_ = {};
+    std::vector<uint32_t>().swap(instance_vars_pool_);
     arg_storage_.clear();
     std::vector<std::vector<uint32_t>>().swap(mro_);
   }
@@ -232,12 +233,13 @@ class Resolver {
     std::fprintf(
         stderr,
         "memory MB: vars %.1f reads %.1f stmt ticks %.1f expr slots %.1f call sites %.1f+%.1f "
-        "scope vars %.1f object vars %.1f element vars %.1f tuples %.1f values %.1f+%.1f "
-        "class cache %.1f strings %.1f\n",
+        "scope vars %.1f object vars %.1f element vars %.1f values %.1f+%.1f "
+        "class cache %.1f+%.1f strings %.1f\n",
         mb(vars_.bytes()), mb(stmt_reads_.bytes()), mb(vec(stmt_round_)), mb(vec(expr_slot_)),
         mb(vec(site_calls_)), mb(more), mb(scope_vars_.bytes()), mb(object_vars_.bytes()),
-        mb(element_vars_.bytes()), mb(position_vars_.bytes()), mb(vec(values_)),
-        mb(value_ids_.bytes()), mb(defining_class_.bytes()), mb(vec(gstr_) + vec(strings_by_id_)));
+        mb(element_vars_.bytes()), mb(vec(values_)), mb(value_ids_.bytes()),
+        mb(defining_class_.bytes()), mb(instance_vars_of_.bytes() + vec(instance_vars_pool_)),
+        mb(vec(gstr_) + vec(strings_by_id_)));
   }
 
  private:
@@ -413,6 +415,23 @@ class Resolver {
     if (scopes_[scope].kind == ScopeKind::Class) ++class_vars_created_;
   }
 
+  // The instance variables `name` along `order`, the MRO of class `c`, created as needed:
+  // remembered per (class, name) until an MRO changes, instead of a hash lookup per class on
+  // every attribute evaluation.
+  const uint32_t* instance_vars(uint32_t c, uint32_t name, const std::vector<uint32_t>& order) {
+    if (instance_vars_generation_ != mro_generation_) {
+      instance_vars_generation_ = mro_generation_;
+      instance_vars_of_.clear();
+      instance_vars_pool_.clear();
+    }
+    const auto [begin, inserted] = instance_vars_of_.try_emplace(
+        key(c, name), static_cast<uint32_t>(instance_vars_pool_.size()));
+    if (inserted) {
+      for (uint32_t k : order) instance_vars_pool_.push_back(instance_var(instance_of(k), name));
+    }
+    return instance_vars_pool_.data() + *begin;
+  }
+
   uint32_t instance_var(uint32_t instance, uint32_t name) {
     const auto [var, inserted] = object_vars_.try_emplace(key(instance, name), 0);
     if (inserted) *var = new_var();
@@ -473,15 +492,9 @@ class Resolver {
     return *var;
   }
 
-  // The variables of a tuple literal's positions: `count` consecutive ones.
-  uint32_t positions_base(uint32_t site, uint32_t count) {
-    const auto [base, inserted] = position_vars_.try_emplace(site, 0);
-    if (inserted) {
-      *base = static_cast<uint32_t>(vars_.size());
-      for (uint32_t i = 0; i < count; ++i) new_var();
-    }
-    return *base;
-  }
+  // A tuple literal's elements variable is created by its first evaluation, and the variables
+  // of its positions right after it: they are the next list_count variables.
+  static uint32_t positions_of(uint32_t elements) { return elements + 1; }
 
   // ---- binding: which names each scope defines ----------------------------------------------
 
@@ -1200,8 +1213,13 @@ class Resolver {
         // The literal's value, once its first evaluation has made it.
         uint32_t& made = expr_slot_[site];
         const uint32_t elements = made == kNone ? elements_var(site) : elements_of(made);
-        const uint32_t positions =
-            x.kind == ExprKind::Tuple ? positions_base(site, x.list_count) : kNone;
+        uint32_t positions = kNone;
+        if (x.kind == ExprKind::Tuple) {
+          positions = positions_of(elements);
+          if (made == kNone) {
+            for (uint32_t i = 0; i < x.list_count; ++i) new_var();
+          }
+        }
         for (uint32_t i = 0; i < x.list_count; ++i) {
           const uint32_t item = list_item(f, x.list_begin + i);
           const Set v = eval(ctx, item, depth + 1);
@@ -1269,10 +1287,11 @@ class Resolver {
           insert(out, value(VK::Class, obj.a));
           break;
         }
-        const std::vector<uint32_t>& order = mro(obj.a);
         // Instance attributes of every class on the MRO add up (no shadowing), so a missing
         // one is created empty and read: a later store changes exactly that variable.
-        for (uint32_t k : order) unite(out, read(instance_var(instance_of(k), name)));
+        const std::vector<uint32_t>& order = mro(obj.a);
+        const uint32_t* const vars = instance_vars(obj.a, name, order);
+        for (size_t i = 0; i < order.size(); ++i) unite(out, read(vars[i]));
         const uint32_t var = class_attribute(obj.a, name);
         if (var == kNone) break;
         const Set found = read(var);
@@ -1436,7 +1455,7 @@ class Resolver {
         const Expr* literal = container_literal(val.a);
         if (literal != nullptr && literal->kind == ExprKind::Tuple &&
             literal->list_count == pattern.list_count) {
-          const uint32_t positions = positions_base(val.a, pattern.list_count);
+          const uint32_t positions = positions_of(elements_of(c));
           for (uint32_t i = 0; i < pattern.list_count; ++i) {
             unite(per_target[i], read(positions + i));
           }
@@ -1895,7 +1914,6 @@ class Resolver {
   FlatMap<uint64_t> object_vars_;             // (instance or function value, name) -> variable
   FlatMap<uint32_t> element_vars_;            // container site -> variable
   std::vector<uint32_t> container_elements_;  // per value: see elements_of
-  FlatMap<uint32_t> position_vars_;           // tuple site -> first position var
   std::vector<uint32_t> ret_var_, yield_var_;
   // Per expression: for a Name, the variable it resolved to when first evaluated (kUnresolved
   // for none); for a Call, its index in site_calls_; for a Container or Tuple, its value.
@@ -1940,6 +1958,11 @@ class Resolver {
   // See defining_class: (class, name) -> index in the class's MRO. Valid while
   // mro_generation_ + class_vars_created_ equals class_cache_epoch_ (both only grow).
   FlatMap<uint64_t> defining_class_;
+  // See instance_vars: (class, name) -> offset in instance_vars_pool_, for mro_generation_
+  // instance_vars_generation_.
+  FlatMap<uint64_t> instance_vars_of_;
+  std::vector<uint32_t> instance_vars_pool_;
+  uint32_t instance_vars_generation_ = 0;
   uint64_t class_vars_created_ = 0, class_cache_epoch_ = 0;
   std::vector<uint32_t> instance_value_;    // per class scope
   std::vector<uint32_t> evaluation_order_;  // files, imported ones first
