@@ -502,7 +502,13 @@ class DenseWalker {
 
   void visit_call(TSNode n) {
     const TSNode function = field(n, g_.f_function);
-    if (auto callee = chain_of(function)) {
+    auto callee = chain_of(function);
+    // Most calls are not kept (worth_keeping): their arguments are not looked at for a key.
+    if (callee && *callee != "getattr" &&
+        !(ok_ && worth_keeping({DenseKind::Call, 0, *callee, {}}))) {
+      callee.reset();
+    }
+    if (callee) {
       const std::vector<TSNode> args = positional(n);
       if (*callee == "getattr" && args.size() >= 2) {
         // getattr(obj, "NAME") reads obj.NAME.
