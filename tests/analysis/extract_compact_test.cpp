@@ -110,5 +110,42 @@ TEST(ExtractCompact, FactsAreExactlySizedAndRepeatable) {
   EXPECT_EQ(again.stmts.capacity(), again.stmts.size());
 }
 
+TEST(ExtractCompact, LongOperatorChainsStillCountAgainstTheNestingLimit) {
+  // Operands are skipped unwalked only when short: a sum nested past kMaxNesting is noticed.
+  std::string sum = "x = a";
+  for (int i = 0; i < python::kMaxNesting + 50; ++i) sum += " + a";
+  const FileFacts f = extract(sum + "\nassert " + sum.substr(4) + "\n");
+  EXPECT_FALSE(f.parsed_cleanly);
+  EXPECT_TRUE(facts_are_consistent(f));
+}
+
+TEST(ExtractCompact, SerializedDeltasRoundTripAnyOrder) {
+  // References far back, list starts out of order (scope lists sit between expression lists),
+  // large ids: the delta encoding must give every value back exactly.
+  FileFacts f;
+  f.language = "python";
+  f.strings = {"", "a", "b"};
+  f.scopes.resize(1);
+  f.scopes[0].name = 0;
+  f.lists = {0, 1, 1, 0, 3};
+  f.scopes[0].decorators_begin = 3;
+  f.scopes[0].decorators_count = 2;
+  f.exprs = {{ExprKind::Name, kNone, 1, 5, 0},
+             {ExprKind::Name, kNone, 2, 5, 0},
+             {ExprKind::Call, 0, kNone, 0, 2},
+             {ExprKind::Opaque, kNone, kNone, 2, 1},
+             {ExprKind::Definition, 0, kNone, 5, 0}};
+  f.stmts = {{StmtKind::Evaluate, 0, kNone, 3, kNone},
+             {StmtKind::Assign, 0, 0, 2, kNone},
+             {StmtKind::ImportFrom, 0, 1, 2, 1},
+             {StmtKind::Return, 0, kNone, 0, kNone}};
+  ASSERT_TRUE(facts_are_consistent(f));
+  const std::string bytes = serialize_facts(f);
+  const auto back = deserialize_facts(bytes);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(*back, f);
+  EXPECT_EQ(serialize_facts(*back), bytes);
+}
+
 }  // namespace
 }  // namespace anchorfs::analysis::test
