@@ -1,0 +1,96 @@
+// The resolver's output: the edges once the rounds are done, and its debug statistics.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "analysis/python/resolve_resolver.h"
+
+namespace anchorfs::analysis::python::detail {
+
+// Debug output only: the resident set size as /proc reports it.
+std::string current_rss() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return "?";
+  unsigned long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%lu %lu", &size, &resident);
+  std::fclose(f);
+  return n == 2 ? std::to_string(resident * 4096 / (1024 * 1024)) + " MB" : "?";
+}
+
+void Resolver::release_evaluation_state() {
+  stmt_reads_ = ReadLists();
+  std::vector<uint32_t>().swap(stmt_round_);
+  std::vector<uint32_t>().swap(reads_);
+  std::vector<uint32_t>().swap(expr_slot_);
+  scope_vars_ = {};
+  object_vars_ = {};
+  element_vars_ = {};
+  object_shapes_ = {};
+  value_ids_ = {};
+  defining_class_ = {};
+  instance_vars_of_ = {};
+  std::vector<uint32_t>().swap(instance_vars_pool_);
+  arg_storage_.clear();
+  std::vector<std::vector<uint32_t>>().swap(mro_);
+}
+
+void Resolver::print_memory() const {
+  const auto mb = [](size_t bytes) { return static_cast<double>(bytes) / (1 << 20); };
+  const auto vec = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  size_t more = 0;
+  for (const auto& m : more_callees_) more += vec(m);
+  std::fprintf(
+      stderr,
+      "memory MB: vars %.1f reads %.1f stmt ticks %.1f expr slots %.1f call sites %.1f+%.1f "
+      "scope vars %.1f object vars %.1f element vars %.1f values %.1f+%.1f "
+      "class cache %.1f+%.1f strings %.1f\n",
+      mb(vars_.bytes()), mb(stmt_reads_.bytes()), mb(vec(stmt_round_)), mb(vec(expr_slot_)),
+      mb(vec(site_calls_)), mb(more), mb(scope_vars_.bytes()), mb(object_vars_.bytes()),
+      mb(element_vars_.bytes()), mb(vec(values_)), mb(value_ids_.bytes()),
+      mb(defining_class_.bytes()), mb(instance_vars_of_.bytes() + vec(instance_vars_pool_)),
+      mb(vec(gstr_) + vec(strings_by_id_)));
+}
+
+void Resolver::emit_edges() {
+  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+    const ScopeRec& s = scopes_[g];
+    if (s.parent != kNone) out_.push_back({entity_of(s.parent), entity_of(g), Relation::Contains});
+    for (uint32_t b : bases_[g]) out_.push_back({entity_of(g), entity_of(b), Relation::Inherits});
+  }
+  // `from m import name`: the import reaches the file defining what `name` turned out to be.
+  for (const FromImport& fi : from_imports_) {
+    bool found = false;
+    for (uint32_t v : vars_.get(fi.var)) {
+      const Value val = values_[v];
+      uint32_t target = kNone;
+      if (val.kind == VK::Class || val.kind == VK::Function) target = scopes_[val.a].file;
+      if (val.kind == VK::Module) target = modules_.modules()[val.a].file;
+      if (target == kNone) continue;
+      found = true;
+      if (target != fi.file) import_edges_.insert(key(fi.file, target));
+    }
+    if (!found && fi.from_file != fi.file) import_edges_.insert(key(fi.file, fi.from_file));
+  }
+  for (uint64_t k : import_edges_) {
+    out_.push_back({files_[k >> 32].entity, files_[k & 0xffffffffu].entity, Relation::Imports});
+  }
+  std::vector<uint64_t> calls(call_edges_.begin(), call_edges_.end());
+  for (const SiteCalls& site : site_calls_) {
+    if (site.more == kNone) {
+      calls.push_back(key(site.caller, site.callee));
+      continue;
+    }
+    const std::vector<uint32_t>& callees = more_callees_[site.more];
+    if (callees.size() > kMaxCalleesPerSite) continue;
+    for (uint32_t callee : callees) calls.push_back(key(site.caller, callee));
+  }
+  std::vector<SiteCalls>().swap(site_calls_);
+  std::sort(calls.begin(), calls.end());
+  calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+  for (uint64_t k : calls) {
+    out_.push_back(
+        {static_cast<EntityIndex>(k >> 32), static_cast<EntityIndex>(k), Relation::Calls});
+  }
+}
+
+}  // namespace anchorfs::analysis::python::detail

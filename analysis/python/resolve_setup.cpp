@@ -1,0 +1,477 @@
+// The resolver's setup: global ids, which names each scope binds, imports, receivers and the
+// patterns found before the rounds (wrapper decorators, identity functions, parameters).
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+#include "analysis/python/resolve_resolver.h"
+
+namespace anchorfs::analysis::python::detail {
+
+uint32_t Resolver::global_string(std::string_view s) {
+  const auto [it, inserted] = strings_.try_emplace(s, static_cast<uint32_t>(strings_.size()));
+  if (inserted) strings_by_id_.push_back(s);
+  return it->second;
+}
+
+void Resolver::index_files() {
+  files_.resize(input_.files.size());
+  size_t call_count = 0;
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const FileFacts& facts = *input_.files[f].facts;
+    FileRec& rec = files_[f];
+    rec.facts = &facts;
+    rec.entity = input_.files[f].entity;
+    rec.scope_base = static_cast<uint32_t>(scopes_.size());
+    rec.expr_base = expr_count_;
+    rec.str_base = static_cast<uint32_t>(gstr_.size());
+    rec.module = modules_.module_of_file(f);
+    rec.stmt_base = stmt_count_;
+    stmt_count_ += static_cast<uint32_t>(facts.stmts.size());
+    for (const Expr& x : facts.exprs) call_count += x.kind == ExprKind::Call ? 1 : 0;
+    expr_count_ += static_cast<uint32_t>(facts.exprs.size());
+    for (const std::string& s : facts.strings) gstr_.push_back(global_string(s));
+    for (uint32_t s = 0; s < facts.scopes.size(); ++s) {
+      const Scope& scope = facts.scopes[s];
+      ScopeRec r;
+      r.file = f;
+      r.local = s;
+      r.parent = scope.parent == kNone ? kNone : rec.scope_base + scope.parent;
+      r.kind = scope.kind;
+      r.flags = scope.flags;
+      r.name = scope.name == kNone ? kNone : gstr_[rec.str_base + scope.name];
+      scopes_.push_back(r);
+    }
+  }
+  expr_slot_.assign(expr_count_, kNone);
+  site_calls_.reserve(call_count);  // most call sites resolve to something
+  ret_var_.assign(scopes_.size(), kNone);
+  yield_var_.assign(scopes_.size(), kNone);
+  bases_.assign(scopes_.size(), {});
+  mro_.assign(scopes_.size(), {});
+  mro_state_.assign(scopes_.size(), 0);
+  mro_built_.assign(scopes_.size(), 0);
+  instance_value_.assign(scopes_.size(), kNone);
+  scope_shape_.assign(scopes_.size(), kNone);
+  attribute_shape_.assign(scopes_.size(), kNone);
+  for (size_t b = 0; b < static_cast<size_t>(Builtin::kCount); ++b) {
+    builtin_ids_.push_back(global_string(kBuiltinNames[b]));
+  }
+  s_init_ = global_string("__init__");
+  s_call_ = global_string("__call__");
+  s_iter_ = global_string("__iter__");
+  s_next_ = global_string("__next__");
+  s_enter_ = global_string("__enter__");
+  s_getitem_ = global_string("__getitem__");
+  s_class_ = global_string("__class__");
+  s_new_ = global_string("__new__");
+  s_init_subclass_ = global_string("__init_subclass__");
+  s_class_getitem_ = global_string("__class_getitem__");
+  s_items_ = global_string("items");
+  const std::pair<uint8_t, std::vector<std::string_view>> roles[] = {
+      {kAdd, {"append", "add", "appendleft", "put", "put_nowait"}},
+      {kExtend, {"extend", "update", "extendleft"}},
+      {kInsert, {"insert", "setdefault"}},
+      {kGet, {"get", "pop", "popitem", "popleft", "setdefault", "get_nowait"}},
+      {kView, {"values", "keys", "items", "copy"}},
+  };
+  std::vector<std::pair<uint32_t, uint8_t>> named;
+  for (const auto& [role, names] : roles) {
+    for (std::string_view m : names) named.emplace_back(global_string(m), role);
+  }
+  name_roles_.assign(strings_.size(), 0);
+  for (const auto& [name, role] : named) name_roles_[name] |= role;
+  // Every name is interned by now; strings_by_id_ is the table from here on.
+  std::unordered_map<std::string_view, uint32_t>().swap(strings_);
+}
+
+void Resolver::bind(uint32_t scope, uint32_t name) {
+  if (declared_global_.contains(key(scope, name))) {
+    const uint32_t module = module_scope(scopes_[scope].file);
+    alias_var(scope, name, scope_var(module, name));
+    return;
+  }
+  if (declared_nonlocal_.contains(key(scope, name))) return;
+  scope_var(scope, name);
+}
+
+void Resolver::bind_target(uint32_t f, uint32_t scope, uint32_t e, int depth) {
+  if (depth > kMaxEvalDepth) return;
+  const Expr& x = expr_at(f, e);
+  switch (x.kind) {
+    case ExprKind::Name:
+      bind(scope, gs(f, x.str));
+      break;
+    case ExprKind::ScopedName:
+      bind(gscope(f, x.a), gs(f, x.str));
+      break;
+    case ExprKind::Tuple:
+    case ExprKind::Container:
+      for (uint32_t i = 0; i < x.list_count; ++i) {
+        bind_target(f, scope, list_item(f, x.list_begin + i), depth + 1);
+      }
+      break;
+    case ExprKind::Star:
+      bind_target(f, scope, x.a, depth + 1);
+      break;
+    default:
+      break;
+  }
+}
+
+void Resolver::collect_stored_names(uint32_t f, uint32_t e, int depth) {
+  if (depth > 64) return;
+  const Expr& x = expr_at(f, e);
+  if (x.kind == ExprKind::Attribute) name_roles_[gs(f, x.str)] |= kStored;
+  if (x.kind == ExprKind::Star) collect_stored_names(f, x.a, depth + 1);
+  if (x.kind == ExprKind::Tuple || x.kind == ExprKind::Container) {
+    for (uint32_t i = 0; i < x.list_count; ++i) {
+      collect_stored_names(f, list_item(f, x.list_begin + i), depth + 1);
+    }
+  }
+}
+
+void Resolver::bind_names() {
+  module_names_.assign(files_.size(), {});
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    for (const Stmt& s : facts(f).stmts) {
+      if (s.kind == StmtKind::Global)
+        declared_global_.insert(key(gscope(f, s.scope), gs(f, s.str)));
+      if (s.kind == StmtKind::Nonlocal) {
+        declared_nonlocal_.insert(key(gscope(f, s.scope), gs(f, s.str)));
+      }
+    }
+  }
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      if (s.kind == StmtKind::Assign) collect_stored_names(f, s.a, 0);
+    }
+    for (uint32_t s = 1; s < ff.scopes.size(); ++s) {
+      const Scope& sc = ff.scopes[s];
+      for (uint32_t p = 0; p < sc.params_count; ++p) {
+        bind(gscope(f, s), gs(f, ff.params[sc.params_begin + p].name));
+      }
+    }
+    for (const Stmt& s : ff.stmts) {
+      const uint32_t scope = gscope(f, s.scope);
+      switch (s.kind) {
+        case StmtKind::Assign:
+          bind_target(f, scope, s.a);
+          break;
+        case StmtKind::Define:
+          bind(scope, gs(f, ff.scopes[s.a].name));
+          break;
+        case StmtKind::ImportModule:
+        case StmtKind::ImportFrom:
+          bind(scope, gs(f, s.str));
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  // nonlocal names alias the nearest enclosing function's binding.
+  for (uint64_t k : declared_nonlocal_) {
+    const auto scope = static_cast<uint32_t>(k >> 32);
+    const auto name = static_cast<uint32_t>(k);
+    for (uint32_t p = scopes_[scope].parent; p != kNone; p = scopes_[p].parent) {
+      if (scopes_[p].kind == ScopeKind::Module) break;
+      if (scopes_[p].kind == ScopeKind::Class) continue;
+      const uint32_t v = find_var(p, name);
+      if (v != kNone) {
+        alias_var(static_cast<uint32_t>(k >> 32), static_cast<uint32_t>(k), v);
+        break;
+      }
+    }
+  }
+}
+
+std::vector<uint32_t> Resolver::exports(uint32_t f) {
+  const FileFacts& ff = facts(f);
+  std::vector<uint32_t> out;
+  if (ff.has_all) {
+    for (uint32_t s : ff.all_names) out.push_back(gs(f, s));
+  } else {
+    for (uint32_t name : module_names_[f]) {
+      if (!strings_by_id_[name].starts_with('_')) out.push_back(name);
+    }
+  }
+  return out;
+}
+
+void Resolver::expand_star_imports() {
+  struct Star {
+    uint32_t file, scope, from_file;
+  };
+  std::vector<Star> stars;
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    for (const Stmt& s : facts(f).stmts) {
+      if (s.kind != StmtKind::ImportStar) continue;
+      const auto m = modules_.resolve(f, facts(f).strings[s.a]);
+      if (!m) continue;
+      const uint32_t target = modules_.modules()[*m].file;
+      if (target != kNone && target != f) stars.push_back({f, gscope(f, s.scope), target});
+      if (target != kNone) import_edges_.insert(key(f, target));
+    }
+  }
+  // Star imports chain (a re-exports b's names): repeat until no module gains names.
+  std::unordered_set<uint64_t> copied;
+  for (int pass = 0; pass < 16; ++pass) {
+    bool grew = false;
+    for (const Star& st : stars) {
+      for (uint32_t name : exports(st.from_file)) {
+        const uint32_t src = find_var(module_scope(st.from_file), name);
+        if (src == kNone) continue;
+        const bool fresh = find_var(st.scope, name) == kNone;
+        const uint32_t dst = scope_var(st.scope, name);
+        if (copied.insert(key(dst, src)).second) copies_.push_back({st.file, dst, src});
+        grew = grew || fresh;
+      }
+    }
+    if (!grew) break;
+  }
+}
+
+void Resolver::bind_imports() {
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      const uint32_t scope = gscope(f, s.scope);
+      if (s.kind == StmtKind::ImportModule) {
+        std::optional<uint32_t> top;
+        const auto m = modules_.resolve(f, ff.strings[s.a], &top);
+        if (!m) continue;
+        const uint32_t target_file = modules_.modules()[*m].file;
+        if (target_file != kNone && target_file != f) import_edges_.insert(key(f, target_file));
+        const auto bound = s.b == 1 ? top : m;
+        if (bound) merge(find_var(scope, gs(f, s.str)), {value(VK::Module, *bound)});
+      } else if (s.kind == StmtKind::ImportFrom) {
+        const auto m = modules_.resolve(f, ff.strings[s.a]);
+        if (!m) continue;
+        const uint32_t dst = find_var(scope, gs(f, s.str));
+        const uint32_t name = gs(f, s.b);
+        if (const auto sub = modules_.submodule(*m, ff.strings[s.b])) {
+          merge(dst, {value(VK::Module, *sub)});
+          const uint32_t sub_file = modules_.modules()[*sub].file;
+          if (sub_file != kNone && sub_file != f) import_edges_.insert(key(f, sub_file));
+          continue;
+        }
+        const uint32_t from_file = modules_.modules()[*m].file;
+        if (from_file == kNone) continue;
+        const uint32_t src = find_var(module_scope(from_file), name);
+        if (src != kNone && src != dst) copies_.push_back({f, dst, src});
+        from_imports_.push_back({f, from_file, dst});
+      }
+    }
+  }
+}
+
+void Resolver::order_files() {
+  copies_of_file_.assign(files_.size(), {});
+  for (uint32_t c = 0; c < copies_.size(); ++c) {
+    copies_of_file_[copies_[c].file].push_back(c);
+  }
+  std::vector<std::vector<uint32_t>> imports(files_.size());
+  std::vector<uint64_t> sorted(import_edges_.begin(), import_edges_.end());
+  std::sort(sorted.begin(), sorted.end());
+  for (uint64_t k : sorted) imports[k >> 32].push_back(static_cast<uint32_t>(k));
+  std::vector<uint8_t> state(files_.size(), 0);
+  std::vector<std::pair<uint32_t, size_t>> stack;
+  evaluation_order_.clear();
+  for (uint32_t root = 0; root < files_.size(); ++root) {
+    if (state[root] != 0) continue;
+    state[root] = 1;
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto& [file, next] = stack.back();
+      if (next < imports[file].size()) {
+        const uint32_t dep = imports[file][next++];
+        if (state[dep] == 0) {
+          state[dep] = 1;
+          stack.push_back({dep, 0});
+        }
+        continue;
+      }
+      evaluation_order_.push_back(file);
+      stack.pop_back();
+    }
+  }
+}
+
+void Resolver::seed_variadic_params() {
+  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+    const ScopeRec& s = scopes_[g];
+    if (s.kind != ScopeKind::Function && s.kind != ScopeKind::Lambda) continue;
+    const FileFacts& ff = facts(s.file);
+    const Scope& sc = ff.scopes[s.local];
+    for (uint32_t p = 0; p < sc.params_count; ++p) {
+      const Param& param = ff.params[sc.params_begin + p];
+      if (param.kind == ParamKind::VarPositional) {
+        merge(find_var(g, gs(s.file, param.name)), {value(VK::Container, varargs_site(g))});
+      } else if (param.kind == ParamKind::VarKeyword) {
+        merge(find_var(g, gs(s.file, param.name)), {value(VK::Container, varkw_site(g))});
+      }
+    }
+  }
+}
+
+void Resolver::seed_receivers() {
+  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+    const ScopeRec& s = scopes_[g];
+    if (s.kind != ScopeKind::Function || s.parent == kNone) continue;
+    if (scopes_[s.parent].kind != ScopeKind::Class || (s.flags & kStaticMethod) != 0) continue;
+    const uint32_t first = first_positional_param(g);
+    if (first == kNone) continue;
+    const bool on_class = (s.flags & kClassMethod) != 0 || s.name == s_new_ ||
+                          s.name == s_init_subclass_ || s.name == s_class_getitem_;
+    const uint32_t receiver = on_class ? value(VK::Class, s.parent) : instance_of(s.parent);
+    merge(first, {receiver});
+    receiver_seed_.emplace(first, receiver);
+  }
+}
+
+void Resolver::find_wrappers() {
+  find_identities();
+  wrapper_of_.assign(scopes_.size(), kNone);
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      if (s.kind != StmtKind::Return || s.scope == 0) continue;
+      const Scope& d = ff.scopes[s.scope];
+      if (d.kind != ScopeKind::Function || d.params_count == 0) continue;
+      const Param& p = ff.params[d.params_begin];
+      if (p.kind != ParamKind::Positional) continue;
+      const Expr& r = ff.exprs[s.b];
+      if (r.kind != ExprKind::Name) continue;
+      for (uint32_t w = s.scope + 1; w < ff.scopes.size(); ++w) {
+        const Scope& ws = ff.scopes[w];
+        if (ws.parent != s.scope || ws.kind != ScopeKind::Function || ws.name != r.str) continue;
+        if (calls_name(f, w, p.name)) wrapper_of_[gscope(f, s.scope)] = gscope(f, w);
+      }
+    }
+  }
+}
+
+void Resolver::find_identities() {
+  returned_param_.assign(scopes_.size(), kNone);
+  std::vector<uint8_t> spoiled(scopes_.size(), 0);
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      if (s.scope == 0) continue;
+      const uint32_t g = gscope(f, s.scope);
+      if (s.kind == StmtKind::Yield) spoiled[g] = 1;
+      if (s.kind == StmtKind::Assign && spoiled[g] == 0) {
+        const Expr& t = ff.exprs[s.a];
+        if (t.kind != ExprKind::Name && t.kind != ExprKind::Attribute &&
+            t.kind != ExprKind::Subscript && t.kind != ExprKind::ScopedName) {
+          spoiled[g] = 2;  // unpacking may rebind anything: checked below as "any rebind"
+        }
+      }
+      if (s.kind != StmtKind::Return || spoiled[g] == 1) continue;
+      const Scope& sc = ff.scopes[s.scope];
+      const Expr& r = ff.exprs[s.b];
+      uint32_t index = kNone;
+      if (r.kind == ExprKind::Name) {
+        for (uint32_t p = 0; p < sc.params_count; ++p) {
+          const Param& param = ff.params[sc.params_begin + p];
+          if (param.kind == ParamKind::Positional && param.name == r.str) index = p;
+        }
+      }
+      if (index == kNone || (returned_param_[g] != kNone && returned_param_[g] != index)) {
+        spoiled[g] = 1;
+        continue;
+      }
+      returned_param_[g] = index;
+    }
+  }
+  // A parameter that is assigned to is no longer the argument.
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      const uint32_t g = gscope(f, s.scope);
+      if (returned_param_[g] == kNone || spoiled[g] == 1) continue;
+      if (s.kind != StmtKind::Assign && s.kind != StmtKind::Global &&
+          s.kind != StmtKind::Nonlocal) {
+        continue;
+      }
+      const Scope& sc = ff.scopes[s.scope];
+      const uint32_t param = ff.params[sc.params_begin + returned_param_[g]].name;
+      if (s.kind != StmtKind::Assign ? s.str == param
+                                     : (spoiled[g] == 2 || expr_names(ff, s.a, param, 0))) {
+        spoiled[g] = 1;
+      }
+    }
+  }
+  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+    if (spoiled[g] == 1) returned_param_[g] = kNone;
+  }
+}
+
+bool Resolver::expr_names(const FileFacts& ff, uint32_t e, uint32_t name, int depth) {
+  if (depth > 64) return true;
+  const Expr& x = ff.exprs[e];
+  if (x.kind == ExprKind::Name) return x.str == name;
+  if (x.kind == ExprKind::Star) return expr_names(ff, x.a, name, depth + 1);
+  if (x.kind == ExprKind::Tuple || x.kind == ExprKind::Container) {
+    for (uint32_t i = 0; i < x.list_count; ++i) {
+      if (expr_names(ff, ff.lists[x.list_begin + i], name, depth + 1)) return true;
+    }
+  }
+  return false;
+}
+
+bool Resolver::calls_name(uint32_t f, uint32_t w, uint32_t name) const {
+  const FileFacts& ff = facts(f);
+  for (const Stmt& s : ff.stmts) {
+    if (s.scope != w) continue;
+    for (uint32_t e : {s.a, s.b}) {
+      if (e != kNone && s.kind != StmtKind::Define && s.kind < StmtKind::ImportModule &&
+          expr_calls_name(ff, e, name, 0)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool Resolver::expr_calls_name(const FileFacts& ff, uint32_t e, uint32_t name, int depth) {
+  if (depth > 64) return false;
+  const Expr& x = ff.exprs[e];
+  if (x.kind == ExprKind::Call && ff.exprs[x.a].kind == ExprKind::Name &&
+      ff.exprs[x.a].str == name) {
+    return true;
+  }
+  const bool a_is_expr = x.kind != ExprKind::Definition && x.kind != ExprKind::ScopedName;
+  if (a_is_expr && x.a != kNone && expr_calls_name(ff, x.a, name, depth + 1)) return true;
+  for (uint32_t i = 0; i < x.list_count; ++i) {
+    if (expr_calls_name(ff, ff.lists[x.list_begin + i], name, depth + 1)) return true;
+  }
+  return false;
+}
+
+void Resolver::index_params() {
+  param_summary_.assign(scopes_.size(), {});
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const FileFacts& ff = facts(f);
+    for (uint32_t s = 0; s < ff.scopes.size(); ++s) {
+      const Scope& sc = ff.scopes[s];
+      const uint32_t g = gscope(f, s);
+      ParamSummary& summary = param_summary_[g];
+      summary.positional_begin = static_cast<uint32_t>(positional_vars_.size());
+      for (uint32_t p = 0; p < sc.params_count; ++p) {
+        const Param& param = ff.params[sc.params_begin + p];
+        const uint32_t var = find_var(g, gs(f, param.name));
+        if (param.kind == ParamKind::Positional) positional_vars_.push_back(var);
+        summary.varargs = summary.varargs || param.kind == ParamKind::VarPositional;
+        summary.varkw = summary.varkw || param.kind == ParamKind::VarKeyword;
+      }
+      summary.positional_count =
+          static_cast<uint32_t>(positional_vars_.size()) - summary.positional_begin;
+    }
+  }
+}
+
+}  // namespace anchorfs::analysis::python::detail
