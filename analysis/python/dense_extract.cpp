@@ -131,6 +131,8 @@ const Grammar& grammar() {
 constexpr int kMaxDepth = 1000;
 constexpr size_t kMaxChainParts = 8;
 constexpr size_t kMaxLiteral = 200;
+// Up to this many named children are read by index rather than with the cursor (children()).
+constexpr uint32_t kIndexedChildren = 4;
 
 struct RawFact {
   DenseKind kind;
@@ -215,6 +217,17 @@ class DenseWalker {
   Range children(TSNode n, bool named_only = true, bool with_fields = false) {
     const size_t begin = stack_.size();
     if (ts_node_child_count(n) == 0) return {begin, begin};
+    // As in the extractor: few named children are cheaper read by index than with the cursor.
+    if (named_only && !with_fields) {
+      const uint32_t count = ts_node_named_child_count(n);
+      if (count <= kIndexedChildren) {
+        for (uint32_t i = 0; i < count; ++i) {
+          const TSNode c = ts_node_named_child(n, i);
+          stack_.push_back({c, TSFieldId{0}, kind(c)});
+        }
+        return {begin, stack_.size()};
+      }
+    }
     ts_tree_cursor_reset(&cursor_, n);
     if (ts_tree_cursor_goto_first_child(&cursor_)) {
       do {
