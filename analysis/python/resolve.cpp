@@ -340,6 +340,7 @@ uint32_t Resolver::lookup(const Ctx& ctx, uint32_t e, uint32_t name) {
 }
 
 std::optional<Builtin> Resolver::builtin(uint32_t name) const {
+  if ((name_roles_[name] & kBuiltin) == 0) return std::nullopt;
   for (size_t b = 0; b < builtin_ids_.size(); ++b) {
     if (builtin_ids_[b] == name) return static_cast<Builtin>(b);
   }

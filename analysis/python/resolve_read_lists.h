@@ -51,13 +51,16 @@ class ReadLists {
   // space freed at the end is reused by the lists that move next.
   void compact() {
     if (pool_.size() < live_ + live_ / 2 + 4096) return;
-    std::vector<uint32_t> by_begin(lists_.size());
-    for (uint32_t i = 0; i < by_begin.size(); ++i) by_begin[i] = i;
-    std::sort(by_begin.begin(), by_begin.end(),
-              [&](uint32_t a, uint32_t b) { return lists_[a].begin < lists_[b].begin; });
+    // (begin, statement) pairs: sorting plain integers is faster than sorting statements by a
+    // field of their list.
+    std::vector<uint64_t> by_begin(lists_.size());
+    for (uint32_t i = 0; i < by_begin.size(); ++i) {
+      by_begin[i] = uint64_t{lists_[i].begin} << 32 | i;
+    }
+    std::sort(by_begin.begin(), by_begin.end());
     size_t end = 0;
-    for (uint32_t i : by_begin) {
-      List& list = lists_[i];
+    for (uint64_t entry : by_begin) {
+      List& list = lists_[static_cast<uint32_t>(entry)];
       std::copy(pool_.begin() + list.begin, pool_.begin() + list.begin + list.size,
                 pool_.begin() + static_cast<std::ptrdiff_t>(end));
       list.begin = static_cast<uint32_t>(end);

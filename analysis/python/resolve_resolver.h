@@ -553,6 +553,7 @@ class Resolver {
     kGet = 16,    // returns an element
     kView = 32,   // returns the container itself (a view of it)
     kContainerMethod = kAdd | kExtend | kInsert | kGet | kView,
+    kBuiltin = 64,  // one of kBuiltinNames
   };
   std::vector<uint8_t> name_roles_;
   std::vector<std::vector<uint32_t>> module_names_;

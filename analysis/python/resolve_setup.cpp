@@ -82,6 +82,7 @@ void Resolver::index_files() {
   }
   name_roles_.assign(strings_.size(), 0);
   for (const auto& [name, role] : named) name_roles_[name] |= role;
+  for (uint32_t name : builtin_ids_) name_roles_[name] |= kBuiltin;
   // Every name is interned by now; strings_by_id_ is the table from here on.
   std::unordered_map<std::string_view, uint32_t>().swap(strings_);
 }
