@@ -47,10 +47,10 @@ class ReadLists {
     return false;
   }
 
-  // Closes the gaps moved lists left behind, in place, once they are a fifth of the pool; the
+  // Closes the gaps moved lists left behind, in place, once they are a third of the pool; the
   // space freed at the end is reused by the lists that move next.
   void compact() {
-    if (pool_.size() < live_ + live_ / 4 + 4096) return;
+    if (pool_.size() < live_ + live_ / 2 + 4096) return;
     // (begin, statement) pairs: sorting plain integers is faster than sorting statements by a
     // field of their list.
     std::vector<uint64_t> by_begin(lists_.size());
