@@ -14,6 +14,7 @@
 
 #include "analysis/graph_serialize.h"
 #include "analysis/language.h"
+#include "analysis/parse_schedule.h"
 #include "analysis/resolution_key.h"
 #include "analysis/source_files.h"
 #include "analysis/source_survey.h"
@@ -22,6 +23,11 @@ namespace anchorfs::analysis {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Source bytes of large files parsed at once (about 100 MB of syntax trees); see ParseSchedule.
+constexpr uint64_t kLargeSourceBytesInFlight = 512 << 10;
+// After parsing a file this large, freed heap is handed back to the system.
+constexpr uint64_t kTrimAfterSourceBytes = 256 << 10;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -227,20 +233,20 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
   std::vector<FileResult> results(sources.size());
   std::atomic<size_t> done{0};
   tbb::enumerable_thread_specific<ThreadStates> states;
-  // Longest first, handed out one at a time: a huge generated module started last would leave
-  // the other cores idle at the end. Results land by path index, so the order changes no output.
-  std::vector<size_t> order(sources.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return sources[a].size > sources[b].size; });
-  std::atomic<size_t> next{0};
+  // Results land by path index, so the schedule changes no output.
+  std::vector<uint64_t> sizes(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) sizes[i] = sources[i].size;
+  ParseSchedule schedule(sizes, kLargeSourceBytesInFlight);
   arena.execute([&] {
     tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
       ThreadStates& local = states.local();
-      for (size_t k = next.fetch_add(1); k < order.size(); k = next.fetch_add(1)) {
-        const size_t i = order[k];
-        const SourceState* seen = surveyed.empty() ? nullptr : &surveyed[i];
-        results[i] = process(tree, sources[i], seen, options, local);
+      while (const std::optional<size_t> i = schedule.next()) {
+        const SourceState* seen = surveyed.empty() ? nullptr : &surveyed[*i];
+        results[*i] = process(tree, sources[*i], seen, options, local);
+        schedule.finished(*i);
+        // A large file's syntax tree is freed by now but would stay resident in this thread's
+        // malloc arena, where the next (smaller) files cannot use all of it.
+        if (sources[*i].size >= kTrimAfterSourceBytes) ::malloc_trim(0);
         const size_t n = done.fetch_add(1) + 1;
         if (options.on_progress) options.on_progress(n, sources.size());
       }
