@@ -11,7 +11,7 @@ namespace anchorfs::analysis {
 
 // Bump whenever extraction or the serialized layout changes: cached facts of another version
 // are ignored.
-inline constexpr uint32_t kAnalyserVersion = 9;
+inline constexpr uint32_t kAnalyserVersion = 10;
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 
@@ -55,7 +55,9 @@ enum class ExprKind : uint8_t {
   Name,          // str: the name
   Attribute,     // a: object; str: attribute
   Call,          // a: callee; list: arguments (Keyword/Star/DoubleStar for the special forms)
-  Subscript,     // a: container; list: index expressions (evaluated for their calls)
+  Subscript,     // a: container; list: index expressions (evaluated for their calls); str: the
+                 // only index when literal: "2" (decimal), "1:3", ":2", "1:", "?:" (a slice
+                 // without step, "?" a bound that is not a decimal literal), else kNone
   Container,     // a literal or comprehension; list: elements (dict keys and values alike)
   Tuple,         // a tuple/list literal of known length; list: positional elements
   Alternatives,  // value is any of list (`a or b`, `x if c else y`); a: extra expr (condition)

@@ -3,6 +3,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -49,6 +50,7 @@ enum class K : uint8_t {
   ForInClause,
   IfClause,
   ParenthesizedExpression,
+  Slice,
   BooleanOperator,
   ConditionalExpression,
   NamedExpression,
@@ -146,6 +148,7 @@ constexpr NamedKind<K> kNamedKinds[] = {
     {"for_in_clause", K::ForInClause},
     {"if_clause", K::IfClause},
     {"parenthesized_expression", K::ParenthesizedExpression},
+    {"slice", K::Slice},
     {"boolean_operator", K::BooleanOperator},
     {"conditional_expression", K::ConditionalExpression},
     {"named_expression", K::NamedExpression},
@@ -1029,13 +1032,17 @@ class Extractor {
         const uint32_t object = expr(field(n, g_.f_value), scope);
         const size_t items = sink_.items_mark();
         const Range r = fielded_children(n);
+        size_t indices = 0;
+        uint32_t literal = kNone;
         for (size_t i = r.begin; i < r.end; ++i) {
           if (stack_[i].field != g_.f_subscript) continue;
+          ++indices;
+          literal = literal_index(stack_[i].node);
           const uint32_t index = expr_for_effects(stack_[i].node, scope);
           if (index != kNone) sink_.push_item(index);
         }
         release(r);
-        return add_expr(ExprKind::Subscript, object, kNone, items);
+        return add_expr(ExprKind::Subscript, object, indices == 1 ? literal : kNone, items);
       }
       case K::List:
       case K::Tuple:
@@ -1182,6 +1189,31 @@ class Extractor {
     release(r);
     return add_expr(positional && !starred ? ExprKind::Tuple : ExprKind::Container, kNone, kNone,
                     items);
+  }
+
+  static bool is_decimal(std::string_view s) {
+    return !s.empty() && s.size() < 10 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  }
+
+  // The index of a subscript as the resolver reads it (see ExprKind::Subscript): "3" for a
+  // decimal literal, "lo:hi" for a slice without step (each bound decimal, empty, or "?"), else
+  // kNone. A step may reverse the order, so such slices are not marked.
+  uint32_t literal_index(TSNode n) {
+    if (kind(n) != K::Slice) return is_decimal(text_of(n)) ? intern(text_of(n)) : kNone;
+    std::string bounds[2];
+    size_t colons = 0;
+    const uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode c = ts_node_child(n, i);
+      if (!ts_node_is_named(c)) {
+        colons += text_of(c) == ":" ? 1 : 0;
+      } else if (colons < 2 && kind(c) != K::Comment) {
+        bounds[colons] = is_decimal(text_of(c)) ? std::string(text_of(c)) : "?";
+      }
+    }
+    if (colons != 1) return kNone;
+    return intern_copy(bounds[0] + ":" + bounds[1]);
   }
 
   uint32_t comprehension(TSNode n, uint32_t scope) {

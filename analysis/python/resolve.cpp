@@ -381,7 +381,14 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
       const Set objects = eval(ctx, x.a, depth + 1);
       for (uint32_t i = 0; i < x.list_count; ++i)
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
-      for (uint32_t o : objects) subscript(o, out, depth);
+      const LiteralIndex literal = literal_index_of(f, x);
+      for (uint32_t o : objects) {
+        if (literal.valid && values_[o].kind == VK::Container) {
+          literal_subscript(values_[o].a, literal, files_[f].expr_base + e, out);
+        } else {
+          subscript(o, out, depth);
+        }
+      }
       break;
     }
     case ExprKind::Container:
@@ -420,8 +427,15 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
     case ExprKind::Keyword:
       return eval(ctx, x.a, depth + 1);
     case ExprKind::Star:
-    case ExprKind::Iterate:
       for (uint32_t v : eval(ctx, x.a, depth + 1)) iterate(v, out, depth);
+      break;
+    case ExprKind::Iterate:
+      for (uint32_t v : eval(ctx, x.a, depth + 1)) {
+        iterate(v, out, depth);
+        if (values_[v].kind == VK::Instance) {
+          record_iteration(ctx, values_[v].a, files_[f].expr_base + e);
+        }
+      }
       break;
     case ExprKind::DoubleStar:
       for (uint32_t v : eval(ctx, x.a, depth + 1)) subscript(v, out, depth);
@@ -594,8 +608,16 @@ void Resolver::assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) 
       const Set objects = eval(ctx, x.a, depth + 1);
       for (uint32_t i = 0; i < x.list_count; ++i)
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
+      const LiteralIndex literal = literal_index_of(f, x);
+      Set stored = v;
+      if (literal.slice) {  // `ls[i:j] = items` stores the items' elements
+        stored.clear();
+        for (uint32_t c : v) iterate(c, stored, depth);
+      }
       for (uint32_t o : objects) {
-        if (values_[o].kind == VK::Container) merge(elements_of(o), v);
+        if (values_[o].kind != VK::Container) continue;
+        merge(elements_of(o), stored);
+        if (literal.valid && !literal.slice) store_literal_index(o, literal, stored);
       }
       break;
     }
@@ -712,11 +734,13 @@ Set Resolver::call(const Ctx& ctx, uint32_t e, const Expr& x, int depth) {
   const ArgFrame frame(*this);
   Args args(frame.storage());
   evaluate_args(ctx, x, depth, args);
-  Set out = call_values(ctx, callees, args, files_[f].expr_base + e, depth);
+  const uint32_t site = files_[f].expr_base + e;
+  Set out = call_values(ctx, callees, args, site, depth);
   // Methods of container literals move values in and out of their elements.
   const Expr& callee = expr_at(f, x.a);
   if (callee.kind == ExprKind::Attribute) {
     const uint32_t method = gs(f, callee.str);
+    if (method == s_sort_) sort_method(ctx, eval(ctx, callee.a, depth + 1), args, site, depth);
     if ((name_roles_[method] & kContainerMethod) != 0) {
       const Set objects = eval(ctx, callee.a, depth + 1);
       for (uint32_t o : objects) {
@@ -940,6 +964,14 @@ void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, uint32_
         for (uint32_t v : pos[0]) iterate(v, out, depth);
       }
       break;
+    case Builtin::Map:
+      call_map(ctx, args, site, out, depth);
+      break;
+    case Builtin::Filter:
+    case Builtin::Min:
+    case Builtin::Max:
+      call_filter_min_max(ctx, b, args, site, out, depth);
+      break;
     case Builtin::Iter:
     case Builtin::List:
     case Builtin::Tuple:
@@ -950,6 +982,7 @@ void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, uint32_
       if (pos.empty() || site == kNone) break;
       Set items;
       for (uint32_t v : pos[0]) iterate(v, items, depth);
+      if (b == Builtin::Sorted) call_key(ctx, args, items, site, depth);
       merge(elements_var(site), items);
       insert(out, value(VK::Container, site));
       break;

@@ -17,6 +17,7 @@
 #include "analysis/facts.h"
 #include "analysis/graph.h"
 #include "analysis/language.h"
+#include "analysis/python/literal_index.h"
 #include "analysis/python/modules.h"
 #include "analysis/python/resolve_flat_map.h"
 #include "analysis/python/resolve_read_lists.h"
@@ -59,12 +60,17 @@ enum class Builtin : uint8_t {
   Sorted,
   Reversed,
   Type,
+  Map,
+  Filter,
+  Min,
+  Max,
   kCount,
 };
 
 inline constexpr std::string_view kBuiltinNames[] = {
-    "super", "staticmethod", "classmethod", "property", "iter",     "next", "list",
-    "tuple", "set",          "frozenset",   "sorted",   "reversed", "type"};
+    "super", "staticmethod", "classmethod", "property",  "iter",   "next",
+    "list",  "tuple",        "set",         "frozenset", "sorted", "reversed",
+    "type",  "map",          "filter",      "min",       "max"};
 
 struct Value {
   VK kind;
@@ -503,6 +509,27 @@ class Resolver {
   void call_builtin(const Ctx& ctx, Builtin b, const Args& args, uint32_t site, Set& out,
                     int depth);
 
+  // ---- implicit calls and literal indexes (resolve_semantics.cpp) ----------------------------
+
+  // `for x in obj` on an instance: edges to its class's __iter__ and the __next__ it returns.
+  void record_iteration(const Ctx& ctx, uint32_t cls, uint32_t site);
+  // Builtins calling a callable argument, in the caller's frame.
+  Set call_callback(const Ctx& ctx, const Set& callables, const Set& argument, uint32_t site,
+                    int depth);
+  void call_key(const Ctx& ctx, const Args& args, const Set& items, uint32_t site, int depth);
+  void call_map(const Ctx& ctx, const Args& outer, uint32_t site, Set& out, int depth);
+  void call_filter_min_max(const Ctx& ctx, Builtin b, const Args& args, uint32_t site, Set& out,
+                           int depth);
+  void sort_method(const Ctx& ctx, const Set& objects, const Args& args, uint32_t site, int depth);
+  LiteralIndex literal_index_of(uint32_t f, const Expr& subscript) const;
+  struct Positions {
+    uint32_t base, count;
+  };
+  std::optional<Positions> positions_at(uint32_t site);
+  Set unpositioned(uint32_t site, const Positions& p);
+  void literal_subscript(uint32_t site, const LiteralIndex& literal, uint32_t view_site, Set& out);
+  void store_literal_index(uint32_t container, const LiteralIndex& literal, const Set& v);
+
   // ---- output -------------------------------------------------------------------------------
 
   void emit_edges();
@@ -609,7 +636,8 @@ class Resolver {
 
   std::vector<uint32_t> builtin_ids_;
   uint32_t s_init_ = 0, s_call_ = 0, s_iter_ = 0, s_next_ = 0, s_enter_ = 0, s_getitem_ = 0,
-           s_class_ = 0, s_items_ = 0, s_new_ = 0, s_init_subclass_ = 0, s_class_getitem_ = 0;
+           s_class_ = 0, s_items_ = 0, s_new_ = 0, s_init_subclass_ = 0, s_class_getitem_ = 0,
+           s_key_ = 0, s_sort_ = 0;
 };
 
 }  // namespace anchorfs::analysis::python::detail

@@ -69,6 +69,8 @@ void Resolver::index_files() {
   s_init_subclass_ = global_string("__init_subclass__");
   s_class_getitem_ = global_string("__class_getitem__");
   s_items_ = global_string("items");
+  s_key_ = global_string("key");
+  s_sort_ = global_string("sort");
   const std::pair<uint8_t, std::vector<std::string_view>> roles[] = {
       {kAdd, {"append", "add", "appendleft", "put", "put_nowait"}},
       {kExtend, {"extend", "update", "extendleft"}},

@@ -1,0 +1,205 @@
+// Python semantics the resolver models beyond plain calls: the iteration protocol, builtins
+// that call their arguments (map, filter, key=), and literal indexes and slices of containers.
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "analysis/python/resolve_resolver.h"
+
+namespace anchorfs::analysis::python::detail {
+
+void Resolver::record_iteration(const Ctx& ctx, uint32_t cls, uint32_t site) {
+  const uint32_t var = class_attribute(cls, s_iter_);
+  if (var == kNone) return;
+  const Set methods = read(var);
+  for (uint32_t m : methods) {
+    if (values_[m].kind != VK::Function) continue;
+    record_call(ctx, values_[m].a, site);
+    // A generator __iter__ returns a generator: its __next__ is Python's.
+    if ((scopes_[values_[m].a].flags & kGenerator) != 0) continue;
+    const Set iterators = returns_of(values_[m].a, 0);
+    for (uint32_t it : iterators) {
+      if (values_[it].kind != VK::Instance) continue;
+      const uint32_t next = class_attribute(values_[it].a, s_next_);
+      if (next == kNone) continue;
+      const Set nexts = read(next);
+      for (uint32_t n : nexts) {
+        if (values_[n].kind == VK::Function) record_call(ctx, values_[n].a, site);
+      }
+    }
+  }
+}
+
+// Builtins passed as callbacks (`map(str, xs)`) are left alone: they are no repository code.
+Set Resolver::call_callback(const Ctx& ctx, const Set& callables, const Set& argument,
+                            uint32_t site, int depth) {
+  if (depth > kMaxEvalDepth) return {};
+  Set functions;
+  for (uint32_t c : callables) {
+    if (values_[c].kind != VK::Builtin) insert(functions, c);
+  }
+  if (functions.empty()) return {};
+  const ArgFrame frame(*this);
+  Args args(frame.storage());
+  args.positional.push_back(argument);
+  return call_values(ctx, functions, args, site, depth + 1);
+}
+
+// The `key=` callback of sorted, min, max and list.sort, called with each item.
+void Resolver::call_key(const Ctx& ctx, const Args& args, const Set& items, uint32_t site,
+                        int depth) {
+  for (const auto& [name, values] : args.keywords) {
+    if (name == s_key_) call_callback(ctx, values, items, site, depth);
+  }
+}
+
+// map(f, xs, ys, ...) calls f with one element of each iterable; its result yields what f
+// returns.
+void Resolver::call_map(const Ctx& ctx, const Args& outer, uint32_t site, Set& out, int depth) {
+  const auto& pos = outer.positional;
+  if (pos.empty() || depth > kMaxEvalDepth) return;
+  Set functions;
+  for (uint32_t c : pos[0]) {
+    if (values_[c].kind != VK::Builtin) insert(functions, c);
+  }
+  if (functions.empty()) return;
+  const ArgFrame frame(*this);
+  Args args(frame.storage());
+  for (size_t i = 1; i < pos.size(); ++i) {
+    Set items;
+    for (uint32_t v : pos[i]) iterate(v, items, depth);
+    args.positional.push_back(std::move(items));
+  }
+  args.open_positional = outer.open_positional;
+  const Set results = call_values(ctx, functions, args, site, depth + 1);
+  if (site == kNone) return;
+  merge(elements_var(site), results);
+  insert(out, value(VK::Container, site));
+}
+
+// filter(f, xs) calls f with xs's elements and yields them; min/max(xs, key=f) and
+// min/max(a, b, key=f) call the key with the items and return one of them.
+void Resolver::call_filter_min_max(const Ctx& ctx, Builtin b, const Args& args, uint32_t site,
+                                   Set& out, int depth) {
+  const auto& pos = args.positional;
+  const bool filter = b == Builtin::Filter;
+  if (filter ? pos.size() != 2 : pos.empty()) return;
+  Set items;
+  if (pos.size() == 1 || filter) {
+    for (uint32_t v : pos.back()) iterate(v, items, depth);
+  } else {
+    for (const Set& p : pos) unite(items, p);
+  }
+  if (!filter) {
+    call_key(ctx, args, items, site, depth);
+    unite(out, items);
+    return;
+  }
+  call_callback(ctx, pos[0], items, site, depth);
+  if (site == kNone) return;
+  merge(elements_var(site), items);
+  insert(out, value(VK::Container, site));
+}
+
+// `ls.sort(key=f)` on a list the program built calls f with its elements.
+void Resolver::sort_method(const Ctx& ctx, const Set& objects, const Args& args, uint32_t site,
+                           int depth) {
+  Set items;
+  for (uint32_t o : objects) {
+    if (values_[o].kind == VK::Container) unite(items, read(elements_of(o)));
+  }
+  if (!items.empty()) call_key(ctx, args, items, site, depth);
+}
+
+LiteralIndex Resolver::literal_index_of(uint32_t f, const Expr& subscript) const {
+  if (subscript.str == kNone) return {};
+  return parse_literal_index(strings_by_id_[gs(f, subscript.str)]);
+}
+
+// The positions of a container site whose elements variable exists: a tuple/list literal's,
+// or those of a slice with decimal bounds (see literal_subscript).
+std::optional<Resolver::Positions> Resolver::positions_at(uint32_t site) {
+  const auto it = std::upper_bound(files_.begin(), files_.end(), site,
+                                   [](uint32_t s, const FileRec& r) { return s < r.expr_base; });
+  if (it == files_.begin()) return std::nullopt;
+  const auto file = static_cast<uint32_t>(it - files_.begin() - 1);
+  const uint32_t local = site - files_[file].expr_base;
+  if (local >= facts(file).exprs.size()) return std::nullopt;
+  const Expr& x = facts(file).exprs[local];
+  uint32_t count = 0;
+  if (x.kind == ExprKind::Tuple) {
+    count = x.list_count;
+  } else if (x.kind == ExprKind::Subscript) {
+    const LiteralIndex literal = literal_index_of(file, x);
+    if (!literal.slice || !literal.hi || literal.unknown_bound) return std::nullopt;
+    const uint32_t lo = literal.lo.value_or(0);
+    if (*literal.hi <= lo) return std::nullopt;
+    count = *literal.hi - lo;
+  } else {
+    return std::nullopt;
+  }
+  return Positions{positions_of(elements_var(site)), count};
+}
+
+// Elements a container holds beyond its literal positions (appended, stored under unknown
+// keys): an indexed read may give any of them.
+Set Resolver::unpositioned(uint32_t site, const Positions& p) {
+  Set out = read(elements_var(site));
+  if (out.empty()) return out;
+  Set positioned;
+  for (uint32_t i = 0; i < p.count; ++i) unite(positioned, read(p.base + i));
+  Set rest;
+  for (uint32_t v : out) {
+    if (std::find(positioned.begin(), positioned.end(), v) == positioned.end()) insert(rest, v);
+  }
+  return rest;
+}
+
+// `c[2]` reads one position of a literal (plus what was added without one); `c[1:3]` is a new
+// container (a slice copies) holding the positions it covers, numbered from the slice's start.
+void Resolver::literal_subscript(uint32_t site, const LiteralIndex& literal, uint32_t view_site,
+                                 Set& out) {
+  const auto positions = positions_at(site);
+  if (!literal.slice) {
+    if (!positions) {
+      unite(out, read(elements_var(site)));
+      return;
+    }
+    if (literal.index < positions->count) unite(out, read(positions->base + literal.index));
+    unite(out, unpositioned(site, *positions));
+    return;
+  }
+  // The view's position variables follow its elements variable (see positions_of).
+  if (element_vars_.find(view_site) == nullptr) {
+    const uint32_t count = [&] {
+      const LiteralIndex& l = literal;
+      if (!l.hi || l.unknown_bound || *l.hi <= l.lo.value_or(0)) return uint32_t{0};
+      return *l.hi - l.lo.value_or(0);
+    }();
+    elements_var(view_site);
+    for (uint32_t i = 0; i < count; ++i) new_var();
+  }
+  const uint32_t view = elements_var(view_site);
+  if (!positions || literal.unknown_bound) {
+    merge(view, read(elements_var(site)));
+  } else {
+    const uint32_t lo = std::min(literal.lo.value_or(0), positions->count);
+    const uint32_t hi = std::min(literal.hi.value_or(positions->count), positions->count);
+    for (uint32_t i = lo; i < hi; ++i) merge(view, read(positions->base + i));
+    merge(view, unpositioned(site, *positions));
+    if (const auto mine = positions_at(view_site)) {
+      for (uint32_t i = 0; i < mine->count && lo + i < hi; ++i) {
+        merge(mine->base + i, read(positions->base + lo + i));
+      }
+    }
+  }
+  insert(out, value(VK::Container, view_site));
+}
+
+// `c[2] = v` also stores into that position of a literal.
+void Resolver::store_literal_index(uint32_t container, const LiteralIndex& literal, const Set& v) {
+  const auto positions = positions_at(values_[container].a);
+  if (positions && literal.index < positions->count) merge(positions->base + literal.index, v);
+}
+
+}  // namespace anchorfs::analysis::python::detail
