@@ -87,13 +87,25 @@ void Resolver::run() {
 }
 
 Set Resolver::call_result(uint32_t function, uint32_t receiver, const Args& args, int depth) {
-  const uint32_t index = returned_param_[function];
-  if (index == kNone) return result_of(function, depth);
+  const uint32_t returned = returned_param_[function];
+  if (returned == kNone) return result_of(function, depth);
+  const uint32_t index = returned & ~kClassOfParam;
+  Set argument;
   if (receiver != kNone) {
-    if (index == 0) return {receiver};
-    return index - 1 < args.positional.size() ? args.positional[index - 1] : Set{};
+    if (index == 0) {
+      argument = {receiver};
+    } else if (index - 1 < args.positional.size()) {
+      argument = args.positional[index - 1];
+    }
+  } else if (index < args.positional.size()) {
+    argument = args.positional[index];
   }
-  return index < args.positional.size() ? args.positional[index] : Set{};
+  if ((returned & kClassOfParam) == 0) return argument;
+  Set classes;
+  for (uint32_t v : argument) {
+    if (values_[v].kind == VK::Instance) insert(classes, value(VK::Class, values_[v].a));
+  }
+  return classes;
 }
 
 void Resolver::update_bases() {
@@ -228,8 +240,14 @@ void Resolver::bind_method(uint32_t v, uint32_t receiver, Set& out, int depth) {
   } else if ((flags & kClassMethod) != 0) {
     const uint32_t cls = recv.kind == VK::Instance ? value(VK::Class, recv.a) : receiver;
     insert(out, value(VK::Bound, val.a, cls));
-  } else if (recv.kind == VK::Instance && (flags & kProperty) != 0) {
-    unite(out, returns_of(val.a, depth));
+  } else if ((flags & kProperty) != 0) {
+    // Reading a property runs its getter on the instance: a getter giving back `self` or
+    // `self.__class__` gives this receiver's. On a class it is the property object.
+    if (recv.kind == VK::Instance) {
+      const ArgFrame frame(*this);
+      const Args none(frame.storage());
+      unite(out, call_result(val.a, receiver, none, depth));
+    }
   } else if (recv.kind == VK::Instance) {
     insert(out, value(VK::Bound, val.a, receiver));
   } else {

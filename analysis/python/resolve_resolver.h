@@ -627,7 +627,9 @@ class Resolver {
   std::vector<ParamSummary> param_summary_;  // per scope
   std::vector<uint32_t> positional_vars_;    // positional parameters' variables, in order
   std::vector<uint32_t> wrapper_of_;         // per scope: the wrapper closure it returns, or kNone
-  std::vector<uint32_t> returned_param_;     // per scope: the parameter every return gives back
+  // Per scope: the parameter every return gives back (kClassOfParam: its `__class__`).
+  std::vector<uint32_t> returned_param_;
+  static constexpr uint32_t kClassOfParam = 1u << 31;
   bool changed_ = false;
 
   // Per call nesting level (see ArgFrame); the levels' storage never moves.

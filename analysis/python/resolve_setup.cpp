@@ -375,12 +375,17 @@ void Resolver::find_identities() {
       }
       if (s.kind != StmtKind::Return || spoiled[g] == 1) continue;
       const Scope& sc = ff.scopes[s.scope];
-      const Expr& r = ff.exprs[s.b];
+      const Expr* r = &ff.exprs[s.b];
+      uint32_t class_of = 0;
+      if (r->kind == ExprKind::Attribute && r->a != kNone && ff.strings[r->str] == "__class__") {
+        r = &ff.exprs[r->a];
+        class_of = kClassOfParam;
+      }
       uint32_t index = kNone;
-      if (r.kind == ExprKind::Name) {
+      if (r->kind == ExprKind::Name) {
         for (uint32_t p = 0; p < sc.params_count; ++p) {
           const Param& param = ff.params[sc.params_begin + p];
-          if (param.kind == ParamKind::Positional && param.name == r.str) index = p;
+          if (param.kind == ParamKind::Positional && param.name == r->str) index = p | class_of;
         }
       }
       if (index == kNone || (returned_param_[g] != kNone && returned_param_[g] != index)) {
@@ -401,7 +406,8 @@ void Resolver::find_identities() {
         continue;
       }
       const Scope& sc = ff.scopes[s.scope];
-      const uint32_t param = ff.params[sc.params_begin + returned_param_[g]].name;
+      const uint32_t param =
+          ff.params[sc.params_begin + (returned_param_[g] & ~kClassOfParam)].name;
       if (s.kind != StmtKind::Assign ? s.str == param
                                      : (spoiled[g] == 2 || expr_names(ff, s.a, param, 0))) {
         spoiled[g] = 1;
