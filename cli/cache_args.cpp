@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string>
 
+#include "analysis/build_identity.h"
 #include "analysis/facts.h"
 #include "cli/cli_error.h"
 
@@ -28,13 +29,27 @@ std::string cache_root(const CacheArgs& args) {
   return *root;
 }
 
+// The facts' format version, and the build of the extractor that wrote them: an extractor
+// changed without a version bump (any development build) must not be handed another's facts.
+std::string cache_entries_version() {
+  std::string version = "python-facts-" + std::to_string(analysis::kAnalyserVersion);
+  const std::string_view build = analysis::analyser_build_id();
+  if (!build.empty()) version += '+';
+  for (const char byte : build) {
+    constexpr char kHex[] = "0123456789abcdef";
+    version += kHex[static_cast<unsigned char>(byte) >> 4];
+    version += kHex[static_cast<unsigned char>(byte) & 0xf];
+  }
+  return version;
+}
+
 std::unique_ptr<cache::LmdbFactCache> open_cache(const std::string& repo, const CacheArgs& args,
                                                  std::function<void(const std::string&)> warn) {
   if (args.disabled) return nullptr;
   cache::CacheOptions options;
   options.repo_root = repo;
   options.cache_dir = args.dir;
-  options.analyser_version = "python-facts-" + std::to_string(analysis::kAnalyserVersion);
+  options.analyser_version = cache_entries_version();
   options.warn = std::move(warn);
   try {
     return cache::LmdbFactCache::open(options);

@@ -24,6 +24,10 @@ void warn_on_stderr(const std::string& message);
 // Throws CliError when there is none.
 std::string cache_root(const CacheArgs& args);
 
+// The version every cache entry is written under and must carry to be read back:
+// "python-facts-<kAnalyserVersion>+<hex build id of this binary>".
+std::string cache_entries_version();
+
 // The repository's fact store, or nullptr with --no-cache (or after a warning when the default
 // location is unusable). Throws CliError when an explicit --cache-dir cannot be used.
 // Opens LMDB: call it in the process that will use it (after any fork).

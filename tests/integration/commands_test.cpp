@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <regex>
 #include <string>
 
 #include "checks.h"
@@ -140,6 +141,9 @@ TEST_F(Commands, CacheIsUsedListedAndCleared) {
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
   EXPECT_NE(stats.out.find(repo_), std::string::npos) << stats.out;
   EXPECT_NE(stats.out.find("1 store"), std::string::npos) << stats.out;
+  // Entries are tied to this very build: a rebuilt extractor never reads another's facts.
+  EXPECT_TRUE(std::regex_search(stats.out, std::regex("python-facts-[0-9]+\\+[0-9a-f]{16,}")))
+      << stats.out;
 
   const std::string mnt = dir_ / "mnt";
   make_dirs(mnt);
