@@ -95,12 +95,15 @@ class ByteReader {
     return true;
   }
 
- private:
+ protected:
+  // Puts the reader in its failed state; returns 0 for the caller to hand on.
   uint64_t fail() {
     ok_ = false;
     pos_ = in_.size();
     return 0;
   }
+
+ private:
   std::string_view in_;
   size_t pos_ = 0;
   bool ok_ = true;

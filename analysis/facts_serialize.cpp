@@ -1,7 +1,6 @@
 // Binary (de)serialization of FileFacts for the fact cache: varints, length-prefixed strings;
 // expression and statement references as (zigzag) deltas, since most point close by.
-#include <cstring>
-
+#include "analysis/byte_codec.h"
 #include "analysis/facts.h"
 
 namespace anchorfs::analysis {
@@ -9,66 +8,27 @@ namespace {
 
 constexpr char kMagic[4] = {'A', 'F', 'F', 'X'};
 
-class Writer {
+// The shared varint codec plus the delta forms facts use for references.
+class Writer : public ByteWriter {
  public:
-  void u64(uint64_t v) {
-    while (v >= 0x80) {
-      out_.push_back(static_cast<char>((v & 0x7f) | 0x80));
-      v >>= 7;
-    }
-    out_.push_back(static_cast<char>(v));
-  }
-  // Encodes kNone as 0 and every other value v as v + 1, so absent references stay one byte.
-  void ref(uint32_t v) { u64(v == kNone ? 0 : uint64_t{v} + 1); }
   // A signed difference, small either way: zigzag-encoded.
   void delta(uint64_t value, uint64_t base) {
     const auto d = static_cast<int64_t>(value - base);
     u64((static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63));
   }
-  void str(std::string_view s) {
-    u64(s.size());
-    out_.append(s);
-  }
-  std::string take() { return std::move(out_); }
-  void raw(const char* p, size_t n) { out_.append(p, n); }
-
- private:
-  std::string out_;
 };
 
-class Reader {
+class Reader : public ByteReader {
  public:
-  explicit Reader(std::string_view in) : in_(in) {}
-  bool ok() const { return ok_; }
-  bool at_end() const { return pos_ == in_.size(); }
-
-  uint64_t u64() {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= in_.size()) return fail();
-      const auto byte = static_cast<unsigned char>(in_[pos_++]);
-      v |= uint64_t{byte & 0x7fu} << shift;
-      if ((byte & 0x80) == 0) return v;
-    }
-    return fail();
-  }
-  uint32_t u32() {
-    const uint64_t v = u64();
-    if (v > UINT32_MAX) return static_cast<uint32_t>(fail());
-    return static_cast<uint32_t>(v);
-  }
-  uint32_t ref() {
-    const uint64_t v = u64();
-    if (v == 0) return kNone;
-    if (v - 1 >= UINT32_MAX) return static_cast<uint32_t>(fail());
-    return static_cast<uint32_t>(v - 1);
-  }
+  using ByteReader::ByteReader;
   // base + (or, for delta_below, base -) the difference Writer::delta wrote; the value must be
   // a reference, not kNone.
   uint32_t delta(uint64_t base) { return reference(base + signed_difference()); }
   uint32_t delta_below(uint64_t base) { return reference(base - signed_difference()); }
   // A reference that was written because it is present: never kNone.
   uint32_t present() { return reference(u64()); }
+
+ private:
   uint64_t signed_difference() {
     const uint64_t z = u64();
     return (z >> 1) ^ (~(z & 1) + 1);
@@ -77,43 +37,6 @@ class Reader {
     if (v >= UINT32_MAX) return static_cast<uint32_t>(fail());
     return static_cast<uint32_t>(v);
   }
-  uint8_t u8() {
-    const uint64_t v = u64();
-    if (v > 0xff) return static_cast<uint8_t>(fail());
-    return static_cast<uint8_t>(v);
-  }
-  bool boolean() { return u8() != 0; }
-  std::string str() {
-    const uint64_t n = u64();
-    if (!ok_ || n > in_.size() - pos_) {
-      fail();
-      return {};
-    }
-    std::string s(in_.substr(pos_, n));
-    pos_ += n;
-    return s;
-  }
-  // A count of items that each take at least one byte: bounded by the remaining input.
-  size_t count() {
-    const uint64_t n = u64();
-    if (!ok_ || n > in_.size() - pos_) return static_cast<size_t>(fail());
-    return static_cast<size_t>(n);
-  }
-  bool expect(const char* p, size_t n) {
-    if (in_.size() - pos_ < n || std::memcmp(in_.data() + pos_, p, n) != 0) return fail() != 0;
-    pos_ += n;
-    return true;
-  }
-
- private:
-  uint64_t fail() {
-    ok_ = false;
-    pos_ = in_.size();
-    return 0;
-  }
-  std::string_view in_;
-  size_t pos_ = 0;
-  bool ok_ = true;
 };
 
 bool in_range(uint32_t index, size_t size) {
@@ -153,7 +76,7 @@ constexpr int kExprCountShift = 6;  // an expression header holds its list count
 
 std::string serialize_facts(const FileFacts& f) {
   Writer w;
-  w.raw(kMagic, sizeof kMagic);
+  w.raw(std::string_view(kMagic, sizeof kMagic));
   w.u64(kAnalyserVersion);
   w.str(f.language);
   w.u64(f.parsed_cleanly);
@@ -247,7 +170,7 @@ std::string serialize_facts(const FileFacts& f) {
 
 std::optional<FileFacts> deserialize_facts(std::string_view bytes) {
   Reader r(bytes);
-  if (!r.expect(kMagic, sizeof kMagic)) return std::nullopt;
+  if (!r.expect(std::string_view(kMagic, sizeof kMagic))) return std::nullopt;
   if (r.u64() != kAnalyserVersion || !r.ok()) return std::nullopt;
   FileFacts f;
   f.language = r.str();
