@@ -7,6 +7,8 @@
 #include <functional>
 #include <string>
 
+#include "fs/snapshot.h"
+
 namespace anchorfs::refresh::testing {
 
 // Writes `bytes` to root/relative, creating parent directories.
@@ -15,6 +17,10 @@ void put(const std::string& root, const std::string& relative, const std::string
 // Polls `condition` until it holds or `timeout` passes; returns its last value.
 bool eventually(const std::function<bool()>& condition,
                 std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+// The bytes a reader of the mount would see for `path` in `snapshot` ("<missing>" when it is
+// not there, "<unreadable>" when reading fails).
+std::string served_bytes(const fs::Snapshot& snapshot, const std::string& path);
 
 class ScratchTree : public ::testing::Test {
  protected:

@@ -1,8 +1,6 @@
 // SnapshotBuilder: rebuilds from the tree as it is, re-analysing only when sources changed.
 #include "refresh/snapshot_builder.h"
 
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <filesystem>
 
@@ -11,21 +9,6 @@
 
 namespace anchorfs::refresh::testing {
 namespace {
-
-// The bytes a reader of the mount would see for `path` in `snapshot`.
-std::string view_of(const fs::Snapshot& snapshot, const std::string& path) {
-  const std::optional<uint32_t> index = snapshot.find(path);
-  if (!index) {
-    return "<missing>";
-  }
-  const int fd = ::open((snapshot.root() + "/" + path).c_str(), O_RDONLY | O_CLOEXEC);
-  std::string bytes(snapshot.view_size(*index), '\0');
-  const bool ok = snapshot.layout(*index).empty() ? ::pread(fd, bytes.data(), bytes.size(), 0) ==
-                                                        static_cast<ssize_t>(bytes.size())
-                                                  : snapshot.layout(*index).read(fd, 0, bytes);
-  ::close(fd);
-  return ok ? bytes : "<unreadable>";
-}
 
 class SnapshotBuilderTest : public ScratchTree {
  protected:
@@ -63,10 +46,10 @@ TEST_F(SnapshotBuilderTest, FirstBuildTagsTheRepository) {
   EXPECT_TRUE(built.changed);
   EXPECT_TRUE(built.reanalysed);
   EXPECT_EQ(built.stats.source_files, 3u);
-  EXPECT_NE(view_of(*built.snapshot, "pkg/a.py").find("CALLED_BY: pkg/b.py:user"),
+  EXPECT_NE(served_bytes(*built.snapshot, "pkg/a.py").find("CALLED_BY: pkg/b.py:user"),
             std::string::npos)
-      << view_of(*built.snapshot, "pkg/a.py");
-  EXPECT_EQ(view_of(*built.snapshot, "README.md"), "hello\n");
+      << served_bytes(*built.snapshot, "pkg/a.py");
+  EXPECT_EQ(served_bytes(*built.snapshot, "README.md"), "hello\n");
   EXPECT_NE(describe(built).find("3 source files"), std::string::npos) << describe(built);
 }
 
@@ -86,8 +69,8 @@ TEST_F(SnapshotBuilderTest, NonSourceChangesReuseTheTags) {
   const Built built = builder.build();
   EXPECT_TRUE(built.changed);
   EXPECT_FALSE(built.reanalysed);
-  EXPECT_EQ(view_of(*built.snapshot, "README.md"), "hello, longer now\n");
-  EXPECT_NE(view_of(*built.snapshot, "pkg/a.py").find("CALLED_BY"), std::string::npos);
+  EXPECT_EQ(served_bytes(*built.snapshot, "README.md"), "hello, longer now\n");
+  EXPECT_NE(served_bytes(*built.snapshot, "pkg/a.py").find("CALLED_BY"), std::string::npos);
 }
 
 TEST_F(SnapshotBuilderTest, EditedSourceIsReanalysedOthersComeFromTheCache) {
@@ -98,8 +81,8 @@ TEST_F(SnapshotBuilderTest, EditedSourceIsReanalysedOthersComeFromTheCache) {
   EXPECT_TRUE(built.reanalysed);
   EXPECT_EQ(built.stats.from_cache, 2u);  // __init__.py and a.py; only b.py was parsed
   // The tags of a.py changed although a.py did not.
-  EXPECT_EQ(view_of(*built.snapshot, "pkg/a.py").find("CALLED_BY"), std::string::npos)
-      << view_of(*built.snapshot, "pkg/a.py");
+  EXPECT_EQ(served_bytes(*built.snapshot, "pkg/a.py").find("CALLED_BY"), std::string::npos)
+      << served_bytes(*built.snapshot, "pkg/a.py");
   EXPECT_EQ(cache_->info().entries, 4u);  // both versions of b.py are kept
 }
 
@@ -108,14 +91,14 @@ TEST_F(SnapshotBuilderTest, AddedDeletedAndRenamedFilesAreFollowed) {
   builder.build();
   put(root_, "pkg/c.py", "from pkg.a import helper\n\n\ndef other():\n    helper()\n");
   Built built = builder.build();
-  EXPECT_NE(view_of(*built.snapshot, "pkg/a.py").find("pkg/c.py:other"), std::string::npos);
+  EXPECT_NE(served_bytes(*built.snapshot, "pkg/a.py").find("pkg/c.py:other"), std::string::npos);
   std::filesystem::rename(root_ + "/pkg", root_ + "/lib");
   built = builder.build();
-  EXPECT_EQ(view_of(*built.snapshot, "pkg/a.py"), "<missing>");
-  EXPECT_NE(view_of(*built.snapshot, "lib/a.py").find("def helper"), std::string::npos);
+  EXPECT_EQ(served_bytes(*built.snapshot, "pkg/a.py"), "<missing>");
+  EXPECT_NE(served_bytes(*built.snapshot, "lib/a.py").find("def helper"), std::string::npos);
   std::filesystem::remove(root_ + "/lib/c.py");
   built = builder.build();
-  EXPECT_EQ(view_of(*built.snapshot, "lib/c.py"), "<missing>");
+  EXPECT_EQ(served_bytes(*built.snapshot, "lib/c.py"), "<missing>");
   EXPECT_EQ(built.stats.from_cache, 3u);  // renamed files keep their contents: no parsing
 }
 
