@@ -1,7 +1,6 @@
 // Python extraction keeps facts small: what it drops, shares and splices
 // (analysis/python/fact_sink.h).
 #include <gtest/gtest.h>
-#include <tree_sitter/api.h>
 
 #include <algorithm>
 #include <string>
@@ -9,16 +8,10 @@
 
 #include "analysis/facts.h"
 #include "analysis/python/extract.h"
+#include "temp_repo.h"
 
 namespace anchorfs::analysis::test {
 namespace {
-
-FileFacts extract(std::string_view source) {
-  TSParser* parser = ts_parser_new();
-  FileFacts facts = python::extract_facts(parser, source);
-  ts_parser_delete(parser);
-  return facts;
-}
 
 std::vector<Stmt> stmts_of(const FileFacts& f, StmtKind kind) {
   std::vector<Stmt> out;
@@ -40,7 +33,7 @@ bool has_string(const FileFacts& f, std::string_view s) {
 }
 
 TEST(ExtractCompact, ValuesEvaluatedOnlyForNothingAreDropped) {
-  const FileFacts f = extract(
+  const FileFacts f = extract_python(
       "x.only_read_here\n"
       "1 + 2 * y\n"
       "z[k]\n"
@@ -51,7 +44,7 @@ TEST(ExtractCompact, ValuesEvaluatedOnlyForNothingAreDropped) {
 }
 
 TEST(ExtractCompact, CallsInEvaluatedValuesAreKept) {
-  const FileFacts f = extract(
+  const FileFacts f = extract_python(
       "1 + g(x)\n"
       "z[h(1)]\n");
   const std::vector<Stmt> evaluated = stmts_of(f, StmtKind::Evaluate);
@@ -64,7 +57,7 @@ TEST(ExtractCompact, CallsInEvaluatedValuesAreKept) {
 }
 
 TEST(ExtractCompact, WalrusInADroppedOperandStillAssigns) {
-  const FileFacts f = extract("(y := 1) + 2\n");
+  const FileFacts f = extract_python("(y := 1) + 2\n");
   const std::vector<Stmt> assigns = stmts_of(f, StmtKind::Assign);
   ASSERT_EQ(assigns.size(), 1u);
   EXPECT_EQ(f.strings[f.exprs[assigns[0].a].str], "y");
@@ -72,7 +65,7 @@ TEST(ExtractCompact, WalrusInADroppedOperandStillAssigns) {
 }
 
 TEST(ExtractCompact, OperatorChainsAreOneOpaqueExpression) {
-  const FileFacts f = extract("v = a*f(x) + b*g(y) - c*h(z)\n");
+  const FileFacts f = extract_python("v = a*f(x) + b*g(y) - c*h(z)\n");
   const std::vector<Stmt> assigns = stmts_of(f, StmtKind::Assign);
   ASSERT_EQ(assigns.size(), 1u);
   const Expr& value = f.exprs[assigns[0].b];
@@ -84,7 +77,7 @@ TEST(ExtractCompact, OperatorChainsAreOneOpaqueExpression) {
 }
 
 TEST(ExtractCompact, NamesAreSharedWithinAScopeOnly) {
-  const FileFacts f = extract(
+  const FileFacts f = extract_python(
       "p = b\n"
       "q = b\n"
       "def fn():\n"
@@ -101,9 +94,9 @@ TEST(ExtractCompact, NamesAreSharedWithinAScopeOnly) {
 TEST(ExtractCompact, FactsAreExactlySizedAndRepeatable) {
   const std::string source =
       "import os\nfor i in range(3):\n    print(os.path.join('a', str(i)))\n";
-  const FileFacts first = extract(source);
-  extract("def other(): return [x for x in y if g(x)]\n");  // reuses the thread's buffers
-  const FileFacts again = extract(source);
+  const FileFacts first = extract_python(source);
+  extract_python("def other(): return [x for x in y if g(x)]\n");  // reuses the thread's buffers
+  const FileFacts again = extract_python(source);
   EXPECT_EQ(first, again);
   EXPECT_EQ(again.exprs.capacity(), again.exprs.size());
   EXPECT_EQ(again.lists.capacity(), again.lists.size());
@@ -114,7 +107,7 @@ TEST(ExtractCompact, LongOperatorChainsStillCountAgainstTheNestingLimit) {
   // Operands are skipped unwalked only when short: a sum nested past kMaxNesting is noticed.
   std::string sum = "x = a";
   for (int i = 0; i < python::kMaxNesting + 50; ++i) sum += " + a";
-  const FileFacts f = extract(sum + "\nassert " + sum.substr(4) + "\n");
+  const FileFacts f = extract_python(sum + "\nassert " + sum.substr(4) + "\n");
   EXPECT_FALSE(f.parsed_cleanly);
   EXPECT_TRUE(facts_are_consistent(f));
 }

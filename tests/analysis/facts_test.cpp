@@ -2,21 +2,13 @@
 #include "analysis/facts.h"
 
 #include <gtest/gtest.h>
-#include <tree_sitter/api.h>
 
 #include <random>
 
-#include "analysis/python/extract.h"
+#include "temp_repo.h"
 
 namespace anchorfs::analysis::test {
 namespace {
-
-FileFacts extract(std::string_view source) {
-  TSParser* parser = ts_parser_new();
-  FileFacts facts = python::extract_facts(parser, source);
-  ts_parser_delete(parser);
-  return facts;
-}
 
 const char* kSource =
     "import os.path as p\n"
@@ -38,7 +30,7 @@ const char* kSource =
     "            raise Other from e\n";
 
 TEST(Facts, ExtractionSeesScopesImportsAndAll) {
-  const FileFacts f = extract(kSource);
+  const FileFacts f = extract_python(kSource);
   EXPECT_TRUE(f.parsed_cleanly);
   EXPECT_TRUE(f.has_all);
   ASSERT_EQ(f.all_names.size(), 2u);
@@ -66,7 +58,7 @@ TEST(Facts, ExtractionSeesScopesImportsAndAll) {
 }
 
 TEST(Facts, SerializationRoundTrip) {
-  const FileFacts f = extract(kSource);
+  const FileFacts f = extract_python(kSource);
   const std::string bytes = serialize_facts(f);
   const auto back = deserialize_facts(bytes);
   ASSERT_TRUE(back.has_value());
@@ -75,7 +67,7 @@ TEST(Facts, SerializationRoundTrip) {
 }
 
 TEST(Facts, RejectsOtherVersionsAndTruncation) {
-  const std::string bytes = serialize_facts(extract(kSource));
+  const std::string bytes = serialize_facts(extract_python(kSource));
   for (size_t n = 0; n < bytes.size(); ++n) {
     EXPECT_FALSE(deserialize_facts(std::string_view(bytes).substr(0, n)).has_value()) << n;
   }
@@ -86,7 +78,7 @@ TEST(Facts, RejectsOtherVersionsAndTruncation) {
 }
 
 TEST(Facts, GarbageNeverCrashes) {
-  const std::string bytes = serialize_facts(extract(kSource));
+  const std::string bytes = serialize_facts(extract_python(kSource));
   std::mt19937 rng(42);
   size_t accepted = 0;
   for (int round = 0; round < 3000; ++round) {
@@ -108,23 +100,23 @@ TEST(Facts, GarbageNeverCrashes) {
 
 TEST(Facts, HostileSourcesExtractWithoutCrashing) {
   std::string deep = "x = " + std::string(10000, '(') + "1" + std::string(10000, ')') + "\n";
-  const FileFacts deep_facts = extract(deep);
+  const FileFacts deep_facts = extract_python(deep);
   EXPECT_FALSE(deep_facts.parsed_cleanly);  // beyond the nesting limit: served unchanged
   EXPECT_TRUE(facts_are_consistent(deep_facts));
 
   std::string blocks;
   for (int i = 0; i < 2000; ++i) blocks += std::string(static_cast<size_t>(i), ' ') + "if x:\n";
   blocks += std::string(2000, ' ') + "pass\n";
-  EXPECT_TRUE(facts_are_consistent(extract(blocks)));
+  EXPECT_TRUE(facts_are_consistent(extract_python(blocks)));
 
   const std::string long_line = "x = [" + std::string(2 << 20, '1') + "]\n";
-  EXPECT_TRUE(extract(long_line).parsed_cleanly);
+  EXPECT_TRUE(extract_python(long_line).parsed_cleanly);
 
   const std::string invalid_utf8 = "s = '\xff\xfe\xc3'\ndef f():\n\treturn s\x0c\n";
-  EXPECT_TRUE(facts_are_consistent(extract(invalid_utf8)));
+  EXPECT_TRUE(facts_are_consistent(extract_python(invalid_utf8)));
 
   const std::string lone_cr = "def f():\r    return 1\r\rclass A:\r    pass\r";
-  const FileFacts cr = extract(lone_cr);
+  const FileFacts cr = extract_python(lone_cr);
   EXPECT_EQ(cr.newline, "\r");
   EXPECT_TRUE(facts_are_consistent(cr));
 }

@@ -2,12 +2,22 @@
 #include "tests/analysis/temp_repo.h"
 
 #include <stdlib.h>
+#include <tree_sitter/api.h>
 
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
+#include "analysis/python/extract.h"
+
 namespace anchorfs::analysis::test {
+
+FileFacts extract_python(std::string_view source) {
+  TSParser* parser = ts_parser_new();
+  FileFacts facts = python::extract_facts(parser, source);
+  ts_parser_delete(parser);
+  return facts;
+}
 
 TempRepo::TempRepo() {
   std::string pattern = (std::filesystem::temp_directory_path() / "anchorfs-analysis-XXXXXX");

@@ -1,4 +1,4 @@
-// A throwaway repository directory for analysis tests, and helpers to query the graph.
+// A throwaway repository directory for analysis tests, and helpers to extract and query facts.
 #pragma once
 
 #include <string>
@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/analyze.h"
+#include "analysis/facts.h"
 
 namespace anchorfs::analysis::test {
 
@@ -24,6 +25,9 @@ class TempRepo {
  private:
   std::string root_;
 };
+
+// The Python facts of `source`, extracted with a fresh parser.
+FileFacts extract_python(std::string_view source);
 
 // "relation from -> to" lines of a graph, by id, for one relation.
 std::vector<std::string> edges_of(const Graph& graph, Relation relation);
