@@ -97,9 +97,15 @@ Built SnapshotBuilder::build() {
       analysis_options.on_progress = options_.on_progress;
       progress_reported_ = true;
     }
-    analysis::Analysis result = analysis::analyze(tree, analysis_options);
-    if (options_.cache != nullptr) {
-      options_.cache->flush();
+    analysis::Analysis result;
+    if (options_.view.view == render::View::None) {
+      result.stats.source_files = analysis::select_sources(tree).size();
+      built.analysed = false;
+    } else {
+      result = analysis::analyze(tree, analysis_options);
+      if (options_.cache != nullptr) {
+        options_.cache->flush();
+      }
     }
     const analysis::Graph& graph = result.graph;
     const render::ViewChoice choice = render::choose_view(graph, options_.view);
@@ -136,6 +142,10 @@ std::string describe(const Built& built) {
   const double seconds = built.seconds;
   if (!built.reanalysed) {
     return fmt::format("no source changed, tags reused; {:.2f} s", seconds);
+  }
+  if (!built.analysed) {
+    return fmt::format("{} source files (not analysed: {}); {:.2f} s", built.stats.source_files,
+                       built.view_reason, seconds);
   }
   // A graph cache hit loaded no per-file facts at all: say so rather than "N from cache".
   std::string how = built.stats.graph_from_cache ? std::string("graph from cache")

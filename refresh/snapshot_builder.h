@@ -31,6 +31,7 @@ struct Built {
   std::shared_ptr<const fs::Snapshot> snapshot;
   bool changed = true;      // false: the whole tree is as in the previous build (same snapshot)
   bool reanalysed = false;  // false: no source file or directory changed, the plans were reused
+  bool analysed = true;     // false under view none, which tags nothing: no analysis is run
   analysis::AnalysisStats stats;  // of the last analysis (the one whose plans are served)
   std::vector<analysis::SkippedFile> skipped_files;  // served untagged by that analysis, and why
   size_t entities = 0;

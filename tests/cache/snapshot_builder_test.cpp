@@ -1,7 +1,6 @@
 // SnapshotBuilder: rebuilds from the tree as it is, re-analysing only when sources changed.
 #include "refresh/snapshot_builder.h"
 
-
 #include <filesystem>
 
 #include "cache_test_support.h"
@@ -51,6 +50,20 @@ TEST_F(SnapshotBuilderTest, FirstBuildTagsTheRepository) {
       << served_bytes(*built.snapshot, "pkg/a.py");
   EXPECT_EQ(served_bytes(*built.snapshot, "README.md"), "hello\n");
   EXPECT_NE(describe(built).find("3 source files"), std::string::npos) << describe(built);
+}
+
+TEST_F(SnapshotBuilderTest, ViewNoneServesTheTreeWithoutAnalysingIt) {
+  options_.view.view = render::View::None;
+  SnapshotBuilder builder(options_);
+  const Built built = builder.build();
+  EXPECT_FALSE(built.analysed);
+  EXPECT_EQ(built.stats.source_files, 3u);
+  EXPECT_EQ(built.stats.parsed, 0u);
+  EXPECT_EQ(built.entities, 0u);
+  EXPECT_EQ(served_bytes(*built.snapshot, "pkg/a.py"), "def helper():\n    return 1\n");
+  EXPECT_EQ(cache_->info().entries, 0u);  // nothing was parsed, so nothing was cached
+  EXPECT_NE(describe(built).find("3 source files (not analysed: view none"), std::string::npos)
+      << describe(built);
 }
 
 TEST_F(SnapshotBuilderTest, UnchangedTreeGivesTheSameSnapshot) {
