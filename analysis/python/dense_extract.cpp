@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/python/child_walk.h"
 #include "analysis/python/dense_names.h"
 #include "analysis/python/grammar.h"
 
@@ -131,8 +132,6 @@ const Grammar& grammar() {
 constexpr int kMaxDepth = 1000;
 constexpr size_t kMaxChainParts = 8;
 constexpr size_t kMaxLiteral = 200;
-// Up to this many named children are read by index rather than with the cursor (children()).
-constexpr uint32_t kIndexedChildren = 4;
 
 struct RawFact {
   DenseKind kind;
@@ -216,27 +215,8 @@ class DenseWalker {
   // Field ids cost a table lookup per child: asked for only where a field decides the role.
   Range children(TSNode n, bool named_only = true, bool with_fields = false) {
     const size_t begin = stack_.size();
-    if (ts_node_child_count(n) == 0) return {begin, begin};
-    // As in the extractor: few named children are cheaper read by index than with the cursor.
-    if (named_only && !with_fields) {
-      const uint32_t count = ts_node_named_child_count(n);
-      if (count <= kIndexedChildren) {
-        for (uint32_t i = 0; i < count; ++i) {
-          const TSNode c = ts_node_named_child(n, i);
-          stack_.push_back({c, TSFieldId{0}, kind(c)});
-        }
-        return {begin, stack_.size()};
-      }
-    }
-    ts_tree_cursor_reset(&cursor_, n);
-    if (ts_tree_cursor_goto_first_child(&cursor_)) {
-      do {
-        const TSNode c = ts_tree_cursor_current_node(&cursor_);
-        if (named_only && !ts_node_is_named(c)) continue;
-        stack_.push_back(
-            {c, with_fields ? ts_tree_cursor_current_field_id(&cursor_) : TSFieldId{0}, kind(c)});
-      } while (ts_tree_cursor_goto_next_sibling(&cursor_));
-    }
+    push_children(stack_, &cursor_, n, named_only, with_fields,
+                  [this](TSNode c) { return kind(c); });
     return {begin, stack_.size()};
   }
   void release(const Range& r) { stack_.resize(r.begin); }

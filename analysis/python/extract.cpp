@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/python/child_walk.h"
 #include "analysis/python/dense_extract.h"
 #include "analysis/python/fact_sink.h"
 #include "analysis/python/grammar.h"
@@ -252,9 +253,6 @@ const Grammar& grammar() {
   return g;
 }
 
-// Up to this many named children are read by index rather than with the cursor (children()).
-constexpr uint32_t kIndexedChildren = 4;
-
 struct Child {
   TSNode node;
   TSFieldId field;
@@ -321,28 +319,8 @@ class Extractor {
   // Field ids cost a lookup per child: only callers that look at Child::field ask for them.
   Range children(TSNode n, bool named_only = true, bool with_fields = false) {
     const size_t begin = stack_.size();
-    // A cursor step costs several times a step of ts_node_named_child's scan from the first
-    // child, so nodes with few children (nearly all) are read by index; the scan is quadratic,
-    // so wide ones (bodies, long literals) take the cursor.
-    if (named_only && !with_fields) {
-      const uint32_t count = ts_node_named_child_count(n);
-      if (count <= kIndexedChildren) {
-        for (uint32_t i = 0; i < count; ++i) {
-          const TSNode c = ts_node_named_child(n, i);
-          stack_.push_back({c, 0, kind(c)});
-        }
-        return {begin, stack_.size()};
-      }
-    }
-    ts_tree_cursor_reset(cursor_, n);
-    if (ts_tree_cursor_goto_first_child(cursor_)) {
-      do {
-        const TSNode c = ts_tree_cursor_current_node(cursor_);
-        if (named_only && !ts_node_is_named(c)) continue;
-        const TSFieldId f = with_fields ? ts_tree_cursor_current_field_id(cursor_) : 0;
-        stack_.push_back({c, f, kind(c)});
-      } while (ts_tree_cursor_goto_next_sibling(cursor_));
-    }
+    push_children(stack_, cursor_, n, named_only, with_fields,
+                  [this](TSNode c) { return kind(c); });
     return {begin, stack_.size()};
   }
   Range fielded_children(TSNode n) {
