@@ -54,6 +54,10 @@ class LanguageFrontEnd {
   // Tag placement comes with the facts (Entity::anchor); this is the rest of the tag layout.
   virtual TagSyntax tag_syntax() const = 0;
 
+  // Whether the file at this repository-relative path is test code (tags rank links into tests
+  // after links into product code).
+  virtual bool is_test_path(std::string_view /*path*/) const { return false; }
+
   // Facts of one file, parsing it exactly once. Must accept any bytes (invalid encodings,
   // partial syntax, absurd nesting) without crashing.
   virtual FileFacts extract(ExtractorState& state, std::string_view bytes) const = 0;

@@ -1,4 +1,7 @@
-// `anchorfs stats REPO [--view V] [--json]`: graph shape, hubs, auto's choice, tag cost per view.
+// `anchorfs stats REPO [--view V] [--style S] [--tag-budget PCT] [--json]`: graph shape, hubs,
+// auto's choice, tag cost in bytes and tokens per view, style and budget.
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <memory>
@@ -12,7 +15,9 @@
 #include "cli/mount_checks.h"
 #include "cli/pipeline.h"
 #include "cli/view_args.h"
+#include "analysis/source_files.h"
 #include "render/stats.h"
+#include "render/token_count.h"
 
 namespace anchorfs::cli {
 namespace {
@@ -20,10 +25,29 @@ namespace {
 struct StatsArgs {
   std::string repo;
   bool json = false;
+  std::string tokenizer = ANCHORFS_VOCABULARY;
   unsigned threads = 0;
   CacheArgs cache;
   ViewArgs view;
 };
+
+// Tokens of every analysed source file as it is on disk (read again: stats only).
+uint64_t source_tokens(const std::string& repo, const analysis::Graph& graph,
+                       const render::TokenCounter& counter) {
+  std::vector<uint64_t> counts(graph.files.size(), 0);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, graph.files.size(), 4),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      for (size_t f = range.begin(); f != range.end(); ++f) {
+                        const std::string& path = graph.entities[graph.files[f].entity].name;
+                        analysis::SourceBytes source =
+                            analysis::read_source(repo, path, graph.files[f].size + 1);
+                        if (source.ok) counts[f] = counter.count(source.bytes);
+                      }
+                    });
+  uint64_t total = 0;
+  for (uint64_t count : counts) total += count;
+  return total;
+}
 
 int run_stats(const StatsArgs& args) {
   const std::string repo = check_repo(args.repo);
@@ -34,12 +58,25 @@ int run_stats(const StatsArgs& args) {
   options.threads = args.threads;
   const Analysed analysed = analyse_repo(repo, options);
   const analysis::Graph& graph = analysed.analysis.graph;
-  // Without --view every view's cost is shown, so the choice can be made before mounting.
-  std::vector<render::View> views;
-  if (args.view.view_given()) views.push_back(view_options.view);
+  // Without --view (--style) every view's (style's) cost is shown, so the choice can be made
+  // before mounting; a --tag-budget adds a budgeted row after each.
+  render::StatsRequest request;
+  if (args.view.view_given()) request.views.push_back(view_options.view);
+  if (args.view.style_given()) request.styles.push_back(view_options.style);
+  request.budget = view_options.tag_budget;
+  render::ViewOptions base = view_options;
+  base.tag_budget.reset();
+  std::string error;
+  std::unique_ptr<render::TokenCounter> counter;
+  if (!args.tokenizer.empty()) counter = render::load_bpe_vocabulary(args.tokenizer, error);
+  if (!counter) {
+    if (!args.tokenizer.empty()) warn_on_stderr("token counts estimated: " + error);
+    counter = render::byte_estimator();
+  }
+  render::TokenInput tokens{counter.get(), source_tokens(repo, graph, *counter)};
   const render::RepoStats stats =
       render::compute_stats(graph, analysed.analysis.stats,
-                            render::source_bytes(analysed.tree, graph), view_options, views);
+                            render::source_bytes(analysed.tree, graph), base, request, tokens);
   write_all(STDOUT_FILENO, args.json ? render::format_json(stats) : render::format_table(stats),
             "stdout");
   return kExitOk;
@@ -55,6 +92,9 @@ Command add_stats_command(CLI::App& app) {
   add_view_args(*command, args->view);
   command->add_flag("--json", args->json, "Print JSON (schema in docs/views.md)");
   command->add_option("--threads", args->threads, "Analysis threads (0: all cores)");
+  command->add_option("--tokenizer", args->tokenizer,
+                      "tiktoken encoder file for token counts (\"\": estimate from bytes)")
+      ->capture_default_str();
   add_cache_args(*command, args->cache);
   return {command, [args] { return run_stats(*args); }};
 }

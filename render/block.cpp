@@ -1,8 +1,11 @@
-// Tag block layout: delimiter, the entity line, fields in contract order, delimiter.
+// Tag block layout: paper (delimiters, name line, fields) or lean (header line, fields); values
+// ranked by how much they tell before the cap.
 #include "render/block.h"
 
 #include <algorithm>
+#include <bit>
 #include <string>
+#include <tuple>
 
 #include "render/delimiter.h"
 #include "render/sanitize.h"
@@ -13,10 +16,24 @@ using analysis::EntityIndex;
 using analysis::EntityKind;
 using analysis::Relation;
 
+void LinkCounters::add(const LinkCounters& other) {
+  links += other.links;
+  shown += other.shown;
+  capped_fields += other.capped_fields;
+  hub_shown += other.hub_shown;
+  hub_shown_by_id += other.hub_shown_by_id;
+  test_shown += other.test_shown;
+  test_shown_by_id += other.test_shown_by_id;
+}
+
 namespace {
 
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // U+2026
 constexpr std::string_view kAsciiEllipsis = "...";
+
+auto rank_order(const RankedLink& l) {
+  return std::tie(l.test, l.hub, l.distance, l.tier, l.rank);
+}
 
 class BlockWriter {
  public:
@@ -35,9 +52,28 @@ class BlockWriter {
     scratch_.refs.clear();
     scratch_.labels.clear();
   }
-  void add(EntityIndex other) { scratch_.refs.push_back(other); }
-  void add_links(std::span<const Link> links) {
-    for (const Link& link : links) scratch_.refs.push_back(link.other);
+  // `degree`: how many entities share the link with `other` in this field's direction (the
+  // callers of a callee, the callees of a caller, ...): the fewer, the more the link tells.
+  void add(EntityIndex other, size_t degree) {
+    RankedLink link;
+    link.test = index_.is_test(other);
+    link.hub = degree > kHubLinkDegree;
+    link.distance = index_.distance(entity_, other);
+    link.tier = static_cast<uint32_t>(std::bit_width(degree));
+    link.rank = index_.rank(other);
+    link.entity = other;
+    scratch_.refs.push_back(link);
+  }
+  // Links of an out-field (degree: the other end's in-links) or an in-field (its out-links).
+  void add_out(Relation relation) {
+    for (const Link& link : index_.out(entity_, relation)) {
+      add(link.other, index_.in(link.other, relation).size());
+    }
+  }
+  void add_in(Relation relation) {
+    for (const Link& link : index_.in(entity_, relation)) {
+      add(link.other, index_.out(link.other, relation).size());
+    }
   }
   void add_labels(Relation relation) {
     for (const analysis::Label& label : index_.labels(entity_)) {
@@ -47,27 +83,30 @@ class BlockWriter {
 
   // Writes the collected values as one field line; returns whether it was non-empty.
   bool end_field(std::string_view name) {
-    std::vector<EntityIndex>& refs = scratch_.refs;
-    std::sort(refs.begin(), refs.end(), [&](EntityIndex a, EntityIndex b) {
-      bool a_elsewhere = index_.file_of(a) != file_;
-      bool b_elsewhere = index_.file_of(b) != file_;
-      if (a_elsewhere != b_elsewhere) return !a_elsewhere;
-      return index_.rank(a) < index_.rank(b);
+    std::vector<RankedLink>& refs = scratch_.refs;
+    // Distinct entities can share an id (a function defined in both branches of an `if`): the
+    // reader cannot tell them apart, so the id is listed once, at its best rank.
+    std::sort(refs.begin(), refs.end(), [&](const RankedLink& a, const RankedLink& b) {
+      if (index_.id(a.entity) != index_.id(b.entity)) return a.rank < b.rank;
+      return rank_order(a) < rank_order(b);
     });
-    // Distinct entities can share an id (a function defined in both branches of an `if`):
-    // the reader cannot tell them apart, so the id is listed once.
     refs.erase(std::unique(refs.begin(), refs.end(),
-                           [&](EntityIndex a, EntityIndex b) {
-                             return a == b || index_.id(a) == index_.id(b);
+                           [&](const RankedLink& a, const RankedLink& b) {
+                             return index_.id(a.entity) == index_.id(b.entity);
                            }),
                refs.end());
+    const size_t distinct = refs.size();
+    std::stable_sort(refs.begin(), refs.end(), [](const RankedLink& a, const RankedLink& b) {
+      return rank_order(a) < rank_order(b);
+    });
     std::vector<std::string_view>& labels = scratch_.labels;
     std::sort(labels.begin(), labels.end());
     labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
 
-    size_t total = refs.size() + labels.size();
+    size_t total = distinct + labels.size();
     if (total == 0) return false;
     size_t shown = policy_.max_links == 0 ? total : std::min(total, policy_.max_links);
+    count(shown, total);
     std::string& out = scratch_.fields;
     begin_line(out);
     out += name;
@@ -75,7 +114,7 @@ class BlockWriter {
     for (size_t i = 0; i < shown; ++i) {
       if (i > 0) out += ", ";
       if (i < refs.size()) {
-        append_text(out, reference(refs[i]));
+        append_text(out, reference(refs[i].entity));
       } else {
         std::string& value = scratch_.value;
         value.clear();
@@ -97,6 +136,15 @@ class BlockWriter {
     BlockKind kind = entity.kind == EntityKind::File    ? BlockKind::File
                      : entity.kind == EntityKind::Class ? BlockKind::Class
                                                         : BlockKind::Function;
+    if (policy_.style == Style::Lean) {
+      begin_line(out);
+      out += lean_header_word(kind);
+      out += ' ';
+      append_text(out, lean_name());
+      out += layout_.newline;
+      out += scratch_.fields;
+      return;
+    }
     std::string_view title = delimiter_title(kind);
     std::string_view label = kind == BlockKind::File    ? "file: "
                              : kind == BlockKind::Class ? "class: "
@@ -116,6 +164,54 @@ class BlockWriter {
   }
 
  private:
+  // The hub cut for ranking (the same bar as auto's hubs: more than 10 links).
+  static constexpr size_t kHubLinkDegree = 10;
+
+  void count(size_t shown, size_t total) {
+    LinkCounters& c = scratch_.counters;
+    const std::vector<RankedLink>& refs = scratch_.refs;
+    c.links += total;
+    c.shown += shown;
+    const size_t shown_refs = std::min(shown, refs.size());
+    uint64_t hubs = 0, tests = 0;
+    for (size_t i = 0; i < shown_refs; ++i) {
+      hubs += refs[i].hub;
+      tests += refs[i].test;
+    }
+    c.hub_shown += hubs;
+    c.test_shown += tests;
+    if (shown == total) {
+      c.hub_shown_by_id += hubs;
+      c.test_shown_by_id += tests;
+      return;
+    }
+    ++c.capped_fields;
+    // What format v1 kept: same file first, then by id.
+    std::vector<uint32_t>& by_id = scratch_.by_id;
+    by_id.resize(refs.size());
+    for (uint32_t i = 0; i < refs.size(); ++i) by_id[i] = i;
+    std::sort(by_id.begin(), by_id.end(), [&](uint32_t a, uint32_t b) {
+      return std::make_tuple(refs[a].distance != 0, refs[a].rank) <
+             std::make_tuple(refs[b].distance != 0, refs[b].rank);
+    });
+    for (size_t i = 0; i < shown_refs; ++i) {
+      c.hub_shown_by_id += refs[by_id[i]].hub;
+      c.test_shown_by_id += refs[by_id[i]].test;
+    }
+  }
+
+  // Where indentation shows nesting, the simple name (the enclosing names are the lines above);
+  // else the qualified name within the file; a file's path.
+  std::string_view lean_name() const {
+    const analysis::Entity& entity = index_.graph().entities[entity_];
+    if (entity.kind == EntityKind::File) return index_.id(entity_);
+    std::string_view local = index_.local_name(entity_);
+    if (!layout_.nesting_shown_by_indent) return local;
+    // The escaped name's last dotted part: escaping never adds a '.'.
+    size_t dot = local.rfind('.');
+    return dot == std::string_view::npos ? local : local.substr(dot + 1);
+  }
+
   void begin_line(std::string& out) const {
     out += layout_.indent;
     out += layout_.comment;
@@ -129,7 +225,6 @@ class BlockWriter {
       out += text;
     }
   }
-
   const std::string& reference(EntityIndex other) const {
     bool local =
         index_.file_of(other) == file_ && index_.graph().entities[other].kind != EntityKind::File;
@@ -149,6 +244,9 @@ class BlockWriter {
 bool append_block(std::string& out, const GraphIndex& index, EntityIndex e,
                   const BlockPolicy& policy, const LineLayout& layout, BlockScratch& scratch) {
   const analysis::Entity& entity = index.graph().entities[e];
+  const bool lean = policy.style == Style::Lean;
+  // Lean shows nothing the code beside the block already shows.
+  const bool containment_shown = !lean || !layout.nesting_shown_by_indent;
   BlockWriter writer(index, e, policy, layout, scratch);
   bool informative = false;
   auto field = [&](std::string_view name, auto&& collect) {
@@ -158,49 +256,52 @@ bool append_block(std::string& out, const GraphIndex& index, EntityIndex e,
   };
 
   // PARENT names the enclosing class or function; for top-level entities the id already names
-  // the file, so it is left out.
-  field("PARENT", [&] {
-    if (entity.parent < index.size() &&
-        index.graph().entities[entity.parent].kind != EntityKind::File) {
-      writer.add(entity.parent);
-    }
-  });
-  if (entity.kind != EntityKind::File || policy.file_children) {
-    informative |= field("CHILDREN", [&] {
-      for (EntityIndex child : index.children(e)) writer.add(child);
-    });
-  }
-  if (policy.forward_imports) {
-    informative |= field("IMPORTS", [&] { writer.add_links(index.out(e, Relation::Imports)); });
-  }
-  informative |= field("IMPORTED_BY", [&] { writer.add_links(index.in(e, Relation::Imports)); });
-  if (policy.forward_calls) {
-    informative |= field("CALLS", [&] {
-      for (const Link& link : index.out(e, Relation::Calls)) {
-        if (policy.hub_threshold && index.call_in_degree(link.other) > *policy.hub_threshold) {
-          continue;
-        }
-        writer.add(link.other);
+  // the file, so it is left out. It never makes a block worth writing on its own.
+  if (containment_shown) {
+    field("PARENT", [&] {
+      if (entity.parent < index.size() &&
+          index.graph().entities[entity.parent].kind != EntityKind::File) {
+        writer.add(entity.parent, 0);
       }
     });
   }
-  informative |= field("CALLED_BY", [&] { writer.add_links(index.in(e, Relation::Calls)); });
-  informative |= field("BASE", [&] { writer.add_links(index.out(e, Relation::Inherits)); });
-  informative |= field("DERIVED", [&] { writer.add_links(index.in(e, Relation::Inherits)); });
+  if (containment_shown && (entity.kind != EntityKind::File || policy.file_children)) {
+    informative |= field("CHILDREN", [&] {
+      for (EntityIndex child : index.children(e)) writer.add(child, 0);
+    });
+  }
+  // A file's IMPORTS repeat its import lines; lean leaves them to the code.
+  if (policy.forward_imports && !(lean && entity.kind == EntityKind::File)) {
+    informative |= field("IMPORTS", [&] { writer.add_out(Relation::Imports); });
+  }
+  informative |= field("IMPORTED_BY", [&] { writer.add_in(Relation::Imports); });
+  if (policy.forward_calls) {
+    informative |= field("CALLS", [&] {
+      for (const Link& link : index.out(e, Relation::Calls)) {
+        size_t callers = index.call_in_degree(link.other);
+        if (policy.hub_threshold && callers > *policy.hub_threshold) continue;
+        writer.add(link.other, callers);
+      }
+    });
+  }
+  informative |= field("CALLED_BY", [&] { writer.add_in(Relation::Calls); });
+  // A class statement names its bases; lean leaves BASE to it.
+  if (!lean) informative |= field("BASE", [&] { writer.add_out(Relation::Inherits); });
+  informative |= field("DERIVED", [&] { writer.add_in(Relation::Inherits); });
 
   if (policy.dense) {
     // Dependencies on resources show on the dependent side only; DATA_DEP and TEST_REF are
     // symmetric relations and show on both ends.
     auto forward = [&](std::string_view name, Relation relation) {
       return field(name, [&] {
-        writer.add_links(index.out(e, relation));
+        writer.add_out(relation);
         writer.add_labels(relation);
       });
     };
     auto both = [&](std::string_view name, Relation relation) {
       return field(name, [&] {
-        writer.add_links(index.out(e, relation));
-        writer.add_links(index.in(e, relation));
+        writer.add_out(relation);
+        writer.add_in(relation);
         writer.add_labels(relation);
       });
     };
@@ -211,10 +312,10 @@ bool append_block(std::string& out, const GraphIndex& index, EntityIndex e,
     informative |= both("DATA_DEP", Relation::DataDep);
     informative |= both("TEST_REF", Relation::TestRef);
     informative |= field("REGISTERED_BY", [&] {
-      writer.add_links(index.in(e, Relation::Registers));
+      writer.add_in(Relation::Registers);
       writer.add_labels(Relation::Registers);
     });
-    informative |= field("REGISTERS", [&] { writer.add_links(index.out(e, Relation::Registers)); });
+    informative |= field("REGISTERS", [&] { writer.add_out(Relation::Registers); });
   }
 
   if (!informative) return false;

@@ -1,7 +1,9 @@
-// Rendering one entity's tag block, in its file's comment syntax, from the precomputed graph index.
+// Rendering one entity's tag block, in its file's comment syntax and the view's style, from the
+// precomputed graph index.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,8 +13,11 @@
 
 namespace anchorfs::render {
 
+enum class Style { Paper, Lean };
+
 // Which fields a view shows, and how they are trimmed.
 struct BlockPolicy {
+  Style style = Style::Paper;
   bool forward_calls = true;            // CALLS
   bool forward_imports = true;          // IMPORTS
   bool dense = false;                   // CONFIG_USAGE ... REGISTERS
@@ -21,24 +26,49 @@ struct BlockPolicy {
   std::optional<size_t> hub_threshold;  // CALLS to entities with call in-degree above are dropped
 };
 
-// Reusable buffers; one per thread.
-struct BlockScratch {
-  std::vector<analysis::EntityIndex> refs;
-  std::vector<std::string_view> labels;
-  std::string fields;
-  std::string value;
-};
-
 // How one file's tag lines are spelled: every line is `indent` `comment` ` ` text `newline`.
 struct LineLayout {
   std::string_view comment;  // the language's line comment marker ("#")
   std::string_view indent;
   std::string_view newline;
   bool ascii = false;  // non-ASCII characters written as \uXXXX (the file's encoding may lack them)
+  bool nesting_shown_by_indent = false;  // lean leaves out PARENT and CHILDREN
 };
 
-// Appends the block describing `e` to `out` when it would say more than the entity's name and
-// PARENT; returns whether it did.
+// What ranking did to the fields it rendered (for `anchorfs stats`; sums, so deterministic).
+struct LinkCounters {
+  uint64_t links = 0;            // values of rendered fields before caps
+  uint64_t shown = 0;            // values shown
+  uint64_t capped_fields = 0;    // fields that ended with "(+K more)"
+  uint64_t hub_shown = 0;        // shown values that are hubs in their field's direction
+  uint64_t hub_shown_by_id = 0;  // the same, had capped fields kept the first ids (format v1)
+  uint64_t test_shown = 0;       // shown values in test code
+  uint64_t test_shown_by_id = 0;
+  void add(const LinkCounters& other);
+};
+
+// A value of a field with the keys it is ranked by (docs/tag-format.md).
+struct RankedLink {
+  bool test = false;      // in test code
+  bool hub = false;       // more than kHubDegree links in the field's direction
+  uint32_t distance = 0;  // 0 same file, else directory steps + 1
+  uint32_t tier = 0;      // bit width of that degree
+  uint32_t rank = 0;      // position by id
+  analysis::EntityIndex entity = analysis::kNoEntity;
+};
+
+// Reusable buffers; one per thread.
+struct BlockScratch {
+  std::vector<RankedLink> refs;
+  std::vector<std::string_view> labels;
+  std::vector<uint32_t> by_id;
+  std::string fields;
+  std::string value;
+  LinkCounters counters;
+};
+
+// Appends the block describing `e` to `out` when it would say more than what the code beside it
+// shows (its name; its PARENT; in lean also CHILDREN and file IMPORTS); returns whether it did.
 bool append_block(std::string& out, const GraphIndex& index, analysis::EntityIndex e,
                   const BlockPolicy& policy, const LineLayout& layout, BlockScratch& scratch);
 

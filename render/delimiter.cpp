@@ -55,4 +55,44 @@ std::optional<BlockKind> delimiter_kind(std::string_view line) {
   return std::nullopt;
 }
 
+std::string_view lean_header_word(BlockKind kind) {
+  switch (kind) {
+    case BlockKind::Function:
+      return "@function";
+    case BlockKind::Class:
+      return "@class";
+    case BlockKind::File:
+      return "@file";
+  }
+  return "";
+}
+
+bool is_lean_header(std::string_view line) {
+  std::optional<std::string_view> comment = after_comment_marker(line);
+  if (!comment || !comment->starts_with(' ')) return false;
+  std::string_view rest = comment->substr(1);
+  for (BlockKind kind : {BlockKind::Function, BlockKind::Class, BlockKind::File}) {
+    std::string_view word = lean_header_word(kind);
+    if (rest.size() > word.size() + 1 && rest.starts_with(word) && rest[word.size()] == ' ' &&
+        rest[word.size() + 1] != ' ') {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<size_t> field_line_index(std::string_view line) {
+  std::optional<std::string_view> comment = after_comment_marker(line);
+  if (!comment || !comment->starts_with(' ')) return std::nullopt;
+  std::string_view rest = comment->substr(1);
+  for (size_t i = 0; i < std::size(kFieldNames); ++i) {
+    std::string_view name = kFieldNames[i];
+    if (rest.size() > name.size() + 1 && rest.starts_with(name) && rest[name.size()] == ':' &&
+        rest[name.size() + 1] == ' ') {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace anchorfs::render

@@ -14,6 +14,21 @@ inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // "=== Function Annotation ===" etc., without the comment marker.
 std::string_view delimiter_title(BlockKind kind);
 
+// Tag fields in contract order (docs/tag-format.md); lean strip accepts them in this order only.
+inline constexpr std::string_view kFieldNames[] = {
+    "PARENT",   "CHILDREN",     "IMPORTS", "IMPORTED_BY", "CALLS",    "CALLED_BY",
+    "BASE",     "DERIVED",      "CONFIG_USAGE", "ENV_VAR", "CONST_REF", "IO_DEP",
+    "DATA_DEP", "TEST_REF",     "REGISTERED_BY", "REGISTERS"};
+
+// The lean header's word: "@function", "@class", "@file".
+std::string_view lean_header_word(BlockKind kind);
+
+// True when `line` is `<ws><marker> @<kind> <name>`: a lean block's header.
+bool is_lean_header(std::string_view line);
+
+// The index in kFieldNames when `line` is `<ws><marker> <FIELD>: ...`.
+std::optional<size_t> field_line_index(std::string_view line);
+
 // The line comment markers of every front end ("#", ...): strip and the guards know no language.
 const std::vector<std::string_view>& comment_markers();
 

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "analysis/language.h"
 #include "render/sanitize.h"
 
 namespace anchorfs::render {
@@ -57,6 +58,19 @@ GraphIndex::GraphIndex(const analysis::Graph& graph) : graph_(graph) {
         file_infos_[file] == kNoFileInfo) {
       file_infos_[file] = f;
     }
+  }
+
+  // Test code, by the convention of each file's front end.
+  std::vector<bool> test_file(n, false);
+  for (const analysis::FileInfo& info : graph.files) {
+    const analysis::LanguageFrontEnd* front_end = analysis::front_end_named(info.language);
+    if (info.entity < n && front_end != nullptr) {
+      test_file[info.entity] = front_end->is_test_path(graph.entities[info.entity].name);
+    }
+  }
+  test_.assign(n, false);
+  for (size_t e = 0; e < n; ++e) {
+    if (files_of_[e] != analysis::kNoEntity) test_[e] = test_file[files_of_[e]];
   }
 
   ids_.resize(n);
@@ -157,6 +171,40 @@ GraphIndex::GraphIndex(const analysis::Graph& graph) : graph_(graph) {
   bucket(
       graph.files.size(), in_files, [&](EntityIndex e) { return file_infos_[files_of_[e]]; },
       file_entity_begin_, file_entities_);
+}
+
+namespace {
+
+// The directory part of a repository-relative path ("" at the top).
+std::string_view directory_of(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+uint32_t components(std::string_view directory) {
+  if (directory.empty()) return 0;
+  return static_cast<uint32_t>(std::count(directory.begin(), directory.end(), '/')) + 1;
+}
+
+}  // namespace
+
+uint32_t GraphIndex::distance(EntityIndex a, EntityIndex b) const {
+  EntityIndex fa = files_of_[a];
+  EntityIndex fb = files_of_[b];
+  if (fa == fb) return 0;
+  if (fa == analysis::kNoEntity || fb == analysis::kNoEntity) return UINT32_MAX;
+  std::string_view da = directory_of(graph_.entities[fa].name);
+  std::string_view db = directory_of(graph_.entities[fb].name);
+  // Leading directory components the two share.
+  size_t same = 0;
+  while (same < da.size() && same < db.size() && da[same] == db[same]) ++same;
+  auto boundary = [](std::string_view d, size_t at) { return at == d.size() || d[at] == '/'; };
+  if (!boundary(da, same) || !boundary(db, same)) {
+    size_t slash = same == 0 ? std::string_view::npos : da.rfind('/', same - 1);
+    same = slash == std::string_view::npos ? 0 : slash;
+  }
+  const uint32_t common = components(da.substr(0, same));
+  return components(da) + components(db) - 2 * common + 1;
 }
 
 std::span<const Link> GraphIndex::select(const Adjacency& adjacency, EntityIndex e,

@@ -47,6 +47,10 @@ class GraphIndex {
   analysis::EntityIndex file_of(analysis::EntityIndex e) const { return files_of_[e]; }
   // graph.files index describing the File entity `file`, or kNoFileInfo.
   size_t file_info(analysis::EntityIndex file) const { return file_infos_[file]; }
+  // Whether `e` lives in test code (its front end's test-file convention).
+  bool is_test(analysis::EntityIndex e) const { return test_[e]; }
+  // 0 when `a` and `b` share a file; else 1 + the steps between their files' directories.
+  uint32_t distance(analysis::EntityIndex a, analysis::EntityIndex b) const;
   size_t call_in_degree(analysis::EntityIndex e) const {
     return in(e, analysis::Relation::Calls).size();
   }
@@ -65,6 +69,7 @@ class GraphIndex {
   std::vector<uint32_t> ranks_;
   std::vector<analysis::EntityIndex> files_of_;
   std::vector<size_t> file_infos_;
+  std::vector<bool> test_;
   Adjacency out_;
   Adjacency in_;
   std::vector<uint32_t> label_begin_;

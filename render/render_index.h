@@ -9,6 +9,8 @@
 
 namespace anchorfs::render {
 
-std::vector<TagPlan> render_plans(const GraphIndex& index, const ViewChoice& choice);
+// `counters`, when given, receives what ranking and caps did (sums over files: deterministic).
+std::vector<TagPlan> render_plans(const GraphIndex& index, const ViewChoice& choice,
+                                  LinkCounters* counters = nullptr);
 
 }  // namespace anchorfs::render

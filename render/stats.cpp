@@ -3,6 +3,9 @@
 
 #include <sys/stat.h>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -21,9 +24,10 @@ namespace {
 
 constexpr size_t kTopHubs = 10;
 
-// Two delimiter lines per block.
+// Two delimiter lines per paper block, one header line per lean block.
 size_t count_blocks(const std::vector<TagPlan>& plans) {
   size_t delimiters = 0;
+  size_t headers = 0;
   for (const TagPlan& plan : plans) {
     for (const Insertion& insertion : plan.insertions) {
       std::string_view text = insertion.text;
@@ -31,12 +35,39 @@ size_t count_blocks(const std::vector<TagPlan>& plans) {
       while (pos < text.size()) {
         size_t end = text.find_first_of("\r\n", pos);
         if (end == std::string_view::npos) end = text.size();
-        if (delimiter_kind(text.substr(pos, end - pos))) ++delimiters;
+        std::string_view line = text.substr(pos, end - pos);
+        if (delimiter_kind(line)) ++delimiters;
+        if (is_lean_header(line)) ++headers;
         pos = end + 1;
       }
     }
   }
-  return delimiters / 2;
+  return delimiters / 2 + headers;
+}
+
+// Tokens of each file's inserted text (every block is whole lines at line starts), their sum and
+// spread over the files with tags.
+void count_tokens(const std::vector<TagPlan>& plans, const TokenCounter& counter, ViewCost& cost) {
+  std::vector<uint64_t> per_file(plans.size(), 0);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, plans.size(), 8),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      for (size_t f = range.begin(); f != range.end(); ++f) {
+                        for (const Insertion& insertion : plans[f].insertions) {
+                          per_file[f] += counter.count(insertion.text);
+                        }
+                      }
+                    });
+  std::vector<uint64_t> tagged;
+  for (size_t f = 0; f < plans.size(); ++f) {
+    cost.tag_tokens += per_file[f];
+    if (!plans[f].insertions.empty()) tagged.push_back(per_file[f]);
+  }
+  if (tagged.empty()) return;
+  std::sort(tagged.begin(), tagged.end());
+  auto at = [&](double q) {
+    return tagged[std::min(tagged.size() - 1, static_cast<size_t>(q * static_cast<double>(tagged.size())))];
+  };
+  cost.per_file = {at(0.5), at(0.9), tagged.back()};
 }
 
 }  // namespace
@@ -54,26 +85,37 @@ uint64_t source_bytes(const analysis::SourceTree& tree, const analysis::Graph& g
 }
 
 std::vector<ViewPlans> render_views(const analysis::Graph& graph, const ViewOptions& options,
-                                    const std::vector<View>& views) {
-  std::vector<View> wanted = views;
-  if (wanted.empty()) wanted = {View::Topo, View::Inv, View::Dense, View::Auto};
+                                    const StatsRequest& request) {
+  std::vector<View> views = request.views;
+  if (views.empty()) views = {View::Topo, View::Inv, View::Dense, View::Auto};
+  std::vector<Style> styles = request.styles;
+  if (styles.empty()) styles = {Style::Paper, Style::Lean};
+  std::vector<std::optional<double>> budgets = {std::nullopt};
+  if (request.budget) budgets.push_back(request.budget);
   GraphIndex index(graph);
   std::vector<ViewPlans> result;
-  for (View view : wanted) {
-    ViewOptions requested = options;
-    requested.view = view;
-    ViewPlans plans;
-    plans.requested = view;
-    plans.choice = choose_view(graph, requested);
-    plans.plans = render_plans(index, plans.choice);
-    result.push_back(std::move(plans));
+  for (View view : views) {
+    for (Style style : styles) {
+      for (const std::optional<double>& budget : budgets) {
+        ViewOptions requested = options;
+        requested.view = view;
+        requested.style = style;
+        requested.tag_budget = budget;
+        ViewPlans plans;
+        plans.requested = view;
+        plans.budget = budget;
+        plans.choice = choose_view(graph, requested);
+        plans.plans = render_plans(index, plans.choice, &plans.links);
+        result.push_back(std::move(plans));
+      }
+    }
   }
   return result;
 }
 
 RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisStats& analysis_stats,
                         uint64_t source_bytes, const ViewOptions& options,
-                        const std::vector<ViewPlans>& views) {
+                        const std::vector<ViewPlans>& views, const TokenInput& tokens) {
   RepoStats stats;
   const size_t n = graph.entities.size();
   stats.files = graph.files.size();
@@ -164,10 +206,21 @@ RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisSt
   automatic.view = View::Auto;
   stats.auto_choice = choose_view(graph, automatic);
 
+  if (tokens.counter != nullptr) {
+    stats.tokenizer = tokens.counter->name();
+    stats.source_tokens = tokens.source_tokens;
+  }
   for (const ViewPlans& plans : views) {
     ViewCost cost;
     cost.requested = plans.requested;
+    cost.budget = plans.budget;
     cost.choice = plans.choice;
+    cost.links = plans.links;
+    if (tokens.counter != nullptr) count_tokens(plans.plans, *tokens.counter, cost);
+    if (stats.source_tokens > 0) {
+      cost.token_share =
+          static_cast<double>(cost.tag_tokens) / static_cast<double>(stats.source_tokens);
+    }
     for (const TagPlan& plan : plans.plans) {
       uint64_t added = plan.added_bytes();
       cost.tag_bytes += added;
@@ -184,9 +237,9 @@ RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisSt
 
 RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisStats& analysis_stats,
                         uint64_t source_bytes, const ViewOptions& options,
-                        const std::vector<View>& views) {
+                        const StatsRequest& request, const TokenInput& tokens) {
   return compute_stats(graph, analysis_stats, source_bytes, options,
-                       render_views(graph, options, views));
+                       render_views(graph, options, request), tokens);
 }
 
 }  // namespace anchorfs::render

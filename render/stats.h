@@ -4,34 +4,51 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/analyze.h"
 #include "analysis/graph.h"
 #include "analysis/source_tree.h"
+#include "render/block.h"
 #include "render/tag_plan.h"
+#include "render/token_count.h"
 #include "render/view.h"
 
 namespace anchorfs::render {
 
 inline constexpr size_t kRelationCount = 11;  // analysis::Relation::Registers + 1
 
-// A view and the plans rendered under it (one plan per graph.files entry).
+// A view and style (and budget) and the plans rendered under it (one plan per graph.files entry).
 struct ViewPlans {
-  View requested = View::Topo;  // as asked (may be Auto)
-  ViewChoice choice;            // what it resolved to
+  View requested = View::Topo;       // as asked (may be Auto)
+  std::optional<double> budget;      // --tag-budget applied to this row
+  ViewChoice choice;                 // what it resolved to
   std::vector<TagPlan> plans;
+  LinkCounters links;                // what ranking and caps did
 };
 
-// What one view costs: tag bytes added, as a share of the analysed source bytes.
+// Extra tokens an agent reads with a whole tagged file, over the files with tags.
+struct TokenSpread {
+  uint64_t median = 0;
+  uint64_t p90 = 0;
+  uint64_t max = 0;
+};
+
+// What one view costs: tag bytes and tokens added, as shares of the analysed sources.
 struct ViewCost {
-  View requested = View::Topo;  // as asked (may be Auto)
-  ViewChoice choice;            // what it resolved to
-  uint64_t tag_bytes = 0;       // sum of TagPlan::added_bytes over all files
-  size_t tagged_files = 0;      // files with a non-empty plan
-  size_t blocks = 0;            // tag blocks written
-  double share = 0;             // tag_bytes / source_bytes (0 when source_bytes is 0)
+  View requested = View::Topo;   // as asked (may be Auto)
+  std::optional<double> budget;  // the tag budget asked for this row (percent), if any
+  ViewChoice choice;             // what it resolved to
+  uint64_t tag_bytes = 0;        // sum of TagPlan::added_bytes over all files
+  size_t tagged_files = 0;       // files with a non-empty plan
+  size_t blocks = 0;             // tag blocks written
+  double share = 0;              // tag_bytes / source_bytes (0 when source_bytes is 0)
+  uint64_t tag_tokens = 0;       // tokens of the inserted text (0 without a token counter)
+  double token_share = 0;        // tag_tokens / source_tokens
+  TokenSpread per_file;          // extra tokens per tagged file
+  LinkCounters links;
 };
 
 struct Hub {
@@ -65,26 +82,41 @@ struct RepoStats {
   std::vector<Hub> top_hubs;    // highest in-degree first, then by id; at most 10
 
   ViewChoice auto_choice;       // what `auto` picks for this graph (with the given options)
+  std::string tokenizer;        // what counted tokens ("" when none did)
+  uint64_t source_tokens = 0;   // tokens of the analysed source files
   std::vector<ViewCost> views;  // in the order given
+};
+
+// What `stats` renders: views x styles, each without a budget and, when `budget` is set, with it.
+struct StatsRequest {
+  std::vector<View> views;    // default: topo, inv, dense, auto
+  std::vector<Style> styles;  // default: paper, lean
+  std::optional<double> budget;
+};
+
+// How tokens are counted for stats: the counter and the sources' own token count.
+struct TokenInput {
+  const TokenCounter* counter = nullptr;  // nullptr: no token counts
+  uint64_t source_tokens = 0;
 };
 
 // Sum of the sizes (from the scan) of the files listed in graph.files.
 uint64_t source_bytes(const analysis::SourceTree& tree, const analysis::Graph& graph);
 
-// Renders `graph` under each view in `views` (options other than `view` taken from `options`).
-// Default when `views` is empty: topo, inv, dense, auto.
+// Renders `graph` for every row of `request` (options other than view, style and budget taken
+// from `options`).
 std::vector<ViewPlans> render_views(const analysis::Graph& graph, const ViewOptions& options,
-                                    const std::vector<View>& views);
+                                    const StatsRequest& request);
 
 // The statistics; `options` gives max_links/hub_threshold for auto's choice.
 RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisStats& analysis_stats,
                         uint64_t source_bytes, const ViewOptions& options,
-                        const std::vector<ViewPlans>& views);
+                        const std::vector<ViewPlans>& views, const TokenInput& tokens = {});
 
-// Convenience for the CLI: render_views(graph, options, views), then the above.
+// Convenience for the CLI: render_views(graph, options, request), then the above.
 RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisStats& analysis_stats,
                         uint64_t source_bytes, const ViewOptions& options,
-                        const std::vector<View>& views = {});
+                        const StatsRequest& request = {}, const TokenInput& tokens = {});
 
 // A human-readable table (several lines, ends with a newline).
 std::string format_table(const RepoStats& stats);

@@ -18,6 +18,7 @@ std::string cap_text(const ViewOptions& options) {
 nlohmann::ordered_json choice_json(const ViewChoice& choice) {
   nlohmann::ordered_json json;
   json["view"] = view_name(choice.view);
+  json["style"] = style_name(choice.options.style);
   json["max_links"] = choice.options.max_links;
   json["hub_threshold"] = choice.options.hub_threshold
                               ? nlohmann::ordered_json(*choice.options.hub_threshold)
@@ -56,15 +57,29 @@ std::string format_table(const RepoStats& stats) {
                           100 * stats.hub_call_share));
   for (const Hub& hub : stats.top_hubs) row("", fmt::format("{:>6}  {}", hub.in_degree, hub.id));
   row("auto", stats.auto_choice.reason);
+  if (!stats.tokenizer.empty()) {
+    row("tokens", fmt::format("{} in the sources, counted with {}", stats.source_tokens,
+                              stats.tokenizer));
+  }
   if (!stats.views.empty()) {
-    out += fmt::format("\n{:<8} {:<6} {:<16} {:>12} {:>8} {:>8} {:>8}\n", "view", "as", "caps",
-                       "tag bytes", "share", "files", "blocks");
+    out += fmt::format("\n{:<6} {:<6} {:<7} {:<5} {:<15} {:>10} {:>6} {:>10} {:>6} {:>15} {:>6} "
+                       "{:>7} {:>13}\n",
+                       "view", "style", "budget", "as", "caps", "tag bytes", "share", "tokens",
+                       "share", "file med/p90/max", "files", "blocks", "hubs kept r/v1");
     for (const ViewCost& cost : stats.views) {
-      out += fmt::format("{:<8} {:<6} {:<16} {:>12} {:>7.1f}% {:>8} {:>8}\n",
-                         view_name(cost.requested), view_name(cost.choice.view),
-                         cap_text(cost.choice.options), cost.tag_bytes, 100 * cost.share,
-                         cost.tagged_files, cost.blocks);
+      out += fmt::format(
+          "{:<6} {:<6} {:<7} {:<5} {:<15} {:>10} {:>5.1f}% {:>10} {:>5.1f}% {:>15} {:>6} {:>7} "
+          "{:>13}\n",
+          view_name(cost.requested), style_name(cost.choice.options.style),
+          cost.budget ? fmt::format("{}%", *cost.budget) : "-", view_name(cost.choice.view),
+          cap_text(cost.choice.options), cost.tag_bytes, 100 * cost.share, cost.tag_tokens,
+          100 * cost.token_share,
+          fmt::format("{}/{}/{}", cost.per_file.median, cost.per_file.p90, cost.per_file.max),
+          cost.tagged_files, cost.blocks,
+          fmt::format("{}/{}", cost.links.hub_shown, cost.links.hub_shown_by_id));
     }
+    out += "\nhubs kept r/v1: links into hubs shown with ranked links / had capped fields kept the "
+           "first ids (format v1)\n";
   }
   return out;
 }
@@ -100,14 +115,28 @@ std::string format_json(const RepoStats& stats) {
                    {"hub_call_share", stats.hub_call_share},
                    {"top_hubs", hubs}};
   json["auto"] = choice_json(stats.auto_choice);
+  json["tokens"] = {{"counter", stats.tokenizer}, {"source_tokens", stats.source_tokens}};
   nlohmann::ordered_json views = nlohmann::ordered_json::array();
   for (const ViewCost& cost : stats.views) {
     nlohmann::ordered_json view = choice_json(cost.choice);
     view["requested"] = view_name(cost.requested);
+    view["tag_budget"] = cost.budget ? nlohmann::ordered_json(*cost.budget) : nullptr;
     view["tag_bytes"] = cost.tag_bytes;
     view["tagged_files"] = cost.tagged_files;
     view["blocks"] = cost.blocks;
     view["share"] = cost.share;
+    view["tag_tokens"] = cost.tag_tokens;
+    view["token_share"] = cost.token_share;
+    view["tokens_per_file"] = {{"median", cost.per_file.median},
+                               {"p90", cost.per_file.p90},
+                               {"max", cost.per_file.max}};
+    view["links"] = {{"values", cost.links.links},
+                     {"shown", cost.links.shown},
+                     {"capped_fields", cost.links.capped_fields},
+                     {"hubs_shown", cost.links.hub_shown},
+                     {"hubs_shown_v1_order", cost.links.hub_shown_by_id},
+                     {"tests_shown", cost.links.test_shown},
+                     {"tests_shown_v1_order", cost.links.test_shown_by_id}};
     views.push_back(std::move(view));
   }
   json["views"] = views;

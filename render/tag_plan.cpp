@@ -37,6 +37,9 @@ std::string apply(std::string_view original, const TagPlan& plan) {
 
 namespace {
 
+// Front ends place a file block after at most this many protected lines (shebang, encoding).
+constexpr int kLinesBeforeFileBlock = 2;
+
 // One line of a text: [begin, content_end) is its content, [content_end, end) its terminator.
 struct Line {
   size_t begin = 0;
@@ -59,6 +62,35 @@ bool is_comment_line(std::string_view content) {
   return after_comment_marker(content).has_value();
 }
 
+bool opened_with_cr(std::string_view text, const Line& open) {
+  return open.end - open.content_end == 1 && text[open.content_end] == '\r';
+}
+
+// The end of the lean block whose header is `open`: the field lines that follow with the header's
+// indent, in strictly increasing contract order.
+size_t lean_block_end(std::string_view text, const Line& open) {
+  const std::string_view header = text.substr(open.begin, open.content_end - open.begin);
+  const std::string_view indent = header.substr(0, header.find_first_not_of(" \t\f"));
+  size_t next = open.end;
+  size_t last_content_end = open.content_end;
+  std::optional<size_t> previous;
+  while (next < text.size()) {
+    Line line = line_at(text, next);
+    std::string_view content = text.substr(line.begin, line.content_end - line.begin);
+    std::optional<size_t> field = field_line_index(content);
+    if (!field || (previous && *field <= *previous) || !content.starts_with(indent) ||
+        content.find_first_not_of(" \t\f") != indent.size()) {
+      break;
+    }
+    previous = field;
+    last_content_end = line.content_end;
+    next = line.end;
+  }
+  // A block's lines share one terminator: a "\r" block followed by an original "\n" line must
+  // leave that "\n" in place.
+  return opened_with_cr(text, open) ? std::min(next, last_content_end + 1) : next;
+}
+
 }  // namespace
 
 std::string strip(std::string_view tagged) {
@@ -72,8 +104,12 @@ std::string strip(std::string_view tagged) {
   }
   while (pos < tagged.size()) {
     Line open = line_at(tagged, pos);
-    std::optional<BlockKind> kind =
-        delimiter_kind(tagged.substr(open.begin, open.content_end - open.begin));
+    std::string_view open_content = tagged.substr(open.begin, open.content_end - open.begin);
+    if (is_lean_header(open_content)) {
+      pos = lean_block_end(tagged, open);
+      continue;
+    }
+    std::optional<BlockKind> kind = delimiter_kind(open_content);
     if (!kind) {
       out.append(tagged.substr(open.begin, open.end - open.begin));
       pos = open.end;
@@ -91,9 +127,7 @@ std::string strip(std::string_view tagged) {
           closed = true;
           // A block's lines share one terminator, so the closing line takes the opening line's:
           // a "\r" block followed by an original "\n" line must leave that "\n" in place.
-          bool opened_with_cr =
-              open.end - open.content_end == 1 && tagged[open.content_end] == '\r';
-          next = opened_with_cr ? std::min(line.end, line.content_end + 1) : line.end;
+          next = opened_with_cr(tagged, open) ? std::min(line.end, line.content_end + 1) : line.end;
         }
         break;
       }
@@ -111,13 +145,28 @@ std::string strip(std::string_view tagged) {
 }
 
 bool has_tag_delimiter(std::string_view text) {
-  // Every delimiter title ends so; one substring search rules out nearly every file before the
-  // line-by-line check (this runs over every source on every mount, warm ones included).
-  if (text.find(" Annotation ===") == std::string_view::npos) return false;
-  size_t pos = text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
+  size_t start = text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
+  // A file block goes within the first lines; a field-like comment right after it would be taken
+  // into a lean block.
+  size_t pos = start;
+  for (int i = 0; i < kLinesBeforeFileBlock + 1 && pos < text.size(); ++i) {
+    Line line = line_at(text, pos);
+    if (field_line_index(text.substr(line.begin, line.content_end - line.begin))) return true;
+    pos = line.end;
+  }
+  // Every delimiter title and lean header holds one of these; substring searches rule out nearly
+  // every file before the line-by-line check (this runs over every source on every mount).
+  if (text.find(" Annotation ===") == std::string_view::npos &&
+      text.find(" @function ") == std::string_view::npos &&
+      text.find(" @class ") == std::string_view::npos &&
+      text.find(" @file ") == std::string_view::npos) {
+    return false;
+  }
+  pos = start;
   while (pos < text.size()) {
     Line line = line_at(text, pos);
-    if (delimiter_kind(text.substr(line.begin, line.content_end - line.begin))) return true;
+    std::string_view content = text.substr(line.begin, line.content_end - line.begin);
+    if (delimiter_kind(content) || is_lean_header(content)) return true;
     pos = line.end;
   }
   return false;

@@ -24,15 +24,18 @@ struct TagPlan {
 // when insertions are unsorted or beyond the end of `original`.
 std::string apply(std::string_view original, const TagPlan& plan);
 
-// Removes every tag block (any comment syntax anchorfs writes) from a tagged view: a run of whole
-// lines opened and closed by the same delimiter line `<ws># === <Kind> Annotation ===` with only
-// comment lines between, terminators (\n, \r\n, \r) included. A leading UTF-8 BOM is kept.
+// Removes every tag block (any comment syntax anchorfs writes, either style) from a tagged view:
+// paper, a run of whole lines opened and closed by the same delimiter line
+// `<ws># === <Kind> Annotation ===` with only comment lines between; lean, a header line
+// `<ws># @<kind> <name>` and the field lines after it (same indent, fields in contract order);
+// terminators (\n, \r\n, \r) included. A leading UTF-8 BOM is kept.
 // strip(apply(x, plan)) == x whenever x itself contains no delimiter line (has_tag_delimiter)
 // and the plan inserts at line starts, as render_plans does; see docs/tag-format.md.
 std::string strip(std::string_view tagged);
 
-// True when `text` already contains a delimiter line: such a file cannot be tagged reversibly
-// and should be served unchanged.
+// True when `text` already contains a delimiter line or a lean header, or a field-like comment
+// line among its first three lines (where a lean file block could precede it): such a file
+// cannot be tagged reversibly and should be served unchanged.
 bool has_tag_delimiter(std::string_view text);
 
 }  // namespace anchorfs::render

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <mutex>
 
 #include "analysis/language.h"
 #include "render/block.h"
@@ -29,8 +30,22 @@ constexpr std::array<std::pair<View, std::string_view>, 5> kViewNames{{
     {View::Auto, "auto"},
 }};
 
+constexpr std::array<std::pair<Style, std::string_view>, 2> kStyleNames{{
+    {Style::Paper, "paper"},
+    {Style::Lean, "lean"},
+}};
+
+// The budget's steps, each tighter than the last: a cap on values per field and the in-degree
+// above which CALLS into a hub are left out. The highest-ranked links always stay.
+struct BudgetStep {
+  size_t max_links;
+  size_t hub_threshold;
+};
+constexpr std::array<BudgetStep, 5> kBudgetSteps{{{8, 10}, {5, 10}, {3, 10}, {2, 5}, {1, 3}}};
+
 BlockPolicy policy_for(const ViewChoice& choice) {
   BlockPolicy policy;
+  policy.style = choice.options.style;
   policy.forward_calls = choice.view != View::Inv;
   policy.forward_imports = choice.view != View::Inv;
   policy.dense = choice.view == View::Dense;
@@ -47,7 +62,8 @@ TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy
   const analysis::LanguageFrontEnd* front_end = analysis::front_end_named(info.language);
   if (!info.taggable || front_end == nullptr) return plan;
   const analysis::TagSyntax syntax = front_end->tag_syntax();
-  LineLayout layout{syntax.line_comment, {}, sanitized_newline(info.newline), info.ascii_tags};
+  LineLayout layout{syntax.line_comment, {}, sanitized_newline(info.newline), info.ascii_tags,
+                    syntax.nesting_shown_by_indent};
 
   struct Placed {
     uint64_t offset;
@@ -97,14 +113,37 @@ std::string_view view_name(View view) {
   return "?";
 }
 
+std::optional<Style> parse_style(std::string_view name) {
+  for (const auto& [style, text] : kStyleNames) {
+    if (text == name) return style;
+  }
+  return std::nullopt;
+}
+
+std::string_view style_name(Style style) {
+  for (const auto& [candidate, text] : kStyleNames) {
+    if (candidate == style) return text;
+  }
+  return "?";
+}
+
 CallShape call_shape(const analysis::Graph& graph) {
   CallShape shape;
   const size_t n = graph.entities.size();
   std::vector<uint32_t> out_degree(n, 0);
+  std::vector<uint32_t> in_degree(n, 0);
   for (const analysis::Edge& edge : graph.edges) {
     if (edge.relation != analysis::Relation::Calls || edge.from >= n || edge.to >= n) continue;
     ++shape.call_edges;
     ++out_degree[edge.from];
+    ++in_degree[edge.to];
+  }
+  size_t into_hubs = 0;
+  for (uint32_t degree : in_degree) {
+    if (degree > kHubDegree) into_hubs += degree;
+  }
+  if (shape.call_edges > 0) {
+    shape.hub_call_share = static_cast<double>(into_hubs) / static_cast<double>(shape.call_edges);
   }
   for (size_t e = 0; e < n; ++e) {
     if (out_degree[e] == 0) continue;
@@ -121,7 +160,9 @@ CallShape call_shape(const analysis::Graph& graph) {
   return shape;
 }
 
-ViewChoice choose_view(const analysis::Graph& graph, const ViewOptions& requested) {
+namespace {
+
+ViewChoice resolve_auto(const analysis::Graph& graph, const ViewOptions& requested) {
   ViewChoice choice;
   choice.options = requested;
   if (requested.view != View::Auto) {
@@ -133,6 +174,15 @@ ViewChoice choose_view(const analysis::Graph& graph, const ViewOptions& requeste
   if (shape.callers == 0) {
     choice.view = View::Topo;
     choice.reason = "auto: no resolved calls -> topo";
+  } else if (shape.mean_out_degree < kAutoTopoBelow &&
+             shape.hub_call_share > kAutoHubHeavyShare) {
+    choice.view = View::Topo;
+    choice.options.hub_threshold = requested.hub_threshold.value_or(kHubDegree);
+    choice.reason = fmt::format(
+        "auto: mean call out-degree {:.2f} < {} but {:.0f}% of calls land on hubs (> {:.0f}%) -> "
+        "topo without CALLS to hubs (in-degree > {})",
+        shape.mean_out_degree, kAutoTopoBelow, 100 * shape.hub_call_share,
+        100 * kAutoHubHeavyShare, *choice.options.hub_threshold);
   } else if (shape.mean_out_degree < kAutoTopoBelow) {
     choice.view = View::Topo;
     choice.reason = fmt::format("auto: mean call out-degree {:.2f} < {} -> topo",
@@ -153,17 +203,77 @@ ViewChoice choose_view(const analysis::Graph& graph, const ViewOptions& requeste
   return choice;
 }
 
-std::vector<TagPlan> render_plans(const GraphIndex& index, const ViewChoice& choice) {
+uint64_t total_tag_bytes(const std::vector<TagPlan>& plans) {
+  uint64_t total = 0;
+  for (const TagPlan& plan : plans) total += plan.added_bytes();
+  return total;
+}
+
+std::string caps_text(const ViewOptions& options) {
+  std::string text = options.max_links == 0 ? "no cap" : fmt::format("max {}", options.max_links);
+  if (options.hub_threshold) text += fmt::format(", hub > {}", *options.hub_threshold);
+  return text;
+}
+
+// The first budget step (the options as given first) whose tags fit in the budget.
+void fit_budget(const analysis::Graph& graph, ViewChoice& choice) {
+  const double percent = *choice.options.tag_budget;
+  uint64_t source = 0;
+  for (const analysis::FileInfo& info : graph.files) source += info.size;
+  const double allowed = percent / 100.0 * static_cast<double>(source);
+  auto share = [&](uint64_t bytes) {
+    return source == 0 ? 0.0 : 100.0 * static_cast<double>(bytes) / static_cast<double>(source);
+  };
+  GraphIndex index(graph);
+  ViewChoice candidate = choice;
+  uint64_t bytes = total_tag_bytes(render_plans(index, candidate));
+  if (static_cast<double>(bytes) <= allowed) {
+    choice.reason += fmt::format("; tag budget {}% met as is ({:.1f}%)", percent, share(bytes));
+    return;
+  }
+  for (const BudgetStep& step : kBudgetSteps) {
+    ViewOptions& options = candidate.options;
+    options.max_links = options.max_links == 0 ? step.max_links
+                                               : std::min(options.max_links, step.max_links);
+    options.hub_threshold = std::min(options.hub_threshold.value_or(step.hub_threshold),
+                                     step.hub_threshold);
+    bytes = total_tag_bytes(render_plans(index, candidate));
+    if (static_cast<double>(bytes) <= allowed) break;
+  }
+  const bool met = static_cast<double>(bytes) <= allowed;
+  choice.options = candidate.options;
+  choice.reason += fmt::format("; tag budget {}% {}: {} -> {:.1f}%", percent,
+                               met ? "met" : "not reachable", caps_text(choice.options),
+                               share(bytes));
+}
+
+}  // namespace
+
+ViewChoice choose_view(const analysis::Graph& graph, const ViewOptions& requested) {
+  ViewChoice choice = resolve_auto(graph, requested);
+  if (choice.view != View::None && requested.tag_budget) fit_budget(graph, choice);
+  return choice;
+}
+
+std::vector<TagPlan> render_plans(const GraphIndex& index, const ViewChoice& choice,
+                                  LinkCounters* counters) {
   const analysis::Graph& graph = index.graph();
   std::vector<TagPlan> plans(graph.files.size());
-  if (choice.view == View::Auto) return render_plans(index, choose_view(graph, choice.options));
+  if (choice.view == View::Auto) {
+    return render_plans(index, choose_view(graph, choice.options), counters);
+  }
   if (choice.view == View::None) return plans;
   BlockPolicy policy = policy_for(choice);
+  std::mutex counters_mutex;
   tbb::parallel_for(tbb::blocked_range<size_t>(0, graph.files.size(), 16),
                     [&](const tbb::blocked_range<size_t>& range) {
                       BlockScratch scratch;
                       for (size_t f = range.begin(); f != range.end(); ++f) {
                         plans[f] = render_file(index, f, policy, scratch);
+                      }
+                      if (counters != nullptr) {
+                        std::lock_guard lock(counters_mutex);
+                        counters->add(scratch.counters);
                       }
                     });
   return plans;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/graph.h"
+#include "render/block.h"
 #include "render/tag_plan.h"
 
 namespace anchorfs::render {
@@ -17,25 +18,34 @@ enum class View { None, Topo, Inv, Dense, Auto };
 
 std::optional<View> parse_view(std::string_view name);
 std::string_view view_name(View view);
+std::optional<Style> parse_style(std::string_view name);
+std::string_view style_name(Style style);
 
 // auto's rule (docs/views.md): mean call out-degree over entities that call anything.
 inline constexpr double kAutoTopoBelow = 5.0;  // mean < this: topo
 inline constexpr double kAutoInvAbove = 8.0;   // mean > this: inv; in between: topo minus hub calls
 inline constexpr size_t kHubDegree = 10;       // a hub has more than this many distinct callers
+// Hub-heavy: more than this share of the call edges lands on hubs. auto then prunes CALLS to hubs
+// whatever the mean out-degree (the study's guidance: forward links into hubs distract).
+inline constexpr double kAutoHubHeavyShare = 0.5;
 
 struct ViewOptions {
   View view = View::Auto;
+  Style style = Style::Paper;
   size_t max_links = 8;                 // values shown per field before "… (+K more)"; 0: no cap
   std::optional<size_t> hub_threshold;  // drop CALLS to entities with in-degree above this
+  std::optional<double> tag_budget;     // percent of source bytes; choose_view tightens caps
 };
 
 // What a view resolves to once `auto` has looked at the graph, and why.
 struct ViewChoice {
   View view = View::Topo;  // never Auto
-  ViewOptions options;     // the effective options (auto may set a cap)
+  ViewOptions options;     // the effective options (auto and the budget may set caps)
   std::string reason;      // one line for the mount summary
 };
 
+// Resolves auto, then fits a tag budget: the options of the first budget step whose tags fit
+// (docs/views.md), each step lowering caps and filtering more hub links.
 ViewChoice choose_view(const analysis::Graph& graph, const ViewOptions& requested);
 
 // The call graph's shape as auto sees it.
@@ -45,6 +55,7 @@ struct CallShape {
   double mean_out_degree = 0;  // call_edges / callers (0 without callers)
   size_t max_out_degree = 0;
   analysis::EntityIndex max_out_entity = analysis::kNoEntity;  // lowest index reaching the max
+  double hub_call_share = 0;  // share of call edges landing on a hub (in-degree > kHubDegree)
 };
 CallShape call_shape(const analysis::Graph& graph);
 

@@ -3,6 +3,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "analysis/python/dense_parts.h"
 #include "analysis/python/dense_resolve.h"
 #include "analysis/python/extract.h"
 #include "analysis/python/resolve.h"
@@ -54,6 +55,10 @@ FileFacts PythonFrontEnd::extract(ExtractorState& state, std::string_view bytes)
 
 TagSyntax PythonFrontEnd::tag_syntax() const {
   return {.line_comment = "#", .nesting_shown_by_indent = true};
+}
+
+bool PythonFrontEnd::is_test_path(std::string_view path) const {
+  return python::is_test_path(path);
 }
 
 void PythonFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {

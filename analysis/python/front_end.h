@@ -12,6 +12,7 @@ class PythonFrontEnd final : public LanguageFrontEnd {
   std::unique_ptr<ExtractorState> new_state() const override;
   FileFacts extract(ExtractorState& state, std::string_view bytes) const override;
   TagSyntax tag_syntax() const override;
+  bool is_test_path(std::string_view path) const override;
   void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;
   void resolve_dense(const ResolverInput& input, Graph& graph) const override;
 };

@@ -111,5 +111,87 @@ TEST(DeclaredEncoding, TagTextStaysRepresentableAndLatin1NamesStayWhole) {
   EXPECT_EQ(import_all(tagged), "imported\n");
 }
 
+// A small package with classes, methods, cross-file calls, decorators and a test.
+void write_package(const TempRepo& repo, std::string_view helper_body) {
+  repo.write("pkg/__init__.py", "");
+  repo.write("pkg/util.py",
+             "import os\n"
+             "def helper(x):\n" +
+                 std::string(helper_body) +
+                 "def shared():\n"
+                 "    return os.sep\n");
+  repo.write("pkg/models.py",
+             "#!/usr/bin/env python3\n"
+             "from pkg.util import helper, shared\n"
+             "class Base:\n"
+             "    def save(self):\n"
+             "        return helper(self)\n"
+             "class Model(Base):\n"
+             "    @property\n"
+             "    def name(self):\n"
+             "        return shared()\n"
+             "    def save(self):\n"
+             "        def inner():\n"
+             "            return shared()\n"
+             "        return Base.save(self) or inner()\n");
+  repo.write("tests/test_models.py",
+             "from pkg.models import Model\n"
+             "def test_save():\n"
+             "    assert Model().save() is not None\n");
+}
+
+TEST(Styles, BothStylesStripBackAndKeepTheProgram) {
+  TempRepo repo;
+  write_package(repo, "    return x\n");
+  const Graph graph = repo.analyze().graph;
+  for (Style style : {Style::Paper, Style::Lean}) {
+    ViewOptions options;
+    options.view = View::Dense;
+    options.style = style;
+    const auto tagged = tagged_files(repo, graph, options);
+    TempRepo out;
+    std::vector<std::string> args = {repo.root(), out.root()};
+    for (const auto& [path, text] : tagged) {
+      EXPECT_EQ(strip(text), read_file(repo.root() + "/" + path)) << path;
+      out.write(path, text);
+      args.push_back(path);
+    }
+    EXPECT_NE(tagged.at("pkg/models.py").find(style == Style::Lean ? "    # @function save\n"
+                                                                   : "# function: pkg/models.py:Model.save\n"),
+              std::string::npos)
+        << tagged.at("pkg/models.py");
+    EXPECT_EQ(run_python("import ast, sys\n"
+                         "same = all(ast.dump(ast.parse(open(sys.argv[1] + '/' + p, 'rb').read())) ==\n"
+                         "           ast.dump(ast.parse(open(sys.argv[2] + '/' + p, 'rb').read()))\n"
+                         "           for p in sys.argv[3:])\n"
+                         "print('same' if same else 'different')\n",
+                         args),
+              "same\n");
+  }
+}
+
+TEST(Stability, ABodyEditThatKeepsTheCallsChangesNoOtherFile) {
+  TempRepo before;
+  write_package(before, "    return x\n");
+  TempRepo after;
+  write_package(after, "    y = [x, x]\n    # a longer body, same calls\n    return y[0]\n");
+  for (Style style : {Style::Paper, Style::Lean}) {
+    ViewOptions options;
+    options.view = View::Topo;
+    options.style = style;
+    options.max_links = 3;
+    const auto a = tagged_files(before, before.analyze().graph, options);
+    const auto b = tagged_files(after, after.analyze().graph, options);
+    ASSERT_EQ(a.size(), b.size());
+    for (const auto& [path, text] : a) {
+      if (path == "pkg/util.py") {
+        EXPECT_NE(text, b.at(path));
+      } else {
+        EXPECT_EQ(text, b.at(path)) << path;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace anchorfs::render::testing

@@ -63,13 +63,19 @@ TEST(Stats, CountsShapeHubsAndAuto) {
   ASSERT_EQ(stats.top_hubs.size(), 1u);
   EXPECT_EQ(stats.top_hubs[0].id, "lib.py:util");
   EXPECT_EQ(stats.top_hubs[0].in_degree, 12u);
+  // 12 of the 13 calls land on the hub: auto prunes CALLS into hubs.
   EXPECT_EQ(stats.auto_choice.view, View::Topo);
-  EXPECT_EQ(stats.auto_choice.reason, "auto: mean call out-degree 1.08 < 5 -> topo");
+  EXPECT_EQ(stats.auto_choice.options.hub_threshold, 10u);
+  EXPECT_EQ(stats.auto_choice.reason,
+            "auto: mean call out-degree 1.08 < 5 but 92% of calls land on hubs (> 50%) -> topo "
+            "without CALLS to hubs (in-degree > 10)");
 }
 
 TEST(Stats, TagCostPerViewMatchesThePlans) {
   analysis::Graph graph = fixture();
-  std::vector<ViewPlans> views = render_views(graph, ViewOptions{}, {});
+  StatsRequest request;
+  request.styles = {Style::Paper};
+  std::vector<ViewPlans> views = render_views(graph, ViewOptions{}, request);
   ASSERT_EQ(views.size(), 4u);
   EXPECT_EQ(views[0].requested, View::Topo);
   EXPECT_EQ(views[3].requested, View::Auto);
@@ -88,16 +94,64 @@ TEST(Stats, TagCostPerViewMatchesThePlans) {
   // inv: the callers, K (BASE only... K keeps BASE) and app.py (IMPORTS only) change.
   EXPECT_EQ(stats.views[1].blocks, 5u);                           // lib.py, util, rare, Base, K
   EXPECT_GT(stats.views[2].tag_bytes, stats.views[0].tag_bytes);  // dense adds ENV_VAR
-  EXPECT_EQ(stats.views[3].tag_bytes, stats.views[0].tag_bytes);  // auto chose topo
+  // auto chose topo without the callers' CALLS into the hub: their blocks go.
+  EXPECT_LT(stats.views[3].tag_bytes, stats.views[0].tag_bytes);
+  EXPECT_EQ(stats.views[3].blocks, 7u);  // lib.py, app.py, util, rare, Base, K, f0
+}
+
+TEST(Stats, EveryViewInBothStylesAndWithTheBudget) {
+  analysis::Graph graph = fixture();
+  StatsRequest request;
+  request.views = {View::Topo};
+  request.budget = 5.0;
+  RepoStats stats = compute_stats(graph, analysis_stats(), 10000, ViewOptions{}, request);
+  ASSERT_EQ(stats.views.size(), 4u);  // topo x {paper, lean} x {no budget, 5%}
+  EXPECT_EQ(stats.views[0].choice.options.style, Style::Paper);
+  EXPECT_FALSE(stats.views[0].budget);
+  EXPECT_EQ(stats.views[1].budget, 5.0);
+  EXPECT_EQ(stats.views[2].choice.options.style, Style::Lean);
+  EXPECT_LT(stats.views[2].tag_bytes, stats.views[0].tag_bytes / 2);
+  EXPECT_LE(stats.views[1].tag_bytes, stats.views[0].tag_bytes);
+  EXPECT_NE(stats.views[1].choice.reason.find("tag budget 5%"), std::string::npos)
+      << stats.views[1].choice.reason;
+}
+
+TEST(Stats, TokensPerViewAndFile) {
+  analysis::Graph graph = fixture();
+  StatsRequest request;
+  request.views = {View::Topo};
+  request.styles = {Style::Paper};
+  auto counter = byte_estimator();
+  RepoStats stats =
+      compute_stats(graph, analysis_stats(), 10000, ViewOptions{}, request, {counter.get(), 3000});
+  ASSERT_EQ(stats.views.size(), 1u);
+  const ViewCost& cost = stats.views[0];
+  EXPECT_EQ(stats.source_tokens, 3000u);
+  EXPECT_EQ(stats.tokenizer, counter->name());
+  // Estimated per insertion, so at least bytes / 3.4 and at most one more per insertion.
+  EXPECT_GE(static_cast<double>(cost.tag_tokens), static_cast<double>(cost.tag_bytes) / kBytesPerToken);
+  EXPECT_LE(static_cast<double>(cost.tag_tokens),
+            static_cast<double>(cost.tag_bytes) / kBytesPerToken + static_cast<double>(cost.blocks));
+  EXPECT_DOUBLE_EQ(cost.token_share, static_cast<double>(cost.tag_tokens) / 3000.0);
+  EXPECT_LE(cost.per_file.median, cost.per_file.p90);
+  EXPECT_LE(cost.per_file.p90, cost.per_file.max);
+  EXPECT_GT(cost.per_file.max, 0u);
+  nlohmann::json json = nlohmann::json::parse(format_json(stats));
+  EXPECT_EQ(json["views"][0]["tag_tokens"], cost.tag_tokens);
+  EXPECT_EQ(json["views"][0]["tokens_per_file"]["max"], cost.per_file.max);
+  EXPECT_EQ(json["views"][0]["style"], "paper");
 }
 
 TEST(Stats, TableAndJsonCarryTheNumbers) {
   analysis::Graph graph = fixture();
-  RepoStats stats = compute_stats(graph, analysis_stats(), 10000, ViewOptions{}, {View::Inv});
+  StatsRequest request;
+  request.views = {View::Inv};
+  request.styles = {Style::Paper};
+  RepoStats stats = compute_stats(graph, analysis_stats(), 10000, ViewOptions{}, request);
   std::string table = format_table(stats);
   EXPECT_NE(table.find("2 files, 2 classes, 14 functions"), std::string::npos) << table;
   EXPECT_NE(table.find("lib.py:util"), std::string::npos);
-  EXPECT_NE(table.find("auto: mean call out-degree 1.08 < 5 -> topo"), std::string::npos);
+  EXPECT_NE(table.find("but 92% of calls land on hubs"), std::string::npos);
   nlohmann::json json = nlohmann::json::parse(format_json(stats));
   EXPECT_EQ(json["files"]["analysed"], 2);
   EXPECT_EQ(json["files"]["lines"], 345);
@@ -108,7 +162,7 @@ TEST(Stats, TableAndJsonCarryTheNumbers) {
   EXPECT_EQ(json["calls"]["top_hubs"][0]["id"], "lib.py:util");
   EXPECT_EQ(json["calls"]["top_hubs"][0]["in_degree"], 12);
   EXPECT_EQ(json["auto"]["view"], "topo");
-  EXPECT_TRUE(json["auto"]["hub_threshold"].is_null());
+  EXPECT_EQ(json["auto"]["hub_threshold"], 10);
   ASSERT_EQ(json["views"].size(), 1u);
   EXPECT_EQ(json["views"][0]["requested"], "inv");
   EXPECT_EQ(json["views"][0]["tag_bytes"], stats.views[0].tag_bytes);

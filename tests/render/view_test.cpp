@@ -322,3 +322,141 @@ TEST(Views, MalformedGraphsDegradeGracefully) {
 
 }  // namespace
 }  // namespace anchorfs::render::testing
+
+namespace anchorfs::render::testing {
+namespace {
+
+std::vector<TagPlan> render_with(const analysis::Graph& graph, ViewOptions options) {
+  return render_plans(graph, choose_view(graph, options));
+}
+
+// f calls a hub (11 other callers, sorts first by id) and 8 functions no one else calls.
+analysis::Graph calls_into_one_hub() {
+  GraphBuilder b;
+  b.file("app.py");
+  EntityIndex hub = b.function("a_hub", Anchor{1, ""});
+  EntityIndex f = b.function("f", Anchor{2, ""});
+  for (int i = 0; i < 8; ++i) b.calls(f, b.function("leaf" + std::to_string(i), Anchor{}));
+  b.calls(f, hub);
+  b.file("users.py");
+  for (int i = 0; i < 11; ++i) b.calls(b.function("u" + std::to_string(i), Anchor{}), hub);
+  return b.build();
+}
+
+TEST(Ranking, AHubLinkIsTheOneCut) {
+  ViewOptions options;
+  options.view = View::Topo;
+  auto plans = render_with(calls_into_one_hub(), options);
+  std::string f = block_at(plans, 0, 2);
+  EXPECT_NE(f.find("# CALLS: leaf0, leaf1, leaf2, leaf3, leaf4, leaf5, leaf6, leaf7, "
+                   "\xE2\x80\xA6 (+1 more)\n"),
+            std::string::npos)
+      << f;
+  EXPECT_EQ(f.find("a_hub"), std::string::npos) << f;
+}
+
+TEST(Ranking, ProductBeforeTestsAndNearBeforeFar) {
+  GraphBuilder b;
+  b.file("pkg/core/api.py");
+  EntityIndex target = b.function("target", Anchor{1, ""});
+  b.file("pkg/core/near.py");
+  EntityIndex near = b.function("near", Anchor{});
+  b.file("pkg/other/far.py");
+  EntityIndex far = b.function("far", Anchor{});
+  b.file("aaa/tests/test_api.py");  // sorts first by id, but is a test
+  EntityIndex test = b.function("test_target", Anchor{});
+  b.calls(test, target).calls(far, target).calls(near, target);
+  ViewOptions options;
+  options.view = View::Topo;
+  auto plans = render_with(b.build(), options);
+  EXPECT_NE(block_at(plans, 0, 1).find("# CALLED_BY: pkg/core/near.py:near, pkg/other/far.py:far, "
+                                       "aaa/tests/test_api.py:test_target\n"),
+            std::string::npos)
+      << block_at(plans, 0, 1);
+}
+
+TEST(Ranking, DeterministicWhateverTheThreadCount) {
+  analysis::Graph graph = fan_in(40);
+  ViewOptions options;
+  options.view = View::Topo;
+  options.max_links = 3;
+  std::vector<TagPlan> many = render_with(graph, options);
+  tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+  std::vector<TagPlan> single = render_with(graph, options);
+  ASSERT_EQ(many.size(), single.size());
+  for (size_t i = 0; i < many.size(); ++i) {
+    ASSERT_EQ(many[i].insertions.size(), single[i].insertions.size());
+    for (size_t j = 0; j < many[i].insertions.size(); ++j) {
+      EXPECT_EQ(many[i].insertions[j].text, single[i].insertions[j].text);
+    }
+  }
+}
+
+TEST(Lean, OneHeaderLineAndNothingTheCodeShows) {
+  Rich r = rich();
+  ViewOptions options;
+  options.view = View::Topo;
+  options.style = Style::Lean;
+  auto plans = render_with(r.graph, options);
+  // No delimiters, no PARENT (A.run is indented under A), the simple name in the header.
+  EXPECT_EQ(block_at(plans, 0, 30),
+            "    # @function run\n"
+            "    # CALLS: callee\n"
+            "    # CALLED_BY: caller\n");
+  // Class A: BASE (its class statement names it) and CHILDREN (its own methods) go.
+  EXPECT_EQ(block_at(plans, 0, 20), "");
+  EXPECT_EQ(block_at(plans, 0, 10), "# @class Base\n# DERIVED: A\n");
+  // b.py only imports (its import lines say so): no block.
+  EXPECT_EQ(block_at(plans, 1, 0), "");
+  EXPECT_EQ(block_at(plans, 0, 0), "# @file a.py\n# IMPORTED_BY: b.py\n");
+  for (size_t f = 0; f < plans.size(); ++f) {
+    for (const Insertion& insertion : plans[f].insertions) {
+      std::string text = insertion.text + "x = 1\n";
+      EXPECT_EQ(strip(text), "x = 1\n") << insertion.text;
+    }
+  }
+}
+
+TEST(Lean, AtMostHalfThePaperBytesOnAFixture) {
+  Rich r = rich();
+  ViewOptions options;
+  options.view = View::Topo;
+  uint64_t paper = 0, lean = 0;
+  for (const TagPlan& plan : render_with(r.graph, options)) paper += plan.added_bytes();
+  options.style = Style::Lean;
+  for (const TagPlan& plan : render_with(r.graph, options)) lean += plan.added_bytes();
+  EXPECT_LE(2 * lean, paper) << lean << " vs " << paper;
+}
+
+TEST(Budget, HoldsByLoweringCapsAndKeepsTheBestLinks) {
+  analysis::Graph graph = calls_into_one_hub();
+  for (analysis::FileInfo& info : graph.files) info.size = 1000;
+  ViewOptions options;
+  options.view = View::Topo;
+  uint64_t free_bytes = 0;
+  for (const TagPlan& plan : render_with(graph, options)) free_bytes += plan.added_bytes();
+  options.tag_budget = 100.0 * static_cast<double>(free_bytes) / 2000.0 * 0.6;
+  ViewChoice choice = choose_view(graph, options);
+  uint64_t bytes = 0;
+  std::vector<TagPlan> plans = render_plans(graph, choice);
+  for (const TagPlan& plan : plans) bytes += plan.added_bytes();
+  EXPECT_LE(static_cast<double>(bytes), *options.tag_budget / 100.0 * 2000.0);
+  EXPECT_TRUE(choice.options.hub_threshold);  // the users' calls into the hub go first
+  EXPECT_NE(choice.reason.find("tag budget"), std::string::npos) << choice.reason;
+  EXPECT_NE(choice.reason.find(" met: "), std::string::npos) << choice.reason;
+  // The first-ranked callee survives every cap.
+  EXPECT_NE(block_at(plans, 0, 2).find("# CALLS: leaf0"), std::string::npos) << block_at(plans, 0, 2);
+  // A budget already met changes nothing.
+  options.tag_budget = 1000.0;
+  EXPECT_EQ(choose_view(graph, options).options.max_links, 8u);
+}
+
+TEST(Auto, HubHeavyLowDegreePrunesCallsToHubs) {
+  ViewChoice choice = choose_view(calls_into_one_hub(), ViewOptions{});
+  EXPECT_EQ(choice.view, View::Topo);
+  EXPECT_EQ(choice.options.hub_threshold, kHubDegree);
+  EXPECT_NE(choice.reason.find("of calls land on hubs"), std::string::npos) << choice.reason;
+}
+
+}  // namespace
+}  // namespace anchorfs::render::testing
