@@ -8,6 +8,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libxxhash-dev liblmdb-dev
   bindfs ccache  # bindfs: the bench smoke compares against it; ccache: faster rebuilds
 )
+packages+=(patch util-linux)  # writable-mount tests: patch -p1, setpriv (a daemon without DAC override)
 packages+=(clang libclang-rt-14-dev)  # libFuzzer targets (scripts/fuzz.sh)
 packages+=("$@")
 
