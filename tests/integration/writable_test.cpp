@@ -265,6 +265,7 @@ TEST_F(WritableMount, GitCheckoutFileRestoresTheCommittedBytes) {
   mount();
   ASSERT_EQ(shell("sed -i 's/a = x + 1/a = x + 100/' pkg/core.py").exit_code, 0);
   ASSERT_NE(checkout("pkg/core.py"), kCore);
+  expect_retagged("pkg/core.py");
   const ProcessResult restore = in_mount({"checkout", "--", "pkg/core.py"});
   ASSERT_EQ(restore.exit_code, 0) << restore.err;
   EXPECT_EQ(checkout("pkg/core.py"), kCore);
@@ -273,21 +274,26 @@ TEST_F(WritableMount, GitCheckoutFileRestoresTheCommittedBytes) {
   EXPECT_EQ(in_repo({"status", "--porcelain"}).out, "");
 }
 
+// With --no-watch: git compares the size in its index with the size it sees before it compares
+// content, and the index holds checkout sizes while a re-tagged file is bigger; until the mount
+// translates the index (git transparency), a refresh between stash and pop would make git refuse
+// the pop. Frozen tags keep every size git wrote as it was.
 TEST_F(WritableMount, GitStashAndPopRoundTrip) {
-  mount();
+  mount({"--no-watch"});
   const std::string edited = replaced(kCore, "f = e - 6", "f = e - 60");
   ASSERT_EQ(shell("sed -i 's/f = e - 6/f = e - 60/' pkg/core.py").exit_code, 0);
   const ProcessResult stash = in_mount({"stash"});
   ASSERT_EQ(stash.exit_code, 0) << stash.err;
   EXPECT_EQ(checkout("pkg/core.py"), kCore);
+  EXPECT_EQ(view("pkg/core.py"), kCore);
   EXPECT_EQ(in_repo({"show", "stash@{0}:pkg/core.py"}).out, edited);
   expect_checkout_tag_free();
   const ProcessResult pop = in_mount({"stash", "pop"});
   ASSERT_EQ(pop.exit_code, 0) << pop.err;
   EXPECT_EQ(checkout("pkg/core.py"), edited);
+  EXPECT_EQ(view("pkg/core.py"), edited);
   EXPECT_EQ(in_repo({"stash", "list"}).out, "");
   expect_checkout_tag_free();
-  expect_retagged("pkg/core.py");
 }
 
 TEST_F(WritableMount, EditorSaveWritesATemporaryAndRenamesItOver) {
