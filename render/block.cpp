@@ -111,16 +111,14 @@ class BlockWriter {
     begin_line(out);
     out += name;
     out += ": ";
-    for (size_t i = 0; i < shown; ++i) {
+    const size_t shown_refs = std::min(shown, refs.size());
+    append_refs(out, shown_refs);
+    for (size_t i = shown_refs; i < shown; ++i) {
       if (i > 0) out += ", ";
-      if (i < refs.size()) {
-        append_text(out, reference(refs[i].entity));
-      } else {
-        std::string& value = scratch_.value;
-        value.clear();
-        append_escaped(value, labels[i - refs.size()]);
-        append_text(out, value);
-      }
+      std::string& value = scratch_.value;
+      value.clear();
+      append_escaped(value, labels[i - refs.size()]);
+      append_text(out, value);
     }
     if (shown < total) {
       out += ", ";
@@ -200,6 +198,56 @@ class BlockWriter {
     }
   }
 
+  // The first `count` ranked values. Lean writes the values one other file holds once, at the
+  // best-ranked of them: `path:(A.f, g)`.
+  void append_refs(std::string& out, size_t count) {
+    const std::vector<RankedLink>& refs = scratch_.refs;
+    const bool group = policy_.style == Style::Lean;
+    // next[i]: the next value (in rank order) of the same other file, or count.
+    std::vector<uint32_t>& next = scratch_.next_in_file;
+    next.assign(count, static_cast<uint32_t>(count));
+    std::vector<bool>& grouped = scratch_.grouped;
+    grouped.assign(count, false);
+    if (group) {
+      std::vector<std::pair<EntityIndex, uint32_t>>& by_file = scratch_.by_file;
+      by_file.clear();
+      for (uint32_t i = 0; i < count; ++i) {
+        if (!is_local(refs[i].entity) && !is_file(refs[i].entity)) {
+          by_file.emplace_back(index_.file_of(refs[i].entity), i);
+        }
+      }
+      std::sort(by_file.begin(), by_file.end());
+      for (size_t k = 0; k + 1 < by_file.size(); ++k) {
+        if (by_file[k].first == by_file[k + 1].first) {
+          next[by_file[k].second] = by_file[k + 1].second;
+          grouped[by_file[k + 1].second] = true;
+        }
+      }
+    }
+    for (size_t i = 0; i < count; ++i) {
+      if (grouped[i]) continue;
+      if (i > 0) out += ", ";
+      EntityIndex e = refs[i].entity;
+      if (next[i] == count) {
+        append_text(out, reference(e));
+        continue;
+      }
+      append_text(out, index_.id(index_.file_of(e)));
+      out += ":(";
+      append_text(out, index_.local_name(e));
+      for (size_t j = next[i]; j < count; j = next[j]) {
+        out += ", ";
+        append_text(out, index_.local_name(refs[j].entity));
+      }
+      out += ')';
+    }
+  }
+
+  bool is_file(EntityIndex e) const {
+    return index_.graph().entities[e].kind == EntityKind::File;
+  }
+  bool is_local(EntityIndex e) const { return index_.file_of(e) == file_ && !is_file(e); }
+
   // Where indentation shows nesting, the simple name (the enclosing names are the lines above);
   // else the qualified name within the file; a file's path.
   std::string_view lean_name() const {
@@ -226,9 +274,7 @@ class BlockWriter {
     }
   }
   const std::string& reference(EntityIndex other) const {
-    bool local =
-        index_.file_of(other) == file_ && index_.graph().entities[other].kind != EntityKind::File;
-    return local ? index_.local_name(other) : index_.id(other);
+    return is_local(other) ? index_.local_name(other) : index_.id(other);
   }
 
   const GraphIndex& index_;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "render/graph_index.h"
@@ -62,6 +63,9 @@ struct BlockScratch {
   std::vector<RankedLink> refs;
   std::vector<std::string_view> labels;
   std::vector<uint32_t> by_id;
+  std::vector<uint32_t> next_in_file;
+  std::vector<bool> grouped;
+  std::vector<std::pair<analysis::EntityIndex, uint32_t>> by_file;
   std::string fields;
   std::string value;
   LinkCounters counters;

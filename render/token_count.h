@@ -14,7 +14,7 @@ class TokenCounter {
  public:
   virtual ~TokenCounter() = default;
   virtual size_t count(std::string_view text) const = 0;
-  // "o200k_base" for a vocabulary (its file name), "estimate (bytes / 3.4)" otherwise.
+  // "o200k_base" for a vocabulary (its file name), "estimate (bytes / 3.8)" otherwise.
   virtual std::string name() const = 0;
 };
 
@@ -23,8 +23,8 @@ class TokenCounter {
 std::unique_ptr<TokenCounter> load_bpe_vocabulary(const std::string& path, std::string& error);
 
 // The estimator used when no vocabulary is available: ceil(bytes / kBytesPerToken). Validated
-// against o200k_base on tag text of sympy and django (docs/views.md).
-inline constexpr double kBytesPerToken = 3.4;
+// against o200k_base on tag text of sympy and django: within 8% (docs/benchmarks.md).
+inline constexpr double kBytesPerToken = 3.8;
 std::unique_ptr<TokenCounter> byte_estimator();
 
 }  // namespace anchorfs::render

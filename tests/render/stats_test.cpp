@@ -128,7 +128,7 @@ TEST(Stats, TokensPerViewAndFile) {
   const ViewCost& cost = stats.views[0];
   EXPECT_EQ(stats.source_tokens, 3000u);
   EXPECT_EQ(stats.tokenizer, counter->name());
-  // Estimated per insertion, so at least bytes / 3.4 and at most one more per insertion.
+  // Estimated per insertion: at least bytes / kBytesPerToken, at most one more per insertion.
   EXPECT_GE(static_cast<double>(cost.tag_tokens), static_cast<double>(cost.tag_bytes) / kBytesPerToken);
   EXPECT_LE(static_cast<double>(cost.tag_tokens),
             static_cast<double>(cost.tag_bytes) / kBytesPerToken + static_cast<double>(cost.blocks));

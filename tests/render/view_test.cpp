@@ -417,6 +417,30 @@ TEST(Lean, OneHeaderLineAndNothingTheCodeShows) {
   }
 }
 
+TEST(Lean, ValuesOfOneOtherFileAreWrittenOnce) {
+  GraphBuilder b;
+  b.file("a.py");
+  EntityIndex f = b.function("f", Anchor{1, ""});
+  EntityIndex local = b.function("local", Anchor{});
+  EntityIndex b_file = b.file("b.py");
+  EntityIndex x = b.function("K.x", Anchor{});
+  EntityIndex y = b.function("y", Anchor{});
+  b.file("c.py");
+  EntityIndex z = b.function("z", Anchor{});
+  b.calls(f, x).calls(f, y).calls(f, z).calls(f, local).calls(b_file, f);
+  ViewOptions options;
+  options.view = View::Topo;
+  options.style = Style::Lean;
+  analysis::Graph graph = b.build();
+  std::string lean = block_at(render_with(graph, options), 0, 1);
+  EXPECT_EQ(lean, "# @function f\n# CALLS: local, b.py:(K.x, y), c.py:z\n# CALLED_BY: b.py\n");
+  EXPECT_EQ(strip(lean + "def f():\n"), "def f():\n");
+  options.style = Style::Paper;
+  EXPECT_NE(block_at(render_with(graph, options), 0, 1)
+                .find("# CALLS: local, b.py:K.x, b.py:y, c.py:z\n"),
+            std::string::npos);
+}
+
 TEST(Lean, AtMostHalfThePaperBytesOnAFixture) {
   Rich r = rich();
   ViewOptions options;
