@@ -17,6 +17,7 @@
 #include "analysis/facts.h"
 #include "analysis/graph.h"
 #include "analysis/language.h"
+#include "analysis/python/class_hierarchy.h"
 #include "analysis/python/literal_index.h"
 #include "analysis/python/modules.h"
 #include "analysis/python/resolve_flat_map.h"
@@ -114,9 +115,6 @@ struct Args {
   std::vector<std::pair<uint32_t, Set>> keywords;
 };
 
-// Debug output only: the resident set size as /proc reports it.
-std::string current_rss();
-
 inline uint64_t key(uint32_t a, uint32_t b) {
   return (uint64_t{a} << 32) | b;
 }
@@ -139,8 +137,8 @@ class Resolver {
   // raise the peak.
   void release_evaluation_state();
 
-  // Debug output only: the resolver's largest tables, in MB of capacity.
-  void print_memory() const;
+  // Debug trace only: set sizes, table sizes and the largest tables' capacity in MB.
+  void trace_tables() const;
 
  private:
   // ---- indexing -----------------------------------------------------------------------------
@@ -246,8 +244,8 @@ class Resolver {
   // remembered per (class, name) until an MRO changes, instead of a hash lookup per class on
   // every attribute evaluation.
   const uint32_t* instance_vars(uint32_t c, uint32_t name, const std::vector<uint32_t>& order) {
-    if (instance_vars_generation_ != mro_generation_) {
-      instance_vars_generation_ = mro_generation_;
+    if (instance_vars_generation_ != classes_.generation()) {
+      instance_vars_generation_ = classes_.generation();
       instance_vars_of_.clear();
       instance_vars_pool_.clear();
     }
@@ -389,10 +387,6 @@ class Resolver {
   // Re-evaluates one class's bases (in its defining scope). Also run when the class statement
   // itself runs, so that in the first round the hierarchy is known before most lookups.
   void update_class_bases(uint32_t f, uint32_t local);
-
-  // C3 linearization; a class whose bases cannot be linearized (or form a cycle) falls back to
-  // a depth-first order without repeats.
-  const std::vector<uint32_t>& mro(uint32_t c, int depth = 0);
 
   // The class attribute `name` as Python finds it: in the first class of the MRO (from index
   // `skip`) whose body binds it. kNone when no repository class binds it.
@@ -594,14 +588,11 @@ class Resolver {
   std::vector<std::vector<uint32_t>> copies_of_file_;
   std::vector<FromImport> from_imports_;
 
-  std::vector<std::vector<uint32_t>> bases_, mro_;
-  std::vector<uint8_t> mro_state_;
-  std::vector<uint32_t> mro_built_;  // per class: the generation its cached MRO belongs to
-  uint32_t mro_generation_ = 1;
+  ClassHierarchy classes_;
   // See defining_class: (class, name) -> index in the class's MRO. Valid while
-  // mro_generation_ + class_vars_created_ equals class_cache_epoch_ (both only grow).
+  // classes_.generation() + class_vars_created_ equals class_cache_epoch_ (both only grow).
   FlatMap<uint64_t> defining_class_;
-  // See instance_vars: (class, name) -> offset in instance_vars_pool_, for mro_generation_
+  // See instance_vars: (class, name) -> offset in instance_vars_pool_, for classes_.generation()
   // instance_vars_generation_.
   FlatMap<uint64_t> instance_vars_of_;
   std::vector<uint32_t> instance_vars_pool_;
