@@ -313,9 +313,12 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
       for (uint32_t i = 0; i < x.list_count; ++i)
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
       const LiteralIndex literal = literal_index_of(f, x);
+      const uint32_t key = literal.valid ? kNone : literal_key_of(f, x);
       for (uint32_t o : objects) {
         if (literal.valid && values_[o].kind == VK::Container) {
           literal_subscript(values_[o].a, literal, files_[f].expr_base + e, out);
+        } else if (key != kNone && is_dict_display(o)) {
+          keyed_subscript(o, key, out);
         } else {
           subscript(o, out, depth);
         }
@@ -335,12 +338,19 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
           for (uint32_t i = 0; i < x.list_count; ++i) new_var();
         }
       }
+      // A dict display of pairs alternates keys and values: a value under a literal key is kept
+      // under that key too.
+      const bool pairs = x.kind == ExprKind::Container && x.str != kNone;
       for (uint32_t i = 0; i < x.list_count; ++i) {
         const uint32_t item = list_item(f, x.list_begin + i);
         const Set v = eval(ctx, item, depth + 1);
         if (v.empty()) continue;
         merge(elements, v);
         if (positions != kNone) merge(positions + i, v);
+        if (pairs && i % 2 == 1) {
+          const Expr& k = expr_at(f, list_item(f, x.list_begin + i - 1));
+          if (k.kind == ExprKind::Opaque && k.str != kNone) merge(key_var(site, gs(f, k.str)), v);
+        }
       }
       if (made == kNone) made = value(VK::Container, site);
       out.insert(made);
@@ -540,6 +550,7 @@ void Resolver::assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) 
       for (uint32_t i = 0; i < x.list_count; ++i)
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
       const LiteralIndex literal = literal_index_of(f, x);
+      const uint32_t key = literal.valid ? kNone : literal_key_of(f, x);
       Set stored = v;
       if (literal.slice) {  // `ls[i:j] = items` stores the items' elements
         stored.clear();
@@ -549,6 +560,7 @@ void Resolver::assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) 
         if (values_[o].kind != VK::Container) continue;
         merge(elements_of(o), stored);
         if (literal.valid && !literal.slice) store_literal_index(o, literal, stored);
+        if (key != kNone && is_dict_display(o)) merge(key_var(values_[o].a, key), stored);
       }
       break;
     }

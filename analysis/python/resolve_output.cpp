@@ -1,6 +1,7 @@
 // The resolver's output: the edges once the rounds are done, and its debug statistics.
 #include <algorithm>
 
+#include "analysis/python/dense_parts.h"
 #include "analysis/python/resolve_resolver.h"
 #include "analysis/python/resolve_trace.h"
 
@@ -14,6 +15,8 @@ void Resolver::release_evaluation_state() {
   scope_vars_ = {};
   object_vars_ = {};
   element_vars_ = {};
+  key_vars_ = {};
+  std::unordered_map<uint32_t, std::vector<uint32_t>>().swap(site_key_vars_);
   object_shapes_ = {};
   value_ids_ = {};
   defining_class_ = {};
@@ -50,6 +53,12 @@ void Resolver::trace_tables() const {
       mb(vec(gstr_) + vec(strings_by_id_)));
 }
 
+uint32_t Resolver::file_of_entity(EntityIndex e) const {
+  const auto it = std::upper_bound(files_.begin(), files_.end(), e,
+                                   [](EntityIndex x, const FileRec& r) { return x < r.entity; });
+  return static_cast<uint32_t>(it - files_.begin()) - 1;
+}
+
 void Resolver::emit_edges() {
   for (uint32_t g = 0; g < scopes_.size(); ++g) {
     const ScopeRec& s = scopes_[g];
@@ -74,6 +83,16 @@ void Resolver::emit_edges() {
   for (uint64_t k : import_edges_) {
     out_.push_back({files_[k >> 32].entity, files_[k & 0xffffffffu].entity, Relation::Imports});
   }
+  // Test doubles passed into product code resolve its calls into test files; such an edge says
+  // nothing about the product, so a file that does not import a test file calls nothing in it.
+  std::vector<uint8_t> test_file(files_.size());
+  for (uint32_t f = 0; f < files_.size(); ++f) test_file[f] = is_test_path(input_.files[f].path);
+  const auto through_test_double = [&](uint64_t call) {
+    const uint32_t caller = file_of_entity(static_cast<EntityIndex>(call >> 32));
+    const uint32_t callee = file_of_entity(static_cast<EntityIndex>(call));
+    return test_file[callee] != 0 && test_file[caller] == 0 &&
+           !import_edges_.contains(key(caller, callee));
+  };
   std::vector<uint64_t> calls(call_edges_.begin(), call_edges_.end());
   for (const SiteCalls& site : site_calls_) {
     if (site.more == kNone) {
@@ -87,6 +106,7 @@ void Resolver::emit_edges() {
   std::vector<SiteCalls>().swap(site_calls_);
   std::sort(calls.begin(), calls.end());
   calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+  std::erase_if(calls, through_test_double);
   for (uint64_t k : calls) {
     out_.push_back(
         {static_cast<EntityIndex>(k >> 32), static_cast<EntityIndex>(k), Relation::Calls});

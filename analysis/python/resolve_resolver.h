@@ -523,10 +523,19 @@ class Resolver {
   Set unpositioned(uint32_t site, const Positions& p);
   void literal_subscript(uint32_t site, const LiteralIndex& literal, uint32_t view_site, Set& out);
   void store_literal_index(uint32_t container, const LiteralIndex& literal, const Set& v);
+  // A subscript's plain string key ("'k" in the facts) as a global string id, or kNone.
+  uint32_t literal_key_of(uint32_t f, const Expr& subscript) const;
+  // Whether Container value `container` was made by a dict display of key: value pairs.
+  bool is_dict_display(uint32_t container) const;
+  // The values stored under literal key `key` of the dict display at `site`.
+  uint32_t key_var(uint32_t site, uint32_t key);
+  void keyed_subscript(uint32_t container, uint32_t key, Set& out);
 
   // ---- output -------------------------------------------------------------------------------
 
   void emit_edges();
+  // The file (index into files_) holding entity `e`.
+  uint32_t file_of_entity(EntityIndex e) const;
 
   struct FromImport {
     uint32_t file, from_file, var;
@@ -550,6 +559,8 @@ class Resolver {
   FlatMap<uint64_t> object_vars_;             // (instance or function value, name) -> variable
   FlatMap<uint32_t> element_vars_;            // container site -> variable
   std::vector<uint32_t> container_elements_;  // per value: see elements_of
+  FlatMap<uint64_t> key_vars_;                // (dict display site, literal key) -> variable
+  std::unordered_map<uint32_t, std::vector<uint32_t>> site_key_vars_;  // site -> its key_vars_
   std::vector<uint32_t> ret_var_, yield_var_;
   // Per expression: for a Name, the variable it resolved to when first evaluated (kUnresolved
   // for none); for a Call, its index in site_calls_; for a Container or Tuple, its value.
