@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -149,6 +150,8 @@ TEST_F(WritableMount, SedInPlaceLandsTagFreeAndComesBackTagged) {
 }
 
 TEST_F(WritableMount, PythonOpenForWritingReplacesTheFile) {
+  ASSERT_EQ(::chmod((repo_ + "/pkg/app.py").c_str(), 0640), 0);
+  ASSERT_EQ(::chown((repo_ + "/pkg/app.py").c_str(), 1234, 4321), 0);
   mount();
   const std::string next = replaced(kApp, "helper(2)", "helper(7)");
   const ProcessResult python =
@@ -156,8 +159,41 @@ TEST_F(WritableMount, PythonOpenForWritingReplacesTheFile) {
            mnt_ + "/pkg/app.py", next});
   ASSERT_EQ(python.exit_code, 0) << python.err;
   EXPECT_EQ(checkout("pkg/app.py"), next);
+  struct stat st {};
+  ASSERT_EQ(::stat((repo_ + "/pkg/app.py").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);  // replaced atomically, mode and owner kept
+  EXPECT_EQ(st.st_uid, 1234u);
+  EXPECT_EQ(st.st_gid, 4321u);
   expect_checkout_tag_free();
   expect_retagged("pkg/app.py");
+}
+
+// The daemon dies while a writer has written but not closed: the checkout keeps the old file,
+// whole, and no temporary is left behind.
+TEST_F(WritableMount, ADaemonCrashLeavesTheOldFile) {
+  mount();
+  const std::string before = read_file(repo_ + "/pkg/core.py");
+  const ProcessResult python =
+      run({"python3", "-c",
+           "import os, signal, sys\n"
+           "f = open(sys.argv[1], 'w'); f.write('x = 1\\n' * 50000); f.flush()\n"
+           "os.kill(int(sys.argv[2]), signal.SIGKILL)\n",
+           mnt_ + "/pkg/core.py",
+           std::to_string(find_processes({kAnchorfs, "mount", repo_, mnt_}).at(0))});
+  EXPECT_EQ(python.exit_code, 0) << python.err;
+  EXPECT_TRUE(wait_until(
+      [&] {
+        return find_processes({kAnchorfs, "mount", repo_, mnt_}).empty();
+      },
+      30));
+  EXPECT_EQ(checkout("pkg/core.py"), before);
+  std::vector<std::string> names;
+  for (const auto& item : std::filesystem::directory_iterator(repo_ + "/pkg")) {
+    names.push_back(item.path().filename());
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"__init__.py", "app.py", "core.py"}));
+  EXPECT_EQ(anchorfs({"unmount", mnt_}).exit_code, 0);
 }
 
 TEST_F(WritableMount, AppendAddsCodeAndOtherFilesTagsFollow) {
