@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fs/snapshot.h"
+#include "fs/tracer.h"
 
 namespace anchorfs::fs {
 
@@ -15,6 +16,8 @@ struct ServerOptions {
   std::vector<std::string> fuse_options;  // extra -o values ("allow_other", ...); "rw" is refused
   bool debug = false;                     // libfuse request tracing on stderr
   unsigned max_threads = 0;               // worker threads; 0: libfuse's default
+  // Lookups, opens, reads and listings go to this tracer (see its keep_kernel_cache option).
+  std::shared_ptr<Tracer> tracer;
 };
 
 struct ServerStats {

@@ -29,6 +29,7 @@ class BlockWriter {
         newline_(newline),
         scratch_(scratch) {
     scratch_.fields.clear();
+    scratch_.field_references.clear();
   }
 
   void begin_field() {
@@ -76,6 +77,8 @@ class BlockWriter {
     for (size_t i = 0; i < shown; ++i) {
       if (i > 0) out += ", ";
       if (i < refs.size()) {
+        if (scratch_.references != nullptr)
+          scratch_.field_references.push_back({out.size(), refs[i], 0});
         out += reference(refs[i]);
       } else {
         append_escaped(out, labels[i - refs.size()]);
@@ -111,6 +114,11 @@ class BlockWriter {
     out += label;
     out += index_.id(entity_);
     out += newline_;
+    if (scratch_.references != nullptr) {
+      for (const RecordedReference& ref : scratch_.field_references) {
+        scratch_.references->push_back({out.size() + ref.offset, ref.entity, 0});
+      }
+    }
     out += scratch_.fields;
     delimiter();
   }

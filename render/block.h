@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,11 +22,23 @@ struct BlockPolicy {
   std::optional<size_t> hub_threshold;  // CALLS to entities with call in-degree above are dropped
 };
 
+// An entity named as a value in a block: `offset` is where its text starts in the `out` string
+// append_block wrote to; render_file sets `insertion`, the index of that text in its plan.
+struct RecordedReference {
+  size_t offset = 0;
+  analysis::EntityIndex entity = analysis::kNoEntity;
+  uint32_t insertion = 0;
+};
+
 // Reusable buffers; one per thread.
 struct BlockScratch {
   std::vector<analysis::EntityIndex> refs;
   std::vector<std::string_view> labels;
   std::string fields;
+  std::vector<RecordedReference> field_references;  // offsets within `fields`
+  // When set, append_block appends every entity value it writes (for traces: which links a
+  // reader of a byte range could see).
+  std::vector<RecordedReference>* references = nullptr;
 };
 
 // Appends the block describing `e` to `out` when it would say more than the entity's name and

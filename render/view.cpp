@@ -35,6 +35,8 @@ bool knows_comment_syntax(std::string_view language) {
   return lower == "python";
 }
 
+}  // namespace
+
 BlockPolicy policy_for(const ViewChoice& choice) {
   BlockPolicy policy;
   policy.forward_calls = choice.view != View::Inv;
@@ -72,19 +74,23 @@ TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy
   std::string indent;
   for (const Placed& p : placed) {
     indent = sanitized_indent(graph.entities[p.entity].anchor->indent);
+    const size_t recorded = scratch.references != nullptr ? scratch.references->size() : 0;
     if (!plan.insertions.empty() && plan.insertions.back().offset == p.offset) {
       append_block(plan.insertions.back().text, index, p.entity, policy, indent, newline, scratch);
-      continue;
+    } else {
+      std::string text;
+      if (append_block(text, index, p.entity, policy, indent, newline, scratch)) {
+        plan.insertions.push_back({p.offset, std::move(text)});
+      }
     }
-    std::string text;
-    if (append_block(text, index, p.entity, policy, indent, newline, scratch)) {
-      plan.insertions.push_back({p.offset, std::move(text)});
+    if (scratch.references != nullptr) {
+      for (size_t r = recorded; r < scratch.references->size(); ++r) {
+        (*scratch.references)[r].insertion = static_cast<uint32_t>(plan.insertions.size() - 1);
+      }
     }
   }
   return plan;
 }
-
-}  // namespace
 
 std::optional<View> parse_view(std::string_view name) {
   for (const auto& [view, view_text] : kViewNames) {

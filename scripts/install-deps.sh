@@ -9,6 +9,7 @@ packages=(
   bindfs ccache  # bindfs: the bench smoke compares against it; ccache: faster rebuilds
 )
 packages+=(clang libclang-rt-14-dev)  # libFuzzer targets (scripts/fuzz.sh)
+packages+=(python3-matplotlib)  # scripts/study plots (tested by tests/study)
 packages+=("$@")
 
 missing=()
