@@ -97,6 +97,7 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   server_options.fuse_options = fuse_options_for(args, paths.repo);
   server_options.debug = args.debug;
   server_options.max_threads = args.threads;
+  std::shared_ptr<fs::Tracer> tracer;
   if (!args.trace_file.empty()) {
     fs::TraceOptions trace_options;
     trace_options.path = args.trace_file;
@@ -106,12 +107,13 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
     trace_options.mountpoint = paths.mountpoint;
     trace_options.view = built.view_reason;
     try {
-      server_options.tracer = std::make_shared<fs::Tracer>(trace_options);
+      tracer = std::make_shared<fs::Tracer>(trace_options);
     } catch (const std::exception& error) {
       throw CliError(args.trace_file, error.what());
     }
   }
   fs::Server server(std::move(built.snapshot), server_options);
+  if (tracer) server.trace_to(tracer);
   signals.mounting();
   try {
     server.mount();
@@ -133,6 +135,12 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   on_ready();
   const int rc = server.run();
   signals.finished();
+  if (tracer) {
+    const fs::TraceStats traced = tracer->stats();
+    log.write("trace " + args.trace_file + ": " + std::to_string(traced.recorded) + " events, " +
+              std::to_string(traced.dropped) + " dropped, " + std::to_string(traced.rotations) +
+              " rotations");
+  }
   if (refresher) refresher->stop();
   return rc == 0 ? kExitOk : kExitRuntime;
 }

@@ -82,7 +82,7 @@ struct TraceRange {
 void trace(const ServerState& state, fuse_req_t req, TraceOp op, fuse_ino_t ino,
            const Served& served, TraceRange range = {}, const char* name = nullptr,
            bool found = false) {
-  Tracer* tracer = state.options.tracer.get();
+  Tracer* tracer = state.tracer.get();
   if (tracer == nullptr) return;
   TraceEvent event;
   event.op = op;
@@ -104,7 +104,7 @@ void trace(const ServerState& state, fuse_req_t req, TraceOp op, fuse_ino_t ino,
 // Whether the kernel must ask before using its page and listing caches: a tracer that wants
 // every read sees an open first, and the open drops the pages.
 bool traced_uncached(const ServerState& state) {
-  return state.options.tracer && !state.options.tracer->options().keep_kernel_cache;
+  return state.tracer && !state.tracer->options().keep_kernel_cache;
 }
 
 void op_init(void* userdata, fuse_conn_info* conn) {
@@ -129,7 +129,7 @@ void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
     return static_cast<void>(fuse_reply_err(req, ENOTDIR));
   }
   std::optional<uint32_t> child = generation->snapshot().child(*dir, name);
-  if (state.options.tracer) {
+  if (state.tracer) {
     Served parent_dir;
     parent_dir.generation = generation;
     parent_dir.index = *dir;
@@ -259,7 +259,7 @@ void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool 
   const Snapshot& snapshot = generation->snapshot();
   const analysis::TreeEntry& dir = snapshot.entry(*index);
   if (!S_ISDIR(dir.mode)) return static_cast<void>(fuse_reply_err(req, ENOTDIR));
-  if (state.options.tracer) {
+  if (state.tracer) {
     Served listed_dir;
     listed_dir.generation = generation;
     listed_dir.index = *index;

@@ -16,8 +16,6 @@ struct ServerOptions {
   std::vector<std::string> fuse_options;  // extra -o values ("allow_other", ...); "rw" is refused
   bool debug = false;                     // libfuse request tracing on stderr
   unsigned max_threads = 0;               // worker threads; 0: libfuse's default
-  // Lookups, opens, reads and listings go to this tracer (see its keep_kernel_cache option).
-  std::shared_ptr<Tracer> tracer;
 };
 
 struct ServerStats {
@@ -41,6 +39,10 @@ class Server {
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
+
+  // Sends every lookup, open, read and listing to `tracer` (see its keep_kernel_cache option).
+  // Call before mount(), from the owning thread.
+  void trace_to(std::shared_ptr<Tracer> tracer);
 
   // Creates the session and mounts it read-only; on return the mount serves requests as soon as
   // run() is called (requests arriving before that wait in the kernel). Throws std::runtime_error

@@ -27,6 +27,7 @@ class ServerState {
   std::shared_ptr<const Generation> current() const { return inodes.current(); }
 
   ServerOptions options;
+  std::shared_ptr<Tracer> tracer;   // set before mounting; null when untraced
   InodeTable inodes;                // the current generation, lookup counts, retired file versions
   fuse_session* session = nullptr;  // set by mount(), cleared by run()/~Server after unmount
   int root_fd = -1;                 // O_PATH of the snapshot root; see open_root()

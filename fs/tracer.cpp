@@ -322,12 +322,6 @@ TraceStats Tracer::stats() const {
           rotations_.load(std::memory_order_relaxed)};
 }
 
-bool Tracer::wait_written(std::chrono::steady_clock::time_point deadline) {
-  std::unique_lock lock(mutex_);
-  const uint64_t target = queued_total_;
-  return written_.wait_until(lock, deadline, [&] { return written_total_ >= target; });
-}
-
 void Tracer::run_writer() {
   std::vector<Queued> batch;
   batch.reserve(options_.queue_capacity);
@@ -366,7 +360,6 @@ void Tracer::run_writer() {
       std::lock_guard lock(mutex_);
       written_total_ += events;
     }
-    written_.notify_all();
     if (stop) return;
   }
 }

@@ -5,7 +5,6 @@
 #include <sys/types.h>
 
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -75,9 +74,6 @@ class Tracer {
   const TraceOptions& options() const { return options_; }
   void record(TraceEvent event);
   TraceStats stats() const;
-  // Waits until everything queued so far is written and flushed, or the deadline passes;
-  // returns whether it was. For tests and orderly shutdown.
-  bool wait_written(std::chrono::steady_clock::time_point deadline);
 
   // Implementation details, defined in tracer.cpp.
   struct Process;
@@ -93,7 +89,6 @@ class Tracer {
 
   mutable std::mutex mutex_;
   std::condition_variable wake_writer_;
-  std::condition_variable written_;
   std::vector<Queued> queue_;            // guarded by mutex_
   std::unordered_set<pid_t> seen_pids_;  // guarded by mutex_
   uint64_t queued_total_ = 0;            // guarded by mutex_
