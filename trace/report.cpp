@@ -102,6 +102,15 @@ std::string format_markdown(const std::vector<RunReport>& runs) {
                            visit.t - t0, visit.comm, visit.pid, visit.path, ranges_text(visit),
                            joined(visit.entities, 6), hop, visit.via);
       }
+      const size_t unavailable = static_cast<size_t>(std::count_if(
+          session.visits.begin(), session.visits.end(),
+          [](const Visit& visit) { return visit.text_unavailable; }));
+      if (unavailable > 0) {
+        out += fmt::format(
+            "\n{} of {} visits gave no lexical evidence: their files changed or are gone under "
+            "the root (lexical hops may show as exploratory)\n",
+            unavailable, session.visits.size());
+      }
       const SessionMetrics& m = session.metrics;
       out += "\n| Visits | Searches | Rounds | Hops | Struct | Lex | Expl | LFR |\n";
       out += "| --- | --- | --- | --- | --- | --- | --- | --- |\n";

@@ -40,6 +40,8 @@ def parse_args(argv):
     p.add_argument("--cache-dir", help="anchorfs cache shared by every mount (default: a "
                    "fresh temporary one per mount)")
     p.add_argument("--workdir", help="checkouts, mounts and traces (default: OUT/work)")
+    p.add_argument("--keep-checkouts", action="store_true", help="keep each run's clone (the "
+                   "report reads lexical evidence from it; by default it is measured, then removed)")
     p.add_argument("--no-plots", action="store_true")
     return p.parse_args(argv)
 
@@ -159,7 +161,8 @@ def one_run(args, task, view, repeat, work):
               "answer": read_answer(answer, agent["stdout"]),
               "agent": {k: agent[k] for k in ("exit_code", "timed_out", "seconds")}}
     result["trace_measures"] = trace_measures(args.anchorfs, trace)
-    shutil.rmtree(repo, ignore_errors=True)
+    if not args.keep_checkouts:
+        shutil.rmtree(repo, ignore_errors=True)
     return result
 
 
