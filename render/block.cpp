@@ -46,6 +46,7 @@ class BlockWriter {
         layout_(layout),
         scratch_(scratch) {
     scratch_.fields.clear();
+    scratch_.field_references.clear();
   }
 
   void begin_field() {
@@ -140,7 +141,7 @@ class BlockWriter {
       out += ' ';
       append_text(out, lean_name());
       out += layout_.newline;
-      out += scratch_.fields;
+      append_recorded_fields(out);
       return;
     }
     std::string_view title = delimiter_title(kind);
@@ -157,7 +158,7 @@ class BlockWriter {
     out += label;
     append_text(out, index_.id(entity_));
     out += layout_.newline;
-    out += scratch_.fields;
+    append_recorded_fields(out);
     delimiter();
   }
 
@@ -228,6 +229,7 @@ class BlockWriter {
       if (grouped[i]) continue;
       if (i > 0) out += ", ";
       EntityIndex e = refs[i].entity;
+      record(out, e);
       if (next[i] == count) {
         append_text(out, reference(e));
         continue;
@@ -237,10 +239,24 @@ class BlockWriter {
       append_text(out, index_.local_name(e));
       for (size_t j = next[i]; j < count; j = next[j]) {
         out += ", ";
+        record(out, refs[j].entity);
         append_text(out, index_.local_name(refs[j].entity));
       }
       out += ')';
     }
+  }
+
+  // Where a value's text starts within the fields, for traces.
+  void record(const std::string& out, EntityIndex e) {
+    if (scratch_.references != nullptr) scratch_.field_references.push_back({out.size(), e, 0});
+  }
+  void append_recorded_fields(std::string& out) const {
+    if (scratch_.references != nullptr) {
+      for (const RecordedReference& ref : scratch_.field_references) {
+        scratch_.references->push_back({out.size() + ref.offset, ref.entity, 0});
+      }
+    }
+    out += scratch_.fields;
   }
 
   bool is_file(EntityIndex e) const {

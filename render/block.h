@@ -27,6 +27,14 @@ struct BlockPolicy {
   std::optional<size_t> hub_threshold;  // CALLS to entities with call in-degree above are dropped
 };
 
+// An entity named as a value in a block: `offset` is where its text starts in the `out` string
+// append_block wrote to; render_file sets `insertion`, the index of that text in its plan.
+struct RecordedReference {
+  size_t offset = 0;
+  analysis::EntityIndex entity = analysis::kNoEntity;
+  uint32_t insertion = 0;
+};
+
 // How one file's tag lines are spelled: every line is `indent` `comment` ` ` text `newline`.
 struct LineLayout {
   std::string_view comment;  // the language's line comment marker ("#")
@@ -69,6 +77,10 @@ struct BlockScratch {
   std::string fields;
   std::string value;
   LinkCounters counters;
+  std::vector<RecordedReference> field_references;  // offsets within `fields`
+  // When set, append_block appends every entity value it writes (for traces: which links a
+  // reader of a byte range could see).
+  std::vector<RecordedReference>* references = nullptr;
 };
 
 // Appends the block describing `e` to `out` when it would say more than what the code beside it
