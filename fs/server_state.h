@@ -10,6 +10,7 @@
 #include "fs/generation.h"
 #include "fs/inode_table.h"
 #include "fs/server.h"
+#include "fs/source_handles.h"
 
 namespace anchorfs::fs {
 
@@ -17,6 +18,17 @@ namespace anchorfs::fs {
 // serves never changes, and replace_snapshot() invalidates explicitly the names and listings a
 // swap changes.
 inline constexpr double kCacheSeconds = 365.0 * 24 * 3600;
+
+// An opened source root and the identity it was opened with.
+struct SourceRoot {
+  explicit SourceRoot(int directory_fd);
+  ~SourceRoot();
+  SourceRoot(const SourceRoot&) = delete;
+  SourceRoot& operator=(const SourceRoot&) = delete;
+  int fd = -1;
+  uint64_t device = 0;
+  uint64_t inode = 0;
+};
 
 class ServerState {
  public:
@@ -29,7 +41,11 @@ class ServerState {
   ServerOptions options;
   InodeTable inodes;                // the current generation, lookup counts, retired file versions
   fuse_session* session = nullptr;  // set by mount(), cleared by run()/~Server after unmount
-  int root_fd = -1;                 // O_PATH of the snapshot root; see open_root()
+  // The directory served as the root (O_PATH), replaced when the repository directory itself was
+  // (deleted and made again).
+  std::shared_ptr<const SourceRoot> root() const { return root_.load(); }
+  void set_root(std::shared_ptr<const SourceRoot> root) { root_.store(std::move(root)); }
+  SourceHandles handles;  // verified source descriptors by served inode number
 
   // Set in init() from the kernel's capabilities: answer open/opendir with ENOSYS so the kernel
   // stops sending them (and keeps page and directory caches by default).
@@ -49,6 +65,9 @@ class ServerState {
   // Serialises replace_snapshot() and guards `session` against unmounting while notifying.
   std::timed_mutex session_mutex;
   bool session_closed = false;  // guarded by session_mutex
+
+ private:
+  std::atomic<std::shared_ptr<const SourceRoot>> root_;
 };
 
 // The low-level operation table (operations.cpp).
