@@ -3,6 +3,7 @@
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -70,6 +71,15 @@ void report_skipped(const refresh::Built& built, StartupReporter& reporter) {
   }
 }
 
+// The device number of the mount just made, from mountinfo's "major:minor" (asking the mount
+// itself would put its root attributes in the kernel's cache for a year, dead daemon or not).
+dev_t mount_device(const std::optional<MountEntry>& mounted) {
+  unsigned major = 0;
+  unsigned minor = 0;
+  if (!mounted || std::sscanf(mounted->device.c_str(), "%u:%u", &major, &minor) != 2) return 0;
+  return makedev(major, minor);
+}
+
 // Analyse, mount, report ready, serve (refreshing on changes unless --no-watch) until
 // unmounted or signalled. `on_ready` runs after the ready report (the daemon detaches there).
 int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
@@ -124,16 +134,15 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   std::unique_ptr<refresh::Refresher> refresher;
   std::thread watching;
   if (!args.no_watch) {
-    // Watches are set up once the mount serves: REPO may reach the mount itself (a bind mount
-    // with shared propagation), and only a serving mount can answer the fstat that tells the
-    // watcher and the rescans to keep out of it.
+    // Watches are set up on their own thread, while the mount serves: REPO may reach the mount
+    // itself (a bind mount with shared propagation), and only a serving mount answers the fstat
+    // that tells the watcher and the rescans to keep out of its device.
     watching = std::thread([&] {
-      struct stat served {};
-      if (::stat(paths.mountpoint.c_str(), &served) != 0) return;  // unmounted meanwhile
-      builder.skip_device(served.st_dev);
+      const dev_t device = mount_device(mounted);
+      builder.skip_device(device);
       refresh::RefreshOptions refresh_options;
       refresh_options.log = [&log](const std::string& message) { log.write(message); };
-      refresh_options.skip_device = served.st_dev;
+      refresh_options.skip_device = device;
       refresher = std::make_unique<refresh::Refresher>(
           paths.repo, refresh::rebuild_and_publish(builder, server), refresh_options);
       refresher->start();

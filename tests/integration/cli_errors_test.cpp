@@ -71,14 +71,14 @@ TEST_F(CliErrors, HelpAndDocsAgreeOnDefaults) {
   const std::string row = "| `--max-links N` | ";
   const size_t at = docs.find(row);
   ASSERT_NE(at, std::string::npos);
-  const std::string documented = docs.substr(at + row.size(), docs.find(' ', at + row.size()) -
-                                                                  (at + row.size()));
+  const std::string documented =
+      docs.substr(at + row.size(), docs.find(' ', at + row.size()) - (at + row.size()));
   for (const char* command : {"mount", "render", "stats"}) {
     const std::string help = anchorfs({command, "--help"}).out;
     const size_t option = help.find("--max-links");
     ASSERT_NE(option, std::string::npos) << command;
     const std::string line = help.substr(option, help.find('\n', option) - option);
-    EXPECT_NE(line.find("[" + documented + "]"), std::string::npos)
+    EXPECT_NE(line.find("=" + documented + " "), std::string::npos)
         << command << " --help: " << line << "; docs/cli.md: " << documented;
   }
 }
