@@ -20,10 +20,11 @@ constexpr size_t kLongPath = 3072;
 // Cleared the first time the kernel (or a seccomp filter) refuses openat2.
 std::atomic<bool> openat2_usable{true};
 
-int open_once(int dir_fd, const char* path, int flags) {
+int open_once(int dir_fd, const char* path, int flags, mode_t mode = 0) {
   if (openat2_usable.load(std::memory_order_relaxed)) {
     open_how how{};
     how.flags = static_cast<uint64_t>(flags);
+    how.mode = (flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE ? mode : 0;
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
     long fd = ::syscall(SYS_openat2, dir_fd, path, &how, sizeof how);
     if (fd >= 0) return static_cast<int>(fd);
@@ -31,13 +32,15 @@ int open_once(int dir_fd, const char* path, int flags) {
     if (errno == ENOSYS) openat2_usable.store(false, std::memory_order_relaxed);
     if (errno == EPERM && (flags & O_NOATIME) != 0) return -1;
   }
-  return ::openat(dir_fd, path, flags | O_NOFOLLOW);
+  return ::openat(dir_fd, path, flags | O_NOFOLLOW, mode);
 }
 
 }  // namespace
 
-int open_beneath(int dir_fd, const std::string& path, int flags) {
-  if (path.size() < kLongPath) return open_once(dir_fd, path.empty() ? "." : path.c_str(), flags);
+int open_beneath(int dir_fd, const std::string& path, int flags, mode_t mode) {
+  if (path.size() < kLongPath) {
+    return open_once(dir_fd, path.empty() ? "." : path.c_str(), flags, mode);
+  }
   int at = dir_fd;
   size_t start = 0;
   while (path.size() - start >= kLongPath) {
@@ -58,7 +61,7 @@ int open_beneath(int dir_fd, const std::string& path, int flags) {
     at = next;
     start = cut + 1;
   }
-  const int fd = open_once(at, path.c_str() + start, flags);
+  const int fd = open_once(at, path.c_str() + start, flags, mode);
   const int error = errno;
   ::close(at);
   errno = error;

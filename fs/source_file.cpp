@@ -47,6 +47,10 @@ bool still_recorded_version(const struct stat& st, const analysis::TreeEntry& en
   return same_owner_and_bytes(st, entry) && (ctime_ns(st) == entry.ctime_ns || st.st_nlink == 0);
 }
 
+int open_beneath(int root_fd, const std::string& path, int flags, mode_t mode) {
+  return analysis::open_beneath(root_fd, path, flags | O_CLOEXEC, mode);
+}
+
 ssize_t pread_fully(int fd, char* buffer, size_t size, uint64_t offset) {
   size_t done = 0;
   while (done < size) {

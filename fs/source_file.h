@@ -21,6 +21,12 @@ namespace anchorfs::fs {
 // set.
 int open_source(int root_fd, const std::string& path);
 
+// Opens `path` beneath `root_fd` with `flags` (and `mode` when creating) under the same rule:
+// no symlink on the way, nothing outside the root ("" is the root itself). A trailing symlink
+// is opened itself only with O_PATH|O_NOFOLLOW. Returns the fd, or -1 with errno set (ELOOP or
+// EXDEV for a path that would leave the root).
+int open_beneath(int root_fd, const std::string& path, int flags, mode_t mode = 0);
+
 // Whether `st` (fstat of a source just opened) is the version `entry` recorded: same file (device,
 // inode), type and permissions (mode, owner, group), size, mtime and ctime. ctime is what no user
 // can set back, so a same-size rewrite with its mtime restored is caught too.

@@ -57,6 +57,10 @@ class SnapshotBuilder {
   // reachable from inside it). Call between builds.
   void skip_device(uint64_t device) { skip_device_ = device; }
 
+  // The last snapshot built was not published: the next build returns a snapshot (changed) even
+  // when the tree is the same.
+  void forget_published() { previous_tree_signature_ = {0, 0}; }
+
  private:
   BuildOptions options_;
   uint64_t skip_device_ = 0;

@@ -652,21 +652,14 @@ TEST(MountDevices, DeviceNodesShowTheirDeviceNumbers) {
   EXPECT_EQ(st.st_rdev, makedev(1, 3));
 }
 
-ServerOptions server_options(const std::string& mountpoint,
-                             std::vector<std::string> fuse_options = {}, unsigned threads = 0) {
-  ServerOptions options;
-  options.mountpoint = mountpoint;
-  options.fuse_options = std::move(fuse_options);
-  options.max_threads = threads;
-  return options;
-}
-
 TEST(MountLifecycle, StopBeforeRunEndsRunAtOnceAndUnmounts) {
   test::TempDir src("anchorfs-src");
   test::TempDir mnt("anchorfs-mnt");
   write_file(src / "a.py", "x\n");
-  Server server(make_snapshot(analysis::scan_tree(src.path()), {}),
-                server_options(mnt.path(), {}, 2));
+  ServerOptions options;
+  options.mountpoint = mnt.path();
+  options.max_threads = 2;
+  Server server(make_snapshot(analysis::scan_tree(src.path()), {}), options);
   server.mount();
   ASSERT_TRUE(test::is_mounted(mnt.path()));
   server.stop();
@@ -694,8 +687,9 @@ TEST(MountLifecycle, CallerChosenFsnameIsKept) {
 TEST(MountErrors, MissingMountpointIsAClearError) {
   test::TempDir src("anchorfs-src");
   write_file(src / "a.py", "x\n");
-  Server server(make_snapshot(analysis::scan_tree(src.path()), {}),
-                server_options(src / "no/such/dir"));
+  ServerOptions options;
+  options.mountpoint = src / "no/such/dir";
+  Server server(make_snapshot(analysis::scan_tree(src.path()), {}), options);
   try {
     server.mount();
     FAIL() << "mount succeeded";
@@ -707,8 +701,10 @@ TEST(MountErrors, MissingMountpointIsAClearError) {
 TEST(MountErrors, ReadWriteOptionIsRefused) {
   test::TempDir src("anchorfs-src");
   test::TempDir mnt("anchorfs-mnt");
-  Server server(make_snapshot(analysis::scan_tree(src.path()), {}),
-                server_options(mnt.path(), {"allow_other,rw"}));
+  ServerOptions options;
+  options.mountpoint = mnt.path();
+  options.fuse_options = {"allow_other,rw"};
+  Server server(make_snapshot(analysis::scan_tree(src.path()), {}), options);
   EXPECT_THROW(server.mount(), std::runtime_error);
   EXPECT_FALSE(test::is_mounted(mnt.path()));
 }
