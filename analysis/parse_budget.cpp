@@ -67,9 +67,8 @@ uint64_t parse_budget_bytes(uint64_t source_bytes) {
 }
 
 ParseBudget::ParseBudget(TSParser* parser, uint64_t budget) : parser_(parser) {
-  t_limit = budget >= static_cast<uint64_t>(std::numeric_limits<int64_t>::max() - t_live)
-                ? std::numeric_limits<int64_t>::max()
-                : t_live + static_cast<int64_t>(budget);
+  // t_live stays far from the int64 limits (it counts bytes), so 2^62 of headroom is safe.
+  t_limit = t_live + static_cast<int64_t>(std::min(budget, uint64_t{1} << 62));
   t_cancel = &cancel_;
   ts_parser_set_cancellation_flag(parser_, &cancel_);
 }
