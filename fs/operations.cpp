@@ -40,6 +40,7 @@ struct Served {
   std::shared_ptr<const RetiredFile> retired;    // or this does
   const analysis::TreeEntry* entry = nullptr;
   const FileLayout* layout = nullptr;
+  const std::string* content = nullptr;  // a file served from memory (a .git overlay)
 };
 
 std::optional<Served> resolve(const ServerState& state, fuse_ino_t ino) {
@@ -48,12 +49,14 @@ std::optional<Served> resolve(const ServerState& state, fuse_ino_t ino) {
   if (std::optional<uint32_t> index = served.generation->entry(ino)) {
     served.entry = &served.generation->snapshot().entry(*index);
     served.layout = &served.generation->snapshot().layout(*index);
+    served.content = served.generation->content(*index).get();
     return served;
   }
   served.retired = state.inodes.retired(ino);
   if (!served.retired) return std::nullopt;
   served.entry = &served.retired->entry;
   served.layout = served.retired->layout.get();
+  served.content = served.retired->content.get();
   return served;
 }
 
@@ -169,6 +172,9 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
   const uint64_t offset = static_cast<uint64_t>(off);
   if (off < 0 || offset >= view_size) return static_cast<void>(fuse_reply_buf(req, nullptr, 0));
   const size_t length = static_cast<size_t>(std::min<uint64_t>(size, view_size - offset));
+  if (served->content != nullptr) {
+    return static_cast<void>(fuse_reply_buf(req, served->content->data() + offset, length));
+  }
 
   const int fd = open_source(state.root_fd, entry.path);
   if (fd < 0) return static_cast<void>(fuse_reply_err(req, EIO));

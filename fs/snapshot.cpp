@@ -37,8 +37,13 @@ void check_plan(const std::string& path, const render::TagPlan& plan, uint64_t s
 }  // namespace
 
 Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
-                   std::vector<uint32_t> layout_of_entry)
-    : tree_(std::move(tree)), layout_of_entry_(std::move(layout_of_entry)) {
+                   std::vector<uint32_t> layout_of_entry,
+                   std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents,
+                   std::optional<uint32_t> git_index)
+    : tree_(std::move(tree)),
+      layout_of_entry_(std::move(layout_of_entry)),
+      contents_(std::move(contents)),
+      git_index_(git_index) {
   if (tree_.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   if (layouts.empty()) layouts.emplace_back();
   layouts_.reserve(layouts.size());
@@ -94,6 +99,13 @@ std::optional<uint32_t> Snapshot::find(std::string_view path) const {
   return current;
 }
 
+const std::shared_ptr<const std::string>& Snapshot::content(uint32_t index) const {
+  static const std::shared_ptr<const std::string> none;
+  if (contents_.empty()) return none;
+  auto found = contents_.find(index);
+  return found == contents_.end() ? none : found->second;
+}
+
 uint64_t Snapshot::view_size(uint32_t index) const {
   return fs::view_size(tree_.entries[index], layout(index));
 }
@@ -124,7 +136,8 @@ struct stat served_attributes(const analysis::TreeEntry& entry, const FileLayout
 }
 
 std::shared_ptr<const Snapshot> make_snapshot(
-    analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans) {
+    analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans,
+    VirtualFiles virtual_files) {
   if (tree.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   std::unordered_map<std::string_view, uint32_t> index_of_path;
   index_of_path.reserve(tree.entries.size());
@@ -147,9 +160,22 @@ std::shared_ptr<const Snapshot> make_snapshot(
     layout_of_entry[index] = static_cast<uint32_t>(layouts.size());
     layouts.emplace_back(plan, tree.entries[index].size);
   }
+  std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents;
+  std::optional<uint32_t> git_index;
+  for (auto& [path, bytes] : virtual_files.files) {
+    auto found = index_of_path.find(path);
+    if (found == index_of_path.end() || !S_ISREG(tree.entries[found->second].mode) || !bytes ||
+        bytes->size() != tree.entries[found->second].size || layout_of_entry[found->second] != 0) {
+      throw std::invalid_argument("virtual file " + path +
+                                  " is not an untagged regular file of its size in " + tree.root);
+    }
+    if (path == virtual_files.git_index) git_index = found->second;
+    contents.emplace(found->second, std::move(bytes));
+  }
   index_of_path.clear();
   return std::make_shared<const Snapshot>(std::move(tree), std::move(layouts),
-                                          std::move(layout_of_entry));
+                                          std::move(layout_of_entry), std::move(contents),
+                                          git_index);
 }
 
 }  // namespace anchorfs::fs

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -18,13 +19,23 @@
 
 namespace anchorfs::fs {
 
+// Regular files served from memory instead of the source tree: the overlays of the view's `.git`
+// (see fs/git_view.h). Each path must name a regular entry of the tree whose size is the bytes'.
+struct VirtualFiles {
+  std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> files;
+  // The one virtual file holding a git index, served translated per generation ("" for none).
+  std::string git_index;
+};
+
 // Entry indices are those of the SourceTree: 0 is the root, every parent precedes its children,
 // and a directory's children are contiguous and sorted bytewise by name.
 // Thread-safety: immutable after construction; every member is safe to call concurrently.
 class Snapshot {
  public:
   Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
-           std::vector<uint32_t> layout_of_entry);
+           std::vector<uint32_t> layout_of_entry,
+           std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents = {},
+           std::optional<uint32_t> git_index = std::nullopt);
 
   const std::string& root() const { return tree_.root; }  // absolute source directory
   size_t size() const { return tree_.entries.size(); }
@@ -44,6 +55,11 @@ class Snapshot {
   const std::shared_ptr<const FileLayout>& layout_ptr(uint32_t index) const {
     return layouts_[layout_of_entry_[index]];
   }
+  // The bytes of a file served from memory (a .git overlay), or null for a source-tree file.
+  const std::shared_ptr<const std::string>& content(uint32_t index) const;
+  // The virtual file holding the checkout's git index (translated per generation), if any.
+  std::optional<uint32_t> git_index() const { return git_index_; }
+
   // What a reader sees as st_size: the original size plus the tag bytes for regular files.
   uint64_t view_size(uint32_t index) const;
   // Attributes as served (st_ino left 0: the server owns inode numbers).
@@ -58,6 +74,8 @@ class Snapshot {
   std::vector<uint32_t> name_offset_;  // where each entry's last component starts in its path
   std::vector<std::shared_ptr<const FileLayout>> layouts_;  // [0]: the shared empty layout
   std::vector<uint32_t> layout_of_entry_;                   // index into layouts_, 0 when untagged
+  std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents_;  // by entry
+  std::optional<uint32_t> git_index_;
   uint64_t tag_bytes_ = 0;
   size_t tagged_files_ = 0;
 };
@@ -68,10 +86,12 @@ uint64_t view_size(const analysis::TreeEntry& entry, const FileLayout& layout);
 struct stat served_attributes(const analysis::TreeEntry& entry, const FileLayout& layout);
 
 // Builds a snapshot. `plans` maps repository-relative paths of regular files to their tag plans
-// (files without a plan, or with an empty one, are served unchanged). Throws std::invalid_argument
-// with a clear message when a plan names no regular file of the tree, is not sorted by offset, or
-// inserts beyond the end of its file.
+// (files without a plan, or with an empty one, are served unchanged); `virtual_files` are served
+// from memory. Throws std::invalid_argument with a clear message when a plan or a virtual file
+// names no regular file of the tree (or a virtual file's size differs from its entry's), a plan is
+// not sorted by offset, or inserts beyond the end of its file.
 std::shared_ptr<const Snapshot> make_snapshot(
-    analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans);
+    analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans,
+    VirtualFiles virtual_files = {});
 
 }  // namespace anchorfs::fs

@@ -58,7 +58,8 @@ void Refresher::start() {
   }
   stopping_ = false;
   try {
-    watcher_ = std::make_unique<TreeWatcher>(root_, WatcherOptions{options_.max_watches});
+    watcher_ = std::make_unique<TreeWatcher>(
+        root_, WatcherOptions{options_.max_watches, options_.extra_dirs});
     if (!watcher_->complete()) {
       enter_polling(
           fmt::format("inotify watch limit reached after {} directories", watcher_->watch_count()));

@@ -18,6 +18,9 @@ struct WatchEvents {
 
 struct WatcherOptions {
   size_t max_watches = 0;  // 0: as many as the kernel allows; else stop at this many (a budget)
+  // Absolute directories outside the tree watched too, without their subdirectories (a linked
+  // worktree's git directories); their events are sampled by absolute path.
+  std::vector<std::string> extra_dirs;
 };
 
 // Thread-safety: wait() and the queries from one thread; wake() from any thread.
