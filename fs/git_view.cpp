@@ -344,12 +344,16 @@ std::optional<GitDirs> locate_git_dirs(const std::string& root) {
 }
 
 VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& options) {
+  VirtualFiles none;
+  none.options = std::make_shared<const GitViewOptions>(options);
   const std::optional<GitDirs> dirs = locate_git_dirs(tree.root);
-  if (!dirs) return {};
+  if (!dirs) return none;
   GitDirBuilder builder(options);
-  if (!builder.build(*dirs)) return {};
+  if (!builder.build(*dirs)) return none;
   replace_git_entries(tree, std::move(builder.entries()));
-  return builder.files();
+  VirtualFiles files = builder.files();
+  files.options = std::move(none.options);
+  return files;
 }
 
 std::shared_ptr<const std::string> served_git_index(

@@ -34,22 +34,32 @@ void check_plan(const std::string& path, const render::TagPlan& plan, uint64_t s
   }
 }
 
+std::vector<std::shared_ptr<const FileLayout>> shared(std::vector<FileLayout> layouts) {
+  if (layouts.empty()) layouts.emplace_back();
+  std::vector<std::shared_ptr<const FileLayout>> out;
+  out.reserve(layouts.size());
+  for (FileLayout& layout : layouts) {
+    out.push_back(std::make_shared<const FileLayout>(std::move(layout)));
+  }
+  return out;
+}
+
 }  // namespace
 
 Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
-                   std::vector<uint32_t> layout_of_entry,
-                   std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents,
-                   std::optional<uint32_t> git_index)
+                   std::vector<uint32_t> layout_of_entry, VirtualFiles virtual_files)
+    : Snapshot(std::move(tree), shared(std::move(layouts)), std::move(layout_of_entry),
+               std::move(virtual_files)) {}
+
+Snapshot::Snapshot(analysis::SourceTree tree,
+                   std::vector<std::shared_ptr<const FileLayout>> layouts,
+                   std::vector<uint32_t> layout_of_entry, VirtualFiles virtual_files)
     : tree_(std::move(tree)),
+      layouts_(std::move(layouts)),
       layout_of_entry_(std::move(layout_of_entry)),
-      contents_(std::move(contents)),
-      git_index_(git_index) {
+      git_view_(std::move(virtual_files.options)) {
   if (tree_.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
-  if (layouts.empty()) layouts.emplace_back();
-  layouts_.reserve(layouts.size());
-  for (FileLayout& layout : layouts) {
-    layouts_.push_back(std::make_shared<const FileLayout>(std::move(layout)));
-  }
+  if (layouts_.empty()) layouts_.push_back(std::make_shared<const FileLayout>());
   layout_of_entry_.resize(tree_.entries.size(), 0);
   name_offset_.reserve(tree_.entries.size());
   for (const analysis::TreeEntry& entry : tree_.entries) {
@@ -61,6 +71,16 @@ Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
       tag_bytes_ += layouts_[i]->added_bytes();
       ++tagged_files_;
     }
+  }
+  for (auto& [path, bytes] : virtual_files.files) {
+    const std::optional<uint32_t> index = find(path);
+    if (!index || !S_ISREG(tree_.entries[*index].mode) || !bytes ||
+        bytes->size() != tree_.entries[*index].size || !layout(*index).empty()) {
+      throw std::invalid_argument("virtual file " + path +
+                                  " is not an untagged regular file of its size in " + tree_.root);
+    }
+    if (path == virtual_files.git_index) git_index_ = *index;
+    contents_.emplace(*index, std::move(bytes));
   }
 }
 
@@ -160,22 +180,9 @@ std::shared_ptr<const Snapshot> make_snapshot(
     layout_of_entry[index] = static_cast<uint32_t>(layouts.size());
     layouts.emplace_back(plan, tree.entries[index].size);
   }
-  std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents;
-  std::optional<uint32_t> git_index;
-  for (auto& [path, bytes] : virtual_files.files) {
-    auto found = index_of_path.find(path);
-    if (found == index_of_path.end() || !S_ISREG(tree.entries[found->second].mode) || !bytes ||
-        bytes->size() != tree.entries[found->second].size || layout_of_entry[found->second] != 0) {
-      throw std::invalid_argument("virtual file " + path +
-                                  " is not an untagged regular file of its size in " + tree.root);
-    }
-    if (path == virtual_files.git_index) git_index = found->second;
-    contents.emplace(found->second, std::move(bytes));
-  }
   index_of_path.clear();
   return std::make_shared<const Snapshot>(std::move(tree), std::move(layouts),
-                                          std::move(layout_of_entry), std::move(contents),
-                                          git_index);
+                                          std::move(layout_of_entry), std::move(virtual_files));
 }
 
 }  // namespace anchorfs::fs

@@ -19,12 +19,16 @@
 
 namespace anchorfs::fs {
 
+struct GitViewOptions;  // fs/git_view.h
+
 // Regular files served from memory instead of the source tree: the overlays of the view's `.git`
 // (see fs/git_view.h). Each path must name a regular entry of the tree whose size is the bytes'.
 struct VirtualFiles {
   std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> files;
   // The one virtual file holding a git index, served translated per generation ("" for none).
   std::string git_index;
+  // How the `.git` was made, so a writable mount's rescans make it again (null: no view .git).
+  std::shared_ptr<const GitViewOptions> options;
 };
 
 // Entry indices are those of the SourceTree: 0 is the root, every parent precedes its children,
@@ -33,9 +37,10 @@ struct VirtualFiles {
 class Snapshot {
  public:
   Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
-           std::vector<uint32_t> layout_of_entry,
-           std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents = {},
-           std::optional<uint32_t> git_index = std::nullopt);
+           std::vector<uint32_t> layout_of_entry, VirtualFiles virtual_files = {});
+  // The same with layouts shared with another snapshot (index 0 must be an empty layout).
+  Snapshot(analysis::SourceTree tree, std::vector<std::shared_ptr<const FileLayout>> layouts,
+           std::vector<uint32_t> layout_of_entry, VirtualFiles virtual_files = {});
 
   const std::string& root() const { return tree_.root; }  // absolute source directory
   size_t size() const { return tree_.entries.size(); }
@@ -59,6 +64,8 @@ class Snapshot {
   const std::shared_ptr<const std::string>& content(uint32_t index) const;
   // The virtual file holding the checkout's git index (translated per generation), if any.
   std::optional<uint32_t> git_index() const { return git_index_; }
+  // The options the view's `.git` was grafted with, or null.
+  const std::shared_ptr<const GitViewOptions>& git_view() const { return git_view_; }
 
   // What a reader sees as st_size: the original size plus the tag bytes for regular files.
   uint64_t view_size(uint32_t index) const;
@@ -76,6 +83,7 @@ class Snapshot {
   std::vector<uint32_t> layout_of_entry_;                   // index into layouts_, 0 when untagged
   std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents_;  // by entry
   std::optional<uint32_t> git_index_;
+  std::shared_ptr<const GitViewOptions> git_view_;
   uint64_t tag_bytes_ = 0;
   size_t tagged_files_ = 0;
 };
