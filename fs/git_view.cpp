@@ -13,6 +13,7 @@
 #include <map>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "fs/git_index.h"
@@ -189,6 +190,38 @@ class GitDirBuilder {
     return true;
   }
 
+  // An ordinary repository's `.git` is in the tree already: only the index, config and
+  // info/attributes change, and everything else stays the scanned passthrough (which a
+  // writable mount's operations can then write, git's lock files included).
+  bool build_in_place(const GitDirs& dirs) {
+    const std::string git(kGit);
+    if (std::optional<FileBytes> index = read_small_file(dirs.gitdir + "/index")) {
+      add_generated(git + "/index", index->st, std::move(index->bytes));
+      git_index_ = git + "/index";
+    }
+    struct stat st {};
+    if (::stat(dirs.gitdir.c_str(), &st) != 0) return false;
+    if (std::optional<FileBytes> config = read_small_file(dirs.gitdir + "/config")) {
+      add_generated(git + "/config", config->st,
+                    config_overlay(std::move(config->bytes), options_));
+    } else {
+      add_generated(git + "/config", st, config_overlay({}, options_));
+    }
+    struct stat info {};
+    const std::string info_dir = dirs.gitdir + "/info";
+    if (::stat(info_dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+      info = st;
+      entries_.push_back(entry_from_stat(git + "/info", info));
+    }
+    std::optional<FileBytes> attributes = read_small_file(info_dir + "/attributes");
+    struct stat attributes_st = attributes ? attributes->st : info;
+    attributes_st.st_mode = S_IFREG | 0644;
+    add_generated(
+        git + "/info/attributes", attributes_st,
+        attributes_overlay(attributes ? std::move(attributes->bytes) : std::string(), options_));
+    return true;
+  }
+
   std::vector<analysis::TreeEntry>& entries() { return entries_; }
   VirtualFiles files() {
     VirtualFiles out;
@@ -262,17 +295,20 @@ class GitDirBuilder {
   std::string git_index_;
 };
 
-// `tree` without `.git` and below, plus `added`, laid out again breadth-first with each
-// directory's children contiguous and sorted (the SourceTree invariants).
-void replace_git_entries(analysis::SourceTree& tree, std::vector<analysis::TreeEntry> added) {
+// `tree` without `.git` and below (`whole`) or without the paths of `added`, plus `added`, laid
+// out again breadth-first with each directory's children contiguous and sorted (the SourceTree
+// invariants).
+void replace_git_entries(analysis::SourceTree& tree, std::vector<analysis::TreeEntry> added,
+                         bool whole) {
+  std::unordered_set<std::string_view> replaced;
+  for (const analysis::TreeEntry& entry : added) replaced.insert(entry.path);
   std::vector<analysis::TreeEntry> all;
   all.reserve(tree.entries.size() + added.size());
   for (analysis::TreeEntry& entry : tree.entries) {
     const std::string_view path = entry.path;
-    if (path == kGit ||
-        (path.starts_with(kGit) && path.size() > kGit.size() && path[kGit.size()] == '/')) {
-      continue;
-    }
+    const bool in_git = path == kGit || (path.starts_with(kGit) && path.size() > kGit.size() &&
+                                         path[kGit.size()] == '/');
+    if (whole ? in_git : replaced.contains(path)) continue;
     all.push_back(std::move(entry));
   }
   for (analysis::TreeEntry& entry : added) all.push_back(std::move(entry));
@@ -349,8 +385,9 @@ VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& op
   const std::optional<GitDirs> dirs = locate_git_dirs(tree.root);
   if (!dirs) return none;
   GitDirBuilder builder(options);
-  if (!builder.build(*dirs)) return none;
-  replace_git_entries(tree, std::move(builder.entries()));
+  const bool in_place = dirs->gitdir == dirs->common && dirs->gitdir == tree.root + "/.git";
+  if (!(in_place ? builder.build_in_place(*dirs) : builder.build(*dirs))) return none;
+  replace_git_entries(tree, std::move(builder.entries()), !in_place);
   VirtualFiles files = builder.files();
   files.options = std::move(none.options);
   return files;
