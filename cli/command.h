@@ -23,5 +23,6 @@ Command add_cache_command(CLI::App& app);
 Command add_export_command(CLI::App& app);
 Command add_git_filter_command(CLI::App& app);
 Command add_map_command(CLI::App& app);
+Command add_trace_command(CLI::App& app);
 
 }  // namespace anchorfs::cli

@@ -47,16 +47,19 @@ std::vector<std::shared_ptr<const FileLayout>> shared(std::vector<FileLayout> la
 }  // namespace
 
 Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
-                   std::vector<uint32_t> layout_of_entry, VirtualFiles virtual_files)
+                   std::vector<uint32_t> layout_of_entry,
+                   std::vector<std::shared_ptr<const FileTrace>> traces, VirtualFiles virtual_files)
     : Snapshot(std::move(tree), shared(std::move(layouts)), std::move(layout_of_entry),
-               std::move(virtual_files)) {}
+               std::move(traces), std::move(virtual_files)) {}
 
 Snapshot::Snapshot(analysis::SourceTree tree,
                    std::vector<std::shared_ptr<const FileLayout>> layouts,
-                   std::vector<uint32_t> layout_of_entry, VirtualFiles virtual_files)
+                   std::vector<uint32_t> layout_of_entry,
+                   std::vector<std::shared_ptr<const FileTrace>> traces, VirtualFiles virtual_files)
     : tree_(std::move(tree)),
       layouts_(std::move(layouts)),
       layout_of_entry_(std::move(layout_of_entry)),
+      traces_(std::move(traces)),
       git_view_(std::move(virtual_files.options)) {
   if (tree_.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   if (layouts_.empty()) layouts_.push_back(std::make_shared<const FileLayout>());
@@ -156,8 +159,13 @@ struct stat served_attributes(const analysis::TreeEntry& entry, const FileLayout
 }
 
 std::shared_ptr<const Snapshot> make_snapshot(
+    analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans) {
+  return make_snapshot(std::move(tree), std::move(plans), render::PlanMapsByPath{});
+}
+
+std::shared_ptr<const Snapshot> make_snapshot(
     analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans,
-    VirtualFiles virtual_files) {
+    const render::PlanMapsByPath& maps, VirtualFiles virtual_files) {
   if (tree.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   std::unordered_map<std::string_view, uint32_t> index_of_path;
   index_of_path.reserve(tree.entries.size());
@@ -165,6 +173,7 @@ std::shared_ptr<const Snapshot> make_snapshot(
 
   std::vector<FileLayout> layouts(1);
   std::vector<uint32_t> layout_of_entry(tree.entries.size(), 0);
+  std::vector<const render::TagPlan*> plan_of_entry(maps.empty() ? 0 : tree.entries.size());
   for (const auto& [path, plan] : plans) {
     auto found = index_of_path.find(path);
     if (found == index_of_path.end() || !S_ISREG(tree.entries[found->second].mode)) {
@@ -177,12 +186,24 @@ std::shared_ptr<const Snapshot> make_snapshot(
     }
     check_plan(path, plan, tree.entries[index].size);
     if (plan.insertions.empty()) continue;
+    if (!plan_of_entry.empty()) plan_of_entry[index] = &plan;
     layout_of_entry[index] = static_cast<uint32_t>(layouts.size());
     layouts.emplace_back(plan, tree.entries[index].size);
   }
+  std::vector<std::shared_ptr<const FileTrace>> traces(maps.empty() ? 0 : tree.entries.size());
+  const render::TagPlan untagged;
+  for (const auto& [path, map] : maps) {
+    auto found = index_of_path.find(path);
+    if (found == index_of_path.end() || !S_ISREG(tree.entries[found->second].mode)) continue;
+    const uint32_t index = found->second;
+    const render::TagPlan* plan = plan_of_entry[index];
+    traces[index] = std::make_shared<const FileTrace>(
+        make_file_trace(plan != nullptr ? *plan : untagged, map, tree.entries[index].size));
+  }
   index_of_path.clear();
   return std::make_shared<const Snapshot>(std::move(tree), std::move(layouts),
-                                          std::move(layout_of_entry), std::move(virtual_files));
+                                          std::move(layout_of_entry), std::move(traces),
+                                          std::move(virtual_files));
 }
 
 }  // namespace anchorfs::fs

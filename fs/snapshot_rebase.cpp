@@ -32,8 +32,9 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
     layout_of_entry[i] = static_cast<uint32_t>(layouts.size());
     layouts.push_back(current.layout_ptr(*was));
   }
-  return std::make_shared<const Snapshot>(std::move(fresh), std::move(layouts),
-                                          std::move(layout_of_entry), std::move(git_files));
+  return std::make_shared<const Snapshot>(
+      std::move(fresh), std::move(layouts), std::move(layout_of_entry),
+      std::vector<std::shared_ptr<const FileTrace>>{}, std::move(git_files));
 }
 
 }  // namespace anchorfs::fs
