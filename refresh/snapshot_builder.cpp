@@ -89,7 +89,7 @@ SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(opti
 
 Built SnapshotBuilder::build() {
   const auto start = std::chrono::steady_clock::now();
-  analysis::SourceTree tree = analysis::scan_tree(options_.repo);
+  analysis::SourceTree tree = analysis::scan_tree(options_.repo, {.skip_device = skip_device_});
   fs::VirtualFiles git_files;
   if (options_.git_view) {
     fs::GitViewOptions git_view = *options_.git_view;
