@@ -26,9 +26,11 @@
 #include "cli/daemon_presence.h"
 #include "cli/mount_checks.h"
 #include "cli/mountinfo.h"
+#include "cli/paths.h"
 #include "cli/signal_waiter.h"
 #include "cli/startup.h"
 #include "cli/view_args.h"
+#include "fs/git_view.h"
 #include "fs/server.h"
 #include "fs/snapshot.h"
 #include "refresh/publish.h"
@@ -68,6 +70,35 @@ std::vector<std::string> fuse_options_for(const MountArgs& args, const std::stri
   return options;
 }
 
+// A shell word: single-quoted, with embedded quotes closed, escaped and reopened.
+std::string shell_quoted(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// What git inside the mount runs as its clean filter: this very executable.
+std::string git_filter_command(const std::string& repo) {
+  char exe[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) throw CliError("/proc/self/exe", errno_text(errno));
+  return shell_quoted(std::string(exe, static_cast<size_t>(n))) + " git-filter --checkout " +
+         shell_quoted(repo);
+}
+
+// A linked worktree's git directories live outside it: the view's .git follows them too.
+std::vector<std::string> git_dirs_outside(const std::string& repo) {
+  std::vector<std::string> dirs;
+  const std::optional<fs::GitDirs> git = fs::locate_git_dirs(repo);
+  if (!git) return dirs;
+  for (const std::string& dir : {git->gitdir, git->common, git->common + "/info"}) {
+    if (!is_within(dir, repo) && std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) {
+      dirs.push_back(dir);
+    }
+  }
+  return dirs;
+}
+
 void report_skipped(const refresh::Built& built, StartupReporter& reporter) {
   for (const auto& problem : built.snapshot->problems()) {
     reporter.note("skipped " + problem.path + ": " + problem.reason);
@@ -103,6 +134,12 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   build_options.on_progress = [&reporter](size_t done, size_t total) {
     reporter.progress(done, total);
   };
+  // Read-only mounts only, for now: with a writable mount's own index writes the translated
+  // index is not yet consistent (docs/filesystem.md, "Git inside the mount").
+  if (!args.writable) {
+    build_options.git_view =
+        fs::GitViewOptions{.filter_command = git_filter_command(paths.repo), .filter_patterns = {}};
+  }
   refresh::SnapshotBuilder builder(build_options);
   refresh::Built built;
   try {
@@ -171,6 +208,7 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
       refresh::RefreshOptions refresh_options;
       refresh_options.log = [&log](const std::string& message) { log.write(message); };
       refresh_options.skip_device = device;
+      refresh_options.extra_dirs = git_dirs_outside(paths.repo);
       refresher = std::make_unique<refresh::Refresher>(
           paths.repo, refresh::rebuild_and_publish(builder, server), refresh_options);
       refresher->start();

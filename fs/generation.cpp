@@ -7,6 +7,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "fs/git_view.h"
+
 namespace anchorfs::fs {
 
 std::string path_before_moves(std::string_view path, std::span<const PathMove> moves) {
@@ -31,6 +33,10 @@ bool same_version(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32
       x.symlink_target != y.symlink_target) {
     return false;
   }
+  if (a.git_index() == a_entry || b.git_index() == b_entry) return false;
+  const std::shared_ptr<const std::string>& x_bytes = a.content(a_entry);
+  const std::shared_ptr<const std::string>& y_bytes = b.content(b_entry);
+  if (!x_bytes != !y_bytes || (x_bytes && x_bytes != y_bytes && *x_bytes != *y_bytes)) return false;
   const std::shared_ptr<const FileLayout>& x_layout = a.layout_ptr(a_entry);
   const std::shared_ptr<const FileLayout>& y_layout = b.layout_ptr(b_entry);
   return x_layout == y_layout || *x_layout == *y_layout;
@@ -47,6 +53,7 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot) : snapshot_(std
   for (uint32_t i = 0; i < snapshot_->size(); ++i) inode_of_entry_[i] = kRootInode + i;
   next_inode_ = kRootInode + snapshot_->size();
   index_inodes();
+  translate_git_index();
 }
 
 Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous,
@@ -73,6 +80,19 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
   }
   inode_of_entry_[0] = kRootInode;
   index_inodes();
+  translate_git_index();
+}
+
+void Generation::translate_git_index() {
+  const std::optional<uint32_t> index = snapshot_->git_index();
+  if (!index) return;
+  git_index_ = served_git_index(*snapshot_, *snapshot_->content(*index),
+                                [this](uint32_t entry) { return inode_of_entry_[entry]; });
+}
+
+const std::shared_ptr<const std::string>& Generation::content(uint32_t entry) const {
+  if (git_index_ && snapshot_->git_index() == entry) return git_index_;
+  return snapshot_->content(entry);
 }
 
 void Generation::index_inodes() {

@@ -46,20 +46,27 @@ class Generation {
   // The entry an inode number names in this generation, if any.
   std::optional<uint32_t> entry(uint64_t inode) const;
   uint64_t next_inode() const { return next_inode_; }
+  // The bytes of a file served from memory, or null: the snapshot's virtual files, except the git
+  // index, which this generation serves with the stat data of its own inode numbers.
+  const std::shared_ptr<const std::string>& content(uint32_t entry) const;
 
  private:
   void index_inodes();
+  void translate_git_index();
 
   std::shared_ptr<const Snapshot> snapshot_;
   std::vector<uint64_t> inode_of_entry_;
   // (inode, entry) sorted by inode: memory follows the tree's size, not how many numbers a long
   // series of refreshes has handed out.
   std::vector<std::pair<uint64_t, uint32_t>> entry_of_inode_;
-  uint64_t next_inode_ = 0;  // the first number never handed out
+  uint64_t next_inode_ = 0;                       // the first number never handed out
+  std::shared_ptr<const std::string> git_index_;  // the snapshot's git index as this generation
+                                                  // serves it (see fs/git_view.h)
 };
 
 // Two non-directory entries serve the same content: same source identity (size, mtime, ctime,
-// source inode, symlink target, device number) and the same tags.
+// source inode, symlink target, device number), the same tags and the same in-memory bytes. A
+// git index never does: what it says depends on the inode numbers of its generation.
 bool same_content(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32_t b_entry);
 
 // What the kernel must forget after a swap from `before` to `after`, and which inodes left.

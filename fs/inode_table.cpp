@@ -14,7 +14,7 @@ void InodeTable::retire_locked(const Generation& generation, uint32_t index) {
   auto& slot = retired_[generation.inode(index)];
   if (!slot) {
     slot = std::make_shared<const RetiredFile>(
-        RetiredFile{snapshot.entry(index), snapshot.layout_ptr(index)});
+        RetiredFile{snapshot.entry(index), snapshot.layout_ptr(index), generation.content(index)});
   }
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -24,6 +25,7 @@ namespace anchorfs::fs {
 struct RetiredFile {
   analysis::TreeEntry entry;
   std::shared_ptr<const FileLayout> layout;
+  std::shared_ptr<const std::string> content;  // for a file served from memory, else null
 };
 
 // Owns the current generation and the kernel's lookup count of every inode number it was given.

@@ -24,12 +24,14 @@ std::optional<Served> resolve(const ServerState& state, uint64_t ino) {
     served.entry = &served.generation->snapshot().entry(*index);
     served.layout = &served.generation->snapshot().layout(*index);
     served.index = *index;
+    served.content = served.generation->content(*index).get();
     return served;
   }
   served.retired = state.inodes.retired(ino);
   if (!served.retired) return std::nullopt;
   served.entry = &served.retired->entry;
   served.layout = served.retired->layout.get();
+  served.content = served.retired->content.get();
   return served;
 }
 
@@ -261,10 +263,15 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
   if (S_ISDIR(entry.mode)) return static_cast<void>(fuse_reply_err(req, EISDIR));
   if (!S_ISREG(entry.mode)) return static_cast<void>(fuse_reply_err(req, EIO));
   const FileLayout& layout = *served->layout;
-  // Untagged files of a writable mount are plain passthrough: written in place, read as they are.
-  if (state.options.writable && layout.empty()) return read_in_place(req, state, entry, size, off);
   const uint64_t view_size = fs::view_size(entry, layout);
   const uint64_t offset = static_cast<uint64_t>(off);
+  if (served->content != nullptr) {  // a .git overlay: memory, in a writable mount too
+    if (off < 0 || offset >= view_size) return static_cast<void>(fuse_reply_buf(req, nullptr, 0));
+    const size_t length = static_cast<size_t>(std::min<uint64_t>(size, view_size - offset));
+    return static_cast<void>(fuse_reply_buf(req, served->content->data() + offset, length));
+  }
+  // Untagged files of a writable mount are plain passthrough: written in place, read as they are.
+  if (state.options.writable && layout.empty()) return read_in_place(req, state, entry, size, off);
   if (off < 0 || offset >= view_size) return static_cast<void>(fuse_reply_buf(req, nullptr, 0));
   const size_t length = static_cast<size_t>(std::min<uint64_t>(size, view_size - offset));
   trace(state, req, TraceOp::Read, ino, *served, {offset, length});

@@ -102,6 +102,7 @@ struct Served {
   const analysis::TreeEntry* entry = nullptr;
   const FileLayout* layout = nullptr;
   uint32_t index = 0;  // of `entry` in the generation's snapshot, when not retired
+  const std::string* content = nullptr;  // a file served from memory (a .git overlay)
 };
 std::optional<Served> resolve(const ServerState& state, uint64_t ino);
 

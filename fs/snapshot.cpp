@@ -48,18 +48,19 @@ std::vector<std::shared_ptr<const FileLayout>> shared(std::vector<FileLayout> la
 
 Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
                    std::vector<uint32_t> layout_of_entry,
-                   std::vector<std::shared_ptr<const FileTrace>> traces)
+                   std::vector<std::shared_ptr<const FileTrace>> traces, VirtualFiles virtual_files)
     : Snapshot(std::move(tree), shared(std::move(layouts)), std::move(layout_of_entry),
-               std::move(traces)) {}
+               std::move(traces), std::move(virtual_files)) {}
 
 Snapshot::Snapshot(analysis::SourceTree tree,
                    std::vector<std::shared_ptr<const FileLayout>> layouts,
                    std::vector<uint32_t> layout_of_entry,
-                   std::vector<std::shared_ptr<const FileTrace>> traces)
+                   std::vector<std::shared_ptr<const FileTrace>> traces, VirtualFiles virtual_files)
     : tree_(std::move(tree)),
       layouts_(std::move(layouts)),
       layout_of_entry_(std::move(layout_of_entry)),
-      traces_(std::move(traces)) {
+      traces_(std::move(traces)),
+      git_view_(std::move(virtual_files.options)) {
   if (tree_.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   if (layouts_.empty()) layouts_.push_back(std::make_shared<const FileLayout>());
   layout_of_entry_.resize(tree_.entries.size(), 0);
@@ -73,6 +74,16 @@ Snapshot::Snapshot(analysis::SourceTree tree,
       tag_bytes_ += layouts_[i]->added_bytes();
       ++tagged_files_;
     }
+  }
+  for (auto& [path, bytes] : virtual_files.files) {
+    const std::optional<uint32_t> index = find(path);
+    if (!index || !S_ISREG(tree_.entries[*index].mode) || !bytes ||
+        bytes->size() != tree_.entries[*index].size || !layout(*index).empty()) {
+      throw std::invalid_argument("virtual file " + path +
+                                  " is not an untagged regular file of its size in " + tree_.root);
+    }
+    if (path == virtual_files.git_index) git_index_ = *index;
+    contents_.emplace(*index, std::move(bytes));
   }
 }
 
@@ -111,6 +122,13 @@ std::optional<uint32_t> Snapshot::find(std::string_view path) const {
   return current;
 }
 
+const std::shared_ptr<const std::string>& Snapshot::content(uint32_t index) const {
+  static const std::shared_ptr<const std::string> none;
+  if (contents_.empty()) return none;
+  auto found = contents_.find(index);
+  return found == contents_.end() ? none : found->second;
+}
+
 uint64_t Snapshot::view_size(uint32_t index) const {
   return fs::view_size(tree_.entries[index], layout(index));
 }
@@ -142,12 +160,12 @@ struct stat served_attributes(const analysis::TreeEntry& entry, const FileLayout
 
 std::shared_ptr<const Snapshot> make_snapshot(
     analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans) {
-  return make_snapshot(std::move(tree), std::move(plans), {});
+  return make_snapshot(std::move(tree), std::move(plans), render::PlanMapsByPath{});
 }
 
 std::shared_ptr<const Snapshot> make_snapshot(
     analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans,
-    const render::PlanMapsByPath& maps) {
+    const render::PlanMapsByPath& maps, VirtualFiles virtual_files) {
   if (tree.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   std::unordered_map<std::string_view, uint32_t> index_of_path;
   index_of_path.reserve(tree.entries.size());
@@ -184,7 +202,8 @@ std::shared_ptr<const Snapshot> make_snapshot(
   }
   index_of_path.clear();
   return std::make_shared<const Snapshot>(std::move(tree), std::move(layouts),
-                                          std::move(layout_of_entry), std::move(traces));
+                                          std::move(layout_of_entry), std::move(traces),
+                                          std::move(virtual_files));
 }
 
 }  // namespace anchorfs::fs

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -19,6 +20,18 @@
 
 namespace anchorfs::fs {
 
+struct GitViewOptions;  // fs/git_view.h
+
+// Regular files served from memory instead of the source tree: the overlays of the view's `.git`
+// (see fs/git_view.h). Each path must name a regular entry of the tree whose size is the bytes'.
+struct VirtualFiles {
+  std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> files;
+  // The one virtual file holding a git index, served translated per generation ("" for none).
+  std::string git_index;
+  // How the `.git` was made, so a writable mount's rescans make it again (null: no view .git).
+  std::shared_ptr<const GitViewOptions> options;
+};
+
 // Entry indices are those of the SourceTree: 0 is the root, every parent precedes its children,
 // and a directory's children are contiguous and sorted bytewise by name.
 // Thread-safety: immutable after construction; every member is safe to call concurrently.
@@ -27,11 +40,13 @@ class Snapshot {
   // `traces`: by entry, or empty when the mount is not traced.
   Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
            std::vector<uint32_t> layout_of_entry,
-           std::vector<std::shared_ptr<const FileTrace>> traces = {});
+           std::vector<std::shared_ptr<const FileTrace>> traces = {},
+           VirtualFiles virtual_files = {});
   // The same with layouts shared with another snapshot (index 0 must be an empty layout).
   Snapshot(analysis::SourceTree tree, std::vector<std::shared_ptr<const FileLayout>> layouts,
            std::vector<uint32_t> layout_of_entry,
-           std::vector<std::shared_ptr<const FileTrace>> traces = {});
+           std::vector<std::shared_ptr<const FileTrace>> traces = {},
+           VirtualFiles virtual_files = {});
 
   const std::string& root() const { return tree_.root; }  // absolute source directory
   size_t size() const { return tree_.entries.size(); }
@@ -51,6 +66,13 @@ class Snapshot {
   const std::shared_ptr<const FileLayout>& layout_ptr(uint32_t index) const {
     return layouts_[layout_of_entry_[index]];
   }
+  // The bytes of a file served from memory (a .git overlay), or null for a source-tree file.
+  const std::shared_ptr<const std::string>& content(uint32_t index) const;
+  // The virtual file holding the checkout's git index (translated per generation), if any.
+  std::optional<uint32_t> git_index() const { return git_index_; }
+  // The options the view's `.git` was grafted with, or null.
+  const std::shared_ptr<const GitViewOptions>& git_view() const { return git_view_; }
+
   // What a reader sees as st_size: the original size plus the tag bytes for regular files.
   uint64_t view_size(uint32_t index) const;
   // Attributes as served (st_ino left 0: the server owns inode numbers).
@@ -72,6 +94,9 @@ class Snapshot {
   std::vector<std::shared_ptr<const FileLayout>> layouts_;  // [0]: the shared empty layout
   std::vector<uint32_t> layout_of_entry_;                   // index into layouts_, 0 when untagged
   std::vector<std::shared_ptr<const FileTrace>> traces_;    // by entry; empty when untraced
+  std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents_;  // by entry
+  std::optional<uint32_t> git_index_;
+  std::shared_ptr<const GitViewOptions> git_view_;
   uint64_t tag_bytes_ = 0;
   size_t tagged_files_ = 0;
 };
@@ -82,9 +107,10 @@ uint64_t view_size(const analysis::TreeEntry& entry, const FileLayout& layout);
 struct stat served_attributes(const analysis::TreeEntry& entry, const FileLayout& layout);
 
 // Builds a snapshot. `plans` maps repository-relative paths of regular files to their tag plans
-// (files without a plan, or with an empty one, are served unchanged). Throws std::invalid_argument
-// with a clear message when a plan names no regular file of the tree, is not sorted by offset, or
-// inserts beyond the end of its file.
+// (files without a plan, or with an empty one, are served unchanged); `virtual_files` are served
+// from memory. Throws std::invalid_argument with a clear message when a plan or a virtual file
+// names no regular file of the tree (or a virtual file's size differs from its entry's), a plan is
+// not sorted by offset, or inserts beyond the end of its file.
 std::shared_ptr<const Snapshot> make_snapshot(
     analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans);
 
@@ -93,6 +119,6 @@ std::shared_ptr<const Snapshot> make_snapshot(
 // regular files of the tree are ignored (the tree may have changed since the analysis).
 std::shared_ptr<const Snapshot> make_snapshot(
     analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans,
-    const render::PlanMapsByPath& maps);
+    const render::PlanMapsByPath& maps, VirtualFiles virtual_files = {});
 
 }  // namespace anchorfs::fs

@@ -7,10 +7,15 @@
 #include <utility>
 #include <vector>
 
+#include "fs/git_view.h"
+
 namespace anchorfs::fs {
 
 std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysis::SourceTree fresh,
                                                 std::span<const PathMove> moves) {
+  // The view's `.git` is made again from the repository as it is now, like every refresh does.
+  VirtualFiles git_files;
+  if (current.git_view()) git_files = graft_git_view(fresh, *current.git_view());
   std::vector<std::shared_ptr<const FileLayout>> layouts{current.layout_ptr(0)};
   std::vector<uint32_t> layout_of_entry(fresh.entries.size(), 0);
   for (uint32_t i = 0; i < fresh.entries.size(); ++i) {
@@ -27,8 +32,9 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
     layout_of_entry[i] = static_cast<uint32_t>(layouts.size());
     layouts.push_back(current.layout_ptr(*was));
   }
-  return std::make_shared<const Snapshot>(std::move(fresh), std::move(layouts),
-                                          std::move(layout_of_entry));
+  return std::make_shared<const Snapshot>(
+      std::move(fresh), std::move(layouts), std::move(layout_of_entry),
+      std::vector<std::shared_ptr<const FileTrace>>{}, std::move(git_files));
 }
 
 }  // namespace anchorfs::fs

@@ -514,7 +514,8 @@ void op_release_read_only(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
 
 double writable_attributes(const ServerState& state, uint64_t ino, const Served& served,
                            struct stat& st) {
-  if (!S_ISREG(served.entry->mode)) return kCacheSeconds;
+  // A .git overlay is the snapshot's (git replaces the real file by rename, never in place).
+  if (!S_ISREG(served.entry->mode) || served.content != nullptr) return kCacheSeconds;
   if (std::optional<uint64_t> size = state.open_files.staged_size(ino)) {
     // Being written: the writer's stage is the file; ask again after every change.
     st.st_size = static_cast<off_t>(*size);
@@ -543,6 +544,8 @@ void open_for_writing(fuse_req_t req, ServerState& state, uint64_t ino, fuse_fil
   std::optional<Served> served = resolve(state, ino);
   if (!served) return reply_error(req, ESTALE);
   if (!S_ISREG(served->entry->mode)) return reply_error(req, EINVAL);
+  // The view's .git overlays are generated: git rewrites them by lock file and rename.
+  if (served->content != nullptr) return reply_error(req, EACCES);
   if (const int error = open_handle(state, *served, ino, fi->flags, fi); error != 0) {
     return reply_error(req, error);
   }

@@ -55,8 +55,10 @@ void Refresher::enter_polling(const std::string& why) {
 
 bool Refresher::make_watcher() {
   try {
-    auto watcher = std::make_unique<TreeWatcher>(
-        root_, WatcherOptions{options_.max_watches, options_.skip_device});
+    auto watcher =
+        std::make_unique<TreeWatcher>(root_, WatcherOptions{.max_watches = options_.max_watches,
+                                                            .skip_device = options_.skip_device,
+                                                            .extra_dirs = options_.extra_dirs});
     const bool complete = watcher->complete();
     const size_t watches = watcher->watch_count();
     {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace anchorfs::refresh {
 
@@ -22,6 +23,7 @@ struct RefreshOptions {
   std::chrono::milliseconds rescan_interval{2000};  // polling period when inotify cannot cover all
   std::chrono::milliseconds retry_after{1000};      // after a failed rebuild
   size_t max_watches = 0;                           // 0: the kernel's limit
+  std::vector<std::string> extra_dirs;  // absolute directories outside the tree to watch too
   // Rescan once as soon as the watches are in place: changes made between the caller's initial
   // scan and start() would otherwise wait for the next change to be noticed.
   bool rescan_on_start = true;

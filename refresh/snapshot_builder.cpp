@@ -66,6 +66,23 @@ Signatures signatures(const analysis::SourceTree& tree) {
   return {finish(sources), finish(all)};
 }
 
+// gitattributes patterns covering the files a front end claims: "*.ext" per extension, the exact
+// path for a file without one.
+std::vector<std::string> filter_patterns(const analysis::SourceTree& tree) {
+  std::vector<std::string> patterns;
+  for (const analysis::SourceFile& source : analysis::select_sources(tree)) {
+    const std::string_view path = source.path;
+    const std::string_view base = path.substr(path.rfind('/') + 1);
+    const size_t dot = base.rfind('.');
+    patterns.push_back(dot == std::string_view::npos || dot == 0
+                           ? "/" + std::string(path)
+                           : "*" + std::string(base.substr(dot)));
+  }
+  std::sort(patterns.begin(), patterns.end());
+  patterns.erase(std::unique(patterns.begin(), patterns.end()), patterns.end());
+  return patterns;
+}
+
 }  // namespace
 
 SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(options)) {}
@@ -73,6 +90,12 @@ SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(opti
 Built SnapshotBuilder::build() {
   const auto start = std::chrono::steady_clock::now();
   analysis::SourceTree tree = analysis::scan_tree(options_.repo, {.skip_device = skip_device_});
+  fs::VirtualFiles git_files;
+  if (options_.git_view) {
+    fs::GitViewOptions git_view = *options_.git_view;
+    git_view.filter_patterns = filter_patterns(tree);
+    git_files = fs::graft_git_view(tree, git_view);
+  }
   const Signatures signature = signatures(tree);
 
   Built built;
@@ -126,7 +149,8 @@ Built SnapshotBuilder::build() {
   // the snapshot alone, so hand the freed heap back instead of keeping its peak resident.
   if (built.reanalysed) ::malloc_trim(0);
   try {
-    built.snapshot = fs::make_snapshot(std::move(tree), previous_plans_, previous_maps_);
+    built.snapshot =
+        fs::make_snapshot(std::move(tree), previous_plans_, previous_maps_, std::move(git_files));
   } catch (...) {
     have_previous_ = false;  // a file changed between scan and read: analyse afresh next time
     previous_.snapshot.reset();

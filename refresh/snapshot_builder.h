@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analysis/analyze.h"
 #include "cache/lmdb_fact_cache.h"
+#include "fs/git_view.h"
 #include "fs/snapshot.h"
 #include "render/plan_map.h"
 #include "render/tag_plan.h"
@@ -29,6 +31,9 @@ struct BuildOptions {
   // Files parsed so far / total, from analysis worker threads, during the first build only (the
   // mount's start-up progress; refreshes report through the refresher's log instead).
   std::function<void(size_t done, size_t total)> on_progress;
+  // Serve the repository's `.git` as the view's own (fs/git_view.h) with this filter command;
+  // nullopt serves `.git` as scanned. The filter patterns are filled in from the source files.
+  std::optional<fs::GitViewOptions> git_view;
 };
 
 struct Built {

@@ -55,6 +55,10 @@ TreeWatcher::TreeWatcher(std::string root, WatcherOptions options)
     throw std::system_error(error, std::generic_category(), "eventfd");
   }
   watch_tree("");
+  for (const std::string& dir : options_.extra_dirs) {
+    const int wd = ::inotify_add_watch(inotify_fd_, dir.c_str(), kMask);
+    if (wd >= 0) paths_[wd] = dir;
+  }
 }
 
 TreeWatcher::~TreeWatcher() {
@@ -182,7 +186,7 @@ void TreeWatcher::drain(WatchEvents& events) {
           (events.samples.empty() || events.samples.back() != path)) {
         events.samples.push_back(path);
       }
-      if (event->mask & IN_ISDIR) {
+      if ((event->mask & IN_ISDIR) && !dir->second.starts_with('/')) {
         if (event->mask & (IN_CREATE | IN_MOVED_TO)) {
           watch_tree(path);  // a new or moved-in directory, with whatever it already holds
         } else if (event->mask & (IN_DELETE | IN_MOVED_FROM)) {

@@ -23,6 +23,9 @@ struct WatcherOptions {
   // the tree, should it be reachable from inside it. Deciding needs an fstat of the directory,
   // which the mount answers only while it serves: watch after serving has started.
   uint64_t skip_device = 0;
+  // Absolute directories outside the tree watched too, without their subdirectories (a linked
+  // worktree's git directories); their events are sampled by absolute path.
+  std::vector<std::string> extra_dirs;
 };
 
 // Thread-safety: wait() and the queries from one thread; wake() from any thread.

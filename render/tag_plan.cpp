@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "render/delimiter.h"
 
@@ -93,15 +94,10 @@ size_t lean_block_end(std::string_view text, const Line& open) {
 
 }  // namespace
 
-std::string strip(std::string_view tagged) {
-  std::string out;
-  out.reserve(tagged.size());
-  size_t pos = 0;
+std::vector<ByteRange> tag_block_ranges(std::string_view tagged) {
+  std::vector<ByteRange> blocks;
   // A UTF-8 byte order mark stays in front; the first line is judged without it.
-  if (tagged.starts_with(kUtf8Bom)) {
-    out.append(kUtf8Bom);
-    pos = kUtf8Bom.size();
-  }
+  size_t pos = tagged.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
   while (pos < tagged.size()) {
     Line open = line_at(tagged, pos);
     std::string_view open_content = tagged.substr(open.begin, open.content_end - open.begin);
@@ -111,7 +107,6 @@ std::string strip(std::string_view tagged) {
     }
     std::optional<BlockKind> kind = delimiter_kind(open_content);
     if (!kind) {
-      out.append(tagged.substr(open.begin, open.end - open.begin));
       pos = open.end;
       continue;
     }
@@ -135,12 +130,24 @@ std::string strip(std::string_view tagged) {
       next = line.end;
     }
     if (closed) {
+      blocks.push_back({open.begin, next});
       pos = next;
     } else {
-      out.append(tagged.substr(open.begin, open.end - open.begin));
       pos = open.end;
     }
   }
+  return blocks;
+}
+
+std::string strip(std::string_view tagged) {
+  std::string out;
+  out.reserve(tagged.size());
+  size_t kept_from = 0;
+  for (const ByteRange& block : tag_block_ranges(tagged)) {
+    out.append(tagged.substr(kept_from, block.begin - kept_from));
+    kept_from = block.end;
+  }
+  out.append(tagged.substr(kept_from));
   return out;
 }
 

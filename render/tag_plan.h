@@ -1,6 +1,7 @@
 // A file's tag plan: what text to insert at which offsets of the original bytes, and its inverse.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -32,6 +33,15 @@ std::string apply(std::string_view original, const TagPlan& plan);
 // strip(apply(x, plan)) == x whenever x itself contains no delimiter line (has_tag_delimiter)
 // and the plan inserts at line starts, as render_plans does; see docs/tag-format.md.
 std::string strip(std::string_view tagged);
+
+// Bytes [begin, end) of a text.
+struct ByteRange {
+  size_t begin = 0;
+  size_t end = 0;
+};
+
+// The tag blocks strip() removes from `tagged`, in order (what strip keeps is everything else).
+std::vector<ByteRange> tag_block_ranges(std::string_view tagged);
 
 // True when `text` already contains a delimiter line or a lean header, or a field-like comment
 // line among its first three lines (where a lean file block could precede it): such a file

@@ -95,7 +95,7 @@ TEST_F(TreeWatcherTest, WatchBudgetMakesItIncomplete) {
   put(root_, "a/x.py", "");
   put(root_, "b/y.py", "");
   put(root_, "c/z.py", "");
-  TreeWatcher watcher(root_, WatcherOptions{2});
+  TreeWatcher watcher(root_, WatcherOptions{.max_watches = 2, .skip_device = 0, .extra_dirs = {}});
   EXPECT_FALSE(watcher.complete());
   EXPECT_EQ(watcher.watch_count(), 2u);
 }

@@ -1,0 +1,132 @@
+// `anchorfs git-filter --checkout REPO`: git's long-running clean filter inside a mount's view.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/cli_error.h"
+#include "cli/command.h"
+#include "cli/pkt_line.h"
+#include "fs/source_file.h"
+#include "render/tag_plan.h"
+
+namespace anchorfs::cli {
+namespace {
+
+// The checkout's bytes of `path` (relative to the repository), or nullopt when it has none.
+std::optional<std::string> checkout_bytes(int root_fd, const std::string& path) {
+  const int fd = fs::open_source(root_fd, path);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::optional<std::string> bytes;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    std::string data(static_cast<size_t>(st.st_size), '\0');
+    if (fs::pread_fully(fd, data.data(), data.size(), 0) == static_cast<ssize_t>(data.size())) {
+      bytes = std::move(data);
+    }
+  }
+  ::close(fd);
+  return bytes;
+}
+
+// What git should store for the view's bytes of `path`. The checkout's bytes are the truth in a
+// view: bytes equal to them are stored as they are (a file served untagged, even one holding
+// delimiter lines of its own), and so are the checkout's bytes when the view is them tagged, or a
+// stale read of them (a page fetched between a change on disk and the refresh: current bytes cut
+// or padded with newlines). Anything else (an edit not yet written back) loses its tag blocks.
+std::string clean(int root_fd, const std::string& path, std::string content) {
+  const std::optional<std::string> checkout = checkout_bytes(root_fd, path);
+  if (checkout && *checkout == content) return content;
+  std::string stripped = render::strip(content);
+  if (!checkout || stripped == *checkout) return stripped;
+  const bool cut = checkout->starts_with(content);
+  const bool padded = content.starts_with(*checkout) &&
+                      content.find_first_not_of('\n', checkout->size()) == std::string::npos;
+  return cut || padded ? *checkout : stripped;
+}
+
+// Key/value packets up to a flush: "key=value" lines.
+std::vector<std::pair<std::string, std::string>> read_keys(PktLineStream& git, bool* at_eof) {
+  std::vector<std::pair<std::string, std::string>> keys;
+  while (std::optional<std::string> packet = git.read(at_eof)) {
+    const std::string_view line = without_newline(*packet);
+    const size_t equals = line.find('=');
+    if (equals == std::string_view::npos) {
+      keys.emplace_back(std::string(line), "");
+    } else {
+      keys.emplace_back(std::string(line.substr(0, equals)), std::string(line.substr(equals + 1)));
+    }
+    at_eof = nullptr;  // only the first packet may meet a clean end of input
+  }
+  return keys;
+}
+
+std::string value_of(const std::vector<std::pair<std::string, std::string>>& keys,
+                     const std::string& key) {
+  for (const auto& [name, value] : keys) {
+    if (name == key) return value;
+  }
+  return {};
+}
+
+int run_git_filter(const std::string& checkout) {
+  const int root_fd = ::open(checkout.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root_fd < 0) throw CliError(checkout, errno_text(errno));
+  PktLineStream git(stdin, stdout);
+  // Handshake: git-filter-client, version=2 / git-filter-server, version=2.
+  const auto hello = read_keys(git, nullptr);
+  if (hello.empty() || hello[0].first != "git-filter-client") {
+    throw CliError("git-filter", "not started by git's filter protocol");
+  }
+  git.write_line("git-filter-server");
+  git.write_line("version=2");
+  git.flush_packet();
+  git.send();
+  bool clean_offered = false;
+  for (const auto& [key, value] : read_keys(git, nullptr)) {
+    clean_offered = clean_offered || (key == "capability" && value == "clean");
+  }
+  // Only clean: checkouts write the checkout's own bytes, which git passes through unfiltered.
+  if (clean_offered) git.write_line("capability=clean");
+  git.flush_packet();
+  git.send();
+  for (;;) {
+    bool at_eof = false;
+    const auto request = read_keys(git, &at_eof);
+    if (at_eof) break;
+    std::string content;
+    while (std::optional<std::string> packet = git.read()) content += *packet;
+    if (value_of(request, "command") != "clean") {
+      git.write_line("status=error");
+      git.flush_packet();
+      git.send();
+      continue;
+    }
+    const std::string cleaned = clean(root_fd, value_of(request, "pathname"), std::move(content));
+    git.write_line("status=success");
+    git.flush_packet();
+    git.write_data(cleaned);
+    git.flush_packet();
+    git.flush_packet();  // an empty status list: "success" stands
+    git.send();
+  }
+  ::close(root_fd);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_git_filter_command(CLI::App& app) {
+  auto checkout = std::make_shared<std::string>();
+  CLI::App* command = app.add_subcommand(
+      "git-filter",
+      "git's clean filter inside a mount (started by git, configured in the view's .git/config)");
+  command->add_option("--checkout", *checkout, "The mounted repository")->required();
+  return {command, [checkout] { return run_git_filter(*checkout); }};
+}
+
+}  // namespace anchorfs::cli

@@ -1,0 +1,57 @@
+// The `.git` a view serves: the checkout's repository, seen with the view's eyes
+// (docs/filesystem.md).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/source_tree.h"
+#include "fs/snapshot.h"
+
+namespace anchorfs::fs {
+
+struct GitViewOptions {
+  // Shell command git runs as the long-running clean filter of tagged files
+  // (filter.anchorfs.process); "" configures no filter.
+  std::string filter_command;
+  // gitattributes patterns of the files that go through it (e.g. "*.py").
+  std::vector<std::string> filter_patterns;
+};
+
+// Where the checkout's repository lives: `gitdir` holds the per-worktree files (HEAD, index),
+// `common` everything shared (objects, refs, config). Both absolute and canonical; equal for an
+// ordinary repository, different for a linked worktree (whose `.git` is a "gitdir:" file).
+struct GitDirs {
+  std::string gitdir;
+  std::string common;
+};
+
+// The repository of the checkout at `root` (its `.git` directory or file), or nullopt when there
+// is none or it cannot be read.
+std::optional<GitDirs> locate_git_dirs(const std::string& root);
+
+// Replaces the `.git` of `tree` (directory or file) with the view's own `.git` directory:
+// - HEAD (the worktree's) and index: copies of the checkout's, served from memory (the index is
+//   translated per generation: see served_git_index);
+// - config and info/attributes: the checkout's bytes plus the clean filter of `options`;
+// - everything else (objects, refs, logs, hooks, packed-refs, ...): symlinks to the real files,
+//   so git reads packs at native speed and what it writes there lands in the real repository.
+// For a linked worktree the shared items come from the common directory and the rest from the
+// worktree's own. Nothing in the real repository is written. Returns the in-memory files (none
+// when the tree has no usable repository, which is then left as scanned).
+VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& options);
+
+// The checkout's index (`checkout_index`) as a view serves it: every entry whose recorded stat
+// still matches its file in `snapshot` (so git would trust it in the checkout) gets the size and
+// inode number the view reports (`inode_of` an entry), so git in the view trusts it too and never
+// re-reads the file. Other entries, and indexes that cannot be rewritten, keep the checkout's
+// bytes: git then re-reads those files through the clean filter, which is slower but still right.
+std::shared_ptr<const std::string> served_git_index(
+    const Snapshot& snapshot, const std::string& checkout_index,
+    const std::function<uint64_t(uint32_t)>& inode_of);
+
+}  // namespace anchorfs::fs

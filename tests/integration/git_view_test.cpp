@@ -1,0 +1,237 @@
+// Real git inside real mounts: git sees the checkout's bytes (issue 11, "Git transparency").
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support.h"
+
+namespace anchorfs::itest {
+namespace {
+
+// git with no user or system configuration, fixed identities and dates: the same output in the
+// checkout and in the mount.
+ProcessResult git(const std::string& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"git", "-C", dir};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run(argv, in_dir(dir, {{"GIT_CONFIG_GLOBAL", "/dev/null"},
+                                {"GIT_CONFIG_NOSYSTEM", "1"},
+                                {"GIT_AUTHOR_NAME", "A"},
+                                {"GIT_AUTHOR_EMAIL", "a@example.org"},
+                                {"GIT_COMMITTER_NAME", "C"},
+                                {"GIT_COMMITTER_EMAIL", "c@example.org"},
+                                {"GIT_AUTHOR_DATE", "2024-01-01T00:00:00Z"},
+                                {"GIT_COMMITTER_DATE", "2024-01-01T00:00:00Z"},
+                                {"GIT_CEILING_DIRECTORIES", "/tmp"},
+                                {"LC_ALL", "C"}}));
+}
+
+std::string git_ok(const std::string& dir, const std::vector<std::string>& args) {
+  const ProcessResult result = git(dir, args);
+  EXPECT_EQ(result.exit_code, 0) << "git " << args.front() << " in " << dir << ": " << result.err;
+  return result.out;
+}
+
+// The sample project as a repository with two commits (so log -p and blame have history).
+void make_repository(const std::string& repo) {
+  copy_tree(kSampleProject, repo);
+  git_ok(repo, {"init", "-q", "-b", "main"});
+  git_ok(repo, {"add", "-A"});
+  git_ok(repo, {"commit", "-q", "-m", "first"});
+  const std::string services = repo + "/bookshelf/services.py";
+  std::string text = read_file(services);
+  text.replace(text.find("days=14"), 7, "days=15");
+  write_file(services, text);
+  git_ok(repo, {"commit", "-q", "-am", "second"});
+}
+
+bool has_tags(const std::string& text) {
+  return text.find(" Annotation ===") != std::string::npos;
+}
+
+// One read-only mount of a clean repository, shared by the tests that only read.
+class GitInMount : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir("anchorfs-git");
+    repo_ = *dir_ / "repo";
+    mnt_ = *dir_ / "mnt";
+    make_repository(repo_);
+    make_dirs(mnt_);
+    mount_ = new Mount(repo_, mnt_, {"--no-cache"});
+  }
+  static void TearDownTestSuite() {
+    delete mount_;
+    delete dir_;
+  }
+  void SetUp() override {
+    ASSERT_TRUE(mount_->ok()) << mount_->result().err;
+    ASSERT_TRUE(has_tags(read_file(mnt_ + "/bookshelf/services.py")));
+  }
+
+  static TempDir* dir_;
+  static Mount* mount_;
+  static std::string repo_, mnt_;
+};
+
+TempDir* GitInMount::dir_ = nullptr;
+Mount* GitInMount::mount_ = nullptr;
+std::string GitInMount::repo_, GitInMount::mnt_;
+
+TEST_F(GitInMount, StatusIsCleanAndDiffIsEmpty) {
+  EXPECT_EQ(git_ok(mnt_, {"status", "--porcelain"}), "");
+  EXPECT_EQ(git_ok(mnt_, {"diff"}), "");
+  EXPECT_EQ(git_ok(mnt_, {"diff", "--stat"}), "");
+  EXPECT_EQ(git(mnt_, {"diff", "--quiet"}).exit_code, 0);
+  EXPECT_NE(git_ok(mnt_, {"status"}).find("nothing to commit, working tree clean"),
+            std::string::npos);
+}
+
+TEST_F(GitInMount, HistoryBlameShowAndCachedGrepAreTheCheckouts) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"log", "-p"},
+      {"log", "--stat", "--oneline"},
+      {"show", "HEAD:bookshelf/services.py"},
+      {"show", "HEAD"},
+      {"blame", "bookshelf/services.py"},
+      {"blame", "-n", "bookshelf/models.py"},
+      {"diff", "HEAD~1"},
+      {"diff", "HEAD~1", "--stat"},
+      {"grep", "--cached", "-n", "def "},
+      {"grep", "-n", "def ", "HEAD"},
+      {"ls-files", "-s"},
+      {"stash", "list"},
+      {"rev-parse", "HEAD"},
+  };
+  for (const std::vector<std::string>& command : commands) {
+    const std::string in_checkout = git_ok(repo_, command);
+    EXPECT_EQ(git_ok(mnt_, command), in_checkout) << "git " << command[0] << " " << command[1];
+    EXPECT_FALSE(has_tags(in_checkout)) << command[0];
+  }
+}
+
+TEST_F(GitInMount, TheFilterIsConfiguredInTheViewOnly) {
+  const std::string origin = git_ok(mnt_, {"config", "--show-origin", "filter.anchorfs.process"});
+  EXPECT_NE(origin.find("file:.git/config"), std::string::npos) << origin;
+  EXPECT_NE(origin.find("git-filter --checkout"), std::string::npos) << origin;
+  EXPECT_EQ(git_ok(mnt_, {"check-attr", "filter", "--", "bookshelf/models.py"}),
+            "bookshelf/models.py: filter: anchorfs\n");
+  EXPECT_EQ(git_ok(mnt_, {"check-attr", "filter", "--", "README.md"}),
+            "README.md: filter: unspecified\n");
+  EXPECT_EQ(git(repo_, {"config", "filter.anchorfs.process"}).exit_code, 1);
+  EXPECT_EQ(git_ok(repo_, {"check-attr", "filter", "--", "bookshelf/models.py"}),
+            "bookshelf/models.py: filter: unspecified\n");
+}
+
+TEST_F(GitInMount, GitInTheMountChangesNothingInTheCheckoutsGitDirectory) {
+  const std::string before = tree_fingerprint(repo_ + "/.git");
+  for (const std::vector<std::string>& command :
+       std::vector<std::vector<std::string>>{{"status"},
+                                             {"diff"},
+                                             {"blame", "bookshelf/services.py"},
+                                             {"log", "-p"},
+                                             {"add", "-A"},
+                                             {"stash"}}) {
+    git(mnt_, command);  // writes fail in a read-only mount; nothing else must happen
+  }
+  EXPECT_EQ(tree_fingerprint(repo_ + "/.git"), before);
+  EXPECT_EQ(git_ok(mnt_, {"status", "--porcelain"}), "");
+}
+
+TEST_F(GitInMount, MapTranslatesLinesBothWays) {
+  const std::string view = read_file(mnt_ + "/bookshelf/services.py");
+  const std::string checkout = read_file(repo_ + "/bookshelf/services.py");
+  auto line_of = [](const std::string& text, const std::string& needle) {
+    const size_t at = text.find(needle);
+    return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + at, '\n'));
+  };
+  const size_t view_line = line_of(view, "    def lend(");
+  const size_t checkout_line = line_of(checkout, "    def lend(");
+  ASSERT_GT(view_line, checkout_line);  // tags above it in the view
+  const std::string spec = "bookshelf/services.py:";
+  ProcessResult mapped = anchorfs({"map", mnt_, spec + std::to_string(view_line)});
+  EXPECT_EQ(mapped.exit_code, 0) << mapped.err;
+  EXPECT_EQ(mapped.out, spec + std::to_string(checkout_line) + "\n");
+  mapped = anchorfs({"map", mnt_, spec + std::to_string(checkout_line), "--to", "view"});
+  EXPECT_EQ(mapped.out, spec + std::to_string(view_line) + "\n");
+  // From the repository (rendered with the same default view), no mount needed.
+  mapped =
+      anchorfs({"map", repo_, spec + std::to_string(checkout_line), "--to", "view", "--no-cache"});
+  EXPECT_EQ(mapped.out, spec + std::to_string(view_line) + "\n") << mapped.err;
+  // A tag line maps to the code it describes.
+  const size_t tag_line = line_of(view,
+                                  "    # === Function Annotation ===\n    # function: "
+                                  "bookshelf/services.py:LendingService.lend");
+  mapped = anchorfs({"map", mnt_, spec + std::to_string(tag_line)});
+  EXPECT_EQ(mapped.out, spec + std::to_string(checkout_line - 2) + "\n");  // decorators first
+  EXPECT_NE(mapped.err.find("tag line"), std::string::npos);
+  EXPECT_NE(anchorfs({"map", mnt_, spec + "100000"}).exit_code, 0);
+}
+
+TEST(GitView, AnEditInTheCheckoutShowsOnlyItsOwnLines) {
+  TempDir dir("anchorfs-git-edit");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  make_repository(repo);
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  const std::string services = repo + "/bookshelf/services.py";
+  std::string text = read_file(services);
+  text.replace(text.find("days=15"), 7, "days=30");
+  text += "\n\ndef added_helper():\n    return LendingService()\n";
+  write_file(services, text);
+  // Until the refresh swaps the snapshot the mount serves the old version (its attributes, and
+  // the index that matches them); a stale page would end in padding instead of the new last line.
+  ASSERT_TRUE(wait_until([&] {
+    const std::string view = read_file(mnt + "/bookshelf/services.py");
+    return view.ends_with("def added_helper():\n    return LendingService()\n") &&
+           view.find("days=30") != std::string::npos;
+  }));
+  const std::string diff = git_ok(repo, {"diff"});
+  ASSERT_NE(diff.find("+def added_helper"), std::string::npos);
+  EXPECT_EQ(git_ok(mnt, {"diff"}), diff);
+  EXPECT_EQ(git_ok(mnt, {"diff", "--stat"}), git_ok(repo, {"diff", "--stat"}));
+  EXPECT_EQ(git_ok(mnt, {"status", "--porcelain"}), " M bookshelf/services.py\n");
+  EXPECT_EQ(git_ok(mnt, {"blame", "bookshelf/services.py"}),
+            git_ok(repo, {"blame", "bookshelf/services.py"}));
+}
+
+TEST(GitView, ALinkedWorktreeIsARepositoryInTheMount) {
+  TempDir dir("anchorfs-git-worktree");
+  const std::string repo = dir / "repo", worktree = dir / "wt", mnt = dir / "mnt";
+  make_repository(repo);
+  git_ok(repo, {"worktree", "add", "-q", "-b", "feature", worktree, "HEAD~1"});
+  make_dirs(mnt);
+  const std::string main_git = tree_fingerprint(repo + "/.git");
+  Mount mount(worktree, mnt, {"--no-cache"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  ASSERT_TRUE(has_tags(read_file(mnt + "/bookshelf/services.py")));
+  EXPECT_EQ(git_ok(mnt, {"status", "--porcelain"}), "");
+  EXPECT_EQ(git_ok(mnt, {"diff"}), "");
+  EXPECT_EQ(git_ok(mnt, {"rev-parse", "--abbrev-ref", "HEAD"}), "feature\n");
+  for (const std::vector<std::string>& command :
+       std::vector<std::vector<std::string>>{{"log", "-p", "--all"},
+                                             {"blame", "bookshelf/services.py"},
+                                             {"show", "main:bookshelf/services.py"},
+                                             {"rev-parse", "HEAD", "main"}}) {
+    EXPECT_EQ(git_ok(mnt, command), git_ok(worktree, command)) << command[0];
+  }
+  EXPECT_EQ(tree_fingerprint(repo + "/.git"), main_git);
+}
+
+TEST(GitView, ATreeWithoutGitIsNoRepositoryInTheMount) {
+  TempDir dir("anchorfs-git-none");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  copy_tree(kSampleProject, repo);
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  const ProcessResult status = git(mnt, {"status"});
+  EXPECT_NE(status.exit_code, 0);
+  EXPECT_NE(status.err.find("not a git repository"), std::string::npos) << status.err;
+  EXPECT_EQ(list_tree(mnt).size(), list_tree(repo).size());
+}
+
+}  // namespace
+}  // namespace anchorfs::itest
