@@ -29,17 +29,18 @@ int run_stats(const StatsArgs& args) {
   const std::string repo = check_repo(args.repo);
   const render::ViewOptions view_options = args.view.options();
   const auto store = open_cache(repo, args.cache, warn_on_stderr);
-  PipelineOptions options;
+  refresh::PipelineOptions options;
   options.cache = store.get();
   options.threads = args.threads;
-  const Analysed analysed = analyse_repo(repo, options);
-  const analysis::Graph& graph = analysed.analysis.graph;
+  // Stats reports the graph itself and every view's cost (dense included), whatever --view says.
+  const analysis::SourceTree tree = scan_repo(repo);
+  const analysis::Analysis analysed = refresh::analyse(tree, options, /*dense=*/true);
+  const analysis::Graph& graph = analysed.graph;
   // Without --view every view's cost is shown, so the choice can be made before mounting.
   std::vector<render::View> views;
   if (args.view.view_given()) views.push_back(view_options.view);
   const render::RepoStats stats =
-      render::compute_stats(graph, analysed.analysis.stats,
-                            render::source_bytes(analysed.tree, graph), view_options, views);
+      render::compute_stats(graph, analysed.stats, render::source_bytes(tree, graph), view_options, views);
   write_all(STDOUT_FILENO, args.json ? render::format_json(stats) : render::format_table(stats),
             "stdout");
   return kExitOk;

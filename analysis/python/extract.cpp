@@ -268,7 +268,6 @@ class Extractor {
   }
 
   FileFacts run(TSNode root, bool has_error) {
-    f_.language = "python";
     f_.newline = first_newline(text_);
     f_.lines = text_.empty() ? 0 : lines_.count();
     Scope module;
@@ -1380,7 +1379,6 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
   ts_parser_set_language(parser, tree_sitter_python());
   FileFacts facts;
   if (bytes.size() > UINT32_MAX) {
-    facts.language = "python";
     Scope module;
     facts.strings.emplace_back();
     module.name = 0;
@@ -1391,7 +1389,6 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
       ts_parser_parse_string(parser, nullptr, bytes.data(), static_cast<uint32_t>(bytes.size()));
   if (tree == nullptr) {
     ts_parser_reset(parser);
-    facts.language = "python";
     facts.strings.emplace_back();
     Scope module;
     module.name = 0;

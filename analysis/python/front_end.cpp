@@ -4,7 +4,9 @@
 #include <tree_sitter/api.h>
 
 #include "analysis/python/dense_resolve.h"
+#include "analysis/python/entry_points.h"
 #include "analysis/python/extract.h"
+#include "analysis/python/facts.h"
 #include "analysis/python/resolve.h"
 
 namespace anchorfs::analysis::python {
@@ -22,6 +24,23 @@ class ParserState final : public ExtractorState {
   TSParser* parser_;
 };
 
+// The core's input with every file's facts seen as what this front end made them: Python facts.
+class PythonInput {
+ public:
+  explicit PythonInput(const analysis::ResolverInput& input) {
+    files_.reserve(input.files.size());
+    for (const analysis::ResolverFile& file : input.files) {
+      files_.push_back({file.path, &static_cast<const FileFacts&>(*file.facts), file.entity});
+    }
+    input_ = {input.root, files_};
+  }
+  const ResolverInput& get() const { return input_; }
+
+ private:
+  std::vector<ResolverFile> files_;
+  ResolverInput input_;
+};
+
 }  // namespace
 
 // Stub files (.pyi) are not analysed: they duplicate the module names of the sources they
@@ -32,20 +51,43 @@ bool PythonFrontEnd::claims(std::string_view path) const {
   return base.size() > 3 && base.ends_with(".py");
 }
 
+uint32_t PythonFrontEnd::facts_version() const {
+  return kFactsVersion;
+}
+
 std::unique_ptr<ExtractorState> PythonFrontEnd::new_state() const {
   return std::make_unique<ParserState>();
 }
 
-FileFacts PythonFrontEnd::extract(ExtractorState& state, std::string_view bytes) const {
-  return extract_facts(static_cast<ParserState&>(state).parser(), bytes, state.dense);
+std::unique_ptr<LanguageFacts> PythonFrontEnd::extract(ExtractorState& state,
+                                                       std::string_view bytes,
+                                                       const FrontEndOptions& options) const {
+  return std::make_unique<FileFacts>(
+      extract_facts(static_cast<ParserState&>(state).parser(), bytes, options.dense));
 }
 
-void PythonFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {
-  python::resolve(input, edges);
+std::string PythonFrontEnd::serialize_facts(const LanguageFacts& facts) const {
+  return python::serialize_facts(static_cast<const FileFacts&>(facts));
 }
 
-void PythonFrontEnd::resolve_dense(const ResolverInput& input, Graph& graph) const {
-  add_dense_relations(input, graph);
+std::unique_ptr<LanguageFacts> PythonFrontEnd::deserialize_facts(std::string_view bytes) const {
+  auto facts = python::deserialize_facts(bytes);
+  if (!facts) return nullptr;
+  return std::make_unique<FileFacts>(std::move(*facts));
+}
+
+std::vector<std::string_view> PythonFrontEnd::resolution_inputs(
+    const FrontEndOptions& options) const {
+  if (!options.dense) return {};
+  return {std::begin(kEntryPointFiles), std::end(kEntryPointFiles)};
+}
+
+void PythonFrontEnd::resolve(const analysis::ResolverInput& input, std::vector<Edge>& edges) const {
+  python::resolve(PythonInput(input).get(), edges);
+}
+
+void PythonFrontEnd::resolve_dense(const analysis::ResolverInput& input, Graph& graph) const {
+  add_dense_relations(PythonInput(input).get(), graph);
 }
 
 }  // namespace anchorfs::analysis::python

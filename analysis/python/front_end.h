@@ -9,8 +9,14 @@ class PythonFrontEnd final : public LanguageFrontEnd {
  public:
   std::string_view name() const override { return "python"; }
   bool claims(std::string_view path) const override;
+  uint32_t facts_version() const override;
   std::unique_ptr<ExtractorState> new_state() const override;
-  FileFacts extract(ExtractorState& state, std::string_view bytes) const override;
+  std::unique_ptr<LanguageFacts> extract(ExtractorState& state, std::string_view bytes,
+                                         const FrontEndOptions& options) const override;
+  std::string serialize_facts(const LanguageFacts& facts) const override;
+  std::unique_ptr<LanguageFacts> deserialize_facts(std::string_view bytes) const override;
+  CommentSyntax comment_syntax() const override { return {"#"}; }
+  std::vector<std::string_view> resolution_inputs(const FrontEndOptions& options) const override;
   void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;
   void resolve_dense(const ResolverInput& input, Graph& graph) const override;
 };

@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/facts.h"
+#include "analysis/python/facts.h"
 #include "analysis/graph.h"
-#include "analysis/language.h"
+#include "analysis/python/facts.h"
 #include "analysis/python/literal_index.h"
 #include "analysis/python/modules.h"
 #include "analysis/python/resolve_flat_map.h"
