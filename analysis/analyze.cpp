@@ -104,8 +104,9 @@ void sort_edges(std::vector<Edge>& edges) {
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
 }
 
-void add_file_entities(Graph& graph, const std::string& path, std::string_view language,
+void add_file_entities(Graph& graph, const SourceFile& source, std::string_view language,
                        const LanguageFacts& facts, bool taggable) {
+  const std::string& path = source.path;
   const auto file_entity = static_cast<EntityIndex>(graph.entities.size());
   Entity file;
   file.kind = EntityKind::File;
@@ -120,6 +121,8 @@ void add_file_entities(Graph& graph, const std::string& path, std::string_view l
   info.language = language;
   info.newline = facts.newline;
   info.taggable = taggable;
+  info.ascii_tags = facts.ascii_tags;
+  info.size = source.size;
   graph.files.push_back(std::move(info));
 
   const uint32_t count = facts.entity_count();
@@ -177,7 +180,7 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
       result.skipped.push_back({sources[i].path, "already holds tag blocks: served unchanged"});
     }
     const auto entity = static_cast<EntityIndex>(graph.entities.size());
-    add_file_entities(graph, sources[i].path, front_ends()[sources[i].front_end]->name(), *r.facts,
+    add_file_entities(graph, sources[i], front_ends()[sources[i].front_end]->name(), *r.facts,
                       r.facts->parsed_cleanly && !r.keep_unchanged);
     by_language[sources[i].front_end].push_back({sources[i].path, r.facts.get(), entity});
   }

@@ -30,15 +30,16 @@ struct FrontEndOptions {
   bool dense = true;  // extract and resolve the dense view's facts too
 };
 
-// How tag lines are written as comments in a language: the renderer and strip ask for it.
-struct CommentSyntax {
-  std::string_view line_comment;  // starts a comment that runs to the end of the line: "#", "//"
-};
-
 // Per-thread working state of a front end (a parser, scratch buffers).
 class ExtractorState {
  public:
   virtual ~ExtractorState() = default;
+};
+
+// How tag blocks are written in a language's files (render asks; it knows no language).
+struct TagSyntax {
+  std::string_view line_comment;         // starts a comment running to the end of the line
+  bool nesting_shown_by_indent = false;  // a nested definition is indented under its parent
 };
 
 // A language front end. Implementations are stateless after construction: `extract` is called
@@ -77,7 +78,7 @@ class LanguageFrontEnd {
   // --- Tags -----------------------------------------------------------------------------------
   // Where blocks go is in the facts (DefinitionOutline anchors, LanguageFacts::file_anchor);
   // how their lines are written is this.
-  virtual CommentSyntax comment_syntax() const = 0;
+  virtual TagSyntax tag_syntax() const = 0;
 
   // --- Resolution -----------------------------------------------------------------------------
   // Repository-relative files resolution reads itself, beyond the sources this front end claims
@@ -103,7 +104,7 @@ class LanguageFrontEnd {
 // Every front end anchorfs knows, in a fixed order (the first that claims a file wins).
 const std::vector<std::unique_ptr<LanguageFrontEnd>>& front_ends();
 
-// The front end called `name`, or nullptr.
+// The front end whose name() is `name` (FileInfo::language), or nullptr.
 const LanguageFrontEnd* front_end_named(std::string_view name);
 
 }  // namespace anchorfs::analysis

@@ -41,6 +41,7 @@ class LanguageFacts {
   bool has_file_anchor = false;  // a file tag block may be inserted at file_anchor
   uint64_t file_anchor = 0;
   std::string newline = "\n";  // the first line terminator ("\n" when there is none)
+  bool ascii_tags = false;     // the declared source encoding may reject UTF-8 tag text
   uint32_t lines = 0;
   bool dense_extracted = false;  // the dense view's facts were extracted (FrontEndOptions::dense)
 

@@ -8,6 +8,7 @@
 #include "analysis/python/extract.h"
 #include "analysis/python/facts.h"
 #include "analysis/python/resolve.h"
+#include "analysis/python/source_encoding.h"
 
 namespace anchorfs::analysis::python {
 namespace {
@@ -59,11 +60,29 @@ std::unique_ptr<ExtractorState> PythonFrontEnd::new_state() const {
   return std::make_unique<ParserState>();
 }
 
+// The parser reads UTF-8. A file declaring another encoding is parsed re-encoded (so a Latin-1
+// identifier such as `caf\xE9` stays whole), its anchors mapped back to the original bytes, and
+// its tag text is kept to ASCII, which every codec Python accepts for source can represent.
 std::unique_ptr<LanguageFacts> PythonFrontEnd::extract(ExtractorState& state,
                                                        std::string_view bytes,
                                                        const FrontEndOptions& options) const {
-  return std::make_unique<FileFacts>(
-      extract_facts(static_cast<ParserState&>(state).parser(), bytes, options.dense));
+  TSParser* parser = static_cast<ParserState&>(state).parser();
+  const std::optional<std::string> codec = declared_encoding(bytes);
+  if (!codec || is_utf8_codec(*codec)) {
+    return std::make_unique<FileFacts>(extract_facts(parser, bytes, options.dense));
+  }
+  const Utf8Source source(bytes, *codec);
+  auto facts = std::make_unique<FileFacts>(extract_facts(parser, source.text(), options.dense));
+  facts->ascii_tags = true;
+  facts->file_anchor = source.original_offset(facts->file_anchor);
+  for (Scope& scope : facts->scopes) {
+    scope.anchor_offset = source.original_offset(scope.anchor_offset);
+  }
+  return facts;
+}
+
+TagSyntax PythonFrontEnd::tag_syntax() const {
+  return {.line_comment = "#", .nesting_shown_by_indent = true};
 }
 
 std::string PythonFrontEnd::serialize_facts(const LanguageFacts& facts) const {

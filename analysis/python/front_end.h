@@ -15,8 +15,8 @@ class PythonFrontEnd final : public LanguageFrontEnd {
                                          const FrontEndOptions& options) const override;
   std::string serialize_facts(const LanguageFacts& facts) const override;
   std::unique_ptr<LanguageFacts> deserialize_facts(std::string_view bytes) const override;
-  CommentSyntax comment_syntax() const override { return {"#"}; }
   std::vector<std::string_view> resolution_inputs(const FrontEndOptions& options) const override;
+  TagSyntax tag_syntax() const override;
   void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;
   void resolve_dense(const ResolverInput& input, Graph& graph) const override;
 };
