@@ -9,6 +9,7 @@ packages=(
   python3-sympy python3-django  # corpora of scripts/bench_tags.sh and the tag budget check
   bindfs ccache  # bindfs: the bench smoke compares against it; ccache: faster rebuilds
 )
+packages+=(patch util-linux)  # writable-mount tests: patch -p1, setpriv (a daemon without DAC override)
 packages+=(clang libclang-rt-14-dev)  # libFuzzer targets (scripts/fuzz.sh)
 packages+=("$@")
 
