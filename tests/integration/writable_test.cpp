@@ -332,6 +332,40 @@ TEST_F(WritableMount, GitStashAndPopRoundTrip) {
   expect_checkout_tag_free();
 }
 
+// The SWE-bench flow on a clone: edit with sed -i inside the mount, take the patch with git diff
+// inside the mount; it is the checkout's own diff, tag-free, and applies onto a fresh clone.
+// (git here is given the tag-stripping clean filter explicitly; the mount's own git transparency
+// is a separate piece.)
+TEST_F(WritableMount, SweBenchFlowPatchFromTheMountAppliesToAFreshClone) {
+  const std::string clone = dir_ / "clone";
+  ASSERT_EQ(run({"git", "clone", "-q", repo_, clone}).exit_code, 0);
+  mount_ = std::make_unique<Mount>(clone, mnt_,
+                                   std::vector<std::string>{"--writable", "--view", "topo"});
+  ASSERT_TRUE(mount_->ok()) << mount_->result().err;
+  ASSERT_EQ(shell("sed -i 's/return helper(1)/return helper(1) + 1/' pkg/core.py").exit_code, 0);
+  EXPECT_TRUE(wait_until(
+      [&] {
+        return contains(view("pkg/core.py"), "helper(1) + 1\n") &&
+               contains(view("pkg/core.py"), kDelimiter);
+      },
+      30));
+  const ProcessResult inside = in_mount({"diff"});
+  const ProcessResult outside = run(git(attributes_, {"diff"}), in_dir(clone));
+  ASSERT_EQ(inside.exit_code, 0) << inside.err;
+  EXPECT_EQ(inside.out, outside.out);
+  EXPECT_TRUE(contains(inside.out, "+        return helper(1) + 1")) << inside.out;
+  EXPECT_FALSE(contains(inside.out, kDelimiter));
+  EXPECT_FALSE(contains(inside.out, "CALLED_BY"));
+  const std::string fresh = dir_ / "fresh";
+  ASSERT_EQ(run({"git", "clone", "-q", repo_, fresh}).exit_code, 0);
+  write_file(dir_ / "agent.diff", inside.out);
+  ASSERT_EQ(run({"git", "apply", dir_ / "agent.diff"}, in_dir(fresh)).exit_code, 0);
+  EXPECT_EQ(read_file(fresh + "/pkg/core.py"), read_file(clone + "/pkg/core.py"));
+  const ProcessResult grep =
+      run({"grep", "-rlE", "# === (Function|Class|File) Annotation ===", clone});
+  EXPECT_EQ(grep.exit_code, 1) << grep.out;
+}
+
 TEST_F(WritableMount, EditorSaveWritesATemporaryAndRenamesItOver) {
   mount();
   // What an editor holds is the view it loaded, tags included, with the user's change.
