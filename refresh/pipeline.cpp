@@ -40,7 +40,7 @@ analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptio
 
 Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& options) {
   Prepared prepared;
-  prepared.analysed = view_needs_analysis(options.view);
+  prepared.analysed = view_needs_analysis(options.view) || options.plan_maps;
   if (prepared.analysed) {
     prepared.analysis = analyse(tree, options, view_needs_dense(options.view));
   } else {
@@ -49,6 +49,7 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
   const analysis::Graph& graph = prepared.analysis.graph;
   prepared.choice = render::choose_view(graph, options.view);
   prepared.plans = render::plans_by_path(graph, prepared.choice);
+  if (options.plan_maps) prepared.maps = render::plan_maps_by_path(graph, prepared.choice);
   return prepared;
 }
 

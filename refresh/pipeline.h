@@ -10,6 +10,7 @@
 #include "analysis/analyze.h"
 #include "analysis/source_tree.h"
 #include "cache/lmdb_fact_cache.h"
+#include "render/plan_map.h"
 #include "render/tag_plan.h"
 #include "render/view.h"
 
@@ -21,6 +22,9 @@ struct PipelineOptions {
   cache::LmdbFactCache* cache = nullptr;  // optional; flushed after every analysis
   // Files parsed so far / total, from analysis worker threads.
   std::function<void(size_t done, size_t total)> on_progress;
+  // Also build the plan maps traces need (mount --trace); analyses even under view none, so a
+  // baseline trace still maps reads to definitions.
+  bool plan_maps = false;
 };
 
 // What analysis needs to serve `view`: nothing under view none (it tags nothing), the dense
@@ -42,10 +46,11 @@ struct Prepared {
   analysis::Analysis analysis;  // empty graph when !analysed (stats.source_files still set)
   render::ViewChoice choice;
   render::PlansByPath plans;  // non-empty plans, by path
+  render::PlanMapsByPath maps;  // with options.plan_maps only
 };
 
-// Analyses `tree` as options.view needs (not at all for view none), chooses the view and
-// renders every file's tag plan.
+// Analyses `tree` as options.view needs (not at all for view none unless plan maps are asked
+// for), chooses the view and renders every file's tag plan (and plan map).
 Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& options);
 
 // The tag plan of `path` (repository-relative), or nullptr when the file is served unchanged.

@@ -95,8 +95,10 @@ Built SnapshotBuilder::build() {
       options.on_progress = options_.on_progress;
       progress_reported_ = true;
     }
+    options.plan_maps = options_.plan_maps;
     Prepared prepared = prepare(tree, options);
     previous_plans_ = std::move(prepared.plans);
+    if (options_.plan_maps) previous_maps_ = std::move(prepared.maps);
     built.analysed = prepared.analysed;
     built.reanalysed = true;
     built.stats = prepared.analysis.stats;
@@ -113,7 +115,7 @@ Built SnapshotBuilder::build() {
   // the snapshot alone, so hand the freed heap back instead of keeping its peak resident.
   if (built.reanalysed) ::malloc_trim(0);
   try {
-    built.snapshot = fs::make_snapshot(std::move(tree), previous_plans_);
+    built.snapshot = fs::make_snapshot(std::move(tree), previous_plans_, previous_maps_);
   } catch (...) {
     have_previous_ = false;  // a file changed between scan and read: analyse afresh next time
     previous_.snapshot.reset();
