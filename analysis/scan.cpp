@@ -9,17 +9,21 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "analysis/open_beneath.h"
 #include "analysis/source_tree.h"
 
 namespace anchorfs::analysis {
 namespace {
 
-int64_t to_ns(const timespec& t) { return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec; }
+int64_t to_ns(const timespec& t) {
+  return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
 
 void fill_from_stat(TreeEntry& entry, const struct stat& st) {
   entry.mode = st.st_mode;
   entry.size = static_cast<uint64_t>(st.st_size);
   entry.inode = st.st_ino;
+  entry.device = st.st_dev;
   entry.nlink = static_cast<uint32_t>(st.st_nlink);
   entry.uid = st.st_uid;
   entry.gid = st.st_gid;
@@ -33,13 +37,9 @@ std::string join(const std::string& dir, const std::string& name) {
   return dir.empty() ? name : dir + "/" + name;
 }
 
-// Names in a directory, sorted bytewise; nullopt-like empty + problem when unreadable.
-bool list_names(const std::string& abs_dir, std::vector<std::string>& names, std::string& error) {
-  int fd = ::open(abs_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    error = std::strerror(errno);
-    return false;
-  }
+// Names in the directory `fd` (taken over and closed), sorted bytewise; false with `error` set
+// when it cannot be read in full.
+bool list_names(int fd, std::vector<std::string>& names, std::string& error) {
   DIR* dir = ::fdopendir(fd);
   if (dir == nullptr) {
     error = std::strerror(errno);
@@ -59,17 +59,23 @@ bool list_names(const std::string& abs_dir, std::vector<std::string>& names, std
   return ok;
 }
 
+constexpr int kListFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+
 }  // namespace
 
-SourceTree scan_tree(const std::string& root) {
+SourceTree scan_tree(const std::string& root, const ScanOptions& options) {
   SourceTree tree;
   char* real = ::realpath(root.c_str(), nullptr);
   if (real == nullptr) throw std::runtime_error(root + ": " + std::strerror(errno));
   tree.root = real;
   std::free(real);
 
+  // Every directory is opened relative to this one, never by its full path: depth is limited
+  // only by the tree, and a symlink swapped in anywhere is never followed.
+  const int root_fd = ::open(tree.root.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   struct stat st {};
-  if (::lstat(tree.root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+  if (root_fd < 0 || ::fstat(root_fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (root_fd >= 0) ::close(root_fd);
     throw std::runtime_error(root + ": not a directory");
   }
   TreeEntry root_entry;
@@ -81,42 +87,55 @@ SourceTree scan_tree(const std::string& root) {
   for (size_t next = 0; next < pending.size(); ++next) {
     const uint32_t dir_index = pending[next];
     const std::string dir_path = tree.entries[dir_index].path;
-    const std::string abs_dir = dir_path.empty() ? tree.root : tree.root + "/" + dir_path;
+    tree.entries[dir_index].first_child = static_cast<uint32_t>(tree.entries.size());
+    const int dir_fd = open_beneath(root_fd, dir_path, kListFlags);
     std::vector<std::string> names;
     std::string error;
-    if (!list_names(abs_dir, names, error)) {
+    if (dir_fd < 0) {
+      tree.problems.push_back(
+          {dir_path, std::string("cannot list directory: ") + std::strerror(errno)});
+      continue;
+    }
+    const int list_fd = ::dup(dir_fd);
+    if (list_fd < 0 || !list_names(list_fd, names, error)) {
+      if (list_fd < 0) error = std::strerror(errno);
       tree.problems.push_back({dir_path, "cannot list directory: " + error});
     }
-    tree.entries[dir_index].first_child = static_cast<uint32_t>(tree.entries.size());
     uint32_t count = 0;
     for (const std::string& name : names) {
       TreeEntry entry;
       entry.path = join(dir_path, name);
       entry.parent = dir_index;
-      const std::string abs = abs_dir + "/" + name;
-      if (::lstat(abs.c_str(), &st) != 0) {
-        tree.problems.push_back({entry.path, std::string("vanished during scan: ") +
-                                                 std::strerror(errno)});
+      if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        tree.problems.push_back(
+            {entry.path, std::string("vanished during scan: ") + std::strerror(errno)});
         continue;
       }
       fill_from_stat(entry, st);
       if (S_ISLNK(st.st_mode)) {
         std::string target(static_cast<size_t>(st.st_size > 0 ? st.st_size : 255) + 1, '\0');
-        ssize_t n = ::readlink(abs.c_str(), target.data(), target.size());
+        ssize_t n = ::readlinkat(dir_fd, name.c_str(), target.data(), target.size());
         if (n < 0) {
-          tree.problems.push_back({entry.path, std::string("unreadable symlink: ") +
-                                                   std::strerror(errno)});
+          tree.problems.push_back(
+              {entry.path, std::string("unreadable symlink: ") + std::strerror(errno)});
           continue;
         }
         target.resize(static_cast<size_t>(n));
         entry.symlink_target = std::move(target);
       }
-      if (S_ISDIR(st.st_mode)) pending.push_back(static_cast<uint32_t>(tree.entries.size()));
+      // A directory on the excluded device (the mount serving this tree, reached through a bind
+      // mount) is listed but never entered.
+      const bool excluded = options.skip_device != 0 && st.st_dev == options.skip_device;
+      if (S_ISDIR(st.st_mode) && !excluded) {
+        pending.push_back(static_cast<uint32_t>(tree.entries.size()));
+      }
       tree.entries.push_back(std::move(entry));
       ++count;
     }
+    ::close(dir_fd);
     tree.entries[dir_index].child_count = count;
   }
+  ::close(root_fd);
   return tree;
 }
 

@@ -6,10 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cerrno>
 #include <cstring>
 
 #include "analysis/language.h"
+#include "analysis/open_beneath.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -93,13 +95,28 @@ size_t longest_line(std::string_view bytes) {
   }
 }
 
+constexpr int kReadFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+
+// Opens a source by its absolute path, or, when that is too long for the kernel, beneath the
+// root directory a run of directories at a time.
+int open_source_file(const std::string& root, const std::string& path) {
+  const std::string abs = root + "/" + path;
+  if (abs.size() < PATH_MAX) return ::open(abs.c_str(), kReadFlags);
+  const int root_fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root_fd < 0) return -1;
+  const int fd = open_beneath(root_fd, path, kReadFlags);
+  const int error = errno;
+  ::close(root_fd);
+  errno = error;
+  return fd;
+}
+
 }  // namespace
 
 SourceBytes read_source(const std::string& root, const std::string& path, size_t max_bytes,
                         size_t max_line_bytes) {
   SourceBytes r;
-  const std::string abs = root + "/" + path;
-  const int fd = ::open(abs.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  const int fd = open_source_file(root, path);
   if (fd < 0) {
     r.problem = std::string("unreadable: ") + std::strerror(errno);
     return r;

@@ -18,6 +18,7 @@ struct TreeEntry {
   mode_t mode = 0;             // file type and permission bits
   uint64_t size = 0;
   uint64_t inode = 0;          // the source inode (identity across rescans)
+  uint64_t device = 0;         // st_dev: with `inode`, which file this is
   uint32_t nlink = 1;
   uid_t uid = 0;
   gid_t gid = 0;
@@ -44,8 +45,15 @@ struct SourceTree {
   std::vector<ScanProblem> problems;
 };
 
+struct ScanOptions {
+  // Directories on this device (st_dev; 0: none) are listed but not entered: the mount serving
+  // the tree, should it be reachable from inside it (a bind mount with shared propagation).
+  uint64_t skip_device = 0;
+};
+
 // Lists every entry below `root` (which must be a directory). Never follows symlinks, never
-// opens anything but directories, never blocks on FIFOs or devices.
-SourceTree scan_tree(const std::string& root);
+// opens anything but directories (each relative to its parent's run, so depth is limited only by
+// the kernel), never blocks on FIFOs or devices.
+SourceTree scan_tree(const std::string& root, const ScanOptions& options = {});
 
 }  // namespace anchorfs::analysis

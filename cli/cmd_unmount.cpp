@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <memory>
 #include <string>
 
 #include "cli/cli_error.h"
 #include "cli/command.h"
+#include "cli/daemon_presence.h"
 #include "cli/file_io.h"
 #include "cli/mountinfo.h"
 #include "cli/paths.h"
@@ -83,6 +85,9 @@ int run_unmount(const UnmountArgs& args) {
   } else {
     unmount_as_user(mountpoint, args.lazy);
   }
+  // Return once the daemon is gone, with every descriptor it held: a mount whose repository is
+  // another mount's view must have let go of it before that one can be unmounted in turn.
+  if (!args.lazy) wait_for_daemon_exit(mounted->device, std::chrono::seconds(30));
   return kExitOk;
 }
 

@@ -6,9 +6,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <future>
+#include <memory>
 #include <sstream>
+#include <thread>
 
 #include "cli/cli_error.h"
 #include "cli/mountinfo.h"
@@ -35,6 +39,21 @@ bool directory_is_empty(const std::string& path) {
   }
   ::closedir(dir);
   return empty;
+}
+
+// Whether the FUSE mount at `mountpoint` lost its daemon. stat() of the mount root can succeed
+// from the kernel's attribute cache, so ask something no cache holds: the lookup of a name never
+// asked before, from a thread we stop waiting for after a while (a hung daemon is not dead).
+bool fuse_mount_is_dead(const std::string& mountpoint) {
+  auto probe = std::make_shared<std::promise<int>>();
+  std::future<int> answer = probe->get_future();
+  const std::string name = mountpoint + "/.anchorfs-probe-" + std::to_string(::getpid());
+  std::thread([probe, name] {
+    struct stat st {};
+    probe->set_value(::lstat(name.c_str(), &st) == 0 ? 0 : errno);
+  }).detach();
+  if (answer.wait_for(std::chrono::seconds(2)) != std::future_status::ready) return false;
+  return answer.get() == ENOTCONN;
 }
 
 bool on_path(const char* program) {
@@ -90,6 +109,9 @@ CheckedMountPaths check_mount_paths(const std::string& repo, const std::string& 
   paths.mountpoint = canonical(mountpoint);
 
   if (auto mounted = find_mount(paths.mountpoint)) {
+    if (mounted->fstype.starts_with("fuse") && fuse_mount_is_dead(paths.mountpoint)) {
+      throw CliError(mountpoint, stale_mount_advice(mountpoint));
+    }
     throw CliError(mountpoint, "already a mount point (" + mounted->fstype + "); unmount it first");
   }
   if (paths.mountpoint == paths.repo) {

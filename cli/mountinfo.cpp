@@ -41,6 +41,7 @@ std::vector<MountEntry> parse_mountinfo(const std::string& text) {
     while (dash < parts.size() && parts[dash] != "-") ++dash;
     if (dash + 1 >= parts.size()) continue;
     MountEntry entry;
+    entry.device = parts[2];
     entry.mount_point = unescape(parts[4]);
     entry.fstype = unescape(parts[dash + 1]);
     if (dash + 2 < parts.size()) entry.source = unescape(parts[dash + 2]);

@@ -11,6 +11,7 @@ struct MountEntry {
   std::string mount_point;  // unescaped absolute path
   std::string fstype;       // e.g. "fuse.anchorfs", "ext4"
   std::string source;       // the mount source (for anchorfs: the repository)
+  std::string device;       // "major:minor" of its filesystem (st_dev)
 };
 
 // Parses mountinfo text (the format of proc(5)); lines that do not parse are skipped.

@@ -26,7 +26,8 @@ bool same_version(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32
   const analysis::TreeEntry& x = a.entry(a_entry);
   const analysis::TreeEntry& y = b.entry(b_entry);
   if ((x.mode & S_IFMT) != (y.mode & S_IFMT) || x.size != y.size || x.mtime_ns != y.mtime_ns ||
-      (compare_ctime && x.ctime_ns != y.ctime_ns) || x.inode != y.inode || x.rdev != y.rdev ||
+      (compare_ctime && x.ctime_ns != y.ctime_ns) || x.inode != y.inode ||
+      x.device != y.device || x.rdev != y.rdev ||
       x.symlink_target != y.symlink_target) {
     return false;
   }

@@ -40,16 +40,17 @@ void InodeTable::remember(const Generation& served, std::span<const uint32_t> en
   }
 }
 
-void InodeTable::forget(uint64_t inode, uint64_t count) {
+bool InodeTable::forget(uint64_t inode, uint64_t count) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = lookups_.find(inode);
-  if (found == lookups_.end()) return;
+  if (found == lookups_.end()) return true;
   if (found->second > count) {
     found->second -= count;
-    return;
+    return false;
   }
   lookups_.erase(found);
   retired_.erase(inode);
+  return true;
 }
 
 std::shared_ptr<const RetiredFile> InodeTable::retired(uint64_t inode) const {

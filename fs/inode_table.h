@@ -49,8 +49,9 @@ class InodeTable {
   // inode that later answers ESTALE.
   void remember(const Generation& served, std::span<const uint32_t> entries);
 
-  // The kernel dropped `count` lookups of `inode` (FUSE forget).
-  void forget(uint64_t inode, uint64_t count);
+  // The kernel dropped `count` lookups of `inode` (FUSE forget). Returns true when it no longer
+  // knows the inode at all.
+  bool forget(uint64_t inode, uint64_t count);
 
   // The old version `inode` still serves, or null.
   std::shared_ptr<const RetiredFile> retired(uint64_t inode) const;

@@ -55,19 +55,70 @@ fuse_entry_param entry_param(const Generation& generation, uint32_t index) {
 
 namespace {
 
-// Closes a source fd when the handler returns, whatever path it takes.
-class FdGuard {
- public:
-  explicit FdGuard(int fd) : fd_(fd) {}
-  ~FdGuard() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FdGuard(const FdGuard&) = delete;
-  FdGuard& operator=(const FdGuard&) = delete;
+// What a reader gets when the source no longer is the version the snapshot recorded: never bytes
+// of another version. A change of permissions or owner refuses access; anything else is EIO.
+int refuse_changed(ServerState& state, const struct stat* st, const analysis::TreeEntry& entry) {
+  state.stale_reads.fetch_add(1, std::memory_order_relaxed);
+  if (state.options.on_source_changed) state.options.on_source_changed();
+  const bool same_file = st != nullptr && st->st_dev == entry.device && st->st_ino == entry.inode;
+  const bool permissions_changed =
+      same_file &&
+      (st->st_mode != entry.mode || st->st_uid != entry.uid || st->st_gid != entry.gid);
+  return permissions_changed ? EACCES : EIO;
+}
 
- private:
-  int fd_;
-};
+// The errors a caller may see as themselves when a source cannot be opened; the rest (a symlink
+// or a mount swapped in, ...) are EIO.
+int visible_open_error(int error) {
+  switch (error) {
+    case EACCES:
+    case EPERM:
+    case ENOENT:
+    case ENOTDIR:
+    case EMFILE:
+    case ENFILE:
+    case ENOMEM:
+    case ENAMETOOLONG:
+      return error;
+    default:
+      return EIO;
+  }
+}
+
+// The descriptor serving `entry` as inode `ino`: the one kept for it while it still holds that
+// version, else the source opened by path and verified to be that version. Null with `error` set
+// otherwise. Bytes and permission decisions thus always come from the version the kernel was told.
+std::shared_ptr<const SourceHandle> source_for(ServerState& state, fuse_ino_t ino,
+                                               const analysis::TreeEntry& entry, int& error) {
+  struct stat st {};
+  if (std::shared_ptr<const SourceHandle> kept = state.handles.find(ino)) {
+    if (::fstat(kept->fd(), &st) == 0 && still_recorded_version(st, entry)) return kept;
+    state.handles.erase(ino);
+    error = refuse_changed(state, &st, entry);
+    return nullptr;
+  }
+  const std::shared_ptr<const SourceRoot> root = state.root();
+  int fd = open_source(root->fd, entry.path);
+  if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+    state.handles.shrink();  // our own kept descriptors are the likely reason
+    fd = open_source(root->fd, entry.path);
+  }
+  if (fd < 0) {
+    error = visible_open_error(errno);
+    return nullptr;
+  }
+  auto opened = std::make_shared<const SourceHandle>(fd);
+  if (::fstat(fd, &st) != 0) {
+    error = EIO;
+    return nullptr;
+  }
+  if (!is_recorded_version(st, entry)) {
+    error = refuse_changed(state, &st, entry);
+    return nullptr;
+  }
+  state.handles.insert(ino, opened);
+  return opened;
+}
 
 // Hands a request to the tracer, if any; `served` names what it was served from.
 struct TraceRange {
@@ -176,6 +227,13 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   }
   std::optional<Served> served = resolve(state, ino);
   if (!served) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  if (S_ISREG(served->entry->mode)) {
+    // Verified here, so the pages the kernel keeps are of this version.
+    int error = 0;
+    if (!source_for(state, ino, *served->entry, error)) {
+      return static_cast<void>(fuse_reply_err(req, error));
+    }
+  }
   trace(state, req, TraceOp::Open, ino, *served);
   fi->keep_cache = traced_uncached(state) ? 0 : 1;
   fi->noflush = 1;
@@ -191,18 +249,6 @@ void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   fi->keep_cache = cached ? 1 : 0;
   fi->cache_readdir = cached ? 1 : 0;
   fuse_reply_open(req, fi);
-}
-
-// The file changed on disk since the snapshot: its tags would land at stale offsets. Serve its
-// current bytes untagged, cut or padded with '\n' to the size the kernel was told, until a
-// refresh replaces the snapshot.
-void reply_stale(fuse_req_t req, int fd, uint64_t offset, size_t size) {
-  thread_local std::vector<char> buffer;
-  buffer.resize(size);
-  ssize_t n = pread_fully(fd, buffer.data(), size, offset);
-  if (n < 0) return static_cast<void>(fuse_reply_err(req, EIO));
-  std::fill(buffer.begin() + n, buffer.end(), '\n');
-  fuse_reply_buf(req, buffer.data(), size);
 }
 
 void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info* fi) {
@@ -223,20 +269,10 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
   const size_t length = static_cast<size_t>(std::min<uint64_t>(size, view_size - offset));
   trace(state, req, TraceOp::Read, ino, *served, {offset, length});
 
-  const int fd = open_source(state.root_fd, entry.path);
-  if (fd < 0) return static_cast<void>(fuse_reply_err(req, EIO));
-  FdGuard guard(fd);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    return static_cast<void>(fuse_reply_err(req, EIO));
-  }
-  const int64_t mtime_ns = int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
-  const bool fresh = static_cast<uint64_t>(st.st_size) == entry.size &&
-                     mtime_ns == entry.mtime_ns && st.st_ino == entry.inode;
-  if (!fresh) {
-    state.stale_reads.fetch_add(1, std::memory_order_relaxed);
-    return reply_stale(req, fd, offset, length);
-  }
+  int error = 0;
+  const std::shared_ptr<const SourceHandle> source = source_for(state, ino, entry, error);
+  if (!source) return static_cast<void>(fuse_reply_err(req, error));
+  const int fd = source->fd();
   if (layout.empty()) {
     // Untagged: libfuse reads the range straight from the source fd into its reply.
     fuse_bufvec data = FUSE_BUFVEC_INIT(length);
@@ -323,7 +359,7 @@ void op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse
 void op_statfs(fuse_req_t req, fuse_ino_t) {
   ServerState& state = state_of(req);
   struct statvfs sv {};
-  if (::fstatvfs(state.root_fd, &sv) != 0) return static_cast<void>(fuse_reply_err(req, errno));
+  if (::fstatvfs(state.root()->fd, &sv) != 0) return static_cast<void>(fuse_reply_err(req, errno));
   fuse_reply_statfs(req, &sv);
 }
 
@@ -332,7 +368,7 @@ void op_statfs(fuse_req_t req, fuse_ino_t) {
 void op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup) {
   auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
   state->forgets.fetch_add(1, std::memory_order_relaxed);
-  state->inodes.forget(ino, nlookup);
+  if (state->inodes.forget(ino, nlookup)) state->handles.erase(ino);
   fuse_reply_none(req);
 }
 
@@ -340,7 +376,7 @@ void op_forget_multi(fuse_req_t req, size_t count, fuse_forget_data* forgets) {
   auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
   state->forgets.fetch_add(count, std::memory_order_relaxed);
   for (const fuse_forget_data& forget : std::span<const fuse_forget_data>(forgets, count)) {
-    state->inodes.forget(forget.ino, forget.nlookup);
+    if (state->inodes.forget(forget.ino, forget.nlookup)) state->handles.erase(forget.ino);
   }
   fuse_reply_none(req);
 }

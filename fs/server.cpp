@@ -23,13 +23,25 @@
 
 namespace anchorfs::fs {
 
+SourceRoot::SourceRoot(int directory_fd) : fd(directory_fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) == 0) {
+    device = st.st_dev;
+    inode = st.st_ino;
+  }
+}
+
+SourceRoot::~SourceRoot() {
+  if (fd >= 0) ::close(fd);
+}
+
 ServerState::ServerState(std::shared_ptr<const Snapshot> snapshot, ServerOptions server_options)
     : options(std::move(server_options)),
-      inodes(std::make_shared<const Generation>(std::move(snapshot))) {}
+      inodes(std::make_shared<const Generation>(std::move(snapshot))),
+      handles(options.max_source_fds != 0 ? options.max_source_fds
+                                          : default_source_handle_capacity()) {}
 
-ServerState::~ServerState() {
-  if (root_fd >= 0) ::close(root_fd);
-}
+ServerState::~ServerState() = default;
 
 void notify(ServerState& state, const Invalidations& changed) {
   std::lock_guard<std::timed_mutex> lock(state.session_mutex);
@@ -70,6 +82,15 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
 }
 
 namespace {
+
+// Opens the directory a snapshot serves; throws with the reason.
+std::shared_ptr<const SourceRoot> open_root(const Snapshot& snapshot) {
+  const int fd = ::open(snapshot.root().c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    throw std::runtime_error("source " + snapshot.root() + ": " + std::strerror(errno));
+  }
+  return std::make_shared<const SourceRoot>(fd);
+}
 
 // libfuse reports why a mount failed through its log function; keep the last message so the
 // exception can say it.
@@ -116,6 +137,10 @@ std::string mount_options(const ServerOptions& server_options) {
       throw std::runtime_error("anchorfs mounts are read-only unless --writable: -o rw refused");
     }
     if (option == "ro" && writable) continue;
+    // A repository's device nodes and set-id programs must not become live through the view.
+    if (option == "dev" || option == "suid") {
+      throw std::runtime_error("anchorfs mounts are nodev,nosuid: -o " + option + " refused");
+    }
     joined += "," + option;
   }
   return joined + (writable ? ",rw" : ",ro");
@@ -189,13 +214,7 @@ void Server::mount() {
     options.mountpoint = absolute;
     std::free(absolute);
   }
-  const std::string& root = state_->current()->snapshot().root();
-  if (state_->root_fd < 0) {
-    state_->root_fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (state_->root_fd < 0) {
-      throw std::runtime_error("source " + root + ": " + std::strerror(errno));
-    }
-  }
+  if (!state_->root()) state_->set_root(open_root(state_->current()->snapshot()));
 
   const std::string joined = mount_options(options);
   std::vector<std::string> argv_storage{"anchorfs", "-o", joined};
@@ -281,6 +300,17 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
       throw std::invalid_argument("replace_snapshot: the new snapshot serves " + next->root() +
                                   ", not " + previous->snapshot().root());
     }
+    // The repository directory was deleted and made again: serve the new one (files still read
+    // through descriptors of the old one keep their versions).
+    const analysis::TreeEntry& next_root = next->entry(0);
+    std::shared_ptr<const SourceRoot> root = state_->root();
+    if (root && (root->device != next_root.device || root->inode != next_root.inode)) {
+      std::shared_ptr<const SourceRoot> reopened = open_root(*next);
+      if (reopened->device != next_root.device || reopened->inode != next_root.inode) {
+        throw std::runtime_error("source " + next->root() + " changed again while it was scanned");
+      }
+      state_->set_root(std::move(reopened));
+    }
     auto generation = std::make_shared<const Generation>(std::move(next), *previous);
     changed = diff_generations(*previous, *generation);
     state_->inodes.swap(generation, changed.dropped);
@@ -307,6 +337,7 @@ ServerStats Server::stats() const {
   stats.forgets = state_->forgets.load(std::memory_order_relaxed);
   stats.known_inodes = state_->inodes.known_inodes();
   stats.retired_inodes = state_->inodes.retired_inodes();
+  stats.source_fds = state_->handles.size();
   stats.mutations = state_->mutations.load(std::memory_order_relaxed);
   return stats;
 }

@@ -1,6 +1,7 @@
 // The FUSE server: mounts a Snapshot read-only and serves it with the libfuse3 low-level API.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -19,6 +20,12 @@ struct ServerOptions {
   std::vector<std::string> fuse_options;  // extra -o values ("allow_other", ...); "rw" is refused
   bool debug = false;                     // libfuse request tracing on stderr
   unsigned max_threads = 0;               // worker threads; 0: libfuse's default
+  // Source descriptors kept open (one per served file version read lately); 0: a quarter of
+  // the descriptor limit, within [64, 16384].
+  size_t max_source_fds = 0;
+  // Called (from a request thread; keep it short) when a read found its source changed since the
+  // snapshot and refused it: the caller should rescan soon.
+  std::function<void()> on_source_changed;
   // Writes pass through to the checkout (docs/filesystem.md, "Writable mounts"); otherwise the
   // mount is read-only and every change fails with EROFS.
   bool writable = false;
@@ -32,10 +39,11 @@ struct ServerStats {
   uint64_t lookups = 0;
   uint64_t reads = 0;
   uint64_t readdirs = 0;
-  uint64_t stale_reads = 0;     // reads of files that changed on disk since the snapshot
+  uint64_t stale_reads = 0;     // reads refused: the source changed since the snapshot
   uint64_t forgets = 0;         // forget messages from the kernel (not counted in `requests`)
   uint64_t known_inodes = 0;    // inode numbers the kernel currently holds (lookup count > 0)
   uint64_t retired_inodes = 0;  // replaced or removed file versions still served to the kernel
+  uint64_t source_fds = 0;      // source descriptors held open (one per version read lately)
   uint64_t mutations = 0;       // writable mounts: changes made through the mount (rescans)
 };
 

@@ -17,6 +17,7 @@
 #include "fs/inode_table.h"
 #include "fs/open_files.h"
 #include "fs/server.h"
+#include "fs/source_handles.h"
 
 namespace anchorfs::fs {
 
@@ -24,6 +25,17 @@ namespace anchorfs::fs {
 // serves never changes, and replace_snapshot() invalidates explicitly the names and listings a
 // swap changes.
 inline constexpr double kCacheSeconds = 365.0 * 24 * 3600;
+
+// An opened source root and the identity it was opened with.
+struct SourceRoot {
+  explicit SourceRoot(int directory_fd);
+  ~SourceRoot();
+  SourceRoot(const SourceRoot&) = delete;
+  SourceRoot& operator=(const SourceRoot&) = delete;
+  int fd = -1;
+  uint64_t device = 0;
+  uint64_t inode = 0;
+};
 
 class ServerState {
  public:
@@ -37,7 +49,11 @@ class ServerState {
   std::shared_ptr<Tracer> tracer;   // set before mounting; null when untraced
   InodeTable inodes;                // the current generation, lookup counts, retired file versions
   fuse_session* session = nullptr;  // set by mount(), cleared by run()/~Server after unmount
-  int root_fd = -1;                 // O_PATH of the snapshot root; see open_root()
+  // The directory served as the root (O_PATH), replaced when the repository directory itself was
+  // (deleted and made again).
+  std::shared_ptr<const SourceRoot> root() const { return root_.load(); }
+  void set_root(std::shared_ptr<const SourceRoot> root) { root_.store(std::move(root)); }
+  SourceHandles handles;  // verified source descriptors by served inode number
 
   // Set in init() from the kernel's capabilities: answer open/opendir with ENOSYS so the kernel
   // stops sending them (and keeps page and directory caches by default).
@@ -73,6 +89,9 @@ class ServerState {
   std::vector<Invalidations> pending;  // guarded by pending_mutex
   bool notifier_stopping = false;      // guarded by pending_mutex
   std::thread notifier;
+
+ private:
+  std::atomic<std::shared_ptr<const SourceRoot>> root_;
 };
 
 // An inode as one request serves it: from the current generation, or, for a file version that

@@ -65,7 +65,7 @@ void give_to_caller(fuse_req_t req, int dir_fd, const char* name) {
 // What a reader of `served` sees, whole: the tagged view while the source is the version the
 // tags were made for, else the source as it is now.
 int read_view(const ServerState& state, const Served& served, std::string& out) {
-  Fd fd(open_source(state.root_fd, served.entry->path));
+  Fd fd(open_source(state.root()->fd, served.entry->path));
   if (fd.get() < 0) return errno;
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return errno;
@@ -116,11 +116,11 @@ int open_handle(ServerState& state, const Served& served, uint64_t ino, int flag
   std::shared_ptr<OpenFile> file;
   uint64_t staged = 0;
   if (served.layout->empty() && !truncate) {
-    const int fd = open_beneath(state.root_fd, path, (flags & (O_ACCMODE | O_APPEND)) | O_NOFOLLOW);
+    const int fd = open_beneath(state.root()->fd, path, (flags & (O_ACCMODE | O_APPEND)) | O_NOFOLLOW);
     if (fd < 0) return errno;
     file = std::make_shared<OpenFile>(OpenFile::Kind::InPlace, ino, fd, append);
   } else {
-    const int stage = create_stage(state.root_fd, path);
+    const int stage = create_stage(state.root()->fd, path);
     if (stage < 0) return errno;
     file = std::make_shared<OpenFile>(OpenFile::Kind::Staged, ino, stage, append);
     if (truncate) {
@@ -158,7 +158,7 @@ int store(ServerState& state, uint64_t handle, OpenFile& file) {
   const std::optional<std::string> target = state.open_files.target(handle);
   if (target) {
     const std::string clean = state.options.untag ? state.options.untag(bytes) : bytes;
-    const int error = replace_file(state.root_fd, *target, clean);
+    const int error = replace_file(state.root()->fd, *target, clean);
     if (error != 0 && error != ENOENT) return error;
   }
   file.dirty = false;
@@ -191,7 +191,7 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
     return reply_error(req, error);
   }
   const std::string path = join_path(dir, name);
-  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0) return reply_error(req, errno);
   const int created =
       ::openat(dir_fd.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
@@ -317,17 +317,17 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
       }
       view.resize(static_cast<size_t>(size), '\0');
       const std::string clean = state.options.untag ? state.options.untag(view) : view;
-      if (const int error = replace_file(state.root_fd, path, clean); error != 0) {
+      if (const int error = replace_file(state.root()->fd, path, clean); error != 0) {
         return reply_error(req, error);
       }
     } else {
-      Fd fd(open_beneath(state.root_fd, path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
+      Fd fd(open_beneath(state.root()->fd, path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
       if (fd.get() < 0 || ::ftruncate(fd.get(), size) != 0) return reply_error(req, errno);
     }
   }
   if ((to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID | FUSE_SET_ATTR_ATIME |
                  FUSE_SET_ATTR_MTIME)) != 0) {
-    Fd fd(open_beneath(state.root_fd, path, O_PATH | O_NOFOLLOW));
+    Fd fd(open_beneath(state.root()->fd, path, O_PATH | O_NOFOLLOW));
     if (fd.get() < 0) return reply_error(req, errno);
     // The O_PATH descriptor names exactly the inode resolved beneath the root; /proc/self/fd
     // lets chmod and utimensat act on it without resolving a path again.
@@ -359,7 +359,7 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
       int rc = 0;
       if (S_ISLNK(served->entry->mode)) {
         const auto [dir, name] = split_path(path);
-        Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+        Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
         rc = dir_fd.get() < 0 ? -1
                               : ::utimensat(dir_fd.get(), name.c_str(), times, AT_SYMLINK_NOFOLLOW);
       } else {
@@ -391,7 +391,7 @@ void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode) 
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
   }
-  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0 || ::mkdirat(dir_fd.get(), name, mode) != 0) {
     return reply_error(req, errno);
   }
@@ -409,7 +409,7 @@ void op_mknod(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode, 
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
   }
-  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0 || ::mknodat(dir_fd.get(), name, mode, rdev) != 0) {
     return reply_error(req, errno);
   }
@@ -423,7 +423,7 @@ void op_symlink(fuse_req_t req, const char* target, fuse_ino_t parent, const cha
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
   }
-  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0 || ::symlinkat(target, dir_fd.get(), name) != 0) {
     return reply_error(req, errno);
   }
@@ -440,8 +440,8 @@ void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t new_parent, const char* 
     return reply_error(req, error);
   }
   const auto [old_dir, old_name] = split_path(served->entry->path);
-  Fd old_dir_fd(open_dir_beneath(state.root_fd, old_dir));
-  Fd new_dir_fd(open_dir_beneath(state.root_fd, new_dir));
+  Fd old_dir_fd(open_dir_beneath(state.root()->fd, old_dir));
+  Fd new_dir_fd(open_dir_beneath(state.root()->fd, new_dir));
   if (old_dir_fd.get() < 0 || new_dir_fd.get() < 0 ||
       ::linkat(old_dir_fd.get(), old_name.c_str(), new_dir_fd.get(), new_name, 0) != 0) {
     return reply_error(req, errno);
@@ -455,7 +455,7 @@ void remove_entry(fuse_req_t req, fuse_ino_t parent, const char* name, int flags
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
   }
-  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0 || ::unlinkat(dir_fd.get(), name, flags) != 0) {
     return reply_error(req, errno);
   }
@@ -482,8 +482,8 @@ void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t n
   if (const int error = directory_path(state, new_parent, new_dir); error != 0) {
     return reply_error(req, error);
   }
-  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
-  Fd new_dir_fd(open_dir_beneath(state.root_fd, new_dir));
+  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
+  Fd new_dir_fd(open_dir_beneath(state.root()->fd, new_dir));
   if (dir_fd.get() < 0 || new_dir_fd.get() < 0 ||
       ::renameat2(dir_fd.get(), name, new_dir_fd.get(), new_name, flags) != 0) {
     return reply_error(req, errno);
@@ -523,7 +523,7 @@ double writable_attributes(const ServerState& state, uint64_t ino, const Served&
   }
   if (served.layout->empty()) {
     // Written in place: the checkout's attributes are the file's.
-    Fd fd(open_beneath(state.root_fd, served.entry->path, O_PATH | O_NOFOLLOW));
+    Fd fd(open_beneath(state.root()->fd, served.entry->path, O_PATH | O_NOFOLLOW));
     struct stat live {};
     if (fd.get() >= 0 && ::fstat(fd.get(), &live) == 0 && S_ISREG(live.st_mode)) {
       st.st_mode = live.st_mode;
@@ -561,7 +561,7 @@ void read_open_file(fuse_req_t req, ServerState& state, uint64_t handle, size_t 
 
 void read_in_place(fuse_req_t req, ServerState& state, const analysis::TreeEntry& entry,
                    size_t size, off_t off) {
-  Fd fd(open_source(state.root_fd, entry.path));
+  Fd fd(open_source(state.root()->fd, entry.path));
   struct stat st {};
   if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
     return reply_error(req, EIO);

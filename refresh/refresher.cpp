@@ -2,6 +2,7 @@
 #include "refresh/refresher.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -52,20 +53,73 @@ void Refresher::enter_polling(const std::string& why) {
                   std::chrono::duration<double>(options_.rescan_interval).count()));
 }
 
+bool Refresher::make_watcher() {
+  try {
+    auto watcher = std::make_unique<TreeWatcher>(
+        root_, WatcherOptions{options_.max_watches, options_.skip_device});
+    const bool complete = watcher->complete();
+    const size_t watches = watcher->watch_count();
+    {
+      std::lock_guard lock(watcher_mutex_);
+      watcher_ = std::move(watcher);
+    }
+    if (!complete) {
+      enter_polling(fmt::format("inotify watch limit reached after {} directories", watches));
+    }
+    return true;
+  } catch (const std::system_error& error) {
+    struct stat st {};
+    const bool root_missing = ::stat(root_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode);
+    if (root_missing && !root_lost_) {
+      lose_root();
+    } else if (!root_missing) {
+      enter_polling(fmt::format("cannot watch {} ({})", root_, error.what()));
+    }
+    return false;
+  }
+}
+
+void Refresher::wake_watcher() {
+  std::lock_guard lock(watcher_mutex_);
+  if (watcher_) {
+    watcher_->wake();
+  }
+}
+
+void Refresher::lose_root() {
+  {
+    std::lock_guard lock(watcher_mutex_);
+    watcher_.reset();
+  }
+  root_lost_ = true;
+  log(
+      fmt::format("warning: the source {} was deleted or moved away; still serving the last view, "
+                  "and checking every {:.1f} s for a directory at that path to serve instead",
+                  root_, std::chrono::duration<double>(options_.rescan_interval).count()));
+}
+
+void Refresher::log_failure(const std::string& message) {
+  const Clock::time_point now = Clock::now();
+  if (message == last_failure_ && now - last_failure_logged_ < options_.repeat_failure_log) {
+    ++failures_unlogged_;
+    return;
+  }
+  const std::string repeats =
+      failures_unlogged_ == 0
+          ? ""
+          : fmt::format(" ({} more failures since the last line)", failures_unlogged_);
+  log(message + repeats);
+  last_failure_ = message;
+  last_failure_logged_ = now;
+  failures_unlogged_ = 0;
+}
+
 void Refresher::start() {
   if (thread_.joinable()) {
     return;
   }
   stopping_ = false;
-  try {
-    watcher_ = std::make_unique<TreeWatcher>(root_, WatcherOptions{options_.max_watches});
-    if (!watcher_->complete()) {
-      enter_polling(
-          fmt::format("inotify watch limit reached after {} directories", watcher_->watch_count()));
-    }
-  } catch (const std::system_error& error) {
-    enter_polling(fmt::format("cannot watch {} ({})", root_, error.what()));
-  }
+  make_watcher();
   thread_ = std::thread([this] { run(); });
 }
 
@@ -78,16 +132,25 @@ void Refresher::stop() {
     stopping_ = true;
   }
   wake_.notify_all();
-  if (watcher_) {
-    watcher_->wake();
-  }
+  wake_watcher();
   thread_.join();
+}
+
+void Refresher::request_rescan() {
+  if (rescan_requested_.exchange(true)) {
+    return;  // already asked; the loop has not picked it up yet
+  }
+  { std::lock_guard lock(wake_mutex_); }
+  wake_.notify_all();
+  wake_watcher();
 }
 
 size_t Refresher::wait_events(milliseconds timeout, std::string* sample) {
   if (!watcher_) {
     std::unique_lock lock(wake_mutex_);
-    wake_.wait_for(lock, timeout, [this] { return stopping_.load() || idle_owed(); });
+    wake_.wait_for(lock, timeout, [this] {
+      return stopping_.load() || rescan_requested_.load() || idle_owed();
+    });
     return 0;
   }
   const WatchEvents events = watcher_->wait(timeout);
@@ -130,6 +193,8 @@ bool Refresher::rebuild_now(const Burst& burst) {
       log(fmt::format("refreshed after {}: {}; {:.0f} ms from first change to new view", cause,
                       *what, seconds * 1000));
     }
+    last_failure_.clear();
+    failures_unlogged_ = 0;
     {
       std::lock_guard lock(stats_mutex_);
       if (what) {
@@ -142,8 +207,8 @@ bool Refresher::rebuild_now(const Burst& burst) {
     stats_changed_.notify_all();
     return true;
   } catch (const std::exception& error) {
-    log(fmt::format("refresh failed ({}); retrying in {:.1f} s", error.what(),
-                    std::chrono::duration<double>(options_.retry_after).count()));
+    log_failure(fmt::format("refresh failed ({}); retrying every {:.1f} s", error.what(),
+                            std::chrono::duration<double>(options_.retry_after).count()));
     {
       std::lock_guard lock(stats_mutex_);
       ++stats_.failures;
@@ -171,7 +236,7 @@ void Refresher::run() {
   // After a failed rebuild; also used for the start-up rescan.
   Clock::time_point retry_at = options_.rescan_on_start ? Clock::now() : kNever;
   while (!stopping_) {
-    const bool polling = stats().polling;
+    const bool polling = stats().polling || root_lost_;
     // Read before looking for events: an answer covers only changes made before its request,
     // and inotify queues a change's event before the changing call returns.
     const uint64_t asked = idle_asked_.load();
@@ -192,7 +257,14 @@ void Refresher::run() {
     if (stopping_) {
       break;
     }
-    const bool due = (polling && burst.first >= next_rescan) || burst.first >= retry_at;
+    if (!root_lost_ && watcher_ && watcher_->root_lost()) {
+      lose_root();
+      next_rescan = Clock::now() + options_.rescan_interval;
+      continue;
+    }
+    const bool requested = rescan_requested_.exchange(false);
+    const bool due =
+        requested || (polling && burst.first >= next_rescan) || burst.first >= retry_at;
     if (burst.events == 0 && !due) {
       if (owed && !polling && retry_at == kNever) answer_idle(asked);
       continue;
@@ -202,6 +274,16 @@ void Refresher::run() {
       if (stopping_) {
         break;
       }
+    }
+    if (root_lost_) {
+      // Watch the new directory before scanning it, so no change after the scan is missed.
+      struct stat st {};
+      if (::stat(root_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || !make_watcher()) {
+        next_rescan = Clock::now() + options_.rescan_interval;
+        continue;
+      }
+      root_lost_ = false;
+      log(fmt::format("the source {} is a directory again: serving it", root_));
     }
     retry_at = rebuild_now(burst) ? kNever : Clock::now() + options_.retry_after;
     next_rescan = Clock::now() + options_.rescan_interval;
@@ -225,9 +307,7 @@ bool Refresher::wait_until_idle(milliseconds timeout) {
     std::lock_guard lock(wake_mutex_);  // the polling loop checks idle_owed() under it
   }
   wake_.notify_all();
-  if (watcher_) {
-    watcher_->wake();
-  }
+  wake_watcher();
   std::unique_lock lock(stats_mutex_);
   return stats_changed_.wait_for(lock, timeout, [&] { return idle_answered_.load() >= ticket; });
 }

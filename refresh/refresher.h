@@ -26,6 +26,10 @@ struct RefreshOptions {
   // scan and start() would otherwise wait for the next change to be noticed.
   bool rescan_on_start = true;
   std::function<void(const std::string&)> log;  // one line per refresh, warnings; null: stderr
+  // Directories on this device are never watched (see WatcherOptions::skip_device).
+  uint64_t skip_device = 0;
+  // A failure logged once is logged again only when its message changes or after this long.
+  std::chrono::milliseconds repeat_failure_log{60'000};
 };
 
 // Rescans and, if anything changed, rebuilds and publishes the view: returns a one-line
@@ -51,6 +55,10 @@ class Refresher {
 
   void start();  // sets up the watches (before returning), then runs on its own thread
   void stop();   // waits for a rebuild in progress to finish
+
+  // Asks for a rescan soon (a read found a source changed that no event announced: a hard link
+  // edited from outside, a change in another mount namespace). Thread-safe, cheap, never blocks.
+  void request_rescan();
 
   RefreshStats stats() const;
   // Blocks until at least `count` refreshes have completed or `timeout` passed; returns whether
@@ -79,13 +87,25 @@ class Refresher {
   void enter_polling(const std::string& why);
   bool idle_owed() const;
   void answer_idle(uint64_t asked);
+  // Makes the watcher (null when inotify or the root is unavailable); false without one.
+  bool make_watcher();
+  void wake_watcher();
+  // The root was deleted or moved away: drop the watcher and poll until it is back.
+  void lose_root();
+  void log_failure(const std::string& message);
 
   std::string root_;
   RebuildFn rebuild_;
   RefreshOptions options_;
-  std::unique_ptr<TreeWatcher> watcher_;
+  std::unique_ptr<TreeWatcher> watcher_;  // replaced on the refresher thread, under watcher_mutex_
+  std::mutex watcher_mutex_;              // guards watcher_ against wake-ups from other threads
+  bool root_lost_ = false;                // refresher thread only
+  std::string last_failure_;              // refresher thread only
+  std::chrono::steady_clock::time_point last_failure_logged_{};
+  uint64_t failures_unlogged_ = 0;
   std::thread thread_;
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> rescan_requested_{false};
   std::mutex wake_mutex_;  // without a watcher, polling sleeps on this until stop()
   std::condition_variable wake_;
 

@@ -72,7 +72,7 @@ SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(opti
 
 Built SnapshotBuilder::build() {
   const auto start = std::chrono::steady_clock::now();
-  analysis::SourceTree tree = analysis::scan_tree(options_.repo);
+  analysis::SourceTree tree = analysis::scan_tree(options_.repo, {.skip_device = skip_device_});
   const Signatures signature = signatures(tree);
 
   Built built;

@@ -58,12 +58,17 @@ class SnapshotBuilder {
   // retries.
   Built build();
 
+  // From now on, never enter directories on `device` (the mount serving this tree, should it be
+  // reachable from inside it). Call between builds.
+  void skip_device(uint64_t device) { skip_device_ = device; }
+
   // The last snapshot built was not published: the next build returns a snapshot (changed) even
   // when the tree is the same.
   void forget_published() { previous_tree_signature_ = {0, 0}; }
 
  private:
   BuildOptions options_;
+  uint64_t skip_device_ = 0;
   bool have_previous_ = false;
   bool progress_reported_ = false;
   std::pair<uint64_t, uint64_t> previous_signature_{0, 0};       // sources and directories

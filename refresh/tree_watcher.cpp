@@ -2,6 +2,7 @@
 #include "refresh/tree_watcher.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
@@ -11,16 +12,22 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <string>
 #include <system_error>
+
+#include "analysis/open_beneath.h"
 
 namespace anchorfs::refresh {
 
 namespace {
 
+// No IN_DONT_FOLLOW: directories are watched through /proc/self/fd links of descriptors opened
+// without following any symlink.
 constexpr uint32_t kMask = IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB |
                            IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF |
-                           IN_DONT_FOLLOW | IN_ONLYDIR | IN_EXCL_UNLINK;
+                           IN_ONLYDIR | IN_EXCL_UNLINK;
 constexpr size_t kMaxSamples = 5;
+constexpr int kListFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 
 std::string join(const std::string& dir, const std::string& name) {
   return dir.empty() ? name : dir + "/" + name;
@@ -30,14 +37,21 @@ std::string join(const std::string& dir, const std::string& name) {
 
 TreeWatcher::TreeWatcher(std::string root, WatcherOptions options)
     : root_(std::move(root)), options_(options) {
+  root_fd_ = ::open(root_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root_fd_ < 0) {
+    throw std::system_error(errno, std::generic_category(), root_);
+  }
   inotify_fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (inotify_fd_ < 0) {
-    throw std::system_error(errno, std::generic_category(), "inotify_init1");
+    const int error = errno;
+    ::close(root_fd_);
+    throw std::system_error(error, std::generic_category(), "inotify_init1");
   }
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wake_fd_ < 0) {
     const int error = errno;
     ::close(inotify_fd_);
+    ::close(root_fd_);
     throw std::system_error(error, std::generic_category(), "eventfd");
   }
   watch_tree("");
@@ -46,14 +60,16 @@ TreeWatcher::TreeWatcher(std::string root, WatcherOptions options)
 TreeWatcher::~TreeWatcher() {
   ::close(inotify_fd_);
   ::close(wake_fd_);
+  ::close(root_fd_);
 }
 
-bool TreeWatcher::add_watch(const std::string& relative) {
+bool TreeWatcher::add_watch(const std::string& relative, int dir_fd) {
   if (options_.max_watches != 0 && paths_.size() >= options_.max_watches) {
     complete_ = false;
     return false;
   }
-  const std::string path = relative.empty() ? root_ : root_ + "/" + relative;
+  // Through the descriptor, not the path: any depth, and the very directory we opened.
+  const std::string path = "/proc/self/fd/" + std::to_string(dir_fd);
   const int wd = ::inotify_add_watch(inotify_fd_, path.c_str(), kMask);
   if (wd < 0) {
     // ENOSPC: the user's watch limit; ENOENT/ENOTDIR: gone or replaced meanwhile (its parent's
@@ -64,16 +80,27 @@ bool TreeWatcher::add_watch(const std::string& relative) {
     return false;
   }
   paths_[wd] = relative;
+  if (relative.empty()) {
+    root_wd_ = wd;
+  }
   return true;
 }
 
 void TreeWatcher::watch_tree(const std::string& relative) {
-  if (!add_watch(relative)) {
+  const int dir_fd = analysis::open_beneath(root_fd_, relative, kListFlags);
+  if (dir_fd < 0) {
     return;
   }
-  const std::string path = relative.empty() ? root_ : root_ + "/" + relative;
-  DIR* dir = ::opendir(path.c_str());
+  struct stat st {};
+  if (::fstat(dir_fd, &st) != 0 ||
+      (options_.skip_device != 0 && st.st_dev == options_.skip_device) ||
+      !add_watch(relative, dir_fd)) {
+    ::close(dir_fd);
+    return;
+  }
+  DIR* dir = ::fdopendir(dir_fd);
   if (dir == nullptr) {
+    ::close(dir_fd);
     return;
   }
   std::vector<std::string> subdirs;
@@ -84,8 +111,8 @@ void TreeWatcher::watch_tree(const std::string& relative) {
     }
     bool is_dir = entry->d_type == DT_DIR;
     if (entry->d_type == DT_UNKNOWN) {
-      struct stat st {};
-      is_dir = ::lstat((path + "/" + name).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+      is_dir = ::fstatat(::dirfd(dir), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+               S_ISDIR(st.st_mode);
     }
     if (is_dir) {
       subdirs.push_back(join(relative, name));
@@ -95,6 +122,16 @@ void TreeWatcher::watch_tree(const std::string& relative) {
   for (const std::string& subdir : subdirs) {
     watch_tree(subdir);
   }
+}
+
+bool TreeWatcher::root_lost() const {
+  struct stat held {};
+  struct stat named {};
+  if (root_watch_gone_ || ::fstat(root_fd_, &held) != 0 || held.st_nlink == 0) {
+    return true;
+  }
+  return ::stat(root_.c_str(), &named) != 0 || named.st_dev != held.st_dev ||
+         named.st_ino != held.st_ino;
 }
 
 void TreeWatcher::forget_tree(const std::string& relative) {
@@ -128,6 +165,10 @@ void TreeWatcher::drain(WatchEvents& events) {
       if (event->mask & IN_IGNORED) {
         if (dir != paths_.end()) {
           paths_.erase(dir);
+        }
+        if (event->wd == root_wd_) {
+          root_watch_gone_ = true;
+          ++events.count;
         }
         continue;
       }

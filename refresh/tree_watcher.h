@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,13 +19,18 @@ struct WatchEvents {
 
 struct WatcherOptions {
   size_t max_watches = 0;  // 0: as many as the kernel allows; else stop at this many (a budget)
+  // Directories on this device (st_dev; 0: none) are never watched nor entered: the mount serving
+  // the tree, should it be reachable from inside it. Deciding needs an fstat of the directory,
+  // which the mount answers only while it serves: watch after serving has started.
+  uint64_t skip_device = 0;
 };
 
 // Thread-safety: wait() and the queries from one thread; wake() from any thread.
 class TreeWatcher {
  public:
   // Watches `root` and every directory below it (symlinks are not followed). Throws
-  // std::system_error when inotify itself is unavailable (no instances left).
+  // std::system_error when inotify itself is unavailable (no instances left) or `root` cannot be
+  // opened.
   explicit TreeWatcher(std::string root, WatcherOptions options = {});
   ~TreeWatcher();
   TreeWatcher(const TreeWatcher&) = delete;
@@ -33,6 +39,10 @@ class TreeWatcher {
   // False once a directory could not be watched (watch limit or budget reached): changes below
   // it go unnoticed, so the caller must also rescan periodically.
   bool complete() const { return complete_; }
+  // True once the root directory itself was deleted, or its path names another directory or
+  // nothing (moved away, replaced): the caller makes a new watcher when the path names a directory
+  // again. (inotify says IN_DELETE_SELF only once nobody holds the directory, and we do.)
+  bool root_lost() const;
   size_t watch_count() const { return paths_.size(); }
 
   // Waits up to `timeout` for change events and drains them; watches directories that appeared.
@@ -42,15 +52,19 @@ class TreeWatcher {
 
  private:
   void watch_tree(const std::string& relative);  // adds watches for a directory and below
-  bool add_watch(const std::string& relative);
+  // Watches the directory open as `dir_fd` (relative path `relative`); false if it could not.
+  bool add_watch(const std::string& relative, int dir_fd);
   void forget_tree(const std::string& relative);  // drops watches of a removed directory
   void drain(WatchEvents& events);
 
   std::string root_;
   WatcherOptions options_;
+  int root_fd_ = -1;  // O_PATH of the root: directories are opened beneath it, never by full path
   int inotify_fd_ = -1;
   int wake_fd_ = -1;
   bool complete_ = true;
+  int root_wd_ = -1;
+  bool root_watch_gone_ = false;                // the kernel dropped the root's watch (IN_IGNORED)
   std::unordered_map<int, std::string> paths_;  // watch descriptor -> relative directory
 };
 

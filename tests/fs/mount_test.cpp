@@ -323,28 +323,40 @@ TEST_F(MountTest, AWarmPassSendsTheDaemonNothing) {
       << ", readdirs +" << warm.readdirs - cold.readdirs;
 }
 
-TEST_F(MountTest, ChangedSourceIsNeverSplicedAtStaleOffsets) {
-  const uint64_t long_size = expected("pkg/stale_long.py").size();
-  const uint64_t short_size = expected("pkg/stale_short.py").size();
-  const std::string longer = "a = 1\n" + std::string(200, 'z') + "\n";
-  write_file(src_ / "pkg/stale_long.py", longer);
+// Reads the whole file at `path`; the errno of open/read, or 0.
+int read_errno(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return errno;
+  char buffer[64];
+  const int error = ::read(fd, buffer, sizeof buffer) < 0 ? errno : 0;
+  ::close(fd);
+  return error;
+}
+
+TEST_F(MountTest, ChangedSourceIsRefusedNeverServedAsAnotherVersion) {
+  write_file(src_ / "pkg/stale_long.py", "a = 1\n" + std::string(200, 'z') + "\n");
   write_file(src_ / "pkg/stale_short.py", "b = 2\n");
-
-  const std::string long_view = read_file(m("pkg/stale_long.py"));
-  EXPECT_EQ(long_view.size(), long_size) << "size stays what the kernel was told";
-  EXPECT_EQ(long_view, longer.substr(0, long_size)) << "current bytes, untagged, cut";
-
-  const std::string short_view = read_file(m("pkg/stale_short.py"));
-  EXPECT_EQ(short_view, "b = 2\n" + std::string(short_size - 6, '\n')) << "padded with newlines";
+  EXPECT_EQ(read_errno(m("pkg/stale_long.py")), EIO) << "neither its bytes nor another's";
+  EXPECT_EQ(read_errno(m("pkg/stale_short.py")), EIO);
   EXPECT_GE(mount_->server().stats().stale_reads, 2u);
 
   ASSERT_EQ(::unlink((src_ / "pkg/vanishing.py").c_str()), 0);
-  const int fd = ::open(m("pkg/vanishing.py").c_str(), O_RDONLY);
+  EXPECT_EQ(read_errno(m("pkg/vanishing.py")), ENOENT) << "errno values reach the reader";
+}
+
+TEST_F(MountTest, AVersionReadOnceIsServedFromItsOwnDescriptorAfterAnUnlink) {
+  const std::string before = read_file(m("pkg/core.py"));
+  const int fd = ::open(m("pkg/core.py").c_str(), O_RDONLY);
   ASSERT_GE(fd, 0);
-  char buffer[64];
-  EXPECT_EQ(::read(fd, buffer, sizeof buffer), -1);
-  EXPECT_EQ(errno, EIO);
+  ASSERT_EQ(::unlink((src_ / "pkg/core.py").c_str()), 0);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  std::string again(before.size() + 16, '\0');
+  const ssize_t n = ::pread(fd, again.data(), again.size(), 0);
   ::close(fd);
+  ASSERT_EQ(n, static_cast<ssize_t>(before.size())) << std::strerror(errno);
+  again.resize(static_cast<size_t>(n));
+  EXPECT_EQ(again, before);
+  EXPECT_GE(mount_->server().stats().source_fds, 1u);
 }
 
 TEST_F(MountTest, StopUnmountsCleanly) {

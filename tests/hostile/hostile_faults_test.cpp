@@ -92,7 +92,11 @@ TEST_F(Faults, SigkillLeavesStaleMountThatUnmountClears) {
 TEST_F(Faults, MountOntoStaleMountpointExplainsOrRecovers) {
   MountSession session(category_.repo, mnt_);
   Watchdog watchdog(60s, [&] { session.abort(); });
+  // The mount root's attributes are now in the kernel's cache: stat() of it keeps succeeding
+  // after the daemon is gone, which must not pass for a live mount.
+  ASSERT_EQ(stat_errno(mnt_), 0);
   session.kill_daemon();
+  ASSERT_EQ(stat_errno(mnt_), 0);
   ASSERT_EQ(stat_errno(mnt_ + "/not-looked-up-before"), ENOTCONN);
   const RunResult again = run({anchorfs_binary(), "mount", category_.repo, mnt_}, 60s);
   ASSERT_FALSE(again.timed_out) << "mount onto a stale mountpoint hung";
@@ -146,6 +150,24 @@ TEST_F(Faults, UnmountWhileReadingIsBusyAndLazyDetaches) {
   const auto status = session.wait_daemon(20s);
   ASSERT_TRUE(status.has_value()) << "daemon still running after the last file was closed";
   EXPECT_TRUE(status->ok()) << status->describe();
+}
+
+TEST_F(Faults, UnmountOfANestedMountReturnsOnceItsDaemonLetGo) {
+  // The outer mount serves the inner mount's view: its daemon holds descriptors inside it.
+  const std::string outer = tmp_.path() + "/outer";
+  ASSERT_EQ(::mkdir(outer.c_str(), 0755), 0);
+  MountSession inner_session(category_.repo, mnt_);
+  MountSession outer_session(mnt_, outer);
+  Watchdog watchdog(120s, [&] {
+    outer_session.abort();
+    inner_session.abort();
+  });
+  expect_control_served(outer);
+  const RunResult outer_gone = run({anchorfs_binary(), "unmount", outer}, 60s);
+  ASSERT_TRUE(outer_gone.status.ok()) << outer_gone.err;
+  const RunResult inner_gone = run({anchorfs_binary(), "unmount", mnt_}, 60s);
+  EXPECT_TRUE(inner_gone.status.ok()) << "right after the outer one: " << inner_gone.err;
+  EXPECT_FALSE(is_fuse_mounted(mnt_));
 }
 
 TEST_F(Faults, BackgroundMountReturnsOnceServing) {

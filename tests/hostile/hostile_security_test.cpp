@@ -187,6 +187,17 @@ TEST_F(Security, NoAllowOtherByDefault) {
   EXPECT_TRUE(session.unmount().status.ok());
 }
 
+TEST_F(Security, DevAndSuidOptionsAreRefusedNotDropped) {
+  for (const char* option : {"dev", "suid", "dev,suid,exec"}) {
+    const RunResult refused =
+        run({anchorfs_binary(), "mount", "-o", option, repo_, mnt_}, 60s);
+    if (refused.status.ok()) run({anchorfs_binary(), "unmount", mnt_}, 30s);
+    EXPECT_FALSE(refused.status.ok()) << "-o " << option << " was accepted";
+    EXPECT_NE(refused.err.find("nodev,nosuid"), std::string::npos) << refused.err;
+    EXPECT_FALSE(is_fuse_mounted(mnt_));
+  }
+}
+
 TEST_F(Security, CacheFilesArePrivateAndOutsideTheRepository) {
   const std::string cache_home = tmp_.path() + "/cache";
   MountOptions options;

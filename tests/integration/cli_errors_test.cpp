@@ -65,6 +65,24 @@ TEST_F(CliErrors, HelpAndVersion) {
   EXPECT_NE(help.out.find("unmount"), std::string::npos);
 }
 
+// The defaults --help prints are the ones docs/cli.md documents.
+TEST_F(CliErrors, HelpAndDocsAgreeOnDefaults) {
+  const std::string docs = read_file(std::string(ANCHORFS_SOURCE_DIR) + "/docs/cli.md");
+  const std::string row = "| `--max-links N` | ";
+  const size_t at = docs.find(row);
+  ASSERT_NE(at, std::string::npos);
+  const std::string documented =
+      docs.substr(at + row.size(), docs.find(' ', at + row.size()) - (at + row.size()));
+  for (const char* command : {"mount", "render", "stats"}) {
+    const std::string help = anchorfs({command, "--help"}).out;
+    const size_t option = help.find("--max-links");
+    ASSERT_NE(option, std::string::npos) << command;
+    const std::string line = help.substr(option, help.find('\n', option) - option);
+    EXPECT_NE(line.find("=" + documented + " "), std::string::npos)
+        << command << " --help: " << line << "; docs/cli.md: " << documented;
+  }
+}
+
 TEST_F(CliErrors, MountRefusesBadRepositories) {
   expect_error(anchorfs({"mount", dir_ / "nope", mnt_}), 1,
                "anchorfs: " + (dir_ / "nope") + ": no such file or directory");

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -113,7 +114,15 @@ class WritableMount : public ::testing::Test {
     return run({"sh", "-c", command}, in_dir(mnt_));
   }
 
-  std::string view(const std::string& path) { return read_file(mnt_ + "/" + path); }
+  // Between a change made in the checkout and its refresh, reads of the changed file fail (EIO:
+  // the mount never serves bytes of another version); the waits below go on until the refresh.
+  std::string view(const std::string& path) {
+    try {
+      return read_file(mnt_ + "/" + path);
+    } catch (const std::runtime_error&) {
+      return "<unreadable>";
+    }
+  }
   std::string checkout(const std::string& path) { return read_file(repo_ + "/" + path); }
   std::string rendered(const std::string& path) {
     return anchorfs({"render", repo_, path, "--view", "topo"}).out;

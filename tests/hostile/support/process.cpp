@@ -2,6 +2,7 @@
 #include "tests/hostile/support/process.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -74,7 +75,11 @@ ExecPlan plan_exec(const std::vector<std::string>& argv, const SpawnOptions& opt
     }
   }
   if (options.run_as_uid) {
-    if (::setgid(*options.run_as_uid) != 0 || ::setuid(*options.run_as_uid) != 0) ::_exit(124);
+    // No supplementary group of ours either (root's group 0 would open group-readable files).
+    if (::setgroups(0, nullptr) != 0 || ::setgid(*options.run_as_uid) != 0 ||
+        ::setuid(*options.run_as_uid) != 0) {
+      ::_exit(124);
+    }
   }
   ::execvpe(plan.argv[0], plan.argv.data(), plan.envp.data());
   ::_exit(127);
