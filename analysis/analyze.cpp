@@ -34,7 +34,7 @@ double seconds_since(Clock::time_point start) {
 }
 
 struct FileResult {
-  std::optional<FileFacts> facts;
+  std::unique_ptr<LanguageFacts> facts;
   std::string problem;
   bool from_cache = false;
   bool keep_unchanged = false;
@@ -51,15 +51,13 @@ struct ThreadStates {
   }
 };
 
-std::optional<FileFacts> cached_facts(FactCache& cache, const ContentDigest& digest,
-                                      const LanguageFrontEnd& language,
-                                      const AnalysisOptions& options) {
+std::unique_ptr<LanguageFacts> cached_facts(FactCache& cache, const ContentDigest& digest,
+                                            const LanguageFrontEnd& language,
+                                            const AnalysisOptions& options) {
   const auto stored = cache.load(digest);
-  if (!stored) return std::nullopt;
-  auto facts = deserialize_facts(*stored);
-  if (!facts || facts->language != language.name() || (options.dense && !facts->dense_extracted)) {
-    return std::nullopt;
-  }
+  if (!stored) return nullptr;
+  auto facts = language.deserialize_facts(*stored);
+  if (!facts || (options.dense && !facts->dense_extracted)) return nullptr;
   return facts;
 }
 
@@ -86,14 +84,13 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
     r.changed_since_survey = surveyed != nullptr;
     return r;
   }
-  r.keep_unchanged = options.keep_unchanged && options.keep_unchanged(source.bytes);
+  r.keep_unchanged = options.keep_unchanged && options.keep_unchanged(language, source.bytes);
   ExtractorState& state = states.state_for(file.front_end);
-  state.dense = options.dense;
-  r.facts = language.extract(state, source.bytes);
+  r.facts = language.extract(state, source.bytes, {.dense = options.dense});
   if (options.cache != nullptr) {
     const ContentDigest digest = digest_of(source.bytes);
     r.changed_since_survey = surveyed != nullptr && !(digest == surveyed->digest);
-    options.cache->store(digest, serialize_facts(*r.facts));
+    options.cache->store(digest, language.serialize_facts(*r.facts));
   }
   return r;
 }
@@ -107,8 +104,8 @@ void sort_edges(std::vector<Edge>& edges) {
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
 }
 
-void add_file_entities(Graph& graph, const SourceFile& source, const FileFacts& facts,
-                       bool taggable) {
+void add_file_entities(Graph& graph, const SourceFile& source, std::string_view language,
+                       const LanguageFacts& facts, bool taggable) {
   const std::string& path = source.path;
   const auto file_entity = static_cast<EntityIndex>(graph.entities.size());
   Entity file;
@@ -121,24 +118,26 @@ void add_file_entities(Graph& graph, const SourceFile& source, const FileFacts& 
 
   FileInfo info;
   info.entity = file_entity;
-  info.language = facts.language;
+  info.language = language;
   info.newline = facts.newline;
   info.taggable = taggable;
   info.ascii_tags = facts.ascii_tags;
   info.size = source.size;
   graph.files.push_back(std::move(info));
 
-  for (size_t s = 1; s < facts.scopes.size(); ++s) {
-    const Scope& scope = facts.scopes[s];
+  const uint32_t count = facts.entity_count();
+  for (uint32_t d = 1; d < count; ++d) {
+    const DefinitionOutline definition = facts.definition(d);
     Entity e;
-    e.kind = scope.kind == ScopeKind::Class ? EntityKind::Class : EntityKind::Function;
+    e.kind = definition.kind;
     e.file = file_entity;
-    e.parent = file_entity + scope.parent;
-    const std::string& simple = facts.strings[scope.name];
-    e.name = scope.parent == 0 ? simple : graph.entities[e.parent].name + "." + simple;
-    e.line = scope.line;
-    if (scope.has_anchor && taggable) {
-      e.anchor = Anchor{scope.anchor_offset, facts.strings[scope.anchor_indent]};
+    e.parent = file_entity + definition.parent;
+    e.name = definition.parent == 0
+                 ? std::string(definition.name)
+                 : graph.entities[e.parent].name + "." + std::string(definition.name);
+    e.line = definition.line;
+    if (definition.has_anchor && taggable) {
+      e.anchor = Anchor{definition.anchor_offset, std::string(definition.anchor_indent)};
     }
     graph.entities.push_back(std::move(e));
   }
@@ -181,9 +180,9 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
       result.skipped.push_back({sources[i].path, "already holds tag blocks: served unchanged"});
     }
     const auto entity = static_cast<EntityIndex>(graph.entities.size());
-    add_file_entities(graph, sources[i], *r.facts,
+    add_file_entities(graph, sources[i], front_ends()[sources[i].front_end]->name(), *r.facts,
                       r.facts->parsed_cleanly && !r.keep_unchanged);
-    by_language[sources[i].front_end].push_back({sources[i].path, &*r.facts, entity});
+    by_language[sources[i].front_end].push_back({sources[i].path, r.facts.get(), entity});
   }
   for (size_t l = 0; l < by_language.size(); ++l) {
     if (by_language[l].empty()) continue;

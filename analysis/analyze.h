@@ -9,6 +9,7 @@
 
 #include "analysis/fact_cache.h"
 #include "analysis/graph.h"
+#include "analysis/language.h"
 #include "analysis/source_tree.h"
 
 namespace anchorfs::analysis {
@@ -20,9 +21,9 @@ struct AnalysisOptions {
   // Called from worker threads, possibly concurrently, as files finish parsing.
   std::function<void(size_t done, size_t total)> on_progress;
   // Files whose bytes this accepts join the graph but are never tagged. The renderer passes its
-  // own check, so a file that already holds tag blocks is served unchanged (strip could not tell
-  // its blocks from ours).
-  std::function<bool(std::string_view bytes)> keep_unchanged;
+  // own check (in the language's comment syntax), so a file that already holds tag blocks is
+  // served unchanged (strip could not tell its blocks from ours).
+  std::function<bool(const LanguageFrontEnd& language, std::string_view bytes)> keep_unchanged;
   // Also extract and resolve the dense view's relations (configuration, environment, I/O, ...;
   // docs/dense.md). Only the dense view shows them; without them extraction is ~15% cheaper.
   bool dense = true;

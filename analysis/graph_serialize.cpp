@@ -4,7 +4,6 @@
 #include <tuple>
 
 #include "analysis/byte_codec.h"
-#include "analysis/facts.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -165,7 +164,6 @@ std::string serialize_analysis(const Analysis& a) {
   ByteWriter w;
   w.raw(kMagic);
   w.u64(kGraphFormatVersion);
-  w.u64(kAnalyserVersion);
   w.u64(a.stats.source_files);
   w.u64(a.stats.lines);
   w.u64(a.skipped.size());
@@ -179,7 +177,7 @@ std::string serialize_analysis(const Analysis& a) {
 
 std::optional<Analysis> deserialize_analysis(std::string_view bytes) {
   ByteReader r(bytes);
-  if (!r.expect(kMagic) || r.u64() != kGraphFormatVersion || r.u64() != kAnalyserVersion ||
+  if (!r.expect(kMagic) || r.u64() != kGraphFormatVersion ||
       !r.ok()) {
     return std::nullopt;
   }

@@ -11,16 +11,16 @@
 
 namespace anchorfs::analysis {
 
-// Bump whenever the layout below changes (graph entries are also keyed by the analyser version
-// and the program's build id, so a changed resolver never meets an old entry either).
-inline constexpr uint32_t kGraphFormatVersion = 2;
+// Bump whenever the layout below changes (graph entries are also keyed by every front end's facts
+// version and the program's build id, so a changed resolver never meets an old entry either).
+inline constexpr uint32_t kGraphFormatVersion = 3;
 
 // Keeps the graph, the skipped list and the statistics that describe the tree (source_files,
 // lines). How the analysis was obtained (parsed, from_cache, graph_from_cache, timings) is the
 // loader's to fill in.
 std::string serialize_analysis(const Analysis& analysis);
 
-// nullopt for anything that is not a well-formed encoding of this format and analyser version
+// nullopt for anything that is not a well-formed encoding of this format version
 // (garbage, truncation, trailing bytes, out-of-range or unsorted references); never crashes.
 std::optional<Analysis> deserialize_analysis(std::string_view bytes);
 

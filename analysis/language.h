@@ -1,22 +1,23 @@
-// The plug-in interface of a language front end: which files it claims, per-file facts, resolution.
+// The plug-in interface of a language front end: everything language-specific behind one seam.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "analysis/facts.h"
 #include "analysis/graph.h"
+#include "analysis/language_facts.h"
 
 namespace anchorfs::analysis {
 
-// One file of a front end's language as the resolver sees it.
+// One file of a front end's language as its resolver sees it.
 struct ResolverFile {
-  std::string_view path;  // repository-relative
-  const FileFacts* facts = nullptr;
-  EntityIndex entity = kNoEntity;  // its File entity; scope s > 0 is entity + s
+  std::string_view path;                 // repository-relative
+  const LanguageFacts* facts = nullptr;  // made by this front end's extract or deserialize_facts
+  EntityIndex entity = kNoEntity;        // its File entity; definition d is entity + d
 };
 
 struct ResolverInput {
@@ -24,11 +25,15 @@ struct ResolverInput {
   std::span<const ResolverFile> files;  // sorted by path
 };
 
+// What the caller asks of an analysis that a front end must honour.
+struct FrontEndOptions {
+  bool dense = true;  // extract and resolve the dense view's facts too
+};
+
 // Per-thread working state of a front end (a parser, scratch buffers).
 class ExtractorState {
  public:
   virtual ~ExtractorState() = default;
-  bool dense = true;  // extract the dense view's facts too (FileFacts::dense_extracted)
 };
 
 // How tag blocks are written in a language's files (render asks; it knows no language).
@@ -39,20 +44,25 @@ struct TagSyntax {
 
 // A language front end. Implementations are stateless after construction: `extract` is called
 // concurrently from several threads, each with its own ExtractorState; `resolve` once per
-// analysis.
+// analysis. Nothing outside analysis/<language>/ knows anything about a language but through
+// this interface (docs/architecture.md, "Adding a language").
 class LanguageFrontEnd {
  public:
   virtual ~LanguageFrontEnd() = default;
 
+  // Stable and unique: names the language in the graph (FileInfo::language), statistics and
+  // cache keys.
   virtual std::string_view name() const = 0;
 
   // Whether a regular file at this repository-relative path belongs to this language.
   virtual bool claims(std::string_view path) const = 0;
 
-  virtual std::unique_ptr<ExtractorState> new_state() const = 0;
+  // --- Per-file facts -------------------------------------------------------------------------
+  // Bump whenever extraction or the serialized layout changes: cached facts are keyed by content
+  // digest, front end name and this version, so other front ends' entries stay valid.
+  virtual uint32_t facts_version() const = 0;
 
-  // Tag placement comes with the facts (Entity::anchor); this is the rest of the tag layout.
-  virtual TagSyntax tag_syntax() const = 0;
+  virtual std::unique_ptr<ExtractorState> new_state() const = 0;
 
   // Whether the file at this repository-relative path is test code (tags rank links into tests
   // after links into product code).
@@ -60,7 +70,28 @@ class LanguageFrontEnd {
 
   // Facts of one file, parsing it exactly once. Must accept any bytes (invalid encodings,
   // partial syntax, absurd nesting) without crashing.
-  virtual FileFacts extract(ExtractorState& state, std::string_view bytes) const = 0;
+  virtual std::unique_ptr<LanguageFacts> extract(ExtractorState& state, std::string_view bytes,
+                                                 const FrontEndOptions& options) const = 0;
+
+  // A compact encoding of facts this front end made, and back. deserialize_facts returns
+  // nullptr for anything that is not a well-formed encoding of this facts_version (garbage,
+  // truncation, out-of-range references) and never crashes.
+  virtual std::string serialize_facts(const LanguageFacts& facts) const = 0;
+  virtual std::unique_ptr<LanguageFacts> deserialize_facts(std::string_view bytes) const = 0;
+
+  // --- Tags -----------------------------------------------------------------------------------
+  // Where blocks go is in the facts (DefinitionOutline anchors, LanguageFacts::file_anchor);
+  // how their lines are written is this.
+  virtual TagSyntax tag_syntax() const = 0;
+
+  // --- Resolution -----------------------------------------------------------------------------
+  // Repository-relative files resolution reads itself, beyond the sources this front end claims
+  // (build or packaging metadata). Their contents are part of the graph cache key: a file
+  // missing here would let an edit to it go unnoticed.
+  virtual std::vector<std::string_view> resolution_inputs(const FrontEndOptions& options) const {
+    (void)options;
+    return {};
+  }
 
   // Appends the resolved edges among this language's files (any order, duplicates allowed).
   virtual void resolve(const ResolverInput& input, std::vector<Edge>& edges) const = 0;
@@ -68,7 +99,10 @@ class LanguageFrontEnd {
   // Appends the dense view's edges and labels (configuration, environment, constants, I/O,
   // data, tests, registration) once `graph` holds every entity and the sorted topology edges.
   // Any order, duplicates allowed. Front ends without dense facts add nothing.
-  virtual void resolve_dense(const ResolverInput& /*input*/, Graph& /*graph*/) const {}
+  virtual void resolve_dense(const ResolverInput& input, Graph& graph) const {
+    (void)input;
+    (void)graph;
+  }
 };
 
 // Every front end anchorfs knows, in a fixed order (the first that claims a file wins).

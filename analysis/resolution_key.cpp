@@ -7,7 +7,6 @@
 #include <string_view>
 
 #include "analysis/build_identity.h"
-#include "analysis/facts.h"
 #include "analysis/graph_serialize.h"
 #include "analysis/language.h"
 
@@ -60,7 +59,10 @@ std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
   KeyHasher h;
   h.text("anchorfs resolution");
   h.number(kGraphFormatVersion);
-  h.number(kAnalyserVersion);
+  for (const auto& front_end : front_ends()) {
+    h.text(front_end->name());
+    h.number(front_end->facts_version());
+  }
   h.text(build_id);
   h.number(options.dense);
   h.text(tree.root);
@@ -71,9 +73,10 @@ std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
     add_state(h, states[i].ok, states[i].digest, states[i].problem);
     h.number(states[i].keep_unchanged);
   }
-  if (options.dense) {
-    for (const char* name : kDenseRootInputs) {
-      const SourceBytes input = read_source(tree.root, name, kMaxRootInputBytes);
+  const FrontEndOptions front_end_options{.dense = options.dense};
+  for (const auto& front_end : front_ends()) {
+    for (const std::string_view name : front_end->resolution_inputs(front_end_options)) {
+      const SourceBytes input = read_source(tree.root, std::string(name), kMaxResolutionInputBytes);
       h.text(name);
       add_state(h, input.ok, input.ok ? digest_of(input.bytes) : ContentDigest{}, input.problem);
     }

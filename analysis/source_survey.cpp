@@ -3,6 +3,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include "analysis/language.h"
+
 namespace anchorfs::analysis {
 
 std::vector<SourceState> survey_sources(const SourceTree& tree,
@@ -21,7 +23,8 @@ std::vector<SourceState> survey_sources(const SourceTree& tree,
           }
           state.ok = true;
           state.digest = digest_of(source.bytes);
-          state.keep_unchanged = options.keep_unchanged && options.keep_unchanged(source.bytes);
+          state.keep_unchanged = options.keep_unchanged &&
+              options.keep_unchanged(*front_ends()[sources[i].front_end], source.bytes);
         }
       });
   return states;

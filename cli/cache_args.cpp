@@ -5,7 +5,7 @@
 #include <string>
 
 #include "analysis/build_identity.h"
-#include "analysis/facts.h"
+#include "analysis/language.h"
 #include "cli/cli_error.h"
 
 namespace anchorfs::cli {
@@ -29,10 +29,15 @@ std::string cache_root(const CacheArgs& args) {
   return *root;
 }
 
-// The facts' format version, and the build of the extractor that wrote them: an extractor
+// Every front end's facts version, and the build of the extractor that wrote them: an extractor
 // changed without a version bump (any development build) must not be handed another's facts.
 std::string cache_entries_version() {
-  std::string version = "python-facts-" + std::to_string(analysis::kAnalyserVersion);
+  std::string version;
+  for (const auto& front_end : analysis::front_ends()) {
+    if (!version.empty()) version += ',';
+    version += std::string(front_end->name()) + "-facts-" +
+               std::to_string(front_end->facts_version());
+  }
   const std::string_view build = analysis::analyser_build_id();
   if (!build.empty()) version += '+';
   for (const char byte : build) {

@@ -25,7 +25,7 @@ void warn_on_stderr(const std::string& message);
 std::string cache_root(const CacheArgs& args);
 
 // The version every cache entry is written under and must carry to be read back:
-// "python-facts-<kAnalyserVersion>+<hex build id of this binary>".
+// "<front end>-facts-<its facts_version>[,...]+<hex build id of this binary>".
 std::string cache_entries_version();
 
 // The repository's fact store, or nullptr with --no-cache (or after a warning when the default

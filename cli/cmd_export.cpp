@@ -71,15 +71,15 @@ int run_export(const ExportArgs& args) {
   const std::string repo = check_repo(args.repo);
   const std::string outdir = prepare_outdir(repo, args);
   const auto store = open_cache(repo, args.cache, warn_on_stderr);
-  PipelineOptions options;
+  refresh::PipelineOptions options;
   options.view = args.view.options();
   options.threads = args.threads;
   options.cache = store.get();
   Prepared prepared = prepare(repo, options);
-  const std::string line = summary(prepared);
+  const std::string& line = prepared.summary;
   std::shared_ptr<const fs::Snapshot> snapshot;
   try {
-    snapshot = fs::make_snapshot(std::move(prepared.tree), std::move(prepared.plans));
+    snapshot = fs::make_snapshot(std::move(prepared.tree), std::move(prepared.result.plans));
   } catch (const std::exception& error) {
     throw CliError("internal error building the snapshot", error.what());
   }

@@ -33,17 +33,18 @@ int run_graph(const GraphArgs& args) {
   if (!format) throw CliError("--format", "unknown format '" + args.format + "'", kExitUsage);
   const std::string root = check_repo(args.root);
   const auto store = open_cache(root, args.cache, warn_on_stderr);
-  PipelineOptions options;
+  refresh::PipelineOptions options;
   options.cache = store.get();
   options.threads = args.threads;
-  const Analysed analysed = analyse_repo(root, options);
+  const analysis::Analysis analysed =
+      refresh::analyse(scan_repo(root), options, /*dense=*/true);
 
   graph_export::ExportOptions export_options;
   export_options.package = args.package;
   export_options.name_prefix = args.prefix;
   export_options.scope = args.scope;
   std::ostringstream text;
-  graph_export::write_graph(text, analysed.analysis.graph, *format, export_options);
+  graph_export::write_graph(text, analysed.graph, *format, export_options);
 
   if (args.output.empty() || args.output == "-") {
     write_all(STDOUT_FILENO, text.str(), "stdout");

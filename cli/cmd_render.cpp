@@ -47,12 +47,12 @@ int run_render(const RenderArgs& args) {
   const std::string path = relative_to_repo(repo, args.file);
   const std::string original = read_regular_file(repo + "/" + path);
   const auto store = open_cache(repo, args.cache, warn_on_stderr);
-  PipelineOptions options;
+  refresh::PipelineOptions options;
   options.cache = store.get();
   options.view = args.view.options();
   options.threads = args.threads;
   const Prepared prepared = prepare(repo, options);
-  const render::TagPlan* plan = find_plan(prepared, path);
+  const render::TagPlan* plan = refresh::find_plan(prepared.result.plans, path);
   write_all(STDOUT_FILENO, plan != nullptr ? render::apply(original, *plan) : original, "stdout");
   return kExitOk;
 }

@@ -53,11 +53,13 @@ int run_stats(const StatsArgs& args) {
   const std::string repo = check_repo(args.repo);
   const render::ViewOptions view_options = args.view.options();
   const auto store = open_cache(repo, args.cache, warn_on_stderr);
-  PipelineOptions options;
+  refresh::PipelineOptions options;
   options.cache = store.get();
   options.threads = args.threads;
-  const Analysed analysed = analyse_repo(repo, options);
-  const analysis::Graph& graph = analysed.analysis.graph;
+  // Stats reports the graph itself and every view's cost (dense included), whatever --view says.
+  const analysis::SourceTree tree = scan_repo(repo);
+  const analysis::Analysis analysed = refresh::analyse(tree, options, /*dense=*/true);
+  const analysis::Graph& graph = analysed.graph;
   // Without --view (--style) every view's (style's) cost is shown, so the choice can be made
   // before mounting; a --tag-budget adds a budgeted row after each.
   render::StatsRequest request;
@@ -75,8 +77,8 @@ int run_stats(const StatsArgs& args) {
   }
   render::TokenInput tokens{counter.get(), source_tokens(repo, graph, *counter)};
   const render::RepoStats stats =
-      render::compute_stats(graph, analysed.analysis.stats,
-                            render::source_bytes(analysed.tree, graph), base, request, tokens);
+      render::compute_stats(graph, analysed.stats,
+                            render::source_bytes(tree, graph), base, request, tokens);
   write_all(STDOUT_FILENO, args.json ? render::format_json(stats) : render::format_table(stats),
             "stdout");
   return kExitOk;

@@ -150,7 +150,9 @@ void Refresher::request_rescan() {
 size_t Refresher::wait_events(milliseconds timeout, std::string* sample) {
   if (!watcher_) {
     std::unique_lock lock(wake_mutex_);
-    wake_.wait_for(lock, timeout, [this] { return stopping_.load() || rescan_requested_.load(); });
+    wake_.wait_for(lock, timeout, [this] {
+      return stopping_.load() || rescan_requested_.load() || idle_owed();
+    });
     return 0;
   }
   const WatchEvents events = watcher_->wait(timeout);
@@ -218,6 +220,18 @@ bool Refresher::rebuild_now(const Burst& burst) {
   }
 }
 
+bool Refresher::idle_owed() const {
+  return idle_asked_.load() > idle_answered_.load();
+}
+
+void Refresher::answer_idle(uint64_t asked) {
+  {
+    std::lock_guard lock(stats_mutex_);
+    if (asked > idle_answered_.load()) idle_answered_.store(asked);
+  }
+  stats_changed_.notify_all();
+}
+
 void Refresher::run() {
   Clock::time_point next_rescan = Clock::now() + options_.rescan_interval;
   constexpr Clock::time_point kNever = Clock::time_point::max();
@@ -225,11 +239,20 @@ void Refresher::run() {
   Clock::time_point retry_at = options_.rescan_on_start ? Clock::now() : kNever;
   while (!stopping_) {
     const bool polling = stats().polling || root_lost_;
+    // Read before looking for events: an answer covers only changes made before its request,
+    // and inotify queues a change's event before the changing call returns.
+    const uint64_t asked = idle_asked_.load();
+    const bool owed = idle_owed();
     Clock::time_point wake_at = Clock::now() + kIdle;
     if (polling) {
+      // Polling sees changes only by rescanning: a waiter is owed one.
+      if (owed) next_rescan = std::min(next_rescan, Clock::now());
       wake_at = std::min(wake_at, next_rescan);
     }
     wake_at = std::min(wake_at, retry_at);
+    if (owed && !polling && retry_at == kNever) {
+      wake_at = Clock::now();  // only look for events: a waiter waits for the answer
+    }
     Burst burst;
     burst.events = wait_events(until(wake_at), &burst.sample);
     burst.first = Clock::now();
@@ -245,6 +268,7 @@ void Refresher::run() {
     const bool due =
         requested || (polling && burst.first >= next_rescan) || burst.first >= retry_at;
     if (burst.events == 0 && !due) {
+      if (owed && !polling && retry_at == kNever) answer_idle(asked);
       continue;
     }
     if (burst.events > 0) {
@@ -265,6 +289,7 @@ void Refresher::run() {
     }
     retry_at = rebuild_now(burst) ? kNever : Clock::now() + options_.retry_after;
     next_rescan = Clock::now() + options_.rescan_interval;
+    if (owed && polling && retry_at == kNever) answer_idle(asked);
   }
 }
 
@@ -276,6 +301,17 @@ RefreshStats Refresher::stats() const {
 bool Refresher::wait_for_refreshes(uint64_t count, milliseconds timeout) const {
   std::unique_lock lock(stats_mutex_);
   return stats_changed_.wait_for(lock, timeout, [&] { return stats_.refreshes >= count; });
+}
+
+bool Refresher::wait_until_idle(milliseconds timeout) {
+  const uint64_t ticket = idle_asked_.fetch_add(1) + 1;
+  {
+    std::lock_guard lock(wake_mutex_);  // the polling loop checks idle_owed() under it
+  }
+  wake_.notify_all();
+  wake_watcher();
+  std::unique_lock lock(stats_mutex_);
+  return stats_changed_.wait_for(lock, timeout, [&] { return idle_answered_.load() >= ticket; });
 }
 
 }  // namespace anchorfs::refresh

@@ -46,7 +46,8 @@ struct RefreshStats {
   double last_seconds = 0;  // first event of the last burst to the rebuild's end
 };
 
-// Thread-safety: start/stop from the owning thread; stats() and wait_for_refreshes() from any.
+// Thread-safety: start/stop from the owning thread; stats(), wait_for_refreshes() and
+// wait_until_idle() from any.
 class Refresher {
  public:
   Refresher(std::string root, RebuildFn rebuild, RefreshOptions options = {});
@@ -66,6 +67,12 @@ class Refresher {
   // they did.
   bool wait_for_refreshes(uint64_t count, std::chrono::milliseconds timeout) const;
 
+  // Blocks until every change made before the call has been seen and handled (its rebuild
+  // published, or found to change nothing) and no retry is pending, or `timeout` passed; returns
+  // whether it got there. Without inotify (polling) one rescan after the call counts. For tests:
+  // they wait for this instead of sleeping (clangd's blockUntilIdleForTest).
+  bool wait_until_idle(std::chrono::milliseconds timeout);
+
  private:
   struct Burst {
     std::chrono::steady_clock::time_point first;
@@ -80,6 +87,8 @@ class Refresher {
   void settle(Burst& burst);             // waits for the burst to end (debounce)
   bool rebuild_now(const Burst& burst);  // false on failure
   void enter_polling(const std::string& why);
+  bool idle_owed() const;
+  void answer_idle(uint64_t asked);
   // Makes the watcher (null when inotify or the root is unavailable); false without one.
   bool make_watcher();
   void wake_watcher();
@@ -105,6 +114,10 @@ class Refresher {
   mutable std::mutex stats_mutex_;
   mutable std::condition_variable stats_changed_;
   RefreshStats stats_;
+  // wait_until_idle() requests, numbered, and the last one the loop answered (written under
+  // stats_mutex_, which its waiters wait on).
+  std::atomic<uint64_t> idle_asked_{0};
+  std::atomic<uint64_t> idle_answered_{0};
 };
 
 }  // namespace anchorfs::refresh

@@ -110,36 +110,25 @@ Built SnapshotBuilder::build() {
     built = previous_;
     built.reanalysed = false;
   } else {
-    analysis::AnalysisOptions analysis_options;
-    analysis_options.threads = options_.threads;
-    analysis_options.keep_unchanged = render::has_tag_delimiter;
-    // Only the dense view shows dense facts; extracting them costs about 15% of extraction.
-    analysis_options.dense = options_.view.view == render::View::Dense;
-    analysis_options.cache = options_.cache;
+    PipelineOptions options;
+    options.view = options_.view;
+    options.threads = options_.threads;
+    options.cache = options_.cache;
     if (!progress_reported_) {
-      analysis_options.on_progress = options_.on_progress;
+      options.on_progress = options_.on_progress;
       progress_reported_ = true;
     }
-    analysis::Analysis result;
-    if (options_.view.view == render::View::None && !options_.plan_maps) {
-      result.stats.source_files = analysis::select_sources(tree).size();
-      built.analysed = false;
-    } else {
-      result = analysis::analyze(tree, analysis_options);
-      if (options_.cache != nullptr) {
-        options_.cache->flush();
-      }
-    }
-    const analysis::Graph& graph = result.graph;
-    const render::ViewChoice choice = render::choose_view(graph, options_.view);
-    previous_plans_ = render::plans_by_path(graph, choice);
-    if (options_.plan_maps) previous_maps_ = render::plan_maps_by_path(graph, choice);
+    options.plan_maps = options_.plan_maps;
+    Prepared prepared = prepare(tree, options);
+    previous_plans_ = std::move(prepared.plans);
+    if (options_.plan_maps) previous_maps_ = std::move(prepared.maps);
+    built.analysed = prepared.analysed;
     built.reanalysed = true;
-    built.stats = result.stats;
-    built.skipped_files = std::move(result.skipped);
-    built.entities = graph.entities.size();
-    built.edges = graph.edges.size();
-    built.view_reason = choice.reason;
+    built.stats = prepared.analysis.stats;
+    built.skipped_files = std::move(prepared.analysis.skipped);
+    built.entities = prepared.analysis.graph.entities.size();
+    built.edges = prepared.analysis.graph.edges.size();
+    built.view_reason = prepared.choice.reason;
     // Only after the plans are in hand: a failed analysis must not mark the sources as seen.
     previous_signature_ = signature.sources;
     have_previous_ = true;
@@ -164,26 +153,17 @@ Built SnapshotBuilder::build() {
 }
 
 std::string describe(const Built& built) {
-  const double seconds = built.seconds;
   if (!built.reanalysed) {
-    return fmt::format("no source changed, tags reused; {:.2f} s", seconds);
+    return fmt::format("no source changed, tags reused; {:.2f} s", built.seconds);
   }
-  if (!built.analysed) {
-    return fmt::format("{} source files (not analysed: {}); {:.2f} s", built.stats.source_files,
-                       built.view_reason, seconds);
-  }
-  // A graph cache hit loaded no per-file facts at all: say so rather than "N from cache".
-  std::string how = built.stats.graph_from_cache ? std::string("graph from cache")
-                                                 : fmt::format("{} parsed", built.stats.parsed);
-  if (!built.skipped_files.empty()) {
-    how += fmt::format(", {} untagged", built.skipped_files.size());
-  }
-  if (!built.stats.graph_from_cache && built.stats.from_cache > 0) {
-    how += fmt::format(", {} from cache", built.stats.from_cache);
-  }
-  return fmt::format("{} source files ({}), {} entities, {} edges; {}; {:.2f} s",
-                     built.stats.source_files, how, built.entities, built.edges, built.view_reason,
-                     seconds);
+  RunSummary run;
+  run.analysed = built.analysed;
+  run.stats = built.stats;
+  run.untagged = built.skipped_files.size();
+  run.entities = built.entities;
+  run.edges = built.edges;
+  run.view_reason = built.view_reason;
+  return summary_line(run, built.seconds);
 }
 
 }  // namespace anchorfs::refresh

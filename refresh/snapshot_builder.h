@@ -16,6 +16,7 @@
 #include "fs/snapshot.h"
 #include "render/plan_map.h"
 #include "render/tag_plan.h"
+#include "refresh/pipeline.h"
 #include "render/view.h"
 
 namespace anchorfs::refresh {
@@ -82,8 +83,8 @@ class SnapshotBuilder {
   Built previous_;
 };
 
-// One line for logs and mount summaries: "N source files (S untagged, C from cache), E entities,
-// L edges; <view reason>; T s" (or "tags unchanged" when the plans were reused).
+// One line for logs and mount summaries: summary_line (refresh/pipeline.h) of the last analysis,
+// or "no source changed, tags reused" when the plans were reused.
 std::string describe(const Built& built);
 
 }  // namespace anchorfs::refresh

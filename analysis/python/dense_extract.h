@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "analysis/facts.h"
+#include "analysis/python/facts.h"
 
 namespace anchorfs::analysis::python {
 

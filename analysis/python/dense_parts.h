@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "analysis/graph.h"
-#include "analysis/language.h"
+#include "analysis/python/facts.h"
 #include "analysis/python/dense_symbols.h"
 
 namespace anchorfs::analysis::python {

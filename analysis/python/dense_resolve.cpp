@@ -236,10 +236,12 @@ class DenseResolver {
   void entry_points() {
     const std::string root(input_.root);
     std::vector<EntryPoint> all;
-    if (const SourceBytes cfg = read_source(root, "setup.cfg", kMaxEntryPointFile); cfg.ok) {
+    if (const SourceBytes cfg = read_source(root, std::string(kSetupCfg), kMaxEntryPointFile);
+        cfg.ok) {
       all = parse_setup_cfg(cfg.bytes);
     }
-    if (const SourceBytes toml = read_source(root, "pyproject.toml", kMaxEntryPointFile); toml.ok) {
+    if (const SourceBytes toml = read_source(root, std::string(kPyprojectToml), kMaxEntryPointFile);
+        toml.ok) {
       for (EntryPoint& e : parse_pyproject(toml.bytes)) all.push_back(std::move(e));
     }
     for (const EntryPoint& e : all) {

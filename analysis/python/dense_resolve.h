@@ -3,7 +3,7 @@
 #pragma once
 
 #include "analysis/graph.h"
-#include "analysis/language.h"
+#include "analysis/python/facts.h"
 
 namespace anchorfs::analysis::python {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "analysis/graph.h"
-#include "analysis/language.h"
+#include "analysis/python/facts.h"
 #include "analysis/python/modules.h"
 
 namespace anchorfs::analysis::python {

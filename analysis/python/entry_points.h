@@ -7,6 +7,12 @@
 
 namespace anchorfs::analysis::python {
 
+// The files at the repository root the dense resolver reads entry points from
+// (PythonFrontEnd::resolution_inputs: the graph cache key covers them).
+inline constexpr std::string_view kSetupCfg = "setup.cfg";
+inline constexpr std::string_view kPyprojectToml = "pyproject.toml";
+inline constexpr std::string_view kEntryPointFiles[] = {kSetupCfg, kPyprojectToml};
+
 struct EntryPoint {
   std::string group;   // "console_scripts", "gui_scripts", or a plugin group
   std::string name;    // the script or plugin name

@@ -269,7 +269,6 @@ class Extractor {
   }
 
   FileFacts run(TSNode root, bool has_error) {
-    f_.language = "python";
     f_.newline = first_newline(text_);
     f_.lines = text_.empty() ? 0 : lines_.count();
     Scope module;
@@ -1402,7 +1401,6 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
   ts_parser_set_language(parser, tree_sitter_python());
   FileFacts facts;
   if (bytes.size() > UINT32_MAX) {
-    facts.language = "python";
     Scope module;
     facts.strings.emplace_back();
     module.name = 0;
@@ -1418,7 +1416,6 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
   }
   if (tree == nullptr) {
     ts_parser_reset(parser);
-    facts.language = "python";
     facts.strings.emplace_back();
     Scope module;
     module.name = 0;

@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "analysis/facts.h"
+#include "analysis/python/facts.h"
 
 struct TSParser;
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/facts.h"
+#include "analysis/python/facts.h"
 
 namespace anchorfs::analysis::python {
 

@@ -5,7 +5,9 @@
 
 #include "analysis/python/dense_parts.h"
 #include "analysis/python/dense_resolve.h"
+#include "analysis/python/entry_points.h"
 #include "analysis/python/extract.h"
+#include "analysis/python/facts.h"
 #include "analysis/python/resolve.h"
 #include "analysis/python/source_encoding.h"
 
@@ -24,6 +26,23 @@ class ParserState final : public ExtractorState {
   TSParser* parser_;
 };
 
+// The core's input with every file's facts seen as what this front end made them: Python facts.
+class PythonInput {
+ public:
+  explicit PythonInput(const analysis::ResolverInput& input) {
+    files_.reserve(input.files.size());
+    for (const analysis::ResolverFile& file : input.files) {
+      files_.push_back({file.path, &static_cast<const FileFacts&>(*file.facts), file.entity});
+    }
+    input_ = {input.root, files_};
+  }
+  const ResolverInput& get() const { return input_; }
+
+ private:
+  std::vector<ResolverFile> files_;
+  ResolverInput input_;
+};
+
 }  // namespace
 
 // Stub files (.pyi) are not analysed: they duplicate the module names of the sources they
@@ -34,6 +53,10 @@ bool PythonFrontEnd::claims(std::string_view path) const {
   return base.size() > 3 && base.ends_with(".py");
 }
 
+uint32_t PythonFrontEnd::facts_version() const {
+  return kFactsVersion;
+}
+
 std::unique_ptr<ExtractorState> PythonFrontEnd::new_state() const {
   return std::make_unique<ParserState>();
 }
@@ -41,15 +64,21 @@ std::unique_ptr<ExtractorState> PythonFrontEnd::new_state() const {
 // The parser reads UTF-8. A file declaring another encoding is parsed re-encoded (so a Latin-1
 // identifier such as `caf\xE9` stays whole), its anchors mapped back to the original bytes, and
 // its tag text is kept to ASCII, which every codec Python accepts for source can represent.
-FileFacts PythonFrontEnd::extract(ExtractorState& state, std::string_view bytes) const {
+std::unique_ptr<LanguageFacts> PythonFrontEnd::extract(ExtractorState& state,
+                                                       std::string_view bytes,
+                                                       const FrontEndOptions& options) const {
   TSParser* parser = static_cast<ParserState&>(state).parser();
   const std::optional<std::string> codec = declared_encoding(bytes);
-  if (!codec || is_utf8_codec(*codec)) return extract_facts(parser, bytes, state.dense);
+  if (!codec || is_utf8_codec(*codec)) {
+    return std::make_unique<FileFacts>(extract_facts(parser, bytes, options.dense));
+  }
   const Utf8Source source(bytes, *codec);
-  FileFacts facts = extract_facts(parser, source.text(), state.dense);
-  facts.ascii_tags = true;
-  facts.file_anchor = source.original_offset(facts.file_anchor);
-  for (Scope& scope : facts.scopes) scope.anchor_offset = source.original_offset(scope.anchor_offset);
+  auto facts = std::make_unique<FileFacts>(extract_facts(parser, source.text(), options.dense));
+  facts->ascii_tags = true;
+  facts->file_anchor = source.original_offset(facts->file_anchor);
+  for (Scope& scope : facts->scopes) {
+    scope.anchor_offset = source.original_offset(scope.anchor_offset);
+  }
   return facts;
 }
 
@@ -61,12 +90,28 @@ bool PythonFrontEnd::is_test_path(std::string_view path) const {
   return python::is_test_path(path);
 }
 
-void PythonFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {
-  python::resolve(input, edges);
+std::string PythonFrontEnd::serialize_facts(const LanguageFacts& facts) const {
+  return python::serialize_facts(static_cast<const FileFacts&>(facts));
 }
 
-void PythonFrontEnd::resolve_dense(const ResolverInput& input, Graph& graph) const {
-  add_dense_relations(input, graph);
+std::unique_ptr<LanguageFacts> PythonFrontEnd::deserialize_facts(std::string_view bytes) const {
+  auto facts = python::deserialize_facts(bytes);
+  if (!facts) return nullptr;
+  return std::make_unique<FileFacts>(std::move(*facts));
+}
+
+std::vector<std::string_view> PythonFrontEnd::resolution_inputs(
+    const FrontEndOptions& options) const {
+  if (!options.dense) return {};
+  return {std::begin(kEntryPointFiles), std::end(kEntryPointFiles)};
+}
+
+void PythonFrontEnd::resolve(const analysis::ResolverInput& input, std::vector<Edge>& edges) const {
+  python::resolve(PythonInput(input).get(), edges);
+}
+
+void PythonFrontEnd::resolve_dense(const analysis::ResolverInput& input, Graph& graph) const {
+  add_dense_relations(PythonInput(input).get(), graph);
 }
 
 }  // namespace anchorfs::analysis::python

@@ -9,8 +9,13 @@ class PythonFrontEnd final : public LanguageFrontEnd {
  public:
   std::string_view name() const override { return "python"; }
   bool claims(std::string_view path) const override;
+  uint32_t facts_version() const override;
   std::unique_ptr<ExtractorState> new_state() const override;
-  FileFacts extract(ExtractorState& state, std::string_view bytes) const override;
+  std::unique_ptr<LanguageFacts> extract(ExtractorState& state, std::string_view bytes,
+                                         const FrontEndOptions& options) const override;
+  std::string serialize_facts(const LanguageFacts& facts) const override;
+  std::unique_ptr<LanguageFacts> deserialize_facts(std::string_view bytes) const override;
+  std::vector<std::string_view> resolution_inputs(const FrontEndOptions& options) const override;
   TagSyntax tag_syntax() const override;
   bool is_test_path(std::string_view path) const override;
   void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;

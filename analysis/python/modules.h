@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/language.h"
+#include "analysis/python/facts.h"
 
 namespace anchorfs::analysis::python {
 

@@ -14,9 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/facts.h"
+#include "analysis/python/facts.h"
 #include "analysis/graph.h"
-#include "analysis/language.h"
 #include "analysis/python/class_hierarchy.h"
 #include "analysis/python/literal_index.h"
 #include "analysis/python/modules.h"

@@ -5,14 +5,18 @@
 
 #include "analysis/language.h"
 #include "analysis/python/entry_points.h"
+#include "analysis/python/facts.h"
 
 namespace anchorfs::analysis {
 namespace {
 
+// These tests read the Python front end's own facts.
+using namespace python;  // NOLINT(google-build-using-namespace)
+
 FileFacts extract(std::string_view source) {
-  const LanguageFrontEnd& python = *front_ends().at(0);
-  auto state = python.new_state();
-  return python.extract(*state, source);
+  const LanguageFrontEnd& front_end = *front_end_named("python");
+  auto state = front_end.new_state();
+  return static_cast<const FileFacts&>(*front_end.extract(*state, source, {}));
 }
 
 // "scope-name kind path [key]" per dense fact.

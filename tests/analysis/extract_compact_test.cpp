@@ -6,12 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "analysis/facts.h"
+#include "analysis/python/facts.h"
 #include "analysis/python/extract.h"
 #include "temp_repo.h"
 
 namespace anchorfs::analysis::test {
 namespace {
+
+// These tests read the Python front end's own facts.
+using namespace python;  // NOLINT(google-build-using-namespace)
 
 std::vector<Stmt> stmts_of(const FileFacts& f, StmtKind kind) {
   std::vector<Stmt> out;
@@ -116,7 +119,6 @@ TEST(ExtractCompact, SerializedDeltasRoundTripAnyOrder) {
   // References far back, list starts out of order (scope lists sit between expression lists),
   // large ids: the delta encoding must give every value back exactly.
   FileFacts f;
-  f.language = "python";
   f.strings = {"", "a", "b"};
   f.scopes.resize(1);
   f.scopes[0].name = 0;

@@ -1,5 +1,5 @@
 // Per-file facts: serialization round trip and robustness against garbage.
-#include "analysis/facts.h"
+#include "analysis/python/facts.h"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +9,9 @@
 
 namespace anchorfs::analysis::test {
 namespace {
+
+// These tests read the Python front end's own facts.
+using namespace python;  // NOLINT(google-build-using-namespace)
 
 const char* kSource =
     "import os.path as p\n"
@@ -72,7 +75,7 @@ TEST(Facts, RejectsOtherVersionsAndTruncation) {
     EXPECT_FALSE(deserialize_facts(std::string_view(bytes).substr(0, n)).has_value()) << n;
   }
   std::string other = bytes;
-  other[4] = static_cast<char>(kAnalyserVersion + 1);
+  other[4] = static_cast<char>(kFactsVersion + 1);
   EXPECT_FALSE(deserialize_facts(other).has_value());
   EXPECT_FALSE(deserialize_facts(bytes + "x").has_value());
 }

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "analysis/byte_codec.h"
-#include "analysis/facts.h"
 #include "tests/analysis/temp_repo.h"
 
 namespace anchorfs::analysis::test {
@@ -62,7 +61,7 @@ Analysis sample_analysis() {
   repo.write("pkg/tagged.py", "# [anchorfs:begin]\nx = 1\n");
   AnalysisOptions options;
   options.threads = 2;
-  options.keep_unchanged = [](std::string_view bytes) {
+  options.keep_unchanged = [](const LanguageFrontEnd&, std::string_view bytes) {
     return bytes.find("[anchorfs:begin]") != std::string_view::npos;
   };
   return analyze(scan_tree(repo.root()), options);
@@ -96,18 +95,15 @@ TEST(GraphSerialize, EveryTruncationIsRejected) {
   EXPECT_FALSE(deserialize_analysis(bytes + '\0').has_value()) << "trailing byte";
 }
 
-TEST(GraphSerialize, OtherFormatOrAnalyserVersionIsRejected) {
+// Front ends' facts versions are in the resolution key (the entry's name), not in the entry.
+TEST(GraphSerialize, OtherFormatVersionIsRejected) {
   const Analysis original = sample_analysis();
   std::string bytes = serialize_analysis(original);
-  // Layout: magic (4 bytes), format version, analyser version (one varint byte each here).
-  ASSERT_LT(kGraphFormatVersion, 0x80u);
-  ASSERT_LT(kAnalyserVersion, 0x7fu);
+  // Layout: magic (4 bytes), format version (one varint byte here).
+  ASSERT_LT(kGraphFormatVersion, 0x7fu);
   std::string other_format = bytes;
   other_format[4] = static_cast<char>(kGraphFormatVersion + 1);
   EXPECT_FALSE(deserialize_analysis(other_format).has_value());
-  std::string other_analyser = bytes;
-  other_analyser[5] = static_cast<char>(kAnalyserVersion + 1);
-  EXPECT_FALSE(deserialize_analysis(other_analyser).has_value());
   std::string other_magic = bytes;
   other_magic[0] = 'X';
   EXPECT_FALSE(deserialize_analysis(other_magic).has_value());
@@ -117,7 +113,7 @@ TEST(GraphSerialize, OtherFormatOrAnalyserVersionIsRejected) {
 // (damage to names or offsets is the store checksum's to catch, not the decoder's).
 TEST(GraphSerialize, GarbledBytesNeverCrashAndNeverLoadInconsistentGraphs) {
   const std::string bytes = serialize_analysis(sample_analysis());
-  constexpr size_t kHeaderBytes = 6;  // magic and both versions
+  constexpr size_t kHeaderBytes = 5;  // magic and format version
   for (size_t i = 0; i < bytes.size(); ++i) {
     for (const int flip : {0x01, 0x80, 0xff}) {
       std::string garbled = bytes;

@@ -19,7 +19,7 @@ class Modules {
   Modules(std::string root, std::vector<std::string> paths)
       : root_(std::move(root)), paths_(std::move(paths)) {
     for (const std::string& p : paths_) files_.push_back({p, nullptr, kNoEntity});
-    index_.emplace(ResolverInput{root_, files_});
+    index_.emplace(python::ResolverInput{root_, files_});
   }
   uint32_t file(std::string_view path) const {
     for (uint32_t i = 0; i < paths_.size(); ++i) {
@@ -44,7 +44,7 @@ class Modules {
  private:
   std::string root_;
   std::vector<std::string> paths_;
-  std::vector<ResolverFile> files_;
+  std::vector<python::ResolverFile> files_;
   std::optional<ModuleIndex> index_;
 };
 

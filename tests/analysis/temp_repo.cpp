@@ -12,9 +12,9 @@
 
 namespace anchorfs::analysis::test {
 
-FileFacts extract_python(std::string_view source) {
+python::FileFacts extract_python(std::string_view source) {
   TSParser* parser = ts_parser_new();
-  FileFacts facts = python::extract_facts(parser, source);
+  python::FileFacts facts = python::extract_facts(parser, source);
   ts_parser_delete(parser);
   return facts;
 }

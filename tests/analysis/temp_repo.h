@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "analysis/analyze.h"
-#include "analysis/facts.h"
+#include "analysis/python/facts.h"
 
 namespace anchorfs::analysis::test {
 
@@ -27,7 +27,7 @@ class TempRepo {
 };
 
 // The Python facts of `source`, extracted with a fresh parser.
-FileFacts extract_python(std::string_view source);
+python::FileFacts extract_python(std::string_view source);
 
 // "relation from -> to" lines of a graph, by id, for one relation.
 std::vector<std::string> edges_of(const Graph& graph, Relation relation);

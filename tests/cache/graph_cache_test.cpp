@@ -71,7 +71,7 @@ class GraphCacheTest : public CacheTest {
   bool is_hit(LmdbFactCache& cache) { return analyse(&cache).stats.graph_from_cache; }
 
   bool dense_ = true;
-  std::function<bool(std::string_view)> keep_unchanged_;
+  std::function<bool(const analysis::LanguageFrontEnd&, std::string_view)> keep_unchanged_;
 };
 
 TEST_F(GraphCacheTest, SecondAnalysisOfTheSameTreeIsAHitWithAnIdenticalResult) {
@@ -116,7 +116,9 @@ TEST_F(GraphCacheTest, EveryChangeResolutionDependsOnIsAMiss) {
   expect_miss_then_hit(*cache, "dense off");
   put("setup.cfg", "[metadata]\nname = x\n");
   EXPECT_TRUE(is_hit(*cache)) << "without dense, setup.cfg is not read";
-  keep_unchanged_ = [](std::string_view bytes) { return bytes.starts_with("def helper"); };
+  keep_unchanged_ = [](const analysis::LanguageFrontEnd&, std::string_view bytes) {
+    return bytes.starts_with("def helper");
+  };
   expect_miss_then_hit(*cache, "a file kept unchanged");
   EXPECT_TRUE(warnings().empty());
 }

@@ -64,8 +64,7 @@ TEST_F(RefresherTest, OneChangeGivesOneRefresh) {
       options());
   refresher.start();
   put(root_, "pkg/a.py", "x = 2\n");
-  ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
-  std::this_thread::sleep_for(milliseconds(500));
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
   EXPECT_EQ(rebuilds.load(), 1);
   EXPECT_EQ(refresher.stats().refreshes, 1u);
   EXPECT_FALSE(refresher.stats().polling);
@@ -87,8 +86,7 @@ TEST_F(RefresherTest, ABurstOfChangesRefreshesOnceItSettles) {
   for (int i = 0; i < 400; ++i) {  // like a branch switch: many files, many directories
     put(root_, "d" + std::to_string(i % 20) + "/f" + std::to_string(i) + ".py", "v = 1\n");
   }
-  ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
-  std::this_thread::sleep_for(milliseconds(600));
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
   EXPECT_LE(rebuilds.load(), 2);  // without debouncing it would be dozens
   EXPECT_GE(rebuilds.load(), 1);
 }
@@ -104,7 +102,8 @@ TEST_F(RefresherTest, NothingChangedMeansNoRefresh) {
       options());
   refresher.start();
   put(root_, "a.py", "");
-  EXPECT_TRUE(eventually([&] { return refresher.stats().unchanged >= 1; }));
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  EXPECT_EQ(refresher.stats().unchanged, 1u);
   EXPECT_EQ(refresher.stats().refreshes, 0u);
   EXPECT_TRUE(log().empty());
 }
@@ -131,7 +130,8 @@ TEST_F(RefresherTest, WatchLimitFallsBackToPeriodicRescans) {
   EXPECT_TRUE(refresher.stats().polling);
   EXPECT_TRUE(logged("watch limit"));
   put(root_, "deep/er/a.py", "x = 2\n");
-  ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));  // one rescan after the put
+  EXPECT_EQ(refresher.stats().refreshes, 1u);
   EXPECT_TRUE(logged("after a rescan"));
 }
 
@@ -148,7 +148,8 @@ TEST_F(RefresherTest, AFailedRebuildIsRetriedWithoutFurtherChanges) {
       options());
   refresher.start();
   put(root_, "a.py", "x = 1\n");
-  ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));  // not idle while retrying
+  EXPECT_EQ(refresher.stats().refreshes, 1u);
   EXPECT_EQ(refresher.stats().failures, 1u);
   EXPECT_TRUE(logged("refresh failed (file changed under the scan)"));
 }
@@ -171,6 +172,26 @@ TEST_F(RefresherTest, ChangesMadeBeforeStartAreFoundByTheStartUpRescan) {
   refresher.start();
   ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
   EXPECT_TRUE(logged("caught up"));
+}
+
+TEST_F(RefresherTest, WaitUntilIdleCoversEveryChangeMadeBeforeIt) {
+  std::atomic<int> rebuilds{0};
+  Refresher refresher(
+      root_,
+      [&]() -> std::optional<std::string> {
+        ++rebuilds;
+        return "rebuilt";
+      },
+      options());
+  refresher.start();
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  EXPECT_EQ(rebuilds.load(), 0);  // nothing changed yet
+  for (int round = 1; round <= 3; ++round) {
+    put(root_, "a.py", "x = " + std::to_string(round) + "\n");
+    ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+    EXPECT_EQ(rebuilds.load(), round);
+    EXPECT_EQ(refresher.stats().refreshes, static_cast<uint64_t>(round));
+  }
 }
 
 TEST_F(RefresherTest, StopsPromptlyWhenIdle) {

@@ -72,6 +72,26 @@ TEST_F(Commands, ExportWritesWhatTheMountServes) {
   EXPECT_EQ(tree_fingerprint(out), before);
 }
 
+// View none is the study's baseline: the same files through the same commands, and no analysis
+// (nothing parsed, nothing cached) in any command, not only in the mount.
+TEST_F(Commands, ViewNoneExportsAndRendersWithoutAnalysing) {
+  const std::string cache = dir_ / "cache";
+  const std::string out = dir_ / "out";
+  const ProcessResult exported =
+      anchorfs({"export", repo_, out, "--view", "none", "--cache-dir", cache});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_NE(exported.err.find("(not analysed: view none"), std::string::npos) << exported.err;
+  for (const std::string& path : regular_files(repo_)) {
+    EXPECT_EQ(read_file(out + "/" + path), read_file(repo_ + "/" + path)) << path;
+  }
+  const ProcessResult rendered = anchorfs(
+      {"render", repo_, "bookshelf/models.py", "--view", "none", "--cache-dir", cache});
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  EXPECT_EQ(rendered.out, read_file(repo_ + "/bookshelf/models.py"));
+  const ProcessResult stats = anchorfs({"cache", "stats", "--cache-dir", cache});
+  EXPECT_NE(stats.out.find("0 entries, 0 graphs"), std::string::npos) << stats.out;
+}
+
 TEST_F(Commands, ExportRefusesNestedDirectories) {
   const ProcessResult inside = anchorfs({"export", repo_, repo_ + "/tagged"});
   EXPECT_EQ(inside.exit_code, 1);

@@ -1,17 +1,20 @@
-// Per-file facts: what a front end extracts from one file's bytes, cached by content digest.
+// The Python front end's per-file facts: scopes, flattened expressions and flow constraints.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace anchorfs::analysis {
+#include "analysis/language_facts.h"
+
+namespace anchorfs::analysis::python {
 
 // Bump whenever extraction or the serialized layout changes: cached facts of another version
-// are ignored.
-inline constexpr uint32_t kAnalyserVersion = 12;
+// are ignored (PythonFrontEnd::facts_version).
+inline constexpr uint32_t kFactsVersion = 13;
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 
@@ -125,14 +128,11 @@ struct DenseFact {
   friend bool operator==(const DenseFact&, const DenseFact&) = default;
 };
 
-struct FileFacts {
-  std::string language;          // the front end that extracted them ("python")
-  bool parsed_cleanly = false;   // no syntax errors: the file may be tagged
-  bool has_file_anchor = false;  // a file tag block may be inserted at file_anchor
-  uint64_t file_anchor = 0;
-  std::string newline = "\n";  // the first line terminator ("\n" when there is none)
-  bool ascii_tags = false;     // the declared source encoding may reject UTF-8 tag text
-  uint32_t lines = 0;
+// The header (parsed_cleanly, anchors, newline, lines, dense_extracted) is LanguageFacts'.
+struct FileFacts final : LanguageFacts {
+  uint32_t entity_count() const override { return static_cast<uint32_t>(scopes.size()); }
+  DefinitionOutline definition(uint32_t d) const override;
+
   bool has_all = false;              // module-level __all__ given as a literal list of strings
   std::vector<uint32_t> all_names;   // string ids of __all__
   std::vector<std::string> strings;  // interned names, indexed by string id
@@ -141,19 +141,30 @@ struct FileFacts {
   std::vector<Expr> exprs;
   std::vector<uint32_t> lists;
   std::vector<Stmt> stmts;
-  bool dense_extracted = false;  // `dense` was filled (extraction may skip it: AnalysisOptions)
-  std::vector<DenseFact> dense;  // sorted, unique; empty for files that did not parse cleanly
+  std::vector<DenseFact> dense;  // sorted, unique; filled when dense_extracted and parsed cleanly
   friend bool operator==(const FileFacts&, const FileFacts&) = default;
 };
 
-// A compact binary encoding tagged with kAnalyserVersion.
+// A compact binary encoding tagged with kFactsVersion.
 std::string serialize_facts(const FileFacts& facts);
 
-// nullopt for anything that is not a well-formed encoding of this analyser version (garbage,
+// nullopt for anything that is not a well-formed encoding of kFactsVersion (garbage,
 // truncation, other versions, out-of-range references); never crashes.
 std::optional<FileFacts> deserialize_facts(std::string_view bytes);
 
 // True when every reference inside `facts` is in range (what the resolver relies on).
 bool facts_are_consistent(const FileFacts& facts);
 
-}  // namespace anchorfs::analysis
+// The core's ResolverInput with its facts known to be Python's (PythonFrontEnd converts).
+struct ResolverFile {
+  std::string_view path;  // repository-relative
+  const FileFacts* facts = nullptr;
+  EntityIndex entity = kNoEntity;  // its File entity; scope s > 0 is entity + s
+};
+
+struct ResolverInput {
+  std::string_view root;  // absolute path of the repository (its basename may name a package)
+  std::span<const ResolverFile> files;  // sorted by path
+};
+
+}  // namespace anchorfs::analysis::python

@@ -1,9 +1,9 @@
-// Binary (de)serialization of FileFacts for the fact cache: varints, length-prefixed strings;
+// Binary (de)serialization of Python FileFacts for the fact cache: varints, length-prefixed strings;
 // expression and statement references as (zigzag) deltas, since most point close by.
 #include "analysis/byte_codec.h"
-#include "analysis/facts.h"
+#include "analysis/python/facts.h"
 
-namespace anchorfs::analysis {
+namespace anchorfs::analysis::python {
 namespace {
 
 constexpr char kMagic[4] = {'A', 'F', 'F', 'X'};
@@ -77,8 +77,7 @@ constexpr int kExprCountShift = 6;  // an expression header holds its list count
 std::string serialize_facts(const FileFacts& f) {
   Writer w;
   w.raw(std::string_view(kMagic, sizeof kMagic));
-  w.u64(kAnalyserVersion);
-  w.str(f.language);
+  w.u64(kFactsVersion);
   w.u64(f.parsed_cleanly);
   w.u64(f.has_file_anchor);
   w.u64(f.file_anchor);
@@ -172,9 +171,8 @@ std::string serialize_facts(const FileFacts& f) {
 std::optional<FileFacts> deserialize_facts(std::string_view bytes) {
   Reader r(bytes);
   if (!r.expect(std::string_view(kMagic, sizeof kMagic))) return std::nullopt;
-  if (r.u64() != kAnalyserVersion || !r.ok()) return std::nullopt;
+  if (r.u64() != kFactsVersion || !r.ok()) return std::nullopt;
   FileFacts f;
-  f.language = r.str();
   f.parsed_cleanly = r.boolean();
   f.has_file_anchor = r.boolean();
   f.file_anchor = r.u64();
@@ -333,4 +331,4 @@ bool facts_are_consistent(const FileFacts& f) {
   return true;
 }
 
-}  // namespace anchorfs::analysis
+}  // namespace anchorfs::analysis::python

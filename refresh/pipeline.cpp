@@ -1,0 +1,92 @@
+// scan_tree -> analyze (as the view needs) -> choose_view -> render_plans, and its summary line.
+#include "refresh/pipeline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string_view>
+
+#include "analysis/language.h"
+#include "analysis/source_files.h"
+
+namespace anchorfs::refresh {
+
+bool view_needs_analysis(const render::ViewOptions& view) {
+  return view.view != render::View::None;
+}
+
+bool view_needs_dense(const render::ViewOptions& view) {
+  return view.view == render::View::Dense;
+}
+
+analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool dense) {
+  analysis::AnalysisOptions result;
+  result.threads = options.threads;
+  result.cache = options.cache;
+  result.on_progress = options.on_progress;
+  result.dense = dense;
+  result.keep_unchanged = [](const analysis::LanguageFrontEnd&, std::string_view bytes) {
+    return render::has_tag_delimiter(bytes);
+  };
+  return result;
+}
+
+analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptions& options,
+                           bool dense) {
+  analysis::Analysis result = analysis::analyze(tree, analysis_options(options, dense));
+  if (options.cache != nullptr) options.cache->flush();
+  return result;
+}
+
+Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& options) {
+  Prepared prepared;
+  prepared.analysed = view_needs_analysis(options.view) || options.plan_maps;
+  if (prepared.analysed) {
+    prepared.analysis = analyse(tree, options, view_needs_dense(options.view));
+  } else {
+    prepared.analysis.stats.source_files = analysis::select_sources(tree).size();
+  }
+  const analysis::Graph& graph = prepared.analysis.graph;
+  prepared.choice = render::choose_view(graph, options.view);
+  prepared.plans = render::plans_by_path(graph, prepared.choice);
+  if (options.plan_maps) prepared.maps = render::plan_maps_by_path(graph, prepared.choice);
+  return prepared;
+}
+
+const render::TagPlan* find_plan(const render::PlansByPath& plans, const std::string& path) {
+  auto it =
+      std::lower_bound(plans.begin(), plans.end(), path,
+                       [](const auto& entry, const std::string& key) { return entry.first < key; });
+  if (it == plans.end() || it->first != path) return nullptr;
+  return &it->second;
+}
+
+RunSummary summarize(const Prepared& prepared) {
+  RunSummary run;
+  run.analysed = prepared.analysed;
+  run.stats = prepared.analysis.stats;
+  run.untagged = prepared.analysis.skipped.size();
+  run.entities = prepared.analysis.graph.entities.size();
+  run.edges = prepared.analysis.graph.edges.size();
+  run.view_reason = prepared.choice.reason;
+  return run;
+}
+
+std::string summary_line(const RunSummary& run, double seconds) {
+  if (!run.analysed) {
+    return fmt::format("{} source files (not analysed: {}); {:.2f} s", run.stats.source_files,
+                       run.view_reason, seconds);
+  }
+  // A graph cache hit loaded no per-file facts at all: say so rather than "N from cache".
+  std::string how = run.stats.graph_from_cache ? std::string("graph from cache")
+                                               : fmt::format("{} parsed", run.stats.parsed);
+  if (run.untagged > 0) how += fmt::format(", {} untagged", run.untagged);
+  if (!run.stats.graph_from_cache && run.stats.from_cache > 0) {
+    how += fmt::format(", {} from cache", run.stats.from_cache);
+  }
+  return fmt::format("{} source files ({}), {} entities, {} edges; {}; {:.2f} s",
+                     run.stats.source_files, how, run.entities, run.edges, run.view_reason,
+                     seconds);
+}
+
+}  // namespace anchorfs::refresh

@@ -1,0 +1,76 @@
+// The analysis half of every command (mount, refresh, export, render, stats, graph): options,
+// analysis, view choice, tag plans and the one summary line, in one place.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "analysis/analyze.h"
+#include "analysis/source_tree.h"
+#include "cache/lmdb_fact_cache.h"
+#include "render/plan_map.h"
+#include "render/tag_plan.h"
+#include "render/view.h"
+
+namespace anchorfs::refresh {
+
+struct PipelineOptions {
+  render::ViewOptions view;
+  unsigned threads = 0;                   // 0: all cores
+  cache::LmdbFactCache* cache = nullptr;  // optional; flushed after every analysis
+  // Files parsed so far / total, from analysis worker threads.
+  std::function<void(size_t done, size_t total)> on_progress;
+  // Also build the plan maps traces need (mount --trace); analyses even under view none, so a
+  // baseline trace still maps reads to definitions.
+  bool plan_maps = false;
+};
+
+// What analysis needs to serve `view`: nothing under view none (it tags nothing), the dense
+// facts only for the dense view (the one view that shows them; about 15% of extraction).
+bool view_needs_analysis(const render::ViewOptions& view);
+bool view_needs_dense(const render::ViewOptions& view);
+
+// The analysis options every command uses: the renderer's own tag-block check keeps files that
+// already hold blocks unchanged.
+analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool dense);
+
+// Analyses `tree` whatever the view (the graph and stats commands report the graph itself) and
+// flushes the cache.
+analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptions& options,
+                           bool dense);
+
+struct Prepared {
+  bool analysed = false;        // false under view none: nothing was analysed
+  analysis::Analysis analysis;  // empty graph when !analysed (stats.source_files still set)
+  render::ViewChoice choice;
+  render::PlansByPath plans;  // non-empty plans, by path
+  render::PlanMapsByPath maps;  // with options.plan_maps only
+};
+
+// Analyses `tree` as options.view needs (not at all for view none unless plan maps are asked
+// for), chooses the view and renders every file's tag plan (and plan map).
+Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& options);
+
+// The tag plan of `path` (repository-relative), or nullptr when the file is served unchanged.
+const render::TagPlan* find_plan(const render::PlansByPath& plans, const std::string& path);
+
+// What the summary line says about one run of the pipeline.
+struct RunSummary {
+  bool analysed = false;
+  analysis::AnalysisStats stats;
+  size_t untagged = 0;  // source files served unchanged (skipped), for any reason
+  size_t entities = 0;
+  size_t edges = 0;
+  std::string view_reason;
+};
+
+RunSummary summarize(const Prepared& prepared);
+
+// One line for logs, summaries and mount messages: "N source files (P parsed, S untagged,
+// C from cache), E entities, L edges; <view reason>; T s"; "(graph from cache, ...)" on a whole
+// analysis cache hit; "N source files (not analysed: <reason>); T s" under view none.
+std::string summary_line(const RunSummary& run, double seconds);
+
+}  // namespace anchorfs::refresh

@@ -1,0 +1,90 @@
+// The one pipeline every command uses: what each view analyses, plans, and the summary line.
+#include "refresh/pipeline.h"
+
+#include <filesystem>
+
+#include "refresh_support.h"
+
+namespace anchorfs::refresh::testing {
+namespace {
+
+class PipelineTest : public ScratchTree {
+ protected:
+  void SetUp() override {
+    ScratchTree::SetUp();
+    put(root_, "pkg/__init__.py", "");
+    put(root_, "pkg/a.py", "import os\n\n\ndef helper():\n    return os.environ.get('HOME')\n");
+    put(root_, "pkg/b.py", "from pkg.a import helper\n\n\ndef user():\n    return helper()\n");
+    put(root_, "README.md", "hello\n");
+    cache_options_.repo_root = root_;
+    cache_options_.cache_dir = root_ + "-cache";
+    cache_options_.analyser_version = "test";
+    cache_ = cache::LmdbFactCache::open(cache_options_);
+    options_.threads = 2;
+    options_.cache = cache_.get();
+  }
+  void TearDown() override {
+    cache_.reset();
+    std::filesystem::remove_all(root_ + "-cache");
+    ScratchTree::TearDown();
+  }
+
+  Prepared run(render::View view) {
+    options_.view.view = view;
+    return prepare(analysis::scan_tree(root_), options_);
+  }
+
+  cache::CacheOptions cache_options_;
+  std::unique_ptr<cache::LmdbFactCache> cache_;
+  PipelineOptions options_;
+};
+
+TEST_F(PipelineTest, ViewNoneAnalysesNothing) {
+  const Prepared prepared = run(render::View::None);
+  EXPECT_FALSE(prepared.analysed);
+  EXPECT_EQ(prepared.analysis.stats.source_files, 3u);
+  EXPECT_EQ(prepared.analysis.stats.parsed, 0u);
+  EXPECT_TRUE(prepared.analysis.graph.entities.empty());
+  EXPECT_TRUE(prepared.plans.empty());
+  EXPECT_EQ(cache_->info().entries, 0u);  // nothing parsed, nothing cached
+  EXPECT_EQ(summary_line(summarize(prepared), 0.25),
+            "3 source files (not analysed: view none (requested)); 0.25 s");
+}
+
+TEST_F(PipelineTest, TopoTagsWithoutDenseFactsAndDenseAddsThem) {
+  const Prepared topo = run(render::View::Topo);
+  EXPECT_TRUE(topo.analysed);
+  EXPECT_EQ(topo.analysis.stats.parsed, 3u);
+  EXPECT_TRUE(topo.analysis.graph.labels.empty()) << "dense facts extracted for topo";
+  const render::TagPlan* a = find_plan(topo.plans, "pkg/a.py");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(find_plan(topo.plans, "README.md"), nullptr);
+  EXPECT_EQ(find_plan(topo.plans, "pkg/zzz.py"), nullptr);
+
+  const Prepared dense = run(render::View::Dense);
+  bool env_var = false;
+  for (const analysis::Label& label : dense.analysis.graph.labels) {
+    env_var |= label.relation == analysis::Relation::EnvVar && label.value == "HOME";
+  }
+  EXPECT_TRUE(env_var) << "the dense view lost its facts";
+}
+
+TEST_F(PipelineTest, SummaryLineSaysWhereTheAnalysisCameFrom) {
+  const Prepared first = run(render::View::Topo);
+  const RunSummary cold = summarize(first);
+  EXPECT_EQ(summary_line(cold, 1.5), "3 source files (3 parsed), " + std::to_string(cold.entities) +
+                                         " entities, " + std::to_string(cold.edges) + " edges; " +
+                                         cold.view_reason + "; 1.50 s");
+  const RunSummary warm = summarize(run(render::View::Topo));
+  EXPECT_EQ(warm.entities, cold.entities);
+  EXPECT_NE(summary_line(warm, 0).find("(graph from cache)"), std::string::npos)
+      << summary_line(warm, 0);
+
+  put(root_, "pkg/c.py", "# === Function Annotation ===\n# === Function Annotation ===\n");
+  const std::string changed = summary_line(summarize(run(render::View::Topo)), 0);
+  EXPECT_NE(changed.find("4 source files (1 parsed, 1 untagged, 3 from cache)"), std::string::npos)
+      << changed;
+}
+
+}  // namespace
+}  // namespace anchorfs::refresh::testing
