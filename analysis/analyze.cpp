@@ -54,7 +54,7 @@ struct ThreadStates {
 std::optional<FileFacts> cached_facts(FactCache& cache, const ContentDigest& digest,
                                       const LanguageFrontEnd& language,
                                       const AnalysisOptions& options) {
-  const auto stored = cache.load(digest);
+  const auto stored = cache.load({digest, language.name(), language.facts_version()});
   if (!stored) return std::nullopt;
   auto facts = deserialize_facts(*stored);
   if (!facts || facts->language != language.name() || (options.dense && !facts->dense_extracted)) {
@@ -93,7 +93,8 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
   if (options.cache != nullptr) {
     const ContentDigest digest = digest_of(source.bytes);
     r.changed_since_survey = surveyed != nullptr && !(digest == surveyed->digest);
-    options.cache->store(digest, serialize_facts(*r.facts));
+    options.cache->store({digest, language.name(), language.facts_version()},
+                         serialize_facts(*r.facts));
   }
   return r;
 }

@@ -40,6 +40,10 @@ class LanguageFrontEnd {
 
   virtual std::string_view name() const = 0;
 
+  // The version of this front end's facts (their content and serialization). Cache entries are
+  // keyed by it: change it whenever `extract` could give different facts for the same bytes.
+  virtual std::string_view facts_version() const = 0;
+
   // Whether a regular file at this repository-relative path belongs to this language.
   virtual bool claims(std::string_view path) const = 0;
 

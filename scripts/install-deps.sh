@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git python3 nodejs npm ripgrep
   libfuse3-dev fuse3 libtree-sitter-dev libtbb-dev libfmt-dev libgtest-dev
-  libcli11-dev nlohmann-json3-dev libxxhash-dev liblmdb-dev
+  libcli11-dev nlohmann-json3-dev libxxhash-dev liblmdb-dev libhiredis-dev
+  redis-server  # the remote cache tier's tests start their own on a loopback port
   bindfs ccache  # bindfs: the bench smoke compares against it; ccache: faster rebuilds
 )
 packages+=(clang libclang-rt-14-dev)  # libFuzzer targets (scripts/fuzz.sh)

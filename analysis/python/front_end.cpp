@@ -3,9 +3,12 @@
 
 #include <tree_sitter/api.h>
 
+#include <string>
+
 #include "analysis/python/dense_resolve.h"
 #include "analysis/python/extract.h"
 #include "analysis/python/resolve.h"
+#include "python_facts_fingerprint.h"
 
 namespace anchorfs::analysis::python {
 namespace {
@@ -30,6 +33,14 @@ bool PythonFrontEnd::claims(std::string_view path) const {
   const size_t slash = path.rfind('/');
   const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
   return base.size() > 3 && base.ends_with(".py");
+}
+
+// The format version, and a fingerprint of the sources that extract and encode the facts: an
+// extractor changed without a version bump (any development build) never gets another's facts.
+std::string_view PythonFrontEnd::facts_version() const {
+  static const std::string version =
+      std::to_string(kAnalyserVersion) + "+" + std::string(kPythonFactsFingerprint);
+  return version;
 }
 
 std::unique_ptr<ExtractorState> PythonFrontEnd::new_state() const {
