@@ -108,8 +108,9 @@ void sort_edges(std::vector<Edge>& edges) {
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
 }
 
-void add_file_entities(Graph& graph, const std::string& path, const FileFacts& facts,
+void add_file_entities(Graph& graph, const SourceFile& source, const FileFacts& facts,
                        bool taggable) {
+  const std::string& path = source.path;
   const auto file_entity = static_cast<EntityIndex>(graph.entities.size());
   Entity file;
   file.kind = EntityKind::File;
@@ -124,6 +125,8 @@ void add_file_entities(Graph& graph, const std::string& path, const FileFacts& f
   info.language = facts.language;
   info.newline = facts.newline;
   info.taggable = taggable;
+  info.ascii_tags = facts.ascii_tags;
+  info.size = source.size;
   graph.files.push_back(std::move(info));
 
   for (size_t s = 1; s < facts.scopes.size(); ++s) {
@@ -179,7 +182,7 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
       result.skipped.push_back({sources[i].path, "already holds tag blocks: served unchanged"});
     }
     const auto entity = static_cast<EntityIndex>(graph.entities.size());
-    add_file_entities(graph, sources[i].path, *r.facts,
+    add_file_entities(graph, sources[i], *r.facts,
                       r.facts->parsed_cleanly && !r.keep_unchanged);
     by_language[sources[i].front_end].push_back({sources[i].path, &*r.facts, entity});
   }

@@ -11,7 +11,7 @@ namespace anchorfs::analysis {
 
 // Bump whenever extraction or the serialized layout changes: cached facts of another version
 // are ignored.
-inline constexpr uint32_t kAnalyserVersion = 10;
+inline constexpr uint32_t kAnalyserVersion = 11;
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 
@@ -127,6 +127,7 @@ struct FileFacts {
   bool has_file_anchor = false;  // a file tag block may be inserted at file_anchor
   uint64_t file_anchor = 0;
   std::string newline = "\n";  // the first line terminator ("\n" when there is none)
+  bool ascii_tags = false;     // the declared source encoding may reject UTF-8 tag text
   uint32_t lines = 0;
   bool has_all = false;              // module-level __all__ given as a literal list of strings
   std::vector<uint32_t> all_names;   // string ids of __all__

@@ -83,6 +83,7 @@ std::string serialize_facts(const FileFacts& f) {
   w.u64(f.has_file_anchor);
   w.u64(f.file_anchor);
   w.str(f.newline);
+  w.u64(f.ascii_tags);
   w.u64(f.lines);
   w.u64(f.has_all);
   w.u64(f.all_names.size());
@@ -178,6 +179,7 @@ std::optional<FileFacts> deserialize_facts(std::string_view bytes) {
   f.has_file_anchor = r.boolean();
   f.file_anchor = r.u64();
   f.newline = r.str();
+  f.ascii_tags = r.boolean();
   f.lines = r.u32();
   f.has_all = r.boolean();
   f.all_names.resize(r.count());

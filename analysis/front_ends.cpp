@@ -13,4 +13,11 @@ const std::vector<std::unique_ptr<LanguageFrontEnd>>& front_ends() {
   return all;
 }
 
+const LanguageFrontEnd* front_end_named(std::string_view name) {
+  for (const auto& front_end : front_ends()) {
+    if (front_end->name() == name) return front_end.get();
+  }
+  return nullptr;
+}
+
 }  // namespace anchorfs::analysis

@@ -90,6 +90,8 @@ void write_graph(ByteWriter& w, const Graph& g) {
     w.str(f.language);
     w.str(f.newline);
     w.u64(f.taggable);
+    w.u64(f.ascii_tags);
+    w.u64(f.size);
   }
   // Edges are sorted by relation then source: deltas keep most of them at three bytes.
   w.u64(g.edges.size());
@@ -130,6 +132,8 @@ void read_graph(ByteReader& r, Graph& g) {
     f.language = r.str();
     f.newline = r.str();
     f.taggable = r.boolean();
+    f.ascii_tags = r.boolean();
+    f.size = r.u64();
   }
   g.edges.resize(r.count());
   const Edge* previous = nullptr;

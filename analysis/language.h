@@ -31,6 +31,12 @@ class ExtractorState {
   bool dense = true;  // extract the dense view's facts too (FileFacts::dense_extracted)
 };
 
+// How tag blocks are written in a language's files (render asks; it knows no language).
+struct TagSyntax {
+  std::string_view line_comment;         // starts a comment running to the end of the line
+  bool nesting_shown_by_indent = false;  // a nested definition is indented under its parent
+};
+
 // A language front end. Implementations are stateless after construction: `extract` is called
 // concurrently from several threads, each with its own ExtractorState; `resolve` once per
 // analysis.
@@ -49,6 +55,9 @@ class LanguageFrontEnd {
 
   virtual std::unique_ptr<ExtractorState> new_state() const = 0;
 
+  // Tag placement comes with the facts (Entity::anchor); this is the rest of the tag layout.
+  virtual TagSyntax tag_syntax() const = 0;
+
   // Facts of one file, parsing it exactly once. Must accept any bytes (invalid encodings,
   // partial syntax, absurd nesting) without crashing.
   virtual FileFacts extract(ExtractorState& state, std::string_view bytes) const = 0;
@@ -64,5 +73,8 @@ class LanguageFrontEnd {
 
 // Every front end anchorfs knows, in a fixed order (the first that claims a file wins).
 const std::vector<std::unique_ptr<LanguageFrontEnd>>& front_ends();
+
+// The front end whose name() is `name` (FileInfo::language), or nullptr.
+const LanguageFrontEnd* front_end_named(std::string_view name);
 
 }  // namespace anchorfs::analysis

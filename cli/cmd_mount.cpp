@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/cache_args.h"
@@ -23,6 +24,7 @@
 #include "refresh/publish.h"
 #include "refresh/refresher.h"
 #include "refresh/snapshot_builder.h"
+#include "render/tag_plan.h"
 
 namespace anchorfs::cli {
 namespace {
@@ -34,6 +36,7 @@ struct MountArgs {
   bool debug = false;
   bool verbose = false;
   bool no_watch = false;
+  bool writable = false;
   unsigned threads = 0;
   CacheArgs cache;
   std::vector<std::string> fuse_options;
@@ -93,6 +96,11 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   server_options.fuse_options = fuse_options_for(args, paths.repo);
   server_options.debug = args.debug;
   server_options.max_threads = args.threads;
+  server_options.writable = args.writable;
+  // Tags come back through the refresh; the checkout gets the writer's code without them.
+  server_options.untag = [](std::string_view bytes) {
+    return render::has_tag_delimiter(bytes) ? render::strip(bytes) : std::string(bytes);
+  };
   fs::Server server(std::move(built.snapshot), server_options);
   signals.mounting();
   try {
@@ -195,7 +203,7 @@ int run_mount(const MountArgs& given) {
 Command add_mount_command(CLI::App& app) {
   auto args = std::make_shared<MountArgs>();
   CLI::App* command = app.add_subcommand(
-      "mount", "Analyse REPO and mount its tagged, read-only view on MOUNTPOINT");
+      "mount", "Analyse REPO and mount its tagged view on MOUNTPOINT (read-only unless --writable)");
   command->add_option("REPO", args->repo, "Repository directory to analyse and serve")->required();
   command->add_option("MOUNTPOINT", args->mountpoint, "Empty directory to mount on")->required();
   command->add_flag("-f,--foreground", args->foreground,
@@ -210,6 +218,9 @@ Command add_mount_command(CLI::App& app) {
       ->allow_extra_args(false);
   add_view_args(*command, args->view);
   add_cache_args(*command, args->cache);
+  command->add_flag("--writable", args->writable,
+                    "Let writes through to REPO: tagged files are stored without their tags, "
+                    "atomically, when closed; everything else passes through");
   command->add_flag("--no-watch", args->no_watch,
                     "Serve a frozen snapshot: do not follow changes to REPO");
   command->add_option(

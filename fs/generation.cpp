@@ -9,17 +9,36 @@
 
 namespace anchorfs::fs {
 
-bool same_content(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32_t b_entry) {
+std::string path_before_moves(std::string_view path, std::span<const PathMove> moves) {
+  for (const PathMove& move : moves) {
+    if (path == move.to) return move.from;
+    if (path.size() > move.to.size() && path.starts_with(move.to) && path[move.to.size()] == '/') {
+      return move.from + std::string(path.substr(move.to.size()));
+    }
+  }
+  return std::string(path);
+}
+
+namespace {
+
+bool same_version(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32_t b_entry,
+                  bool compare_ctime) {
   const analysis::TreeEntry& x = a.entry(a_entry);
   const analysis::TreeEntry& y = b.entry(b_entry);
   if ((x.mode & S_IFMT) != (y.mode & S_IFMT) || x.size != y.size || x.mtime_ns != y.mtime_ns ||
-      x.ctime_ns != y.ctime_ns || x.inode != y.inode || x.rdev != y.rdev ||
+      (compare_ctime && x.ctime_ns != y.ctime_ns) || x.inode != y.inode || x.rdev != y.rdev ||
       x.symlink_target != y.symlink_target) {
     return false;
   }
   const std::shared_ptr<const FileLayout>& x_layout = a.layout_ptr(a_entry);
   const std::shared_ptr<const FileLayout>& y_layout = b.layout_ptr(b_entry);
   return x_layout == y_layout || *x_layout == *y_layout;
+}
+
+}  // namespace
+
+bool same_content(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32_t b_entry) {
+  return same_version(a, a_entry, b, b_entry, true);
 }
 
 Generation::Generation(std::shared_ptr<const Snapshot> snapshot) : snapshot_(std::move(snapshot)) {
@@ -29,7 +48,8 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot) : snapshot_(std
   index_inodes();
 }
 
-Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous)
+Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous,
+                       std::span<const PathMove> moves)
     : snapshot_(std::move(snapshot)), next_inode_(previous.next_inode_) {
   const Snapshot& old = previous.snapshot();
   std::unordered_map<std::string_view, uint32_t> old_entry_of_path;
@@ -39,12 +59,14 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
   inode_of_entry_.resize(snapshot_->size());
   for (uint32_t i = 0; i < snapshot_->size(); ++i) {
     const analysis::TreeEntry& entry = snapshot_->entry(i);
-    auto found = old_entry_of_path.find(entry.path);
+    const std::string before = moves.empty() ? std::string() : path_before_moves(entry.path, moves);
+    const bool moved = !moves.empty() && before != entry.path;
+    auto found = old_entry_of_path.find(moved ? std::string_view(before) : entry.path);
     bool keep = false;
     if (found != old_entry_of_path.end()) {
       const analysis::TreeEntry& was = old.entry(found->second);
-      keep =
-          S_ISDIR(entry.mode) ? S_ISDIR(was.mode) : same_content(old, found->second, *snapshot_, i);
+      keep = S_ISDIR(entry.mode) ? S_ISDIR(was.mode)
+                                 : same_version(old, found->second, *snapshot_, i, !moved);
     }
     inode_of_entry_[i] = keep ? previous.inode(found->second) : next_inode_++;
   }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,16 @@
 namespace anchorfs::fs {
 
 inline constexpr uint64_t kRootInode = 1;  // FUSE_ROOT_ID
+
+// A rename the kernel performed through the mount: `from` (and everything below it) now lives at
+// `to`. The kernel moved its own dentries, so the moved entries must keep their inode numbers.
+struct PathMove {
+  std::string from;
+  std::string to;
+};
+
+// The path an entry at `path` had before `moves` (itself when no move covers it).
+std::string path_before_moves(std::string_view path, std::span<const PathMove> moves);
 
 // What one request serves from. Thread-safety: immutable after construction.
 class Generation {
@@ -24,7 +35,10 @@ class Generation {
   // (same source identity and same tags); every other entry gets a fresh number above all numbers
   // used so far (never reused). So a number never stands for two different sizes or contents,
   // and the kernel's cached size and pages for it can never disagree with what is served.
-  Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous);
+  // An entry covered by `moves` is matched with the entry it was renamed from; a moved file keeps
+  // its number when its bytes and tags are the same (its ctime, which a rename sets, aside).
+  Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous,
+             std::span<const PathMove> moves = {});
 
   const Snapshot& snapshot() const { return *snapshot_; }
   const std::shared_ptr<const Snapshot>& snapshot_ptr() const { return snapshot_; }

@@ -15,34 +15,8 @@
 #include "fs/source_file.h"
 
 namespace anchorfs::fs {
-namespace {
 
-ServerState& state_of(fuse_req_t req) {
-  auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
-  state->requests.fetch_add(1, std::memory_order_relaxed);
-  return *state;
-}
-
-fuse_entry_param entry_param(const Generation& generation, uint32_t index) {
-  fuse_entry_param e{};
-  e.ino = generation.inode(index);
-  e.attr = generation.snapshot().attributes(index);
-  e.attr.st_ino = e.ino;
-  e.attr_timeout = kCacheSeconds;
-  e.entry_timeout = kCacheSeconds;
-  return e;
-}
-
-// An inode as one request serves it: from the current generation, or, for a file version that
-// generation no longer has, from the old version the kernel still holds.
-struct Served {
-  std::shared_ptr<const Generation> generation;  // keeps `entry` and `layout` alive
-  std::shared_ptr<const RetiredFile> retired;    // or this does
-  const analysis::TreeEntry* entry = nullptr;
-  const FileLayout* layout = nullptr;
-};
-
-std::optional<Served> resolve(const ServerState& state, fuse_ino_t ino) {
+std::optional<Served> resolve(const ServerState& state, uint64_t ino) {
   Served served;
   served.generation = state.current();
   if (std::optional<uint32_t> index = served.generation->entry(ino)) {
@@ -56,6 +30,28 @@ std::optional<Served> resolve(const ServerState& state, fuse_ino_t ino) {
   served.layout = served.retired->layout.get();
   return served;
 }
+
+namespace {
+
+ServerState& state_of(fuse_req_t req) {
+  auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
+  state->requests.fetch_add(1, std::memory_order_relaxed);
+  return *state;
+}
+
+}  // namespace
+
+fuse_entry_param entry_param(const Generation& generation, uint32_t index) {
+  fuse_entry_param e{};
+  e.ino = generation.inode(index);
+  e.attr = generation.snapshot().attributes(index);
+  e.attr.st_ino = e.ino;
+  e.attr_timeout = kCacheSeconds;
+  e.entry_timeout = kCacheSeconds;
+  return e;
+}
+
+namespace {
 
 // Closes a source fd when the handler returns, whatever path it takes.
 class FdGuard {
@@ -73,7 +69,11 @@ class FdGuard {
 
 void op_init(void* userdata, fuse_conn_info* conn) {
   auto* state = static_cast<ServerState*>(userdata);
-  state->no_open = (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+  // A writable mount needs every open: writers get a handle of their own.
+  state->no_open = !state->options.writable && (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+  if (state->options.writable && (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC) != 0) {
+    conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
+  }
   state->no_opendir = (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0;
   // Always readdirplus: walkers (rg, grep -r, find) stat or open every entry they list.
   conn->want &= ~static_cast<unsigned>(FUSE_CAP_READDIRPLUS_AUTO);
@@ -110,8 +110,10 @@ void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
   std::optional<Served> served = resolve(state, ino);
   if (!served) return static_cast<void>(fuse_reply_err(req, ESTALE));
   struct stat st = served_attributes(*served->entry, *served->layout);
+  double timeout = kCacheSeconds;
+  if (state.options.writable) timeout = writable_attributes(state, ino, *served, st);
   st.st_ino = ino;
-  fuse_reply_attr(req, &st, kCacheSeconds);
+  fuse_reply_attr(req, &st, timeout);
 }
 
 void op_readlink(fuse_req_t req, fuse_ino_t ino) {
@@ -126,6 +128,7 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   ServerState& state = state_of(req);
   if (state.no_open) return static_cast<void>(fuse_reply_err(req, ENOSYS));
   if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC) != 0) {
+    if (state.options.writable) return open_for_writing(req, state, ino, fi);
     return static_cast<void>(fuse_reply_err(req, EROFS));
   }
   if (!resolve(state, ino)) return static_cast<void>(fuse_reply_err(req, ESTALE));
@@ -156,15 +159,18 @@ void reply_stale(fuse_req_t req, int fd, uint64_t offset, size_t size) {
   fuse_reply_buf(req, buffer.data(), size);
 }
 
-void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
+void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info* fi) {
   ServerState& state = state_of(req);
   state.reads.fetch_add(1, std::memory_order_relaxed);
+  if (fi != nullptr && fi->fh != 0) return read_open_file(req, state, fi->fh, size, off);
   std::optional<Served> served = resolve(state, ino);
   if (!served) return static_cast<void>(fuse_reply_err(req, ESTALE));
   const analysis::TreeEntry& entry = *served->entry;
   if (S_ISDIR(entry.mode)) return static_cast<void>(fuse_reply_err(req, EISDIR));
   if (!S_ISREG(entry.mode)) return static_cast<void>(fuse_reply_err(req, EIO));
   const FileLayout& layout = *served->layout;
+  // Untagged files of a writable mount are plain passthrough: written in place, read as they are.
+  if (state.options.writable && layout.empty()) return read_in_place(req, state, entry, size, off);
   const uint64_t view_size = fs::view_size(entry, layout);
   const uint64_t offset = static_cast<uint64_t>(off);
   if (off < 0 || offset >= view_size) return static_cast<void>(fuse_reply_buf(req, nullptr, 0));
@@ -293,8 +299,8 @@ void refuse(fuse_req_t req) {
 
 }  // namespace
 
-const fuse_lowlevel_ops& operations() {
-  static const fuse_lowlevel_ops table = [] {
+const fuse_lowlevel_ops& operations(bool writable) {
+  static const fuse_lowlevel_ops read_only = [] {
     fuse_lowlevel_ops ops{};
     ops.init = op_init;
     ops.lookup = op_lookup;
@@ -337,7 +343,12 @@ const fuse_lowlevel_ops& operations() {
     // libfuse answers them with ENOSYS and the kernel stops sending them.
     return ops;
   }();
-  return table;
+  static const fuse_lowlevel_ops read_write = [] {
+    fuse_lowlevel_ops ops = read_only;
+    add_write_operations(ops);
+    return ops;
+  }();
+  return writable ? read_write : read_only;
 }
 
 }  // namespace anchorfs::fs

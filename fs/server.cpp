@@ -17,7 +17,9 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/source_tree.h"
 #include "fs/server_state.h"
+#include "fs/snapshot_rebase.h"
 
 namespace anchorfs::fs {
 
@@ -27,6 +29,44 @@ ServerState::ServerState(std::shared_ptr<const Snapshot> snapshot, ServerOptions
 
 ServerState::~ServerState() {
   if (root_fd >= 0) ::close(root_fd);
+}
+
+void notify(ServerState& state, const Invalidations& changed) {
+  std::lock_guard<std::timed_mutex> lock(state.session_mutex);
+  if (state.session == nullptr || state.session_closed) return;
+  // Changed files have new inode numbers, so nothing the kernel caches for an old number is
+  // ever wrong: readers holding an old file keep its old size and bytes. What must go are the
+  // names pointing at old numbers, and the directory listings that hold them.
+  fuse_session* session = state.session;
+  for (uint64_t inode : changed.contents) fuse_lowlevel_notify_inval_inode(session, inode, 0, 0);
+  for (uint64_t inode : changed.attributes) {
+    fuse_lowlevel_notify_inval_inode(session, inode, -1, 0);
+  }
+  for (const auto& [parent, name] : changed.names) {
+    fuse_lowlevel_notify_inval_entry(session, parent, name.c_str(), name.size());
+  }
+}
+
+void queue_notification(ServerState& state, Invalidations changed) {
+  if (changed.contents.empty() && changed.attributes.empty() && changed.names.empty()) return;
+  {
+    std::lock_guard lock(state.pending_mutex);
+    state.pending.push_back(std::move(changed));
+  }
+  state.pending_changed.notify_one();
+}
+
+std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
+    ServerState& state, std::span<const PathMove> moves) {
+  std::lock_guard lock(state.swap_mutex);
+  std::shared_ptr<const Generation> previous = state.current();
+  const Snapshot& current = previous->snapshot();
+  auto next = std::make_shared<const Generation>(
+      rebase_snapshot(current, analysis::scan_tree(current.root()), moves), *previous, moves);
+  Invalidations changed = diff_generations(*previous, *next);
+  state.inodes.swap(next, changed.dropped);
+  state.mutations.fetch_add(1);
+  return {std::move(next), std::move(changed)};
 }
 
 namespace {
@@ -60,6 +100,7 @@ std::vector<std::string> split_options(const std::vector<std::string>& values) {
 }
 
 std::string mount_options(const ServerOptions& server_options) {
+  const bool writable = server_options.writable;
   const std::vector<std::string> given = split_options(server_options.fuse_options);
   auto has = [&given](std::string_view prefix) {
     for (const std::string& option : given) {
@@ -71,10 +112,37 @@ std::string mount_options(const ServerOptions& server_options) {
   if (!has("fsname=")) joined += ",fsname=anchorfs";
   if (!has("subtype=")) joined += ",subtype=anchorfs";
   for (const std::string& option : given) {
-    if (option == "rw") throw std::runtime_error("anchorfs mounts are read-only: -o rw refused");
+    if (option == "rw" && !writable) {
+      throw std::runtime_error("anchorfs mounts are read-only unless --writable: -o rw refused");
+    }
+    if (option == "ro" && writable) continue;
     joined += "," + option;
   }
-  return joined + ",ro";
+  return joined + (writable ? ",rw" : ",ro");
+}
+
+// Sends queued invalidations until stopped; what is still queued then is moot (unmounting).
+void run_notifier(ServerState* state) {
+  std::unique_lock lock(state->pending_mutex);
+  while (true) {
+    state->pending_changed.wait(
+        lock, [state] { return state->notifier_stopping || !state->pending.empty(); });
+    if (state->notifier_stopping) return;
+    std::vector<Invalidations> batch = std::move(state->pending);
+    state->pending.clear();
+    lock.unlock();
+    for (const Invalidations& changed : batch) notify(*state, changed);
+    lock.lock();
+  }
+}
+
+void stop_notifier(ServerState& state) {
+  {
+    std::lock_guard lock(state.pending_mutex);
+    state.notifier_stopping = true;
+  }
+  state.pending_changed.notify_all();
+  if (state.notifier.joinable()) state.notifier.join();
 }
 
 void check_mountpoint(const std::string& mountpoint) {
@@ -137,7 +205,7 @@ void Server::mount() {
     last_fuse_message.clear();
   }
   fuse_set_log_func(capture_fuse_log);
-  const fuse_lowlevel_ops& ops = operations();
+  const fuse_lowlevel_ops& ops = operations(options.writable);
   fuse_session* session = fuse_session_new(&args, &ops, sizeof ops, state_.get());
   std::string failure;
   if (session == nullptr) {
@@ -167,6 +235,7 @@ int Server::run() {
     fuse_loop_cfg_set_max_threads(config, state_->options.max_threads);
   }
   fuse_loop_cfg_set_clone_fd(config, 1);
+  state_->notifier = std::thread(run_notifier, state_.get());
   const int rc = fuse_session_loop_mt(state_->session, config);
   fuse_loop_cfg_destroy(config);
 
@@ -176,6 +245,8 @@ int Server::run() {
   state_->session_closed = true;
   fuse_session_unmount(state_->session);
   state_->running = false;
+  if (lock.owns_lock()) lock.unlock();
+  stop_notifier(*state_);
   // A positive value is a signal libfuse's own handlers caught: still a clean, requested exit.
   return rc > 0 ? 0 : rc;
 }
@@ -194,30 +265,28 @@ void Server::stop() {
   ::lstat(probe.c_str(), &st);
 }
 
-void Server::replace_snapshot(std::shared_ptr<const Snapshot> next) {
+bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
+                              std::optional<uint64_t> unless_mutated_since) {
   if (!next) throw std::invalid_argument("replace_snapshot: null snapshot");
-  std::lock_guard<std::timed_mutex> lock(state_->session_mutex);
-  std::shared_ptr<const Generation> previous = state_->current();
-  if (next->root() != previous->snapshot().root()) {
-    throw std::invalid_argument("replace_snapshot: the new snapshot serves " + next->root() +
-                                ", not " + previous->snapshot().root());
+  Invalidations changed;
+  {
+    std::lock_guard lock(state_->swap_mutex);
+    if (unless_mutated_since && state_->mutations.load() != *unless_mutated_since) return false;
+    std::shared_ptr<const Generation> previous = state_->current();
+    if (next->root() != previous->snapshot().root()) {
+      throw std::invalid_argument("replace_snapshot: the new snapshot serves " + next->root() +
+                                  ", not " + previous->snapshot().root());
+    }
+    auto generation = std::make_shared<const Generation>(std::move(next), *previous);
+    changed = diff_generations(*previous, *generation);
+    state_->inodes.swap(generation, changed.dropped);
   }
-  auto generation = std::make_shared<const Generation>(std::move(next), *previous);
-  const Invalidations changed = diff_generations(*previous, *generation);
-  state_->inodes.swap(generation, changed.dropped);
-  if (state_->session == nullptr || state_->session_closed) return;
+  notify(*state_, changed);
+  return true;
+}
 
-  // Changed files have new inode numbers, so nothing the kernel caches for an old number is
-  // ever wrong: readers holding an old file keep its old size and bytes. What must go are the
-  // names pointing at old numbers, and the directory listings that hold them.
-  fuse_session* session = state_->session;
-  for (uint64_t inode : changed.contents) fuse_lowlevel_notify_inval_inode(session, inode, 0, 0);
-  for (uint64_t inode : changed.attributes) {
-    fuse_lowlevel_notify_inval_inode(session, inode, -1, 0);
-  }
-  for (const auto& [parent, name] : changed.names) {
-    fuse_lowlevel_notify_inval_entry(session, parent, name.c_str(), name.size());
-  }
+uint64_t Server::mutation_count() const {
+  return state_->mutations.load();
 }
 
 std::shared_ptr<const Snapshot> Server::snapshot() const {
@@ -234,6 +303,7 @@ ServerStats Server::stats() const {
   stats.forgets = state_->forgets.load(std::memory_order_relaxed);
   stats.known_inodes = state_->inodes.known_inodes();
   stats.retired_inodes = state_->inodes.retired_inodes();
+  stats.mutations = state_->mutations.load(std::memory_order_relaxed);
   return stats;
 }
 

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fs/snapshot.h"
@@ -15,6 +18,12 @@ struct ServerOptions {
   std::vector<std::string> fuse_options;  // extra -o values ("allow_other", ...); "rw" is refused
   bool debug = false;                     // libfuse request tracing on stderr
   unsigned max_threads = 0;               // worker threads; 0: libfuse's default
+  // Writes pass through to the checkout (docs/filesystem.md, "Writable mounts"); otherwise the
+  // mount is read-only and every change fails with EROFS.
+  bool writable = false;
+  // Writable mounts: the bytes to store in the checkout for what a writer wrote to a file (the
+  // writer saw tags; this removes them). Null stores the bytes as written.
+  std::function<std::string(std::string_view)> untag;
 };
 
 struct ServerStats {
@@ -26,6 +35,7 @@ struct ServerStats {
   uint64_t forgets = 0;         // forget messages from the kernel (not counted in `requests`)
   uint64_t known_inodes = 0;    // inode numbers the kernel currently holds (lookup count > 0)
   uint64_t retired_inodes = 0;  // replaced or removed file versions still served to the kernel
+  uint64_t mutations = 0;       // writable mounts: changes made through the mount (rescans)
 };
 
 class ServerState;
@@ -60,8 +70,14 @@ class Server {
   // files and all directories keep their inode numbers; a file whose content or size changed
   // gets a new one, and its old number keeps serving the old version to whoever still holds it
   // until the kernel forgets it. Thread-safe; must not be called from inside a request handler.
-  // Before mount() it only swaps.
-  void replace_snapshot(std::shared_ptr<const Snapshot> next);
+  // Before mount() it only swaps. With `unless_mutated_since` (a mutation_count() read before
+  // `next` was scanned), nothing is swapped and false is returned when the mount changed the
+  // checkout since: `next` may lack that change, and publishing it would take it back.
+  bool replace_snapshot(std::shared_ptr<const Snapshot> next,
+                        std::optional<uint64_t> unless_mutated_since = std::nullopt);
+
+  // How many changes a writable mount has made to the checkout so far. Thread-safe.
+  uint64_t mutation_count() const;
 
   // The snapshot currently served. Thread-safe.
   std::shared_ptr<const Snapshot> snapshot() const;

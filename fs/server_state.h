@@ -4,11 +4,18 @@
 #include <fuse_lowlevel.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "fs/generation.h"
 #include "fs/inode_table.h"
+#include "fs/open_files.h"
 #include "fs/server.h"
 
 namespace anchorfs::fs {
@@ -46,12 +53,67 @@ class ServerState {
   std::atomic<bool> stopping{false};
   std::atomic<bool> running{false};
 
-  // Serialises replace_snapshot() and guards `session` against unmounting while notifying.
+  // Guards `session` against unmounting while notifying the kernel.
   std::timed_mutex session_mutex;
   bool session_closed = false;  // guarded by session_mutex
+
+  // Serialises generation swaps (refreshes and a writable mount's rescans): a rescan and its swap
+  // happen together, so no swap can publish a scan older than the current generation's. Never
+  // held while talking to the kernel.
+  std::mutex swap_mutex;
+  std::atomic<uint64_t> mutations{0};  // rescans after changes made through the mount
+
+  OpenFiles open_files;  // writable mounts: files open for writing
+
+  // Invalidations a request handler cannot send itself (the kernel holds the directory locks
+  // of the request until the reply): sent by the notifier thread while run() serves.
+  std::mutex pending_mutex;
+  std::condition_variable pending_changed;
+  std::vector<Invalidations> pending;  // guarded by pending_mutex
+  bool notifier_stopping = false;      // guarded by pending_mutex
+  std::thread notifier;
 };
 
-// The low-level operation table (operations.cpp).
-const fuse_lowlevel_ops& operations();
+// An inode as one request serves it: from the current generation, or, for a file version that
+// generation no longer has, from the old version the kernel still holds.
+struct Served {
+  std::shared_ptr<const Generation> generation;  // keeps `entry` and `layout` alive
+  std::shared_ptr<const RetiredFile> retired;    // or this does
+  const analysis::TreeEntry* entry = nullptr;
+  const FileLayout* layout = nullptr;
+};
+std::optional<Served> resolve(const ServerState& state, uint64_t ino);
+
+// The entry reply for entry `index` of `generation` (cached for a year).
+fuse_entry_param entry_param(const Generation& generation, uint32_t index);
+
+// Writable mounts (write_operations.cpp). The attributes of `ino` as a writer changes them
+// (live for untagged files, the stage's size while a tagged file is being written); returns the
+// attribute timeout to give.
+double writable_attributes(const ServerState& state, uint64_t ino, const Served& served,
+                           struct stat& st);
+// An open with write access or O_TRUNC: replies with a handle.
+void open_for_writing(fuse_req_t req, ServerState& state, uint64_t ino, fuse_file_info* fi);
+// Reads through a write handle (the stage, or the checkout file).
+void read_open_file(fuse_req_t req, ServerState& state, uint64_t handle, size_t size, off_t off);
+// Reads an untagged file of a writable mount as it is in the checkout now.
+void read_in_place(fuse_req_t req, ServerState& state, const analysis::TreeEntry& entry,
+                   size_t size, off_t off);
+
+// Tells the kernel to drop what `changed` lists (no-op once unmounted). Not from a handler whose
+// request holds a lock these invalidations need (directory operations): queue() those.
+void notify(ServerState& state, const Invalidations& changed);
+void queue_notification(ServerState& state, Invalidations changed);
+
+// Writable mounts: rescans the checkout after a change made through the mount and swaps in the
+// result (tags kept for unchanged files, see rebase_snapshot), following `moves`. Returns the new
+// generation and what the kernel must drop.
+std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
+    ServerState& state, std::span<const PathMove> moves = {});
+
+// The low-level operation table (operations.cpp): read-only, or with the writable handlers of
+// write_operations.cpp.
+const fuse_lowlevel_ops& operations(bool writable);
+void add_write_operations(fuse_lowlevel_ops& ops);
 
 }  // namespace anchorfs::fs

@@ -34,17 +34,30 @@ void check_plan(const std::string& path, const render::TagPlan& plan, uint64_t s
   }
 }
 
+std::vector<std::shared_ptr<const FileLayout>> shared(std::vector<FileLayout> layouts) {
+  if (layouts.empty()) layouts.emplace_back();
+  std::vector<std::shared_ptr<const FileLayout>> out;
+  out.reserve(layouts.size());
+  for (FileLayout& layout : layouts) {
+    out.push_back(std::make_shared<const FileLayout>(std::move(layout)));
+  }
+  return out;
+}
+
 }  // namespace
 
 Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
                    std::vector<uint32_t> layout_of_entry)
-    : tree_(std::move(tree)), layout_of_entry_(std::move(layout_of_entry)) {
+    : Snapshot(std::move(tree), shared(std::move(layouts)), std::move(layout_of_entry)) {}
+
+Snapshot::Snapshot(analysis::SourceTree tree,
+                   std::vector<std::shared_ptr<const FileLayout>> layouts,
+                   std::vector<uint32_t> layout_of_entry)
+    : tree_(std::move(tree)),
+      layouts_(std::move(layouts)),
+      layout_of_entry_(std::move(layout_of_entry)) {
   if (tree_.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
-  if (layouts.empty()) layouts.emplace_back();
-  layouts_.reserve(layouts.size());
-  for (FileLayout& layout : layouts) {
-    layouts_.push_back(std::make_shared<const FileLayout>(std::move(layout)));
-  }
+  if (layouts_.empty()) layouts_.push_back(std::make_shared<const FileLayout>());
   layout_of_entry_.resize(tree_.entries.size(), 0);
   name_offset_.reserve(tree_.entries.size());
   for (const analysis::TreeEntry& entry : tree_.entries) {

@@ -25,6 +25,9 @@ class Snapshot {
  public:
   Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
            std::vector<uint32_t> layout_of_entry);
+  // The same with layouts shared with another snapshot (index 0 must be an empty layout).
+  Snapshot(analysis::SourceTree tree, std::vector<std::shared_ptr<const FileLayout>> layouts,
+           std::vector<uint32_t> layout_of_entry);
 
   const std::string& root() const { return tree_.root; }  // absolute source directory
   size_t size() const { return tree_.entries.size(); }

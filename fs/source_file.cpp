@@ -19,10 +19,11 @@ std::atomic<bool> openat2_usable{true};
 // Cleared the first time O_NOATIME is refused (we neither own the file nor are privileged).
 std::atomic<bool> noatime_usable{true};
 
-int open_once(int root_fd, const char* path, int flags) {
+int open_once(int root_fd, const char* path, int flags, mode_t mode = 0) {
   if (openat2_usable.load(std::memory_order_relaxed)) {
     open_how how{};
     how.flags = static_cast<uint64_t>(flags);
+    how.mode = (flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE ? mode : 0;
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
     long fd = ::syscall(SYS_openat2, root_fd, path, &how, sizeof how);
     if (fd >= 0) return static_cast<int>(fd);
@@ -30,7 +31,7 @@ int open_once(int root_fd, const char* path, int flags) {
     if (errno == ENOSYS) openat2_usable.store(false, std::memory_order_relaxed);
     if (errno == EPERM && (flags & O_NOATIME) != 0) return -1;
   }
-  return ::openat(root_fd, path, flags);
+  return ::openat(root_fd, path, flags, mode);
 }
 
 }  // namespace
@@ -43,6 +44,10 @@ int open_source(int root_fd, const std::string& path) {
     noatime_usable.store(false, std::memory_order_relaxed);
   }
   return open_once(root_fd, relative, kBaseFlags);
+}
+
+int open_beneath(int root_fd, const std::string& path, int flags, mode_t mode) {
+  return open_once(root_fd, path.empty() ? "." : path.c_str(), flags | O_CLOEXEC, mode);
 }
 
 ssize_t pread_fully(int fd, char* buffer, size_t size, uint64_t offset) {

@@ -15,6 +15,12 @@ namespace anchorfs::fs {
 // touching atime where permitted. Returns the fd, or -1 with errno set.
 int open_source(int root_fd, const std::string& path);
 
+// Opens `path` beneath `root_fd` with `flags` (and `mode` when creating) under the same rule:
+// no symlink on the way, nothing outside the root ("" is the root itself). A trailing symlink
+// is opened itself only with O_PATH|O_NOFOLLOW. Returns the fd, or -1 with errno set (ELOOP or
+// EXDEV for a path that would leave the root).
+int open_beneath(int root_fd, const std::string& path, int flags, mode_t mode = 0);
+
 // Reads up to `size` bytes at `offset`, retrying short reads; returns the bytes read (fewer only
 // at end of file) or -1 with errno set.
 ssize_t pread_fully(int fd, char* buffer, size_t size, uint64_t offset);

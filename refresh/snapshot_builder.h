@@ -53,6 +53,10 @@ class SnapshotBuilder {
   // retries.
   Built build();
 
+  // The last snapshot built was not published: the next build returns a snapshot (changed) even
+  // when the tree is the same.
+  void forget_published() { previous_tree_signature_ = {0, 0}; }
+
  private:
   BuildOptions options_;
   bool have_previous_ = false;

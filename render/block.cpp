@@ -16,17 +16,17 @@ using analysis::Relation;
 namespace {
 
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // U+2026
+constexpr std::string_view kAsciiEllipsis = "...";
 
 class BlockWriter {
  public:
   BlockWriter(const GraphIndex& index, EntityIndex e, const BlockPolicy& policy,
-              std::string_view indent, std::string_view newline, BlockScratch& scratch)
+              const LineLayout& layout, BlockScratch& scratch)
       : index_(index),
         entity_(e),
         file_(index.file_of(e)),
         policy_(policy),
-        indent_(indent),
-        newline_(newline),
+        layout_(layout),
         scratch_(scratch) {
     scratch_.fields.clear();
   }
@@ -69,24 +69,26 @@ class BlockWriter {
     if (total == 0) return false;
     size_t shown = policy_.max_links == 0 ? total : std::min(total, policy_.max_links);
     std::string& out = scratch_.fields;
-    out += indent_;
-    out += "# ";
+    begin_line(out);
     out += name;
     out += ": ";
     for (size_t i = 0; i < shown; ++i) {
       if (i > 0) out += ", ";
       if (i < refs.size()) {
-        out += reference(refs[i]);
+        append_text(out, reference(refs[i]));
       } else {
-        append_escaped(out, labels[i - refs.size()]);
+        std::string& value = scratch_.value;
+        value.clear();
+        append_escaped(value, labels[i - refs.size()]);
+        append_text(out, value);
       }
     }
     if (shown < total) {
       out += ", ";
-      out += kEllipsis;
+      out += layout_.ascii ? kAsciiEllipsis : kEllipsis;
       out += " (+" + std::to_string(total - shown) + " more)";
     }
-    out += newline_;
+    out += layout_.newline;
     return true;
   }
 
@@ -100,22 +102,34 @@ class BlockWriter {
                              : kind == BlockKind::Class ? "class: "
                                                         : "function: ";
     auto delimiter = [&] {
-      out += indent_;
-      out += "# ";
+      begin_line(out);
       out += title;
-      out += newline_;
+      out += layout_.newline;
     };
     delimiter();
-    out += indent_;
-    out += "# ";
+    begin_line(out);
     out += label;
-    out += index_.id(entity_);
-    out += newline_;
+    append_text(out, index_.id(entity_));
+    out += layout_.newline;
     out += scratch_.fields;
     delimiter();
   }
 
  private:
+  void begin_line(std::string& out) const {
+    out += layout_.indent;
+    out += layout_.comment;
+    out += ' ';
+  }
+  // `text` is escaped already; an ASCII-only file also gets its non-ASCII characters escaped.
+  void append_text(std::string& out, std::string_view text) const {
+    if (layout_.ascii) {
+      append_ascii(out, text);
+    } else {
+      out += text;
+    }
+  }
+
   const std::string& reference(EntityIndex other) const {
     bool local =
         index_.file_of(other) == file_ && index_.graph().entities[other].kind != EntityKind::File;
@@ -126,18 +140,16 @@ class BlockWriter {
   EntityIndex entity_;
   EntityIndex file_;
   const BlockPolicy& policy_;
-  std::string_view indent_;
-  std::string_view newline_;
+  const LineLayout& layout_;
   BlockScratch& scratch_;
 };
 
 }  // namespace
 
 bool append_block(std::string& out, const GraphIndex& index, EntityIndex e,
-                  const BlockPolicy& policy, std::string_view indent, std::string_view newline,
-                  BlockScratch& scratch) {
+                  const BlockPolicy& policy, const LineLayout& layout, BlockScratch& scratch) {
   const analysis::Entity& entity = index.graph().entities[e];
-  BlockWriter writer(index, e, policy, indent, newline, scratch);
+  BlockWriter writer(index, e, policy, layout, scratch);
   bool informative = false;
   auto field = [&](std::string_view name, auto&& collect) {
     writer.begin_field();

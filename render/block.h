@@ -1,4 +1,4 @@
-// Rendering one entity's tag block (Python `#` comments) from the precomputed graph index.
+// Rendering one entity's tag block, in its file's comment syntax, from the precomputed graph index.
 #pragma once
 
 #include <cstddef>
@@ -26,12 +26,20 @@ struct BlockScratch {
   std::vector<analysis::EntityIndex> refs;
   std::vector<std::string_view> labels;
   std::string fields;
+  std::string value;
+};
+
+// How one file's tag lines are spelled: every line is `indent` `comment` ` ` text `newline`.
+struct LineLayout {
+  std::string_view comment;  // the language's line comment marker ("#")
+  std::string_view indent;
+  std::string_view newline;
+  bool ascii = false;  // non-ASCII characters written as \uXXXX (the file's encoding may lack them)
 };
 
 // Appends the block describing `e` to `out` when it would say more than the entity's name and
-// PARENT; returns whether it did. Every line is `indent# ...newline`.
+// PARENT; returns whether it did.
 bool append_block(std::string& out, const GraphIndex& index, analysis::EntityIndex e,
-                  const BlockPolicy& policy, std::string_view indent, std::string_view newline,
-                  BlockScratch& scratch);
+                  const BlockPolicy& policy, const LineLayout& layout, BlockScratch& scratch);
 
 }  // namespace anchorfs::render

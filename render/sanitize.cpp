@@ -77,6 +77,29 @@ void append_escaped(std::string& out, std::string_view raw) {
   }
 }
 
+void append_ascii(std::string& out, std::string_view text) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  size_t pos = 0;
+  while (pos < text.size()) {
+    auto byte = static_cast<unsigned char>(text[pos]);
+    if (byte < 0x80) {
+      out += text[pos++];
+      continue;
+    }
+    uint32_t code_point = 0;
+    size_t length = utf8_sequence(text, pos, code_point);
+    if (length == 0) {
+      append_hex(out, byte);
+      ++pos;
+      continue;
+    }
+    const int digits = code_point > 0xFFFF ? 8 : 4;
+    out += digits == 8 ? "\\U" : "\\u";
+    for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) out += kDigits[(code_point >> shift) & 0xF];
+    pos += length;
+  }
+}
+
 std::string escaped(std::string_view raw) {
   std::string out;
   out.reserve(raw.size());

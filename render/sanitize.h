@@ -13,6 +13,10 @@ void append_escaped(std::string& out, std::string_view raw);
 
 std::string escaped(std::string_view raw);
 
+// Appends `text` (already escaped) with every non-ASCII character written `\uXXXX` or
+// `\UXXXXXXXX`, for files whose declared encoding may not represent UTF-8.
+void append_ascii(std::string& out, std::string_view text);
+
 // Only spaces, tabs and form feeds survive; anything else in an indent is dropped.
 std::string sanitized_indent(std::string_view indent);
 

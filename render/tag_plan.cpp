@@ -56,8 +56,7 @@ Line line_at(std::string_view text, size_t begin) {
 }
 
 bool is_comment_line(std::string_view content) {
-  size_t pos = content.find_first_not_of(" \t\f");
-  return pos != std::string_view::npos && content[pos] == '#';
+  return after_comment_marker(content).has_value();
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 
+#include "analysis/language.h"
 #include "render/block.h"
 #include "render/graph_index.h"
 #include "render/render_index.h"
@@ -29,12 +29,6 @@ constexpr std::array<std::pair<View, std::string_view>, 5> kViewNames{{
     {View::Auto, "auto"},
 }};
 
-bool knows_comment_syntax(std::string_view language) {
-  std::string lower;
-  for (char c : language) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower == "python";
-}
-
 BlockPolicy policy_for(const ViewChoice& choice) {
   BlockPolicy policy;
   policy.forward_calls = choice.view != View::Inv;
@@ -50,8 +44,10 @@ TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy
   const analysis::Graph& graph = index.graph();
   const analysis::FileInfo& info = graph.files[file_info];
   TagPlan plan;
-  if (!info.taggable || !knows_comment_syntax(info.language)) return plan;
-  std::string_view newline = sanitized_newline(info.newline);
+  const analysis::LanguageFrontEnd* front_end = analysis::front_end_named(info.language);
+  if (!info.taggable || front_end == nullptr) return plan;
+  const analysis::TagSyntax syntax = front_end->tag_syntax();
+  LineLayout layout{syntax.line_comment, {}, sanitized_newline(info.newline), info.ascii_tags};
 
   struct Placed {
     uint64_t offset;
@@ -72,12 +68,13 @@ TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy
   std::string indent;
   for (const Placed& p : placed) {
     indent = sanitized_indent(graph.entities[p.entity].anchor->indent);
+    layout.indent = indent;
     if (!plan.insertions.empty() && plan.insertions.back().offset == p.offset) {
-      append_block(plan.insertions.back().text, index, p.entity, policy, indent, newline, scratch);
+      append_block(plan.insertions.back().text, index, p.entity, policy, layout, scratch);
       continue;
     }
     std::string text;
-    if (append_block(text, index, p.entity, policy, indent, newline, scratch)) {
+    if (append_block(text, index, p.entity, policy, layout, scratch)) {
       plan.insertions.push_back({p.offset, std::move(text)});
     }
   }

@@ -8,6 +8,7 @@
 #include "analysis/python/dense_resolve.h"
 #include "analysis/python/extract.h"
 #include "analysis/python/resolve.h"
+#include "analysis/python/source_encoding.h"
 #include "python_facts_fingerprint.h"
 
 namespace anchorfs::analysis::python {
@@ -47,8 +48,23 @@ std::unique_ptr<ExtractorState> PythonFrontEnd::new_state() const {
   return std::make_unique<ParserState>();
 }
 
+// The parser reads UTF-8. A file declaring another encoding is parsed re-encoded (so a Latin-1
+// identifier such as `caf\xE9` stays whole), its anchors mapped back to the original bytes, and
+// its tag text is kept to ASCII, which every codec Python accepts for source can represent.
 FileFacts PythonFrontEnd::extract(ExtractorState& state, std::string_view bytes) const {
-  return extract_facts(static_cast<ParserState&>(state).parser(), bytes, state.dense);
+  TSParser* parser = static_cast<ParserState&>(state).parser();
+  const std::optional<std::string> codec = declared_encoding(bytes);
+  if (!codec || is_utf8_codec(*codec)) return extract_facts(parser, bytes, state.dense);
+  const Utf8Source source(bytes, *codec);
+  FileFacts facts = extract_facts(parser, source.text(), state.dense);
+  facts.ascii_tags = true;
+  facts.file_anchor = source.original_offset(facts.file_anchor);
+  for (Scope& scope : facts.scopes) scope.anchor_offset = source.original_offset(scope.anchor_offset);
+  return facts;
+}
+
+TagSyntax PythonFrontEnd::tag_syntax() const {
+  return {.line_comment = "#", .nesting_shown_by_indent = true};
 }
 
 void PythonFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {

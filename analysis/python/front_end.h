@@ -12,6 +12,7 @@ class PythonFrontEnd final : public LanguageFrontEnd {
   bool claims(std::string_view path) const override;
   std::unique_ptr<ExtractorState> new_state() const override;
   FileFacts extract(ExtractorState& state, std::string_view bytes) const override;
+  TagSyntax tag_syntax() const override;
   void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;
   void resolve_dense(const ResolverInput& input, Graph& graph) const override;
 };

@@ -46,7 +46,7 @@ class SampleGraph : public ::testing::Test {
   void file(const std::string& path) {
     const auto index = static_cast<EntityIndex>(graph.entities.size());
     graph.entities.push_back(Entity{EntityKind::File, index, analysis::kNoEntity, path, 1, {}});
-    graph.files.push_back(analysis::FileInfo{index, "python", "\n", true});
+    graph.files.push_back(analysis::FileInfo{index, "python", "\n", true, false, 0});
   }
   void def(EntityKind kind, const std::string& name, EntityIndex in_file, EntityIndex parent) {
     const auto line = static_cast<uint32_t>(graph.entities.size());

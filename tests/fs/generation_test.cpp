@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "fs/snapshot_rebase.h"
 #include "fs_test_support.h"
 
 namespace anchorfs::fs {
@@ -172,6 +173,38 @@ TEST_F(GenerationTest, UnchangedTreeNeedsNoInvalidation) {
   EXPECT_TRUE(changed.contents.empty());
   EXPECT_TRUE(changed.attributes.empty());
   EXPECT_TRUE(changed.names.empty());
+}
+
+// What a writable mount publishes after a rename through the mount: the moved entries keep
+// their numbers (the kernel moved its own dentries) and their tags (same bytes).
+TEST_F(GenerationTest, RenamedEntriesKeepTheirNumbersAndTags) {
+  auto first = snap({{"retag.py", {{0, "# A\n"}}}, {"pkg/inner.py", {{0, "# B\n"}}}});
+  Generation before(first);
+  std::filesystem::rename(dir_ / "retag.py", dir_ / "moved.py");
+  std::filesystem::rename(dir_ / "pkg", dir_ / "lib");
+  const std::vector<PathMove> moves{{"retag.py", "moved.py"}, {"pkg", "lib"}};
+  auto next = rebase_snapshot(*first, analysis::scan_tree(dir_.path()), moves);
+  Generation after(next, before, moves);
+  EXPECT_EQ(inode_of(after, "moved.py"), inode_of(before, "retag.py"));
+  EXPECT_EQ(inode_of(after, "lib"), inode_of(before, "pkg"));
+  EXPECT_EQ(inode_of(after, "lib/inner.py"), inode_of(before, "pkg/inner.py"));
+  EXPECT_EQ(next->layout(*next->find("moved.py")).added_bytes(), 4u);
+  EXPECT_EQ(next->layout(*next->find("lib/inner.py")).added_bytes(), 4u);
+  // Without the moves they are new paths: new numbers.
+  Generation unaware(rebase_snapshot(*first, analysis::scan_tree(dir_.path())), before);
+  EXPECT_NE(inode_of(unaware, "moved.py"), inode_of(before, "retag.py"));
+}
+
+// A rebase keeps the tags of files whose bytes did not change and drops those of changed files
+// (served untagged until the analysis catches up).
+TEST_F(GenerationTest, RebaseKeepsTagsOnlyForUnchangedFiles) {
+  auto first = snap({{"keep.py", {{0, "# K\n"}}}, {"edit.py", {{0, "# E\n"}}}});
+  test::write_file(dir_ / "edit.py", "new bytes\n");
+  auto next = rebase_snapshot(*first, analysis::scan_tree(dir_.path()));
+  EXPECT_EQ(next->layout(*next->find("keep.py")).added_bytes(), 4u);
+  EXPECT_TRUE(next->layout(*next->find("edit.py")).empty());
+  EXPECT_EQ(next->view_size(*next->find("edit.py")), 10u);
+  EXPECT_EQ(next->tagged_files(), 1u);
 }
 
 }  // namespace

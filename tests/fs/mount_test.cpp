@@ -644,8 +644,10 @@ TEST(MountLifecycle, StopBeforeRunEndsRunAtOnceAndUnmounts) {
   test::TempDir src("anchorfs-src");
   test::TempDir mnt("anchorfs-mnt");
   write_file(src / "a.py", "x\n");
-  Server server(make_snapshot(analysis::scan_tree(src.path()), {}),
-                ServerOptions{mnt.path(), {}, false, 2});
+  ServerOptions options;
+  options.mountpoint = mnt.path();
+  options.max_threads = 2;
+  Server server(make_snapshot(analysis::scan_tree(src.path()), {}), options);
   server.mount();
   ASSERT_TRUE(test::is_mounted(mnt.path()));
   server.stop();
@@ -673,8 +675,9 @@ TEST(MountLifecycle, CallerChosenFsnameIsKept) {
 TEST(MountErrors, MissingMountpointIsAClearError) {
   test::TempDir src("anchorfs-src");
   write_file(src / "a.py", "x\n");
-  Server server(make_snapshot(analysis::scan_tree(src.path()), {}),
-                ServerOptions{src / "no/such/dir", {}, false, 0});
+  ServerOptions options;
+  options.mountpoint = src / "no/such/dir";
+  Server server(make_snapshot(analysis::scan_tree(src.path()), {}), options);
   try {
     server.mount();
     FAIL() << "mount succeeded";
@@ -686,8 +689,10 @@ TEST(MountErrors, MissingMountpointIsAClearError) {
 TEST(MountErrors, ReadWriteOptionIsRefused) {
   test::TempDir src("anchorfs-src");
   test::TempDir mnt("anchorfs-mnt");
-  Server server(make_snapshot(analysis::scan_tree(src.path()), {}),
-                ServerOptions{mnt.path(), {"allow_other,rw"}, false, 0});
+  ServerOptions options;
+  options.mountpoint = mnt.path();
+  options.fuse_options = {"allow_other,rw"};
+  Server server(make_snapshot(analysis::scan_tree(src.path()), {}), options);
   EXPECT_THROW(server.mount(), std::runtime_error);
   EXPECT_FALSE(test::is_mounted(mnt.path()));
 }

@@ -26,7 +26,12 @@ class GraphBuilder {
         push({EntityKind::File, kSelf, analysis::kNoEntity, std::move(path), 1, std::move(anchor)});
     graph_.entities[e].file = e;
     current_file_ = e;
-    graph_.files.push_back({e, "python", std::move(newline), taggable});
+    analysis::FileInfo info;
+    info.entity = e;
+    info.language = "python";
+    info.newline = std::move(newline);
+    info.taggable = taggable;
+    graph_.files.push_back(std::move(info));
     return e;
   }
 

@@ -1,0 +1,93 @@
+// OpenFiles: handles of a writable mount's open files, and their paths through renames.
+#include "fs/open_files.h"
+
+#include <unistd.h>
+
+namespace anchorfs::fs {
+namespace {
+
+// `path` is `dir` or lies below it.
+bool within(const std::string& path, const std::string& dir) {
+  return path == dir ||
+         (path.size() > dir.size() && path.starts_with(dir) && path[dir.size()] == '/');
+}
+
+}  // namespace
+
+OpenFile::~OpenFile() {
+  if (fd >= 0) ::close(fd);
+}
+
+uint64_t OpenFiles::add(std::shared_ptr<OpenFile> file, std::string path) {
+  std::lock_guard lock(mutex_);
+  const uint64_t handle = next_handle_++;
+  if (file->kind == OpenFile::Kind::Staged) ++staged_;
+  entries_.emplace(handle, Entry{std::move(file), std::move(path)});
+  return handle;
+}
+
+std::shared_ptr<OpenFile> OpenFiles::find(uint64_t handle) const {
+  std::lock_guard lock(mutex_);
+  auto found = entries_.find(handle);
+  return found == entries_.end() ? nullptr : found->second.file;
+}
+
+void OpenFiles::remove(uint64_t handle) {
+  std::lock_guard lock(mutex_);
+  auto found = entries_.find(handle);
+  if (found == entries_.end()) return;
+  if (found->second.file->kind == OpenFile::Kind::Staged) --staged_;
+  entries_.erase(found);
+}
+
+std::optional<std::string> OpenFiles::target(uint64_t handle) const {
+  std::lock_guard lock(mutex_);
+  auto found = entries_.find(handle);
+  return found == entries_.end() ? std::nullopt : found->second.path;
+}
+
+std::optional<uint64_t> OpenFiles::staged_size(uint64_t inode) const {
+  std::lock_guard lock(mutex_);
+  if (staged_ == 0) return std::nullopt;
+  const Entry* latest = nullptr;
+  for (const auto& [handle, entry] : entries_) {
+    if (entry.file->inode != inode || entry.file->kind != OpenFile::Kind::Staged) continue;
+    if (latest == nullptr || entry.written_at > latest->written_at) latest = &entry;
+  }
+  if (latest == nullptr) return std::nullopt;
+  return latest->staged_size;
+}
+
+bool OpenFiles::any_staged() const {
+  std::lock_guard lock(mutex_);
+  return staged_ > 0;
+}
+
+void OpenFiles::staged_written(uint64_t handle, uint64_t size) {
+  std::lock_guard lock(mutex_);
+  auto found = entries_.find(handle);
+  if (found == entries_.end()) return;
+  found->second.staged_size = size;
+  found->second.written_at = ++writes_;
+}
+
+void OpenFiles::renamed(const std::string& from, const std::string& to) {
+  std::lock_guard lock(mutex_);
+  for (auto& [handle, entry] : entries_) {
+    if (!entry.path) continue;
+    if (within(*entry.path, from)) {
+      entry.path = to + entry.path->substr(from.size());
+    } else if (within(*entry.path, to)) {
+      entry.path.reset();
+    }
+  }
+}
+
+void OpenFiles::removed(const std::string& path) {
+  std::lock_guard lock(mutex_);
+  for (auto& [handle, entry] : entries_) {
+    if (entry.path && within(*entry.path, path)) entry.path.reset();
+  }
+}
+
+}  // namespace anchorfs::fs

@@ -1,0 +1,73 @@
+// The files a writable mount has open for writing: each open's target path and what it writes to.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace anchorfs::fs {
+
+// One open for writing. A tagged file is written through a private stage holding the view bytes
+// the writer opened (or nothing, after O_TRUNC); closing, flushing or syncing it stores the stage
+// with every tag block removed in the checkout, atomically. Any other file is written in place.
+struct OpenFile {
+  enum class Kind { InPlace, Staged };
+  OpenFile(Kind file_kind, uint64_t file_inode, int file_fd, bool file_append)
+      : kind(file_kind), inode(file_inode), fd(file_fd), append(file_append) {}
+  ~OpenFile();
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
+
+  const Kind kind;
+  const uint64_t inode;  // the inode number the kernel opened
+  const int fd;          // in place: the checkout file; staged: the stage
+  const bool append;     // O_APPEND: every write goes to the end
+  // Serialises writes with storing the stage (a commit reads the whole stage).
+  std::mutex mutex;
+  // Written since last stored (staged) or since the mount last rescanned (in place); guarded by
+  // mutex.
+  bool dirty = false;
+};
+
+// Thread-safety: every member is thread-safe.
+class OpenFiles {
+ public:
+  // Registers `file` for the repository-relative `path`; returns its handle (never 0).
+  uint64_t add(std::shared_ptr<OpenFile> file, std::string path);
+  std::shared_ptr<OpenFile> find(uint64_t handle) const;
+  void remove(uint64_t handle);
+
+  // Where a staged file is stored now: its path, followed through renames, or nullopt when the
+  // path was removed or renamed over since (the writes then go nowhere, as on a local
+  // filesystem once the file is unlinked).
+  std::optional<std::string> target(uint64_t handle) const;
+
+  // The size of the most recently written stage of `inode`, if a writer has one open.
+  std::optional<uint64_t> staged_size(uint64_t inode) const;
+  bool any_staged() const;
+  // Records that the stage of `handle` now holds `size` bytes.
+  void staged_written(uint64_t handle, uint64_t size);
+
+  // The checkout changed through the mount: `from` (and all below) moved to `to`; whatever
+  // was open at `to` lost its name.
+  void renamed(const std::string& from, const std::string& to);
+  void removed(const std::string& path);
+
+ private:
+  struct Entry {
+    std::shared_ptr<OpenFile> file;
+    std::optional<std::string> path;
+    uint64_t staged_size = 0;
+    uint64_t written_at = 0;  // order of the last write, for staged_size()
+  };
+  mutable std::mutex mutex_;
+  uint64_t next_handle_ = 1;                     // guarded by mutex_
+  uint64_t writes_ = 0;                          // guarded by mutex_
+  size_t staged_ = 0;                            // guarded by mutex_
+  std::unordered_map<uint64_t, Entry> entries_;  // guarded by mutex_
+};
+
+}  // namespace anchorfs::fs

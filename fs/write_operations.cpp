@@ -1,0 +1,606 @@
+// The request handlers of a writable mount: changes pass through to the checkout, and what a
+// writer wrote to a tagged file lands there tag-free, atomically, when the file is closed.
+#include <fcntl.h>
+#include <fuse_lowlevel.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fs/checkout_io.h"
+#include "fs/server_state.h"
+#include "fs/source_file.h"
+
+namespace anchorfs::fs {
+namespace {
+
+ServerState& state_of(fuse_req_t req) {
+  auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
+  state->requests.fetch_add(1, std::memory_order_relaxed);
+  return *state;
+}
+
+// Closes an fd when the scope ends.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+void reply_error(fuse_req_t req, int error) {
+  fuse_reply_err(req, error);
+}
+
+// The repository path of directory `ino` in the current generation, or an errno.
+int directory_path(const ServerState& state, fuse_ino_t ino, std::string& path) {
+  auto generation = state.current();
+  std::optional<uint32_t> index = generation->entry(ino);
+  if (!index) return ESTALE;
+  const analysis::TreeEntry& entry = generation->snapshot().entry(*index);
+  if (!S_ISDIR(entry.mode)) return ENOTDIR;
+  path = entry.path;
+  return 0;
+}
+
+// New objects belong to their creator, as on a local filesystem (the daemon may be root).
+void give_to_caller(fuse_req_t req, int dir_fd, const char* name) {
+  if (::geteuid() != 0) return;
+  const fuse_ctx* caller = fuse_req_ctx(req);
+  if (caller->uid == 0 && caller->gid == 0) return;
+  ::fchownat(dir_fd, name, caller->uid, caller->gid, AT_SYMLINK_NOFOLLOW);
+}
+
+// What a reader of `served` sees, whole: the tagged view while the source is the version the
+// tags were made for, else the source as it is now.
+int read_view(const ServerState& state, const Served& served, std::string& out) {
+  Fd fd(open_source(state.root_fd, served.entry->path));
+  if (fd.get() < 0) return errno;
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return errno;
+  if (!S_ISREG(st.st_mode)) return EINVAL;
+  const analysis::TreeEntry& entry = *served.entry;
+  const int64_t mtime_ns = int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
+  const bool fresh = static_cast<uint64_t>(st.st_size) == entry.size &&
+                     mtime_ns == entry.mtime_ns && st.st_ino == entry.inode;
+  if (fresh && !served.layout->empty()) {
+    out.resize(view_size(entry, *served.layout));
+    if (!served.layout->read(fd.get(), 0, std::span<char>(out.data(), out.size()))) return errno;
+    return 0;
+  }
+  out.resize(static_cast<size_t>(st.st_size));
+  const ssize_t n = pread_fully(fd.get(), out.data(), out.size(), 0);
+  if (n < 0) return errno;
+  out.resize(static_cast<size_t>(n));
+  return 0;
+}
+
+int write_fully(int fd, std::string_view bytes, uint64_t offset) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n =
+        ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+uint64_t file_size(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+// Opens `served` (inode `ino`) for writing with open(2) `flags` and fills in `fi`. A tagged file,
+// and any file opened with O_TRUNC, is written through a private stage (the view bytes, or
+// nothing after O_TRUNC); any other file in place. Returns 0 or an errno.
+int open_handle(ServerState& state, const Served& served, uint64_t ino, int flags,
+                fuse_file_info* fi) {
+  const std::string& path = served.entry->path;
+  const bool truncate = (flags & O_TRUNC) != 0;
+  const bool append = (flags & O_APPEND) != 0;
+  std::shared_ptr<OpenFile> file;
+  uint64_t staged = 0;
+  if (served.layout->empty() && !truncate) {
+    const int fd = open_beneath(state.root_fd, path, (flags & (O_ACCMODE | O_APPEND)) | O_NOFOLLOW);
+    if (fd < 0) return errno;
+    file = std::make_shared<OpenFile>(OpenFile::Kind::InPlace, ino, fd, append);
+  } else {
+    const int stage = create_stage(state.root_fd, path);
+    if (stage < 0) return errno;
+    file = std::make_shared<OpenFile>(OpenFile::Kind::Staged, ino, stage, append);
+    if (truncate) {
+      file->dirty = true;  // `: > file` truncates even without a write
+    } else {
+      std::string view;
+      if (const int error = read_view(state, served, view); error != 0) return error;
+      if (const int error = write_fully(stage, view, 0); error != 0) return error;
+      staged = view.size();
+    }
+  }
+  const bool in_place = file->kind == OpenFile::Kind::InPlace;
+  const uint64_t handle = state.open_files.add(std::move(file), path);
+  if (!in_place) state.open_files.staged_written(handle, staged);
+  fi->fh = handle;
+  // A stage is private to its writer: its reads and writes bypass the page cache the file's
+  // readers share, which keeps holding the version they opened.
+  fi->direct_io = in_place ? 0 : 1;
+  fi->keep_cache = in_place ? 1 : 0;
+  return 0;
+}
+
+// Stores what `file` (handle `handle`) holds in the checkout if it changed; file->mutex held.
+// Returns 0 or an errno; a target removed or renamed over meanwhile is left alone.
+int store(ServerState& state, uint64_t handle, OpenFile& file) {
+  if (!file.dirty) return 0;
+  if (file.kind == OpenFile::Kind::InPlace) {
+    file.dirty = false;
+    return 0;
+  }
+  std::string bytes(file_size(file.fd), '\0');
+  const ssize_t n = pread_fully(file.fd, bytes.data(), bytes.size(), 0);
+  if (n < 0) return errno;
+  bytes.resize(static_cast<size_t>(n));
+  const std::optional<std::string> target = state.open_files.target(handle);
+  if (target) {
+    const std::string clean = state.options.untag ? state.options.untag(bytes) : bytes;
+    const int error = replace_file(state.root_fd, *target, clean);
+    if (error != 0 && error != ENOENT) return error;
+  }
+  file.dirty = false;
+  return 0;
+}
+
+// Rescans after a change and replies with the entry now at `path` (a create also opens it).
+void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path,
+                    std::span<const PathMove> moves = {}) {
+  auto [generation, changed] = rescan(state, moves);
+  queue_notification(state, std::move(changed));
+  std::optional<uint32_t> index = generation->snapshot().find(path);
+  if (!index) return reply_error(req, ENOENT);
+  const fuse_entry_param e = entry_param(*generation, *index);
+  state.inodes.remember(*generation, std::span<const uint32_t>(&*index, 1));
+  if (fuse_reply_entry(req, &e) != 0) state.inodes.forget(e.ino, 1);
+}
+
+void reply_done(fuse_req_t req, ServerState& state, std::span<const PathMove> moves = {}) {
+  auto [generation, changed] = rescan(state, moves);
+  queue_notification(state, std::move(changed));
+  fuse_reply_err(req, 0);
+}
+
+void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
+               fuse_file_info* fi) {
+  ServerState& state = state_of(req);
+  std::string dir;
+  if (const int error = directory_path(state, parent, dir); error != 0) {
+    return reply_error(req, error);
+  }
+  const std::string path = join_path(dir, name);
+  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  if (dir_fd.get() < 0) return reply_error(req, errno);
+  const int created =
+      ::openat(dir_fd.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
+  const bool existed = created < 0 && errno == EEXIST && (fi->flags & O_EXCL) == 0;
+  if (created < 0 && !existed) return reply_error(req, errno);
+  if (created >= 0) {
+    // The kernel applied the caller's umask to `mode` already; the daemon's must not apply again.
+    ::fchmod(created, mode & 07777);
+    give_to_caller(req, dir_fd.get(), name);
+    ::close(created);
+  }
+  auto [generation, changed] = rescan(state);
+  queue_notification(state, std::move(changed));
+  std::optional<uint32_t> index = generation->snapshot().find(path);
+  if (!index) return reply_error(req, ENOENT);
+  const fuse_entry_param e = entry_param(*generation, *index);
+  Served served{generation, nullptr, &generation->snapshot().entry(*index),
+                &generation->snapshot().layout(*index)};
+  if (!S_ISREG(served.entry->mode)) return reply_error(req, EEXIST);
+  // A new file is staged too: what a writer copies into it (a tagged view) must not reach the
+  // checkout with its tags.
+  const int flags = created >= 0 ? (fi->flags | O_TRUNC) : fi->flags;
+  if (const int error = open_handle(state, served, e.ino, flags, fi); error != 0) {
+    return reply_error(req, error);
+  }
+  if (created >= 0) {
+    // Created empty: nothing to store unless written.
+    if (auto file = state.open_files.find(fi->fh)) file->dirty = false;
+  }
+  state.inodes.remember(*generation, std::span<const uint32_t>(&*index, 1));
+  if (fuse_reply_create(req, &e, fi) != 0) {
+    state.inodes.forget(e.ino, 1);
+    state.open_files.remove(fi->fh);
+  }
+}
+
+void op_write(fuse_req_t req, fuse_ino_t, const char* buffer, size_t size, off_t off,
+              fuse_file_info* fi) {
+  ServerState& state = state_of(req);
+  std::shared_ptr<OpenFile> file = state.open_files.find(fi->fh);
+  if (!file) return reply_error(req, EBADF);
+  std::lock_guard lock(file->mutex);
+  const bool staged = file->kind == OpenFile::Kind::Staged;
+  const uint64_t offset = staged && file->append ? file_size(file->fd) : static_cast<uint64_t>(off);
+  if (const int error = write_fully(file->fd, std::string_view(buffer, size), offset); error != 0) {
+    return reply_error(req, error);
+  }
+  file->dirty = true;
+  if (staged) state.open_files.staged_written(fi->fh, file_size(file->fd));
+  fuse_reply_write(req, size);
+}
+
+// flush and fsync: store the file, then make every reader's next open see it.
+void store_and_reply(fuse_req_t req, ServerState& state, fuse_file_info* fi, bool sync,
+                     bool datasync) {
+  std::shared_ptr<OpenFile> file = state.open_files.find(fi->fh);
+  if (!file) return reply_error(req, 0);
+  bool changed = false;
+  {
+    std::lock_guard lock(file->mutex);
+    changed = file->dirty;
+    if (const int error = store(state, fi->fh, *file); error != 0) return reply_error(req, error);
+    if (sync && file->kind == OpenFile::Kind::InPlace &&
+        (datasync ? ::fdatasync(file->fd) : ::fsync(file->fd)) != 0) {
+      return reply_error(req, errno);
+    }
+  }
+  if (changed) {
+    // No directory lock is held for a close or an fsync: the kernel can drop the old names now,
+    // so the writer's next open (right after close returns) finds the new version.
+    auto [generation, invalidations] = rescan(state);
+    notify(state, invalidations);
+  }
+  fuse_reply_err(req, 0);
+}
+
+void op_flush(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
+  store_and_reply(req, state_of(req), fi, false, false);
+}
+
+void op_fsync(fuse_req_t req, fuse_ino_t, int datasync, fuse_file_info* fi) {
+  store_and_reply(req, state_of(req), fi, true, datasync != 0);
+}
+
+void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
+  ServerState& state = state_of(req);
+  std::shared_ptr<OpenFile> file = state.open_files.find(fi->fh);
+  bool changed = false;
+  if (file) {
+    std::lock_guard lock(file->mutex);
+    changed = file->dirty;
+    store(state, fi->fh, *file);  // nobody is left to tell of a failure (close already returned)
+  }
+  state.open_files.remove(fi->fh);
+  if (changed) {
+    auto [generation, invalidations] = rescan(state);
+    queue_notification(state, std::move(invalidations));
+  }
+  fuse_reply_err(req, 0);
+}
+
+void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, fuse_file_info* fi) {
+  ServerState& state = state_of(req);
+  std::optional<Served> served = resolve(state, ino);
+  if (!served) return reply_error(req, ESTALE);
+  const std::string path = served->entry->path;
+  std::shared_ptr<OpenFile> file = fi != nullptr ? state.open_files.find(fi->fh) : nullptr;
+
+  if ((to_set & FUSE_SET_ATTR_SIZE) != 0) {
+    const off_t size = attr->st_size;
+    if (file) {
+      std::lock_guard lock(file->mutex);
+      if (::ftruncate(file->fd, size) != 0) return reply_error(req, errno);
+      file->dirty = true;
+      if (file->kind == OpenFile::Kind::Staged) {
+        state.open_files.staged_written(fi->fh, static_cast<uint64_t>(size));
+      }
+    } else if (!served->layout->empty()) {
+      // truncate(2) of a tagged file cuts the view the caller sees, then stores it tag-free.
+      std::string view;
+      if (const int error = read_view(state, *served, view); error != 0) {
+        return reply_error(req, error);
+      }
+      view.resize(static_cast<size_t>(size), '\0');
+      const std::string clean = state.options.untag ? state.options.untag(view) : view;
+      if (const int error = replace_file(state.root_fd, path, clean); error != 0) {
+        return reply_error(req, error);
+      }
+    } else {
+      Fd fd(open_beneath(state.root_fd, path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
+      if (fd.get() < 0 || ::ftruncate(fd.get(), size) != 0) return reply_error(req, errno);
+    }
+  }
+  if ((to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID | FUSE_SET_ATTR_ATIME |
+                 FUSE_SET_ATTR_MTIME)) != 0) {
+    Fd fd(open_beneath(state.root_fd, path, O_PATH | O_NOFOLLOW));
+    if (fd.get() < 0) return reply_error(req, errno);
+    // The O_PATH descriptor names exactly the inode resolved beneath the root; /proc/self/fd
+    // lets chmod and utimensat act on it without resolving a path again.
+    const std::string proc = "/proc/self/fd/" + std::to_string(fd.get());
+    if ((to_set & FUSE_SET_ATTR_MODE) != 0 && ::chmod(proc.c_str(), attr->st_mode & 07777) != 0) {
+      return reply_error(req, errno);
+    }
+    if ((to_set & (FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID)) != 0) {
+      const uid_t uid = (to_set & FUSE_SET_ATTR_UID) != 0 ? attr->st_uid : static_cast<uid_t>(-1);
+      const gid_t gid = (to_set & FUSE_SET_ATTR_GID) != 0 ? attr->st_gid : static_cast<gid_t>(-1);
+      if (::fchownat(fd.get(), "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0) {
+        return reply_error(req, errno);
+      }
+    }
+    if ((to_set & (FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME)) != 0) {
+      timespec times[2];
+      times[0].tv_nsec = UTIME_OMIT;
+      times[1].tv_nsec = UTIME_OMIT;
+      if ((to_set & FUSE_SET_ATTR_ATIME_NOW) != 0) {
+        times[0].tv_nsec = UTIME_NOW;
+      } else if ((to_set & FUSE_SET_ATTR_ATIME) != 0) {
+        times[0] = attr->st_atim;
+      }
+      if ((to_set & FUSE_SET_ATTR_MTIME_NOW) != 0) {
+        times[1].tv_nsec = UTIME_NOW;
+      } else if ((to_set & FUSE_SET_ATTR_MTIME) != 0) {
+        times[1] = attr->st_mtim;
+      }
+      int rc = 0;
+      if (S_ISLNK(served->entry->mode)) {
+        const auto [dir, name] = split_path(path);
+        Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+        rc = dir_fd.get() < 0 ? -1
+                              : ::utimensat(dir_fd.get(), name.c_str(), times, AT_SYMLINK_NOFOLLOW);
+      } else {
+        rc = ::utimensat(AT_FDCWD, proc.c_str(), times, 0);
+      }
+      if (rc != 0) return reply_error(req, errno);
+    }
+  }
+
+  auto [generation, changed] = rescan(state);
+  queue_notification(state, std::move(changed));
+  struct stat st {};
+  double timeout = kCacheSeconds;
+  if (std::optional<uint32_t> index = generation->snapshot().find(path)) {
+    Served now{generation, nullptr, &generation->snapshot().entry(*index),
+               &generation->snapshot().layout(*index)};
+    st = served_attributes(*now.entry, *now.layout);
+    timeout = writable_attributes(state, ino, now, st);
+  } else {
+    st = served_attributes(*served->entry, *served->layout);
+  }
+  st.st_ino = ino;
+  fuse_reply_attr(req, &st, timeout);
+}
+
+void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode) {
+  ServerState& state = state_of(req);
+  std::string dir;
+  if (const int error = directory_path(state, parent, dir); error != 0) {
+    return reply_error(req, error);
+  }
+  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  if (dir_fd.get() < 0 || ::mkdirat(dir_fd.get(), name, mode) != 0) {
+    return reply_error(req, errno);
+  }
+  {
+    Fd made(::openat(dir_fd.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (made.get() >= 0) ::fchmod(made.get(), mode & 07777);
+  }
+  give_to_caller(req, dir_fd.get(), name);
+  reply_entry_at(req, state, join_path(dir, name));
+}
+
+void op_mknod(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode, dev_t rdev) {
+  ServerState& state = state_of(req);
+  std::string dir;
+  if (const int error = directory_path(state, parent, dir); error != 0) {
+    return reply_error(req, error);
+  }
+  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  if (dir_fd.get() < 0 || ::mknodat(dir_fd.get(), name, mode, rdev) != 0) {
+    return reply_error(req, errno);
+  }
+  give_to_caller(req, dir_fd.get(), name);
+  reply_entry_at(req, state, join_path(dir, name));
+}
+
+void op_symlink(fuse_req_t req, const char* target, fuse_ino_t parent, const char* name) {
+  ServerState& state = state_of(req);
+  std::string dir;
+  if (const int error = directory_path(state, parent, dir); error != 0) {
+    return reply_error(req, error);
+  }
+  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  if (dir_fd.get() < 0 || ::symlinkat(target, dir_fd.get(), name) != 0) {
+    return reply_error(req, errno);
+  }
+  give_to_caller(req, dir_fd.get(), name);
+  reply_entry_at(req, state, join_path(dir, name));
+}
+
+void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t new_parent, const char* new_name) {
+  ServerState& state = state_of(req);
+  std::optional<Served> served = resolve(state, ino);
+  if (!served) return reply_error(req, ESTALE);
+  std::string new_dir;
+  if (const int error = directory_path(state, new_parent, new_dir); error != 0) {
+    return reply_error(req, error);
+  }
+  const auto [old_dir, old_name] = split_path(served->entry->path);
+  Fd old_dir_fd(open_dir_beneath(state.root_fd, old_dir));
+  Fd new_dir_fd(open_dir_beneath(state.root_fd, new_dir));
+  if (old_dir_fd.get() < 0 || new_dir_fd.get() < 0 ||
+      ::linkat(old_dir_fd.get(), old_name.c_str(), new_dir_fd.get(), new_name, 0) != 0) {
+    return reply_error(req, errno);
+  }
+  reply_entry_at(req, state, join_path(new_dir, new_name));
+}
+
+void remove_entry(fuse_req_t req, fuse_ino_t parent, const char* name, int flags) {
+  ServerState& state = state_of(req);
+  std::string dir;
+  if (const int error = directory_path(state, parent, dir); error != 0) {
+    return reply_error(req, error);
+  }
+  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  if (dir_fd.get() < 0 || ::unlinkat(dir_fd.get(), name, flags) != 0) {
+    return reply_error(req, errno);
+  }
+  state.open_files.removed(join_path(dir, name));
+  reply_done(req, state);
+}
+
+void op_unlink(fuse_req_t req, fuse_ino_t parent, const char* name) {
+  remove_entry(req, parent, name, 0);
+}
+
+void op_rmdir(fuse_req_t req, fuse_ino_t parent, const char* name) {
+  remove_entry(req, parent, name, AT_REMOVEDIR);
+}
+
+void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t new_parent,
+               const char* new_name, unsigned flags) {
+  ServerState& state = state_of(req);
+  std::string dir;
+  std::string new_dir;
+  if (const int error = directory_path(state, parent, dir); error != 0) {
+    return reply_error(req, error);
+  }
+  if (const int error = directory_path(state, new_parent, new_dir); error != 0) {
+    return reply_error(req, error);
+  }
+  Fd dir_fd(open_dir_beneath(state.root_fd, dir));
+  Fd new_dir_fd(open_dir_beneath(state.root_fd, new_dir));
+  if (dir_fd.get() < 0 || new_dir_fd.get() < 0 ||
+      ::renameat2(dir_fd.get(), name, new_dir_fd.get(), new_name, flags) != 0) {
+    return reply_error(req, errno);
+  }
+  const std::string from = join_path(dir, name);
+  const std::string to = join_path(new_dir, new_name);
+  std::vector<PathMove> moves{{from, to}};
+  if ((flags & RENAME_EXCHANGE) != 0) {
+    moves.push_back({to, from});
+    // Swap the two names of open files through a name no path can have.
+    const std::string parked(1, '\0');
+    state.open_files.renamed(to, parked);
+    state.open_files.renamed(from, to);
+    state.open_files.renamed(parked, from);
+  } else {
+    state.open_files.renamed(from, to);
+  }
+  reply_done(req, state, moves);
+}
+
+void op_release_read_only(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
+  if (fi->fh != 0) return op_release(req, ino, fi);
+  state_of(req);
+  fuse_reply_err(req, 0);
+}
+
+}  // namespace
+
+double writable_attributes(const ServerState& state, uint64_t ino, const Served& served,
+                           struct stat& st) {
+  if (!S_ISREG(served.entry->mode)) return kCacheSeconds;
+  if (std::optional<uint64_t> size = state.open_files.staged_size(ino)) {
+    // Being written: the writer's stage is the file; ask again after every change.
+    st.st_size = static_cast<off_t>(*size);
+    st.st_blocks = static_cast<blkcnt_t>((*size + 511) / 512);
+    return 0;
+  }
+  if (served.layout->empty()) {
+    // Written in place: the checkout's attributes are the file's.
+    Fd fd(open_beneath(state.root_fd, served.entry->path, O_PATH | O_NOFOLLOW));
+    struct stat live {};
+    if (fd.get() >= 0 && ::fstat(fd.get(), &live) == 0 && S_ISREG(live.st_mode)) {
+      st.st_mode = live.st_mode;
+      st.st_nlink = live.st_nlink;
+      st.st_uid = live.st_uid;
+      st.st_gid = live.st_gid;
+      st.st_size = live.st_size;
+      st.st_blocks = live.st_blocks;
+      st.st_mtim = live.st_mtim;
+      st.st_ctim = live.st_ctim;
+    }
+  }
+  return kCacheSeconds;
+}
+
+void open_for_writing(fuse_req_t req, ServerState& state, uint64_t ino, fuse_file_info* fi) {
+  std::optional<Served> served = resolve(state, ino);
+  if (!served) return reply_error(req, ESTALE);
+  if (!S_ISREG(served->entry->mode)) return reply_error(req, EINVAL);
+  if (const int error = open_handle(state, *served, ino, fi->flags, fi); error != 0) {
+    return reply_error(req, error);
+  }
+  if (fuse_reply_open(req, fi) != 0) state.open_files.remove(fi->fh);
+}
+
+void read_open_file(fuse_req_t req, ServerState& state, uint64_t handle, size_t size, off_t off) {
+  std::shared_ptr<OpenFile> file = state.open_files.find(handle);
+  if (!file) return reply_error(req, EBADF);
+  thread_local std::vector<char> buffer;
+  buffer.resize(size);
+  const ssize_t n = pread_fully(file->fd, buffer.data(), size, static_cast<uint64_t>(off));
+  if (n < 0) return reply_error(req, errno);
+  fuse_reply_buf(req, buffer.data(), static_cast<size_t>(n));
+}
+
+void read_in_place(fuse_req_t req, ServerState& state, const analysis::TreeEntry& entry,
+                   size_t size, off_t off) {
+  Fd fd(open_source(state.root_fd, entry.path));
+  struct stat st {};
+  if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    return reply_error(req, EIO);
+  }
+  thread_local std::vector<char> buffer;
+  buffer.resize(size);
+  const ssize_t n = pread_fully(fd.get(), buffer.data(), size, static_cast<uint64_t>(off));
+  if (n < 0) return reply_error(req, errno);
+  fuse_reply_buf(req, buffer.data(), static_cast<size_t>(n));
+}
+
+void add_write_operations(fuse_lowlevel_ops& ops) {
+  ops.create = op_create;
+  ops.write = op_write;
+  ops.flush = op_flush;
+  ops.fsync = op_fsync;
+  ops.release = op_release_read_only;
+  ops.setattr = op_setattr;
+  ops.mkdir = op_mkdir;
+  ops.mknod = op_mknod;
+  ops.symlink = op_symlink;
+  ops.link = op_link;
+  ops.unlink = op_unlink;
+  ops.rmdir = op_rmdir;
+  ops.rename = op_rename;
+  // Extended attributes and preallocation are not carried over: callers fall back (posix_fallocate
+  // writes zeros; cp and editors skip xattrs they cannot set).
+  ops.setxattr = [](fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, int) {
+    state_of(req);
+    fuse_reply_err(req, EOPNOTSUPP);
+  };
+  ops.removexattr = [](fuse_req_t req, fuse_ino_t, const char*) {
+    state_of(req);
+    fuse_reply_err(req, EOPNOTSUPP);
+  };
+  ops.fallocate = [](fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) {
+    state_of(req);
+    fuse_reply_err(req, EOPNOTSUPP);
+  };
+}
+
+}  // namespace anchorfs::fs

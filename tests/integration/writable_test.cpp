@@ -1,0 +1,455 @@
+// `anchorfs mount --writable` on a real git clone: the tools agents use to edit code, run inside
+// the mount, leave exactly their edit in the checkout, never a tag line; the view re-tags it.
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "support.h"
+
+namespace anchorfs::itest {
+namespace {
+
+const std::string kCore =
+    "\"\"\"Core arithmetic.\"\"\"\n"
+    "\n"
+    "\n"
+    "def helper(x):\n"
+    "    a = x + 1\n"
+    "    b = a * 2\n"
+    "    c = b - 3\n"
+    "    d = c + 4\n"
+    "    e = d * 5\n"
+    "    f = e - 6\n"
+    "    return f\n"
+    "\n"
+    "\n"
+    "class Engine:\n"
+    "    def run(self):\n"
+    "        return helper(1)\n";
+
+const std::string kApp =
+    "from pkg.core import Engine, helper\n"
+    "\n"
+    "\n"
+    "def main():\n"
+    "    return helper(2) + Engine().run()\n";
+
+const std::string kDelimiter = "Annotation ===";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+bool contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
+// The first tag line of `field` ("CALLED_BY") in a view, or "".
+std::string first_field(const std::string& view, const std::string& field) {
+  const size_t at = view.find("# " + field + ": ");
+  if (at == std::string::npos) return "";
+  return view.substr(at, view.find('\n', at) - at);
+}
+
+// git with a clean filter that removes tags, so git hashes what the checkout would hold
+// (the mount's own git transparency may make this redundant; it never hurts).
+std::vector<std::string> git(const std::string& attributes, std::vector<std::string> args) {
+  std::vector<std::string> argv{"git",
+                                "-c",
+                                "user.name=t",
+                                "-c",
+                                "user.email=t@t",
+                                "-c",
+                                "filter.anchorfs.clean=" + kAnchorfs + " strip",
+                                "-c",
+                                "core.attributesFile=" + attributes};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+class WritableMount : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    repo_ = dir_ / "repo";
+    mnt_ = dir_ / "mnt";
+    attributes_ = dir_ / "attributes";
+    write_file(attributes_, "*.py filter=anchorfs\n");
+    make_dirs(repo_ + "/pkg");
+    make_dirs(mnt_);
+    write_file(repo_ + "/pkg/__init__.py", "");
+    write_file(repo_ + "/pkg/core.py", kCore);
+    write_file(repo_ + "/pkg/app.py", kApp);
+    write_file(repo_ + "/README.md", "# sample\n");
+    ASSERT_EQ(in_repo({"init", "-q", "-b", "main"}).exit_code, 0);
+    ASSERT_EQ(in_repo({"add", "-A"}).exit_code, 0);
+    ASSERT_EQ(in_repo({"commit", "-qm", "one"}).exit_code, 0);
+  }
+
+  void mount(std::vector<std::string> extra = {}) {
+    extra.insert(extra.begin(), {"--writable", "--view", "topo"});
+    mount_ = std::make_unique<Mount>(repo_, mnt_, extra);
+    ASSERT_TRUE(mount_->ok()) << mount_->result().err;
+    ASSERT_TRUE(contains(view("pkg/core.py"), "CALLED_BY: pkg/app.py:main")) << view("pkg/core.py");
+  }
+
+  ProcessResult in_repo(std::vector<std::string> args) {
+    return run(git(attributes_, std::move(args)), in_dir(repo_));
+  }
+  ProcessResult in_mount(std::vector<std::string> args) {
+    return run(git(attributes_, std::move(args)), in_dir(mnt_));
+  }
+  ProcessResult shell(const std::string& command) {
+    return run({"sh", "-c", command}, in_dir(mnt_));
+  }
+
+  std::string view(const std::string& path) { return read_file(mnt_ + "/" + path); }
+  std::string checkout(const std::string& path) { return read_file(repo_ + "/" + path); }
+  std::string rendered(const std::string& path) {
+    return anchorfs({"render", repo_, path, "--view", "topo"}).out;
+  }
+
+  // No file of the checkout (its .git included) holds a tag delimiter line.
+  void expect_checkout_tag_free() {
+    const ProcessResult grep =
+        run({"grep", "-rlE", "^[[:space:]]*# === (Function|Class|File) Annotation ===", repo_});
+    EXPECT_EQ(grep.exit_code, 1) << "tag lines in the checkout: " << grep.out;
+  }
+
+  // The live refresh re-tagged `path`: the mount serves exactly what `anchorfs render` makes of
+  // the checkout's bytes now.
+  void expect_retagged(const std::string& path) {
+    EXPECT_TRUE(wait_until([&] { return view(path) == rendered(path); }, 30))
+        << "view:\n"
+        << view(path) << "\nrendered:\n"
+        << rendered(path);
+  }
+
+  TempDir dir_{"anchorfs-writable"};
+  std::string repo_, mnt_, attributes_;
+  std::unique_ptr<Mount> mount_;
+};
+
+TEST_F(WritableMount, SedInPlaceLandsTagFreeAndComesBackTagged) {
+  mount();
+  ASSERT_EQ(shell("sed -i 's/c = b - 3/c = b - 30/' pkg/core.py").exit_code, 0);
+  EXPECT_EQ(checkout("pkg/core.py"), replaced(kCore, "c = b - 3", "c = b - 30"));
+  expect_checkout_tag_free();
+  expect_retagged("pkg/core.py");
+  EXPECT_TRUE(contains(view("pkg/core.py"), "CALLED_BY: pkg/app.py:main"));
+}
+
+TEST_F(WritableMount, PythonOpenForWritingReplacesTheFile) {
+  mount();
+  const std::string next = replaced(kApp, "helper(2)", "helper(7)");
+  const ProcessResult python =
+      run({"python3", "-c", "import sys; open(sys.argv[1], 'w').write(sys.argv[2])",
+           mnt_ + "/pkg/app.py", next});
+  ASSERT_EQ(python.exit_code, 0) << python.err;
+  EXPECT_EQ(checkout("pkg/app.py"), next);
+  expect_checkout_tag_free();
+  expect_retagged("pkg/app.py");
+}
+
+TEST_F(WritableMount, AppendAddsCodeAndOtherFilesTagsFollow) {
+  mount();
+  ASSERT_EQ(shell("printf '\\n\\ndef extra():\\n    return helper(3)\\n' >> pkg/core.py").exit_code,
+            0);
+  EXPECT_EQ(checkout("pkg/core.py"), kCore + "\n\ndef extra():\n    return helper(3)\n");
+  expect_checkout_tag_free();
+  expect_retagged("pkg/core.py");
+  // helper's block (the first to list callers) now names its new caller.
+  EXPECT_TRUE(contains(first_field(view("pkg/core.py"), "CALLED_BY"), "extra"))
+      << view("pkg/core.py");
+}
+
+// While a tagged file is open for writing its size is the writer's; fsync stores it (tag-free)
+// before close; after close every stat agrees with the bytes a read returns.
+TEST_F(WritableMount, SizesStayCoherentAndFsyncStoresBeforeClose) {
+  mount();
+  const std::string before = view("pkg/core.py");
+  const ProcessResult python =
+      run({"python3", "-c",
+           "import os, sys\n"
+           "path, checkout = sys.argv[1], sys.argv[2]\n"
+           "f = open(path, 'r+')\n"
+           "f.seek(0, 2); f.write('\\nLIMIT = 3\\n'); f.flush()\n"
+           "print(os.fstat(f.fileno()).st_size, os.stat(path).st_size)\n"
+           "os.fsync(f.fileno())\n"
+           "print(open(checkout).read().endswith('\\nLIMIT = 3\\n'))\n"
+           "f.close()\n"
+           "print(os.stat(path).st_size == len(open(path, 'rb').read()))\n",
+           mnt_ + "/pkg/core.py", repo_ + "/pkg/core.py"});
+  ASSERT_EQ(python.exit_code, 0) << python.err;
+  const std::string grown = std::to_string(before.size() + 11);
+  EXPECT_EQ(python.out, grown + " " + grown + "\nTrue\nTrue\n");
+  EXPECT_EQ(checkout("pkg/core.py"), kCore + "\nLIMIT = 3\n");
+  expect_checkout_tag_free();
+  expect_retagged("pkg/core.py");
+  struct stat st {};
+  ASSERT_EQ(::stat((mnt_ + "/pkg/core.py").c_str(), &st), 0);
+  EXPECT_EQ(static_cast<size_t>(st.st_size), view("pkg/core.py").size());
+}
+
+TEST_F(WritableMount, AnEditElsewhereUpdatesCalledByHere) {
+  mount();
+  ASSERT_EQ(shell("sed -i 's/return helper(2) + Engine().run()/return 0/' pkg/app.py").exit_code,
+            0);
+  EXPECT_TRUE(wait_until([&] { return !contains(view("pkg/core.py"), "pkg/app.py:main"); }, 30))
+      << view("pkg/core.py");
+  expect_retagged("pkg/core.py");
+  expect_checkout_tag_free();
+}
+
+TEST_F(WritableMount, ChangedTagLinesAreDiscardedAndInsertedCodeIsKept) {
+  mount();
+  std::string text = view("pkg/core.py");
+  text = replaced(text, "CALLED_BY: pkg/app.py:main", "CALLED_BY: somebody.py:else");
+  text = replaced(text, "def helper(x):\n", "def helper(x):\n    x = abs(x)\n");
+  text = replaced(text, "class Engine:\n", "LIMIT = 3\n\n\nclass Engine:\n");
+  write_file(mnt_ + "/pkg/core.py", text);
+  std::string expected = replaced(kCore, "def helper(x):\n", "def helper(x):\n    x = abs(x)\n");
+  expected = replaced(expected, "class Engine:\n", "LIMIT = 3\n\n\nclass Engine:\n");
+  EXPECT_EQ(checkout("pkg/core.py"), expected);
+  expect_checkout_tag_free();
+  expect_retagged("pkg/core.py");
+}
+
+TEST_F(WritableMount, PatchP1AppliesToTheTaggedView) {
+  mount();
+  const std::string diff =
+      "--- a/pkg/core.py\n"
+      "+++ b/pkg/core.py\n"
+      "@@ -5,7 +5,7 @@\n"
+      "     a = x + 1\n"
+      "     b = a * 2\n"
+      "     c = b - 3\n"
+      "-    d = c + 4\n"
+      "+    d = c + 40\n"
+      "     e = d * 5\n"
+      "     f = e - 6\n"
+      "     return f\n";
+  write_file(dir_ / "change.diff", diff);
+  const ProcessResult patch = shell("patch -p1 < " + (dir_ / "change.diff"));
+  ASSERT_EQ(patch.exit_code, 0) << patch.out << patch.err;
+  EXPECT_EQ(checkout("pkg/core.py"), replaced(kCore, "d = c + 4", "d = c + 40"));
+  expect_checkout_tag_free();
+  expect_retagged("pkg/core.py");
+}
+
+TEST_F(WritableMount, GitApplyInsideTheMount) {
+  mount();
+  write_file(repo_ + "/pkg/core.py", replaced(kCore, "e = d * 5", "e = d * 50"));
+  const ProcessResult diff = in_repo({"diff"});
+  ASSERT_EQ(diff.exit_code, 0);
+  ASSERT_EQ(in_repo({"checkout", "--", "pkg/core.py"}).exit_code, 0);
+  write_file(dir_ / "change.diff", diff.out);
+  expect_retagged("pkg/core.py");
+  const ProcessResult apply = in_mount({"apply", dir_ / "change.diff"});
+  ASSERT_EQ(apply.exit_code, 0) << apply.err;
+  EXPECT_EQ(checkout("pkg/core.py"), replaced(kCore, "e = d * 5", "e = d * 50"));
+  expect_checkout_tag_free();
+  expect_retagged("pkg/core.py");
+}
+
+TEST_F(WritableMount, GitCheckoutFileRestoresTheCommittedBytes) {
+  mount();
+  ASSERT_EQ(shell("sed -i 's/a = x + 1/a = x + 100/' pkg/core.py").exit_code, 0);
+  ASSERT_NE(checkout("pkg/core.py"), kCore);
+  expect_retagged("pkg/core.py");
+  const ProcessResult restore = in_mount({"checkout", "--", "pkg/core.py"});
+  ASSERT_EQ(restore.exit_code, 0) << restore.err;
+  EXPECT_EQ(checkout("pkg/core.py"), kCore);
+  expect_checkout_tag_free();
+  expect_retagged("pkg/core.py");
+  EXPECT_EQ(in_repo({"status", "--porcelain"}).out, "");
+}
+
+// With --no-watch: git compares the size in its index with the size it sees before it compares
+// content, and the index holds checkout sizes while a re-tagged file is bigger; until the mount
+// translates the index (git transparency), a refresh between stash and pop would make git refuse
+// the pop. Frozen tags keep every size git wrote as it was.
+TEST_F(WritableMount, GitStashAndPopRoundTrip) {
+  mount({"--no-watch"});
+  const std::string edited = replaced(kCore, "f = e - 6", "f = e - 60");
+  ASSERT_EQ(shell("sed -i 's/f = e - 6/f = e - 60/' pkg/core.py").exit_code, 0);
+  const ProcessResult stash = in_mount({"stash"});
+  ASSERT_EQ(stash.exit_code, 0) << stash.err;
+  EXPECT_EQ(checkout("pkg/core.py"), kCore);
+  EXPECT_EQ(view("pkg/core.py"), kCore);
+  EXPECT_EQ(in_repo({"show", "stash@{0}:pkg/core.py"}).out, edited);
+  expect_checkout_tag_free();
+  const ProcessResult pop = in_mount({"stash", "pop"});
+  ASSERT_EQ(pop.exit_code, 0) << pop.err;
+  EXPECT_EQ(checkout("pkg/core.py"), edited);
+  EXPECT_EQ(view("pkg/core.py"), edited);
+  EXPECT_EQ(in_repo({"stash", "list"}).out, "");
+  expect_checkout_tag_free();
+}
+
+TEST_F(WritableMount, EditorSaveWritesATemporaryAndRenamesItOver) {
+  mount();
+  // What an editor holds is the view it loaded, tags included, with the user's change.
+  const std::string buffer = replaced(view("pkg/core.py"), "b = a * 2", "b = a * 20");
+  write_file(mnt_ + "/pkg/.core.py.swp", buffer);
+  ASSERT_EQ(::rename((mnt_ + "/pkg/.core.py.swp").c_str(), (mnt_ + "/pkg/core.py").c_str()), 0);
+  EXPECT_EQ(checkout("pkg/core.py"), replaced(kCore, "b = a * 2", "b = a * 20"));
+  EXPECT_FALSE(std::filesystem::exists(repo_ + "/pkg/.core.py.swp"));
+  expect_checkout_tag_free();
+  expect_retagged("pkg/core.py");
+}
+
+TEST_F(WritableMount, CopyMoveAndRemove) {
+  mount();
+  ASSERT_EQ(shell("cp pkg/core.py pkg/copy.py && cp README.md NOTES.md").exit_code, 0);
+  EXPECT_EQ(checkout("pkg/copy.py"), kCore);
+  EXPECT_EQ(checkout("NOTES.md"), "# sample\n");
+  expect_checkout_tag_free();
+  ASSERT_EQ(shell("mv pkg/copy.py pkg/moved.py").exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(repo_ + "/pkg/copy.py"));
+  EXPECT_EQ(checkout("pkg/moved.py"), kCore);
+  expect_retagged("pkg/moved.py");
+  ASSERT_EQ(shell("rm pkg/moved.py NOTES.md").exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(repo_ + "/pkg/moved.py"));
+  EXPECT_FALSE(std::filesystem::exists(repo_ + "/NOTES.md"));
+  EXPECT_FALSE(std::filesystem::exists(mnt_ + "/pkg/moved.py"));
+  expect_checkout_tag_free();
+}
+
+TEST_F(WritableMount, OtherOperationsPassThrough) {
+  mount();
+  const ProcessResult script = shell(
+      "mkdir -p docs/sub && rmdir docs/sub && ln -s ../README.md docs/readme && "
+      "ln README.md HARD.md && chmod 600 pkg/app.py && truncate -s 3 README.md && "
+      "touch -d '2001-02-03 04:05:06' pkg/__init__.py && "
+      "python3 -c \"import os; f = os.open('docs/log.txt', os.O_WRONLY | os.O_CREAT, 0o640); "
+      "os.write(f, b'log\\n'); os.fsync(f); os.close(f)\" && echo more >> docs/log.txt");
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  struct stat st {};
+  EXPECT_FALSE(std::filesystem::exists(repo_ + "/docs/sub"));
+  ASSERT_EQ(::lstat((repo_ + "/docs/readme").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  ASSERT_EQ(::stat((repo_ + "/HARD.md").c_str(), &st), 0);
+  EXPECT_EQ(st.st_nlink, 2u);
+  ASSERT_EQ(::stat((repo_ + "/pkg/app.py").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(checkout("README.md"), "# s");
+  EXPECT_EQ(view("README.md"), "# s");
+  ASSERT_EQ(::stat((repo_ + "/pkg/__init__.py").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mtim.tv_sec, 981173106);
+  EXPECT_EQ(checkout("docs/log.txt"), "log\nmore\n");
+  EXPECT_EQ(view("docs/log.txt"), "log\nmore\n");
+  ASSERT_EQ(::stat((mnt_ + "/docs/log.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_size, 9);
+  // chmod keeps the tags: the file's bytes did not change.
+  EXPECT_TRUE(contains(view("pkg/app.py"), kDelimiter));
+  expect_checkout_tag_free();
+}
+
+TEST_F(WritableMount, UnparsableCodeIsStoredAsWrittenAndServedUntagged) {
+  mount();
+  const std::string broken = "def helper(x:\n    return (\n";
+  write_file(mnt_ + "/pkg/core.py", broken);
+  EXPECT_EQ(checkout("pkg/core.py"), broken);
+  EXPECT_TRUE(wait_until([&] { return view("pkg/core.py") == broken; }, 30)) << view("pkg/core.py");
+  write_file(mnt_ + "/pkg/core.py", kCore);
+  EXPECT_EQ(checkout("pkg/core.py"), kCore);
+  EXPECT_TRUE(wait_until([&] { return contains(view("pkg/core.py"), kDelimiter); }, 30));
+  expect_retagged("pkg/core.py");
+}
+
+TEST_F(WritableMount, TwoWritersLastCompleteCloseWins) {
+  mount();
+  const std::string first(20000, 'a');
+  const std::string second = "def second():\n    return 2\n";
+  const ProcessResult python =
+      run({"python3", "-c",
+           "import sys\n"
+           "a = open(sys.argv[1], 'w'); b = open(sys.argv[1], 'w')\n"
+           "a.write(sys.argv[2][:10000]); a.flush(); b.write(sys.argv[3]); b.flush()\n"
+           "a.write(sys.argv[2][10000:]); a.close(); b.close()\n",
+           mnt_ + "/pkg/core.py", first, second});
+  ASSERT_EQ(python.exit_code, 0) << python.err;
+  EXPECT_EQ(checkout("pkg/core.py"), second);
+  expect_checkout_tag_free();
+}
+
+TEST_F(WritableMount, ReadOnlyStaysTheDefault) {
+  mount_ = std::make_unique<Mount>(repo_, mnt_, std::vector<std::string>{"--view", "topo"});
+  ASSERT_TRUE(mount_->ok()) << mount_->result().err;
+  const ProcessResult sed = shell("sed -i 's/c = b - 3/c = b - 30/' pkg/core.py");
+  EXPECT_NE(sed.exit_code, 0);
+  EXPECT_TRUE(contains(sed.err, "Read-only file system")) << sed.err;
+  EXPECT_EQ(checkout("pkg/core.py"), kCore);
+}
+
+TEST_F(WritableMount, PathsLeavingTheCheckoutAreRefused) {
+  mount({"--no-watch"});
+  const std::string outside = dir_ / "outside";
+  make_dirs(outside);
+  ASSERT_TRUE(std::filesystem::is_directory(mnt_ + "/pkg"));  // the kernel knows pkg
+  std::filesystem::rename(repo_ + "/pkg", repo_ + "/pkg.real");
+  std::filesystem::create_directory_symlink(outside, repo_ + "/pkg");
+  const ProcessResult touch = shell("echo x > pkg/new.py");
+  EXPECT_NE(touch.exit_code, 0);
+  EXPECT_TRUE(std::filesystem::is_empty(outside));
+}
+
+// A checkout on a full filesystem, and one the daemon may not write: the writer gets ENOSPC and
+// EACCES, the errors the checkout gave.
+TEST_F(WritableMount, NoSpaceReachesTheWriter) {
+  const std::string small = dir_ / "small";
+  make_dirs(small);
+  ASSERT_EQ(::mount("tmpfs", small.c_str(), "tmpfs", 0, "size=256k"), 0) << std::strerror(errno);
+  copy_tree(repo_ + "/pkg", small + "/pkg");
+  std::unique_ptr<Mount> mounted = std::make_unique<Mount>(
+      small, mnt_, std::vector<std::string>{"--writable", "--view", "topo"});
+  const bool ok = mounted->ok();
+  const std::string mount_errors = mounted->result().err;
+  ProcessResult python;
+  if (ok) {
+    python = run({"python3", "-c",
+                  "import sys, errno\n"
+                  "try:\n"
+                  "    with open(sys.argv[1], 'w') as f: f.write('x = 1\\n' * 100000)\n"
+                  "except OSError as e: print(errno.errorcode[e.errno])\n",
+                  mnt_ + "/pkg/core.py"});
+  }
+  const std::string after = read_file(small + "/pkg/core.py");
+  mounted.reset();
+  ::umount2(small.c_str(), MNT_DETACH);
+  ASSERT_TRUE(ok) << mount_errors;
+  EXPECT_EQ(python.out, "ENOSPC\n") << python.err;
+  EXPECT_EQ(after, kCore);  // the old file, whole
+}
+
+TEST_F(WritableMount, PermissionDeniedReachesTheWriter) {
+  ASSERT_EQ(::chmod((repo_ + "/pkg").c_str(), 0555), 0);
+  // The daemon without the capability to override file permissions: the checkout's modes bind it.
+  const ProcessResult mounted =
+      run({"setpriv", "--bounding-set", "-dac_override,-dac_read_search", kAnchorfs, "mount", repo_,
+           mnt_, "--writable", "--view", "topo"});
+  ASSERT_EQ(mounted.exit_code, 0) << mounted.err;
+  const ProcessResult python = run({"python3", "-c",
+                                    "import sys, errno\n"
+                                    "try:\n"
+                                    "    open(sys.argv[1], 'w').write('x = 1\\n')\n"
+                                    "except OSError as e: print(errno.errorcode[e.errno])\n",
+                                    mnt_ + "/pkg/core.py"});
+  anchorfs({"unmount", mnt_});
+  ::chmod((repo_ + "/pkg").c_str(), 0755);
+  EXPECT_EQ(python.out, "EACCES\n") << python.err;
+  EXPECT_EQ(checkout("pkg/core.py"), kCore);
+}
+
+}  // namespace
+}  // namespace anchorfs::itest
