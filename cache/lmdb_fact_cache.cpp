@@ -113,7 +113,9 @@ int preallocate_lock_file(const std::string& dir) {
   return error;
 }
 
-uint64_t percent_of(uint64_t bytes, uint64_t percent) { return bytes / 100 * percent; }
+uint64_t percent_of(uint64_t bytes, uint64_t percent) {
+  return bytes / 100 * percent;
+}
 
 // Eviction counts records' own sizes; the cap counts pages (partly filled leaves, bookkeeping,
 // branch pages). The records' total that brings the pages in use to `target_used`, at the
@@ -128,7 +130,8 @@ uint64_t records_target(MDB_txn* txn, const StoreDbs& dbs, uint64_t target_used)
 
 std::string remote_key(RecordKind kind, std::string_view key) {
   std::string out = fmt::format("anchorfs:{}:", static_cast<char>(kind));
-  for (const char c : key) fmt::format_to(std::back_inserter(out), "{:02x}", static_cast<unsigned char>(c));
+  for (const char c : key)
+    fmt::format_to(std::back_inserter(out), "{:02x}", static_cast<unsigned char>(c));
   return out;
 }
 
@@ -182,7 +185,8 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
   {
     DirLock lock(dir);
     if (const int error = preallocate_lock_file(dir); error != 0) {
-      emit_warning(options.warn, fmt::format("no cache: fact cache {}: {}", dir, std::strerror(error)));
+      emit_warning(options.warn,
+                   fmt::format("no cache: fact cache {}: {}", dir, std::strerror(error)));
       return nullptr;
     }
     const StoreReport report = check_store(dir);
@@ -248,9 +252,8 @@ int LmdbFactCache::try_open_env() {
   // NOMETASYNC: one fsync per commit (the data pages), not two; a system crash can lose the
   // last commit but LMDB's alternating meta pages keep the previous one intact. NOTLS: read
   // transactions belong to the call, not the thread, which suits TBB's worker threads.
-  bool ran = run_guarded([&] {
-    rc = mdb_env_open(env_, dir_.c_str(), MDB_NOTLS | MDB_NOMETASYNC, 0600);
-  });
+  bool ran =
+      run_guarded([&] { rc = mdb_env_open(env_, dir_.c_str(), MDB_NOTLS | MDB_NOMETASYNC, 0600); });
   if (!ran) {
     abandon_env();
     return MDB_PANIC;
@@ -312,9 +315,9 @@ void LmdbFactCache::handle_fault(const std::string& during) {
   const bool full = ::statvfs(dir_.c_str(), &fs) == 0 &&
                     static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize < kCommitSlackBytes;
   if (full) {
-    emit_warning(options_.warn,
-                 fmt::format("fact cache {} disabled: its filesystem is full ({} faulted)", dir_,
-                             during));
+    emit_warning(
+        options_.warn,
+        fmt::format("fact cache {} disabled: its filesystem is full ({} faulted)", dir_, during));
     return;
   }
   DirLock lock(dir_);
@@ -373,9 +376,9 @@ void LmdbFactCache::empty_store() {
   ::unlink((dir_ + "/" + kDataFile).c_str());
   ::unlink((dir_ + "/" + kLockFile).c_str());
   preallocate_lock_file(dir_);
-  emit_warning(options_.warn,
-               fmt::format("fact cache {} was full beyond what eviction could free; emptied it",
-                           dir_));
+  emit_warning(
+      options_.warn,
+      fmt::format("fact cache {} was full beyond what eviction could free; emptied it", dir_));
   open_env();
 }
 
@@ -618,10 +621,11 @@ void LmdbFactCache::flush() {
   {
     std::unique_lock exclusive(env_mutex_);
     std::lock_guard lock(pending_mutex_);
-    for (const auto& [kind, pending] :
-         {std::pair{RecordKind::Facts, &pending_facts_}, std::pair{RecordKind::Graph, &pending_graphs_}}) {
+    for (const auto& [kind, pending] : {std::pair{RecordKind::Facts, &pending_facts_},
+                                        std::pair{RecordKind::Graph, &pending_graphs_}}) {
       for (const auto& [key, record] : *pending) {
-        if (record.write_back) write_back.emplace_back(remote_key(kind, key), encode_value(key, record.payload));
+        if (record.write_back)
+          write_back.emplace_back(remote_key(kind, key), encode_value(key, record.payload));
       }
     }
     try {
@@ -636,10 +640,9 @@ void LmdbFactCache::flush() {
           rc = commit_pending_locked();
         }
         if (rc != 0 && !faulted_.load()) {
-          emit_warning(options_.warn,
-                       fmt::format("fact cache {}: {} records not saved: {}", dir_,
-                                   pending_facts_.size() + pending_graphs_.size(),
-                                   mdb_strerror(rc)));
+          emit_warning(options_.warn, fmt::format("fact cache {}: {} records not saved: {}", dir_,
+                                                  pending_facts_.size() + pending_graphs_.size(),
+                                                  mdb_strerror(rc)));
         }
       }
     } catch (const CacheError& e) {
@@ -665,7 +668,8 @@ size_t LmdbFactCache::trim(std::optional<uint64_t> target_bytes) {
     return evict_oldest(txn, dbs_, records_target(txn, dbs_, target), SIZE_MAX, deleted);
   });
   if (rc != 0 && !faulted_.load()) {
-    emit_warning(options_.warn, fmt::format("fact cache {}: trim failed: {}", dir_, mdb_strerror(rc)));
+    emit_warning(options_.warn,
+                 fmt::format("fact cache {}: trim failed: {}", dir_, mdb_strerror(rc)));
   }
   return rc == 0 ? deleted : 0;
 }
@@ -675,7 +679,9 @@ HitCounts LmdbFactCache::hits() const {
   return total_;
 }
 
-bool LmdbFactCache::remote_up() const { return remote_ && remote_->up(); }
+bool LmdbFactCache::remote_up() const {
+  return remote_ && remote_->up();
+}
 
 StoreInfo LmdbFactCache::info() const {
   StoreInfo info;

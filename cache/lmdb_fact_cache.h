@@ -43,7 +43,6 @@ struct CacheOptions {
   WarningSink warn;  // one-line warnings (corruption, a full disk, an unusable remote)
 };
 
-
 // Thread-safety: load(), store(), load_graph() and store_graph() may be called from any number
 // of threads at once; flush(), info() and the destructor may run concurrently with them too. Any
 // number of processes may open one root at once (LMDB's own locking serialises their writers).
@@ -100,7 +99,7 @@ class LmdbFactCache final : public analysis::FactCache {
   int write_txn(const std::function<int(MDB_txn*)>& body);
   int make_room(uint64_t target_bytes);  // evicts down to target_bytes, in commits of its own
   void empty_store();                    // when even eviction cannot commit; also needs no txn
-  int commit_pending_locked();  // also requires pending_mutex_
+  int commit_pending_locked();           // also requires pending_mutex_
   void handle_fault(const std::string& during);  // also requires pending_mutex_ or no readers
   void set_aside(const std::string& why);        // also requires the directory lock
   void rebuild(const std::string& why);          // set aside (unless another process did), reopen

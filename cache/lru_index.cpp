@@ -91,8 +91,8 @@ int open_store_dbs(MDB_txn* txn, StoreDbs& dbs) {
 uint64_t used_bytes(MDB_txn* txn, const StoreDbs& dbs) {
   uint64_t pages = 0;
   uint64_t page_bytes = kPageBytes;
-  for (const MDB_dbi dbi : {MDB_dbi{0}, MDB_dbi{1}, dbs.meta, dbs.facts, dbs.graphs, dbs.stamps,
-                            dbs.age}) {
+  for (const MDB_dbi dbi :
+       {MDB_dbi{0}, MDB_dbi{1}, dbs.meta, dbs.facts, dbs.graphs, dbs.stamps, dbs.age}) {
     MDB_stat stat{};
     if (mdb_stat(txn, dbi, &stat) != 0) continue;
     pages += stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages;
@@ -127,9 +127,8 @@ HitCounts read_hit_counts(MDB_txn* txn, const StoreDbs& dbs) {
 int add_to_counter(MDB_txn* txn, const StoreDbs& dbs, std::string_view name, int64_t delta) {
   if (delta == 0) return 0;
   const uint64_t old = read_counter(txn, dbs, name);
-  const uint64_t now = delta < 0 && old < static_cast<uint64_t>(-delta)
-                           ? 0
-                           : old + static_cast<uint64_t>(delta);
+  const uint64_t now =
+      delta < 0 && old < static_cast<uint64_t>(-delta) ? 0 : old + static_cast<uint64_t>(delta);
   std::string bytes;
   append_le64(bytes, now);
   MDB_val k = as_val(name);
@@ -196,8 +195,8 @@ int evict_oldest(MDB_txn* txn, const StoreDbs& dbs, uint64_t target_bytes, size_
   if (cursor != nullptr) mdb_cursor_close(cursor);
   if (rc == MDB_NOTFOUND) rc = 0;
   if (rc != 0) return rc;
-  return add_to_counter(txn, dbs, kBytesCounter, static_cast<int64_t>(bytes) -
-                                                     static_cast<int64_t>(before));
+  return add_to_counter(txn, dbs, kBytesCounter,
+                        static_cast<int64_t>(bytes) - static_cast<int64_t>(before));
 }
 
 }  // namespace anchorfs::cache

@@ -41,7 +41,9 @@ struct Db {
   uint64_t root = kInvalidPage;
 };
 
-Db read_db(const char* at) { return {load<uint64_t>(at + 40)}; }
+Db read_db(const char* at) {
+  return {load<uint64_t>(at + 40)};
+}
 
 class Walker {
  public:
@@ -92,7 +94,8 @@ class Walker {
   }
 
   std::string claim(uint64_t pgno) {
-    if (pgno < 2 || pgno > last_page_) return fmt::format("a reference to page {} lies outside the store", pgno);
+    if (pgno < 2 || pgno > last_page_)
+      return fmt::format("a reference to page {} lies outside the store", pgno);
     if (seen_[pgno]) return fmt::format("page {} is reached twice", pgno);
     seen_[pgno] = true;
     return "";
@@ -161,7 +164,8 @@ class Walker {
           return problem;
         }
         if (free_list_) {
-          if (std::string problem = check_free_ids(file_ + first * page_ + kPageHeaderBytes, data_size);
+          if (std::string problem =
+                  check_free_ids(file_ + first * page_ + kPageHeaderBytes, data_size);
               !problem.empty()) {
             return problem;
           }
@@ -175,7 +179,8 @@ class Walker {
         if (std::string problem = check_free_ids(data, data_size); !problem.empty()) return problem;
       }
       if ((node_flags & kSubData) != 0) {
-        if (!main || data_size != kDbBytes) return fmt::format("page {} has a bad sub-database", pgno);
+        if (!main || data_size != kDbBytes)
+          return fmt::format("page {} has a bad sub-database", pgno);
         if (std::string problem = walk_tree(read_db(data), false, false); !problem.empty()) {
           return problem;
         }

@@ -11,7 +11,8 @@ namespace anchorfs::cache {
 namespace {
 
 timeval as_timeval(std::chrono::milliseconds ms) {
-  return {static_cast<time_t>(ms.count() / 1000), static_cast<suseconds_t>(ms.count() % 1000 * 1000)};
+  return {static_cast<time_t>(ms.count() / 1000),
+          static_cast<suseconds_t>(ms.count() % 1000 * 1000)};
 }
 
 struct ReplyDeleter {
@@ -37,7 +38,8 @@ std::string describe(const redisContext* context, const redisReply* reply,
   if (reply != nullptr && reply->type == REDIS_REPLY_ERROR) {
     return fmt::format("error reply: {}", std::string(reply->str, reply->len));
   }
-  if (context != nullptr && context->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+  if (context != nullptr && context->err == REDIS_ERR_IO &&
+      (errno == EAGAIN || errno == EWOULDBLOCK)) {
     return fmt::format("timed out after {} ms", timeout.count());
   }
   if (context != nullptr && context->err != 0) return context->errstr;

@@ -20,7 +20,7 @@ namespace anchorfs::cache {
 
 struct RemoteOptions {
   RemoteAddress address;
-  std::chrono::milliseconds timeout{400};  // connecting, and each command or batch
+  std::chrono::milliseconds timeout{400};      // connecting, and each command or batch
   size_t max_value_bytes = size_t{256} << 20;  // a longer value is refused unread
   WarningSink warn;
 };

@@ -56,9 +56,8 @@ std::optional<RemoteAddress> parse_remote_address(std::string_view url, std::str
     rest = rest.substr(at + 1);
     const size_t colon = credentials.find(':');
     auto user = percent_decode(credentials.substr(0, colon));
-    auto password = colon == std::string_view::npos
-                        ? std::optional<std::string>("")
-                        : percent_decode(credentials.substr(colon + 1));
+    auto password = colon == std::string_view::npos ? std::optional<std::string>("")
+                                                    : percent_decode(credentials.substr(colon + 1));
     if (!user || !password) {
       error = "the remote cache URL has malformed credentials";
       return std::nullopt;

@@ -95,8 +95,7 @@ std::string walk(MDB_env* env, MDB_txn* txn, uint64_t file_bytes, StoreReport& r
       !problem.empty()) {
     return problem;
   }
-  if (std::string problem =
-          walk_records(txn, dbs.graphs, "graph", report.info.graph_entries);
+  if (std::string problem = walk_records(txn, dbs.graphs, "graph", report.info.graph_entries);
       !problem.empty()) {
     return problem;
   }
@@ -148,15 +147,14 @@ std::string verify_file_pages(const std::string& path) {
   }
   mdb_env_close(env);
   const HitCounts& c = report.info.counts;
-  const nlohmann::json out = {
-      {"problem", problem},
-      {"entries", report.info.entries},
-      {"graphs", report.info.graph_entries},
-      {"bytes", report.info.accounted_bytes},
-      {"used", report.info.used_bytes},
-      {"counts",
-       {c.fact_hits, c.fact_remote_hits, c.fact_misses, c.graph_hits, c.graph_remote_hits,
-        c.graph_misses}}};
+  const nlohmann::json out = {{"problem", problem},
+                              {"entries", report.info.entries},
+                              {"graphs", report.info.graph_entries},
+                              {"bytes", report.info.accounted_bytes},
+                              {"used", report.info.used_bytes},
+                              {"counts",
+                               {c.fact_hits, c.fact_remote_hits, c.fact_misses, c.graph_hits,
+                                c.graph_remote_hits, c.graph_misses}}};
   const std::string text = out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   size_t written = 0;
   while (written < text.size()) {

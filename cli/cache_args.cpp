@@ -99,8 +99,8 @@ std::optional<uint64_t> parse_size(std::string_view text) {
   for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (unit.ends_with("IB")) unit.erase(unit.size() - 2, 1);  // KiB = K, as ccache reads them
   if (unit.size() == 2 && unit[1] == 'B') unit.pop_back();
-  static const std::map<std::string, unsigned> kShift = {
-      {"", 0}, {"B", 0}, {"K", 10}, {"M", 20}, {"G", 30}, {"T", 40}};
+  static const std::map<std::string, unsigned> kShift = {{"", 0},   {"B", 0},  {"K", 10},
+                                                         {"M", 20}, {"G", 30}, {"T", 40}};
   const auto it = kShift.find(unit);
   if (it == kShift.end() || (it->second > 0 && number > (UINT64_MAX >> it->second))) {
     return std::nullopt;

@@ -48,9 +48,9 @@ int run_cache_stats(const CacheCommandArgs& args) {
   if (!store) {
     out += "  store      none yet\n";
   } else {
-    out += fmt::format("  store      {}{}\n", store->location,
-                       store->healthy ? "" : " (damaged, set aside on next use: " +
-                                                 store->problem + ")");
+    out += fmt::format(
+        "  store      {}{}\n", store->location,
+        store->healthy ? "" : " (damaged, set aside on next use: " + store->problem + ")");
     out += fmt::format("  size       {} in use ({} of records), {} on disk\n",
                        human_bytes(store->used_bytes), human_bytes(store->accounted_bytes),
                        human_bytes(store->bytes_on_disk));
@@ -58,13 +58,14 @@ int run_cache_stats(const CacheCommandArgs& args) {
                        store->graph_entries);
     const cache::HitCounts& c = store->counts;
     out += fmt::format("  facts      {}\n", rate(c.fact_hits, c.fact_remote_hits, c.fact_misses));
-    out += fmt::format("  graphs     {}\n",
-                       rate(c.graph_hits, c.graph_remote_hits, c.graph_misses));
+    out +=
+        fmt::format("  graphs     {}\n", rate(c.graph_hits, c.graph_remote_hits, c.graph_misses));
   }
   if (const auto legacy = cache::legacy_store_dirs(root); !legacy.empty()) {
-    out += fmt::format("  legacy     {} per-repository stores of an older anchorfs, {} "
-                       "(never read; `anchorfs cache trim` removes them)\n",
-                       legacy.size(), human_bytes(cache::legacy_store_bytes(root)));
+    out += fmt::format(
+        "  legacy     {} per-repository stores of an older anchorfs, {} "
+        "(never read; `anchorfs cache trim` removes them)\n",
+        legacy.size(), human_bytes(cache::legacy_store_bytes(root)));
   }
   write_all(STDOUT_FILENO, out, "stdout");
   return kExitOk;

@@ -135,7 +135,8 @@ TEST_F(FactCacheTest, TheCapBoundsTheDataFileAndEvictsLeastRecentlyUsedFirst) {
     EXPECT_TRUE(cache->load(key_for(i)) == facts_for(i, 4000)) << "recently used entry " << i;
   }
   EXPECT_EQ(cache->load(key_for(1000)), std::nullopt) << "the oldest entry survived";
-  EXPECT_TRUE(cache->load(key_for(1000 + 13 * 200 + 199)) == facts_for(1000 + 13 * 200 + 199, 4000));
+  EXPECT_TRUE(cache->load(key_for(1000 + 13 * 200 + 199)) ==
+              facts_for(1000 + 13 * 200 + 199, 4000));
   EXPECT_EQ(warnings(), std::vector<std::string>{});
 }
 

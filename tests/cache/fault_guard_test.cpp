@@ -1,4 +1,6 @@
 // run_guarded: a SIGBUS from a mapped file past its end becomes a return value, nothing more.
+#include "cache/fault_guard.h"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
@@ -6,8 +8,6 @@
 
 #include <cstdlib>
 #include <string>
-
-#include "cache/fault_guard.h"
 
 namespace anchorfs::cache {
 namespace {

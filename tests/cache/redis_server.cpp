@@ -58,9 +58,22 @@ RedisServer::RedisServer(const std::string& dir, const std::string& password)
   const std::string port = std::to_string(port_);
   pid_ = ::fork();
   if (pid_ == 0) {
-    std::vector<std::string> args = {"redis-server", "--port", port, "--bind", "127.0.0.1",
-                                     "--dir", dir, "--save", "", "--appendonly", "no",
-                                     "--daemonize", "no", "--loglevel", "warning", "--logfile",
+    std::vector<std::string> args = {"redis-server",
+                                     "--port",
+                                     port,
+                                     "--bind",
+                                     "127.0.0.1",
+                                     "--dir",
+                                     dir,
+                                     "--save",
+                                     "",
+                                     "--appendonly",
+                                     "no",
+                                     "--daemonize",
+                                     "no",
+                                     "--loglevel",
+                                     "warning",
+                                     "--logfile",
                                      dir + "/redis.log"};
     if (!password.empty()) {
       args.insert(args.end(), {"--requirepass", password});
@@ -90,7 +103,9 @@ RedisServer::RedisServer(const std::string& dir, const std::string& password)
   kill();
 }
 
-RedisServer::~RedisServer() { kill(); }
+RedisServer::~RedisServer() {
+  kill();
+}
 
 void RedisServer::kill() {
   if (pid_ <= 0) return;

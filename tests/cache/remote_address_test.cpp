@@ -1,7 +1,7 @@
 // redis:// URLs: every part parsed, malformed ones refused, credentials never shown.
-#include <gtest/gtest.h>
-
 #include "cache/remote_address.h"
+
+#include <gtest/gtest.h>
 
 namespace anchorfs::cache {
 namespace {

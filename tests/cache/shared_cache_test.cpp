@@ -1,8 +1,8 @@
 // The cache shared by many checkouts and machines: a real redis-server as the remote tier (two
 // cache roots standing for two machines), failures of that tier, hostile values, and the size
 // cap across many repositories.
-#include <sys/socket.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -30,11 +30,10 @@ class SharedCacheTest : public CacheTest {
   }
 
   static std::string module(int i) {
-    return "from pkg.m" + std::to_string((i + 1) % 6) + " import f" +
-           std::to_string((i + 1) % 6) + "\n\n\ndef f" + std::to_string(i) +
-           "():\n    return f" + std::to_string((i + 1) % 6) + "()\n\n\nclass C" +
-           std::to_string(i) + ":\n    def run(self):\n        return f" + std::to_string(i) +
-           "()\n";
+    return "from pkg.m" + std::to_string((i + 1) % 6) + " import f" + std::to_string((i + 1) % 6) +
+           "\n\n\ndef f" + std::to_string(i) + "():\n    return f" + std::to_string((i + 1) % 6) +
+           "()\n\n\nclass C" + std::to_string(i) + ":\n    def run(self):\n        return f" +
+           std::to_string(i) + "()\n";
   }
 
   static void put(const std::string& repo, const std::string& path, const std::string& bytes) {
