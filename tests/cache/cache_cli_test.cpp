@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -78,7 +80,7 @@ class CacheCli : public ::testing::Test {
     for (const std::string& dir : mounted_) ::umount2(dir.c_str(), MNT_DETACH);
   }
 
-  TempDir tmp_;
+  TempDir tmp_{"cache-cli"};
   std::string repo_;
   std::vector<std::string> env_;
   std::vector<std::string> mounted_;
