@@ -11,7 +11,7 @@ namespace anchorfs::analysis {
 
 // Bump whenever extraction or the serialized layout changes: cached facts of another version
 // are ignored.
-inline constexpr uint32_t kAnalyserVersion = 11;
+inline constexpr uint32_t kAnalyserVersion = 12;
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 
@@ -51,14 +51,18 @@ struct Scope {
 
 // Expressions, flattened. `list` ranges index FileFacts::lists (expr ids).
 enum class ExprKind : uint8_t {
-  Opaque,        // no modelled value; list: sub-expressions evaluated for their calls
+  Opaque,        // no modelled value; list: sub-expressions evaluated for their calls; str: a
+                 // dict display's key when it is a plain string literal ("'k")
   Name,          // str: the name
   Attribute,     // a: object; str: attribute
   Call,          // a: callee; list: arguments (Keyword/Star/DoubleStar for the special forms)
   Subscript,     // a: container; list: index expressions (evaluated for their calls); str: the
                  // only index when literal: "2" (decimal), "1:3", ":2", "1:", "?:" (a slice
-                 // without step, "?" a bound that is not a decimal literal), else kNone
-  Container,     // a literal or comprehension; list: elements (dict keys and values alike)
+                 // without step, "?" a bound that is not a decimal literal), "'k" (a plain
+                 // string key k), else kNone
+  Container,     // a literal or comprehension; list: elements (dict keys and values alike);
+                 // str: "{}" for a dict display of key: value pairs only (list alternates
+                 // key, value), else kNone
   Tuple,         // a tuple/list literal of known length; list: positional elements
   Alternatives,  // value is any of list (`a or b`, `x if c else y`); a: extra expr (condition)
   Definition,    // a: scope id of a lambda (its function object)

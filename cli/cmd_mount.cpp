@@ -42,6 +42,9 @@ struct MountArgs {
   std::vector<std::string> fuse_options;
   std::string log_file;
   ViewArgs view;
+  std::string trace_file;
+  uint64_t trace_max_size = fs::TraceOptions{}.max_bytes;
+  bool trace_keep_cache = false;
 };
 
 // Options identifying the mount in /proc/self/mountinfo ("fuse.anchorfs", source = REPO), so
@@ -77,6 +80,7 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   build_options.threads = args.threads;
   build_options.view = args.view.options();
   build_options.cache = store.get();
+  build_options.plan_maps = !args.trace_file.empty();
   build_options.on_progress = [&reporter](size_t done, size_t total) {
     reporter.progress(done, total);
   };
@@ -101,7 +105,23 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   server_options.untag = [](std::string_view bytes) {
     return render::has_tag_delimiter(bytes) ? render::strip(bytes) : std::string(bytes);
   };
+  std::shared_ptr<fs::Tracer> tracer;
+  if (!args.trace_file.empty()) {
+    fs::TraceOptions trace_options;
+    trace_options.path = args.trace_file;
+    trace_options.max_bytes = args.trace_max_size;
+    trace_options.keep_kernel_cache = args.trace_keep_cache;
+    trace_options.root = paths.repo;
+    trace_options.mountpoint = paths.mountpoint;
+    trace_options.view = built.view_reason;
+    try {
+      tracer = std::make_shared<fs::Tracer>(trace_options);
+    } catch (const std::exception& error) {
+      throw CliError(args.trace_file, error.what());
+    }
+  }
   fs::Server server(std::move(built.snapshot), server_options);
+  if (tracer) server.trace_to(tracer);
   signals.mounting();
   try {
     server.mount();
@@ -123,6 +143,12 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   on_ready();
   const int rc = server.run();
   signals.finished();
+  if (tracer) {
+    const fs::TraceStats traced = tracer->stats();
+    log.write("trace " + args.trace_file + ": " + std::to_string(traced.recorded) + " events, " +
+              std::to_string(traced.dropped) + " dropped, " + std::to_string(traced.rotations) +
+              " rotations");
+  }
   if (refresher) refresher->stop();
   return rc == 0 ? kExitOk : kExitRuntime;
 }
@@ -178,6 +204,7 @@ int run_mount(const MountArgs& given) {
   MountArgs args = given;
   args.log_file = absolute(args.log_file);
   args.cache.dir = absolute(args.cache.dir);
+  args.trace_file = absolute(args.trace_file);
   if (args.foreground || args.debug) {
     ForegroundReporter reporter;
     return analyse_and_serve(args, paths, reporter, [] {});
@@ -203,7 +230,8 @@ int run_mount(const MountArgs& given) {
 Command add_mount_command(CLI::App& app) {
   auto args = std::make_shared<MountArgs>();
   CLI::App* command = app.add_subcommand(
-      "mount", "Analyse REPO and mount its tagged view on MOUNTPOINT (read-only unless --writable)");
+      "mount",
+      "Analyse REPO and mount its tagged view on MOUNTPOINT (read-only unless --writable)");
   command->add_option("REPO", args->repo, "Repository directory to analyse and serve")->required();
   command->add_option("MOUNTPOINT", args->mountpoint, "Empty directory to mount on")->required();
   command->add_flag("-f,--foreground", args->foreground,
@@ -226,6 +254,13 @@ Command add_mount_command(CLI::App& app) {
   command->add_option(
       "--log", args->log_file,
       "Append refreshes and warnings to FILE (the daemon's messages go nowhere else)");
+  command->add_option("--trace", args->trace_file,
+                      "Write JSON lines of lookups, opens, reads and listings to FILE "
+                      "(docs/study.md); kernel caching is then reduced so every read is seen");
+  command->add_option("--trace-max-size", args->trace_max_size,
+                      "Rotate the trace to FILE.1 beyond this many bytes (default 256 MiB)");
+  command->add_flag("--trace-keep-cache", args->trace_keep_cache,
+                    "Trace without reducing kernel caching (cheaper; cached re-reads unseen)");
   command->add_flag("-v,--verbose", args->verbose,
                     "List every file served untagged or skipped, and why");
   return {command, [args] { return run_mount(*args); }};

@@ -21,5 +21,6 @@ Command add_stats_command(CLI::App& app);
 Command add_graph_command(CLI::App& app);
 Command add_cache_command(CLI::App& app);
 Command add_export_command(CLI::App& app);
+Command add_trace_command(CLI::App& app);
 
 }  // namespace anchorfs::cli

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   const std::vector<Command> commands{
       add_mount_command(app),  add_unmount_command(app), add_render_command(app),
       add_strip_command(app),  add_stats_command(app),   add_graph_command(app),
-      add_export_command(app), add_cache_command(app),
+      add_export_command(app), add_cache_command(app),   add_trace_command(app),
   };
   try {
     app.parse(argc, argv);

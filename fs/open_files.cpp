@@ -58,11 +58,6 @@ std::optional<uint64_t> OpenFiles::staged_size(uint64_t inode) const {
   return latest->staged_size;
 }
 
-bool OpenFiles::any_staged() const {
-  std::lock_guard lock(mutex_);
-  return staged_ > 0;
-}
-
 void OpenFiles::staged_written(uint64_t handle, uint64_t size) {
   std::lock_guard lock(mutex_);
   auto found = entries_.find(handle);

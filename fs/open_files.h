@@ -47,7 +47,6 @@ class OpenFiles {
 
   // The size of the most recently written stage of `inode`, if a writer has one open.
   std::optional<uint64_t> staged_size(uint64_t inode) const;
-  bool any_staged() const;
   // Records that the stage of `handle` now holds `size` bytes.
   void staged_written(uint64_t handle, uint64_t size);
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <optional>
 #include <span>
 #include <vector>
@@ -22,6 +23,7 @@ std::optional<Served> resolve(const ServerState& state, uint64_t ino) {
   if (std::optional<uint32_t> index = served.generation->entry(ino)) {
     served.entry = &served.generation->snapshot().entry(*index);
     served.layout = &served.generation->snapshot().layout(*index);
+    served.index = *index;
     return served;
   }
   served.retired = state.inodes.retired(ino);
@@ -67,14 +69,49 @@ class FdGuard {
   int fd_;
 };
 
+// Hands a request to the tracer, if any; `served` names what it was served from.
+struct TraceRange {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+void trace(const ServerState& state, fuse_req_t req, TraceOp op, fuse_ino_t ino,
+           const Served& served, TraceRange range = {}, const char* name = nullptr,
+           bool found = false) {
+  Tracer* tracer = state.tracer.get();
+  if (tracer == nullptr) return;
+  TraceEvent event;
+  event.op = op;
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  event.time_ns = int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+  event.pid = fuse_req_ctx(req)->pid;
+  event.ino = ino;
+  event.generation = served.generation;
+  event.retired = served.retired;
+  event.entry = served.index;
+  event.offset = range.offset;
+  event.length = range.length;
+  if (name != nullptr) event.name = name;
+  event.found = found;
+  tracer->record(std::move(event));
+}
+
+// Whether the kernel must ask before using its page and listing caches: a tracer that wants
+// every read sees an open first, and the open drops the pages.
+bool traced_uncached(const ServerState& state) {
+  return state.tracer && !state.tracer->options().keep_kernel_cache;
+}
+
 void op_init(void* userdata, fuse_conn_info* conn) {
   auto* state = static_cast<ServerState*>(userdata);
+  const bool cached = !traced_uncached(*state);
   // A writable mount needs every open: writers get a handle of their own.
-  state->no_open = !state->options.writable && (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+  state->no_open =
+      cached && !state->options.writable && (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
   if (state->options.writable && (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC) != 0) {
     conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
   }
-  state->no_opendir = (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0;
+  state->no_opendir = cached && (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0;
   // Always readdirplus: walkers (rg, grep -r, find) stat or open every entry they list.
   conn->want &= ~static_cast<unsigned>(FUSE_CAP_READDIRPLUS_AUTO);
   if ((conn->capable & FUSE_CAP_CACHE_SYMLINKS) != 0) conn->want |= FUSE_CAP_CACHE_SYMLINKS;
@@ -92,6 +129,12 @@ void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
     return static_cast<void>(fuse_reply_err(req, ENOTDIR));
   }
   std::optional<uint32_t> child = generation->snapshot().child(*dir, name);
+  if (state.tracer) {
+    Served parent_dir;
+    parent_dir.generation = generation;
+    parent_dir.index = *dir;
+    trace(state, req, TraceOp::Lookup, parent, parent_dir, {}, name, child.has_value());
+  }
   if (child) {
     const fuse_entry_param e = entry_param(*generation, *child);
     state.inodes.remember(*generation, std::span<const uint32_t>(&*child, 1));
@@ -131,8 +174,10 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     if (state.options.writable) return open_for_writing(req, state, ino, fi);
     return static_cast<void>(fuse_reply_err(req, EROFS));
   }
-  if (!resolve(state, ino)) return static_cast<void>(fuse_reply_err(req, ESTALE));
-  fi->keep_cache = 1;
+  std::optional<Served> served = resolve(state, ino);
+  if (!served) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  trace(state, req, TraceOp::Open, ino, *served);
+  fi->keep_cache = traced_uncached(state) ? 0 : 1;
   fi->noflush = 1;
   fuse_reply_open(req, fi);
 }
@@ -142,8 +187,9 @@ void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   if (state.no_opendir) return static_cast<void>(fuse_reply_err(req, ENOSYS));
   auto generation = state.current();
   if (!generation->entry(ino)) return static_cast<void>(fuse_reply_err(req, ESTALE));
-  fi->keep_cache = 1;
-  fi->cache_readdir = 1;
+  const bool cached = !traced_uncached(state);
+  fi->keep_cache = cached ? 1 : 0;
+  fi->cache_readdir = cached ? 1 : 0;
   fuse_reply_open(req, fi);
 }
 
@@ -175,6 +221,7 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
   const uint64_t offset = static_cast<uint64_t>(off);
   if (off < 0 || offset >= view_size) return static_cast<void>(fuse_reply_buf(req, nullptr, 0));
   const size_t length = static_cast<size_t>(std::min<uint64_t>(size, view_size - offset));
+  trace(state, req, TraceOp::Read, ino, *served, {offset, length});
 
   const int fd = open_source(state.root_fd, entry.path);
   if (fd < 0) return static_cast<void>(fuse_reply_err(req, EIO));
@@ -218,6 +265,13 @@ void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool 
   const Snapshot& snapshot = generation->snapshot();
   const analysis::TreeEntry& dir = snapshot.entry(*index);
   if (!S_ISDIR(dir.mode)) return static_cast<void>(fuse_reply_err(req, ENOTDIR));
+  if (state.tracer) {
+    Served listed_dir;
+    listed_dir.generation = generation;
+    listed_dir.index = *index;
+    trace(state, req, TraceOp::Readdir, ino, listed_dir,
+          {off < 0 ? 0 : static_cast<uint64_t>(off)});
+  }
 
   thread_local std::vector<char> buffer;
   thread_local std::vector<uint32_t> listed;  // children whose entries the kernel will count

@@ -176,6 +176,10 @@ Server::~Server() {
   }
 }
 
+void Server::trace_to(std::shared_ptr<Tracer> tracer) {
+  state_->tracer = std::move(tracer);
+}
+
 void Server::mount() {
   if (state_->session != nullptr) throw std::runtime_error("already mounted");
   ServerOptions& options = state_->options;

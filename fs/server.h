@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fs/snapshot.h"
+#include "fs/tracer.h"
 
 namespace anchorfs::fs {
 
@@ -48,6 +49,10 @@ class Server {
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
+
+  // Sends every lookup, open, read and listing to `tracer` (see its keep_kernel_cache option).
+  // Call before mount(), from the owning thread.
+  void trace_to(std::shared_ptr<Tracer> tracer);
 
   // Creates the session and mounts it read-only; on return the mount serves requests as soon as
   // run() is called (requests arriving before that wait in the kernel). Throws std::runtime_error

@@ -34,6 +34,7 @@ class ServerState {
   std::shared_ptr<const Generation> current() const { return inodes.current(); }
 
   ServerOptions options;
+  std::shared_ptr<Tracer> tracer;   // set before mounting; null when untraced
   InodeTable inodes;                // the current generation, lookup counts, retired file versions
   fuse_session* session = nullptr;  // set by mount(), cleared by run()/~Server after unmount
   int root_fd = -1;                 // O_PATH of the snapshot root; see open_root()
@@ -81,6 +82,7 @@ struct Served {
   std::shared_ptr<const RetiredFile> retired;    // or this does
   const analysis::TreeEntry* entry = nullptr;
   const FileLayout* layout = nullptr;
+  uint32_t index = 0;  // of `entry` in the generation's snapshot, when not retired
 };
 std::optional<Served> resolve(const ServerState& state, uint64_t ino);
 

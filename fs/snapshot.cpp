@@ -47,15 +47,19 @@ std::vector<std::shared_ptr<const FileLayout>> shared(std::vector<FileLayout> la
 }  // namespace
 
 Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
-                   std::vector<uint32_t> layout_of_entry)
-    : Snapshot(std::move(tree), shared(std::move(layouts)), std::move(layout_of_entry)) {}
+                   std::vector<uint32_t> layout_of_entry,
+                   std::vector<std::shared_ptr<const FileTrace>> traces)
+    : Snapshot(std::move(tree), shared(std::move(layouts)), std::move(layout_of_entry),
+               std::move(traces)) {}
 
 Snapshot::Snapshot(analysis::SourceTree tree,
                    std::vector<std::shared_ptr<const FileLayout>> layouts,
-                   std::vector<uint32_t> layout_of_entry)
+                   std::vector<uint32_t> layout_of_entry,
+                   std::vector<std::shared_ptr<const FileTrace>> traces)
     : tree_(std::move(tree)),
       layouts_(std::move(layouts)),
-      layout_of_entry_(std::move(layout_of_entry)) {
+      layout_of_entry_(std::move(layout_of_entry)),
+      traces_(std::move(traces)) {
   if (tree_.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   if (layouts_.empty()) layouts_.push_back(std::make_shared<const FileLayout>());
   layout_of_entry_.resize(tree_.entries.size(), 0);
@@ -138,6 +142,12 @@ struct stat served_attributes(const analysis::TreeEntry& entry, const FileLayout
 
 std::shared_ptr<const Snapshot> make_snapshot(
     analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans) {
+  return make_snapshot(std::move(tree), std::move(plans), {});
+}
+
+std::shared_ptr<const Snapshot> make_snapshot(
+    analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans,
+    const render::PlanMapsByPath& maps) {
   if (tree.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   std::unordered_map<std::string_view, uint32_t> index_of_path;
   index_of_path.reserve(tree.entries.size());
@@ -145,6 +155,7 @@ std::shared_ptr<const Snapshot> make_snapshot(
 
   std::vector<FileLayout> layouts(1);
   std::vector<uint32_t> layout_of_entry(tree.entries.size(), 0);
+  std::vector<const render::TagPlan*> plan_of_entry(maps.empty() ? 0 : tree.entries.size());
   for (const auto& [path, plan] : plans) {
     auto found = index_of_path.find(path);
     if (found == index_of_path.end() || !S_ISREG(tree.entries[found->second].mode)) {
@@ -157,12 +168,23 @@ std::shared_ptr<const Snapshot> make_snapshot(
     }
     check_plan(path, plan, tree.entries[index].size);
     if (plan.insertions.empty()) continue;
+    if (!plan_of_entry.empty()) plan_of_entry[index] = &plan;
     layout_of_entry[index] = static_cast<uint32_t>(layouts.size());
     layouts.emplace_back(plan, tree.entries[index].size);
   }
+  std::vector<std::shared_ptr<const FileTrace>> traces(maps.empty() ? 0 : tree.entries.size());
+  const render::TagPlan untagged;
+  for (const auto& [path, map] : maps) {
+    auto found = index_of_path.find(path);
+    if (found == index_of_path.end() || !S_ISREG(tree.entries[found->second].mode)) continue;
+    const uint32_t index = found->second;
+    const render::TagPlan* plan = plan_of_entry[index];
+    traces[index] = std::make_shared<const FileTrace>(
+        make_file_trace(plan != nullptr ? *plan : untagged, map, tree.entries[index].size));
+  }
   index_of_path.clear();
   return std::make_shared<const Snapshot>(std::move(tree), std::move(layouts),
-                                          std::move(layout_of_entry));
+                                          std::move(layout_of_entry), std::move(traces));
 }
 
 }  // namespace anchorfs::fs

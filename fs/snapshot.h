@@ -14,6 +14,7 @@
 
 #include "analysis/source_tree.h"
 #include "fs/file_layout.h"
+#include "fs/file_trace.h"
 #include "render/tag_plan.h"
 
 namespace anchorfs::fs {
@@ -23,11 +24,14 @@ namespace anchorfs::fs {
 // Thread-safety: immutable after construction; every member is safe to call concurrently.
 class Snapshot {
  public:
+  // `traces`: by entry, or empty when the mount is not traced.
   Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
-           std::vector<uint32_t> layout_of_entry);
+           std::vector<uint32_t> layout_of_entry,
+           std::vector<std::shared_ptr<const FileTrace>> traces = {});
   // The same with layouts shared with another snapshot (index 0 must be an empty layout).
   Snapshot(analysis::SourceTree tree, std::vector<std::shared_ptr<const FileLayout>> layouts,
-           std::vector<uint32_t> layout_of_entry);
+           std::vector<uint32_t> layout_of_entry,
+           std::vector<std::shared_ptr<const FileTrace>> traces = {});
 
   const std::string& root() const { return tree_.root; }  // absolute source directory
   size_t size() const { return tree_.entries.size(); }
@@ -52,6 +56,12 @@ class Snapshot {
   // Attributes as served (st_ino left 0: the server owns inode numbers).
   struct stat attributes(uint32_t index) const;
 
+  // What a trace records about a regular file's served bytes; null when the file was not
+  // analysed or the snapshot was built without plan maps.
+  const FileTrace* trace(uint32_t index) const {
+    return index < traces_.size() ? traces_[index].get() : nullptr;
+  }
+
   // Total tag bytes and number of tagged files, for summaries.
   uint64_t tag_bytes() const { return tag_bytes_; }
   size_t tagged_files() const { return tagged_files_; }
@@ -61,6 +71,7 @@ class Snapshot {
   std::vector<uint32_t> name_offset_;  // where each entry's last component starts in its path
   std::vector<std::shared_ptr<const FileLayout>> layouts_;  // [0]: the shared empty layout
   std::vector<uint32_t> layout_of_entry_;                   // index into layouts_, 0 when untagged
+  std::vector<std::shared_ptr<const FileTrace>> traces_;    // by entry; empty when untraced
   uint64_t tag_bytes_ = 0;
   size_t tagged_files_ = 0;
 };
@@ -76,5 +87,12 @@ struct stat served_attributes(const analysis::TreeEntry& entry, const FileLayout
 // inserts beyond the end of its file.
 std::shared_ptr<const Snapshot> make_snapshot(
     analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans);
+
+// The same, with what traces record per file: `maps` (sorted by path, from plan_maps_by_path
+// with the same view as `plans`) become each file's FileTrace. Maps for paths that are not
+// regular files of the tree are ignored (the tree may have changed since the analysis).
+std::shared_ptr<const Snapshot> make_snapshot(
+    analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans,
+    const render::PlanMapsByPath& maps);
 
 }  // namespace anchorfs::fs

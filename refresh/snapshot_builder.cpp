@@ -98,7 +98,7 @@ Built SnapshotBuilder::build() {
       progress_reported_ = true;
     }
     analysis::Analysis result;
-    if (options_.view.view == render::View::None) {
+    if (options_.view.view == render::View::None && !options_.plan_maps) {
       result.stats.source_files = analysis::select_sources(tree).size();
       built.analysed = false;
     } else {
@@ -110,6 +110,7 @@ Built SnapshotBuilder::build() {
     const analysis::Graph& graph = result.graph;
     const render::ViewChoice choice = render::choose_view(graph, options_.view);
     previous_plans_ = render::plans_by_path(graph, choice);
+    if (options_.plan_maps) previous_maps_ = render::plan_maps_by_path(graph, choice);
     built.reanalysed = true;
     built.stats = result.stats;
     built.skipped_files = std::move(result.skipped);
@@ -125,7 +126,7 @@ Built SnapshotBuilder::build() {
   // the snapshot alone, so hand the freed heap back instead of keeping its peak resident.
   if (built.reanalysed) ::malloc_trim(0);
   try {
-    built.snapshot = fs::make_snapshot(std::move(tree), previous_plans_);
+    built.snapshot = fs::make_snapshot(std::move(tree), previous_plans_, previous_maps_);
   } catch (...) {
     have_previous_ = false;  // a file changed between scan and read: analyse afresh next time
     previous_.snapshot.reset();

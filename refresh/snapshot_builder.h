@@ -12,6 +12,7 @@
 #include "analysis/analyze.h"
 #include "cache/lmdb_fact_cache.h"
 #include "fs/snapshot.h"
+#include "render/plan_map.h"
 #include "render/tag_plan.h"
 #include "render/view.h"
 
@@ -22,6 +23,9 @@ struct BuildOptions {
   unsigned threads = 0;
   render::ViewOptions view;
   cache::LmdbFactCache* cache = nullptr;  // optional; flushed after every analysis
+  // Give every snapshot the plan maps traces need (mount --trace); analyses even under view
+  // none, so a baseline trace still maps reads to definitions.
+  bool plan_maps = false;
   // Files parsed so far / total, from analysis worker threads, during the first build only (the
   // mount's start-up progress; refreshes report through the refresher's log instead).
   std::function<void(size_t done, size_t total)> on_progress;
@@ -64,6 +68,7 @@ class SnapshotBuilder {
   std::pair<uint64_t, uint64_t> previous_signature_{0, 0};       // sources and directories
   std::pair<uint64_t, uint64_t> previous_tree_signature_{0, 0};  // every entry
   render::PlansByPath previous_plans_;
+  render::PlanMapsByPath previous_maps_;
   Built previous_;
 };
 

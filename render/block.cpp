@@ -29,6 +29,7 @@ class BlockWriter {
         layout_(layout),
         scratch_(scratch) {
     scratch_.fields.clear();
+    scratch_.field_references.clear();
   }
 
   void begin_field() {
@@ -75,6 +76,9 @@ class BlockWriter {
     for (size_t i = 0; i < shown; ++i) {
       if (i > 0) out += ", ";
       if (i < refs.size()) {
+        if (scratch_.references != nullptr) {
+          scratch_.field_references.push_back({out.size(), refs[i], 0});
+        }
         append_text(out, reference(refs[i]));
       } else {
         std::string& value = scratch_.value;
@@ -111,6 +115,11 @@ class BlockWriter {
     out += label;
     append_text(out, index_.id(entity_));
     out += layout_.newline;
+    if (scratch_.references != nullptr) {
+      for (const RecordedReference& ref : scratch_.field_references) {
+        scratch_.references->push_back({out.size() + ref.offset, ref.entity, 0});
+      }
+    }
     out += scratch_.fields;
     delimiter();
   }

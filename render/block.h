@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,12 +22,24 @@ struct BlockPolicy {
   std::optional<size_t> hub_threshold;  // CALLS to entities with call in-degree above are dropped
 };
 
+// An entity named as a value in a block: `offset` is where its text starts in the `out` string
+// append_block wrote to; render_file sets `insertion`, the index of that text in its plan.
+struct RecordedReference {
+  size_t offset = 0;
+  analysis::EntityIndex entity = analysis::kNoEntity;
+  uint32_t insertion = 0;
+};
+
 // Reusable buffers; one per thread.
 struct BlockScratch {
   std::vector<analysis::EntityIndex> refs;
   std::vector<std::string_view> labels;
   std::string fields;
   std::string value;
+  std::vector<RecordedReference> field_references;  // offsets within `fields`
+  // When set, append_block appends every entity value it writes (for traces: which links a
+  // reader of a byte range could see).
+  std::vector<RecordedReference>* references = nullptr;
 };
 
 // How one file's tag lines are spelled: every line is `indent` `comment` ` ` text `newline`.

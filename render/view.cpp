@@ -29,6 +29,8 @@ constexpr std::array<std::pair<View, std::string_view>, 5> kViewNames{{
     {View::Auto, "auto"},
 }};
 
+}  // namespace
+
 BlockPolicy policy_for(const ViewChoice& choice) {
   BlockPolicy policy;
   policy.forward_calls = choice.view != View::Inv;
@@ -69,19 +71,23 @@ TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy
   for (const Placed& p : placed) {
     indent = sanitized_indent(graph.entities[p.entity].anchor->indent);
     layout.indent = indent;
+    const size_t recorded = scratch.references != nullptr ? scratch.references->size() : 0;
     if (!plan.insertions.empty() && plan.insertions.back().offset == p.offset) {
       append_block(plan.insertions.back().text, index, p.entity, policy, layout, scratch);
-      continue;
+    } else {
+      std::string text;
+      if (append_block(text, index, p.entity, policy, layout, scratch)) {
+        plan.insertions.push_back({p.offset, std::move(text)});
+      }
     }
-    std::string text;
-    if (append_block(text, index, p.entity, policy, layout, scratch)) {
-      plan.insertions.push_back({p.offset, std::move(text)});
+    if (scratch.references != nullptr) {
+      for (size_t r = recorded; r < scratch.references->size(); ++r) {
+        (*scratch.references)[r].insertion = static_cast<uint32_t>(plan.insertions.size() - 1);
+      }
     }
   }
   return plan;
 }
-
-}  // namespace
 
 std::optional<View> parse_view(std::string_view name) {
   for (const auto& [view, view_text] : kViewNames) {

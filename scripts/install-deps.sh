@@ -12,6 +12,7 @@ packages=(
 )
 packages+=(patch util-linux)  # writable-mount tests: patch -p1, setpriv (a daemon without DAC override)
 packages+=(clang libclang-rt-14-dev)  # libFuzzer targets (scripts/fuzz.sh)
+packages+=(python3-matplotlib)  # scripts/study plots (tested by tests/study)
 packages+=("$@")
 
 missing=()

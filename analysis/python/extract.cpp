@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/parse_budget.h"
 #include "analysis/python/child_walk.h"
 #include "analysis/python/dense_extract.h"
 #include "analysis/python/fact_sink.h"
@@ -669,10 +670,17 @@ class Extractor {
   }
 
   bool append_string(TSNode n) {
+    std::string value;
+    if (!plain_string(n, value)) return false;
+    f_.all_names.push_back(intern_copy(value));
+    return true;
+  }
+
+  // The value of a string literal without prefix, escapes or interpolation.
+  bool plain_string(TSNode n, std::string& value) {
     if (kind(n) != K::String) return false;
     const Range r = children(n);
     bool ok = true;
-    std::string value;
     for (size_t i = r.begin; i < r.end && ok; ++i) {
       switch (stack_[i].kind) {
         case K::StringStart: {
@@ -691,8 +699,15 @@ class Extractor {
       }
     }
     release(r);
-    if (ok) f_.all_names.push_back(intern_copy(value));
     return ok;
+  }
+
+  // A plain string literal used as a dict key or a subscript, as the resolver reads it ("'k":
+  // a quote, then the key), or kNone.
+  uint32_t literal_key(TSNode n) {
+    std::string value;
+    if (!plain_string(n, value)) return kNone;
+    return intern_copy("'" + value);
   }
 
   std::string dotted(TSNode n) {
@@ -1031,19 +1046,25 @@ class Extractor {
       case K::Dictionary: {
         const size_t items = sink_.items_mark();
         const Range r = children(n);
+        bool only_pairs = true;
         for (size_t i = r.begin; i < r.end; ++i) {
           const Child c = stack_[i];
           if (c.kind == K::Pair) {
-            sink_.push_item(expr(field(c.node, g_.f_key), scope));
+            const TSNode key = field(c.node, g_.f_key);
+            const uint32_t literal = literal_key(key);
+            sink_.push_item(literal == kNone ? expr(key, scope)
+                                             : add_expr(ExprKind::Opaque, kNone, literal));
             sink_.push_item(expr(field(c.node, g_.f_value), scope));
           } else if (c.kind == K::DictionarySplat) {
+            only_pairs = false;
             sink_.push_item(add_expr(ExprKind::DoubleStar, first_named(c.node, scope)));
           } else if (c.kind != K::Comment) {
+            only_pairs = false;
             sink_.push_item(expr(c.node, scope));
           }
         }
         release(r);
-        return add_expr(ExprKind::Container, kNone, kNone, items);
+        return add_expr(ExprKind::Container, kNone, only_pairs ? intern_copy("{}") : kNone, items);
       }
       case K::ListComprehension:
       case K::SetComprehension:
@@ -1175,9 +1196,10 @@ class Extractor {
   }
 
   // The index of a subscript as the resolver reads it (see ExprKind::Subscript): "3" for a
-  // decimal literal, "lo:hi" for a slice without step (each bound decimal, empty, or "?"), else
-  // kNone. A step may reverse the order, so such slices are not marked.
+  // decimal literal, "lo:hi" for a slice without step (each bound decimal, empty, or "?"), "'k"
+  // for a plain string literal, else kNone. A step may reverse the order, so such slices are not marked.
   uint32_t literal_index(TSNode n) {
+    if (kind(n) == K::String) return literal_key(n);
     if (kind(n) != K::Slice) return is_decimal(text_of(n)) ? intern(text_of(n)) : kNone;
     std::string bounds[2];
     size_t colons = 0;
@@ -1387,8 +1409,13 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
     facts.scopes.push_back(module);
     return facts;
   }
-  TSTree* tree =
-      ts_parser_parse_string(parser, nullptr, bytes.data(), static_cast<uint32_t>(bytes.size()));
+  // A file whose syntax tree would outgrow its budget is served like one that does not parse.
+  TSTree* tree = nullptr;
+  {
+    const ParseBudget budget(parser, parse_budget_bytes(bytes.size()));
+    tree = ts_parser_parse_string(parser, nullptr, bytes.data(),
+                                  static_cast<uint32_t>(bytes.size()));
+  }
   if (tree == nullptr) {
     ts_parser_reset(parser);
     facts.language = "python";

@@ -203,7 +203,7 @@ class FactSink {
     if (items_mark == SIZE_MAX) items_mark = items_.size();
     const size_t count = items_.size() - items_mark;
     // Literals and other value-less leaves all share one expression.
-    const bool empty_opaque = k == ExprKind::Opaque && a == kNone && count == 0;
+    const bool empty_opaque = k == ExprKind::Opaque && a == kNone && str == kNone && count == 0;
     if (empty_opaque && empty_opaque_ != kNone) return empty_opaque_;
     bool effects = k == ExprKind::Call || k == ExprKind::Definition;
     const bool a_is_expr = k != ExprKind::Definition && k != ExprKind::ScopedName;

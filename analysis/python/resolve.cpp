@@ -8,23 +8,15 @@
 #include "analysis/python/resolve.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <ctime>
 
 #include "analysis/python/resolve_resolver.h"
+#include "analysis/python/resolve_trace.h"
 
 namespace anchorfs::analysis::python {
 namespace detail {
 
 void Resolver::run() {
-  if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
-    timespec cpu{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-    std::fprintf(stderr, "resolve start cpu %.2f rss %s\n",
-                 static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9,
-                 current_rss().c_str());
-  }
+  resolve_trace("resolve start");
   index_files();
   // Sympy ends with ~0.3 variables per expression; the reserve is address space only.
   vars_.reserve(expr_count_ + 4 * scopes_.size(), expr_count_);
@@ -36,13 +28,8 @@ void Resolver::run() {
   order_files();
   find_wrappers();
   index_params();
-  if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
-    timespec cpu{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-    std::fprintf(stderr, "setup done rss %s exprs %u stmts %u scopes %zu cpu %.2f\n",
-                 current_rss().c_str(), expr_count_, stmt_count_, scopes_.size(),
-                 static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
-  }
+  resolve_trace("setup done exprs %u stmts %u scopes %zu", expr_count_, stmt_count_,
+                scopes_.size());
   // Sympy's statements read ~8 variables each (~14 bytes); moves need some slack.
   stmt_reads_ = ReadLists(stmt_count_, size_t{32} * stmt_count_);
   stmt_round_.assign(stmt_count_, 0);
@@ -55,33 +42,12 @@ void Resolver::run() {
     for (uint32_t f : evaluation_order_) evaluate_file(f);
     for (const auto& [file, dst, src] : copies_) merge(dst, vars_.get(src));
     stmt_reads_.compact();
-    if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
-      timespec cpu{};
-      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-      std::fprintf(stderr, "round %d full %d evaluated %zu values %zu vars %zu cpu %.2f\n", round,
-                   full_round_ ? 1 : 0, evaluated_, values_.size(), vars_.size(),
-                   static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9);
-      evaluated_ = 0;
-    }
+    resolve_trace("round %d full %d evaluated %zu values %zu vars %zu", round, full_round_ ? 1 : 0,
+                  evaluated_, values_.size(), vars_.size());
+    evaluated_ = 0;
     if (!changed_) break;
   }
-  if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) {
-    size_t big = 0, mid = 0, total = 0;
-    for (uint32_t v = 0; v < vars_.size(); ++v) {
-      const size_t n = vars_.count(v);
-      total += n;
-      big += n >= kMaxSet ? 1 : 0;
-      mid += n >= 16 ? 1 : 0;
-    }
-    std::fprintf(stderr, "sets: full %zu, >=16 %zu, total size %zu rss %s\n", big, mid, total,
-                 current_rss().c_str());
-    std::fprintf(stderr,
-                 "tables: call sites %zu scope vars %zu object vars %zu element vars %zu values "
-                 "%zu\n",
-                 site_calls_.size(), scope_vars_.size(), object_vars_.size(), element_vars_.size(),
-                 values_.size());
-  }
-  if (std::getenv("ANCHORFS_DEBUG_ROUNDS") != nullptr) print_memory();
+  if (resolve_trace_enabled()) trace_tables();
   release_evaluation_state();
   emit_edges();
 }
@@ -132,65 +98,12 @@ void Resolver::update_class_bases(uint32_t f, uint32_t local) {
       }
     }
   }
-  if (bases != bases_[g]) {
-    bases_[g] = std::move(bases);
-    touch(scope_shape(g));
-    ++mro_generation_;  // every cached MRO is recomputed when next asked for
-  }
-}
-
-const std::vector<uint32_t>& Resolver::mro(uint32_t c, int depth) {
-  if (mro_state_[c] == 2 && mro_built_[c] == mro_generation_) return mro_[c];
-  if (mro_state_[c] == 1 || depth > 100) {
-    static const std::vector<uint32_t> kEmpty;
-    return kEmpty;
-  }
-  mro_state_[c] = 1;
-  mro_built_[c] = mro_generation_;
-  std::vector<std::vector<uint32_t>> seqs;
-  for (uint32_t b : bases_[c]) seqs.push_back(mro(b, depth + 1));
-  seqs.push_back(bases_[c]);
-  std::vector<uint32_t> result{c};
-  bool failed = false;
-  while (true) {
-    std::erase_if(seqs, [](const std::vector<uint32_t>& s) { return s.empty(); });
-    if (seqs.empty()) break;
-    uint32_t pick = kNone;
-    for (const auto& s : seqs) {
-      const uint32_t head = s.front();
-      bool in_tail = false;
-      for (const auto& t : seqs) {
-        if (std::find(t.begin() + 1, t.end(), head) != t.end()) in_tail = true;
-      }
-      if (!in_tail) {
-        pick = head;
-        break;
-      }
-    }
-    if (pick == kNone) {
-      failed = true;
-      break;
-    }
-    result.push_back(pick);
-    for (auto& s : seqs) {
-      if (!s.empty() && s.front() == pick) s.erase(s.begin());
-    }
-  }
-  if (failed) {
-    result.assign(1, c);
-    for (uint32_t b : bases_[c]) {
-      for (uint32_t k : mro(b, depth + 1)) {
-        if (std::find(result.begin(), result.end(), k) == result.end()) result.push_back(k);
-      }
-    }
-  }
-  mro_[c] = std::move(result);
-  mro_state_[c] = 2;
-  return mro_[c];
+  // Every cached MRO is recomputed when next asked for.
+  if (classes_.set_bases(g, std::move(bases))) touch(scope_shape(g));
 }
 
 uint32_t Resolver::class_attribute(uint32_t c, uint32_t name, size_t skip) {
-  const std::vector<uint32_t>& order = mro(c);
+  const std::vector<uint32_t>& order = classes_.mro(c);
   for (size_t i = 0; i < skip && i < order.size(); ++i) note_read(scope_shape(order[i]));
   for (size_t i = 0; i < order.size(); ++i) read_attribute_shape(order[i], name);
   const size_t at = skip == 0 ? defining_class(c, name, order) : first_binding(order, name, skip);
@@ -207,8 +120,8 @@ size_t Resolver::first_binding(const std::vector<uint32_t>& order, uint32_t name
 }
 
 size_t Resolver::defining_class(uint32_t c, uint32_t name, const std::vector<uint32_t>& order) {
-  if (class_cache_epoch_ != mro_generation_ + class_vars_created_) {
-    class_cache_epoch_ = mro_generation_ + class_vars_created_;
+  if (class_cache_epoch_ != classes_.generation() + class_vars_created_) {
+    class_cache_epoch_ = classes_.generation() + class_vars_created_;
     defining_class_.clear();
   }
   const auto [index, inserted] = defining_class_.try_emplace(key(c, name), 0);
@@ -400,9 +313,12 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
       for (uint32_t i = 0; i < x.list_count; ++i)
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
       const LiteralIndex literal = literal_index_of(f, x);
+      const uint32_t key = literal.valid ? kNone : literal_key_of(f, x);
       for (uint32_t o : objects) {
         if (literal.valid && values_[o].kind == VK::Container) {
           literal_subscript(values_[o].a, literal, files_[f].expr_base + e, out);
+        } else if (key != kNone && is_dict_display(o)) {
+          keyed_subscript(o, key, out);
         } else {
           subscript(o, out, depth);
         }
@@ -422,12 +338,19 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
           for (uint32_t i = 0; i < x.list_count; ++i) new_var();
         }
       }
+      // A dict display of pairs alternates keys and values: a value under a literal key is kept
+      // under that key too.
+      const bool pairs = x.kind == ExprKind::Container && x.str != kNone;
       for (uint32_t i = 0; i < x.list_count; ++i) {
         const uint32_t item = list_item(f, x.list_begin + i);
         const Set v = eval(ctx, item, depth + 1);
         if (v.empty()) continue;
         merge(elements, v);
         if (positions != kNone) merge(positions + i, v);
+        if (pairs && i % 2 == 1) {
+          const Expr& k = expr_at(f, list_item(f, x.list_begin + i - 1));
+          if (k.kind == ExprKind::Opaque && k.str != kNone) merge(key_var(site, gs(f, k.str)), v);
+        }
       }
       if (made == kNone) made = value(VK::Container, site);
       out.insert(made);
@@ -498,7 +421,7 @@ void Resolver::attribute(uint32_t o, uint32_t name, Set& out, int depth) {
       }
       // Instance attributes of every class on the MRO add up (no shadowing), so a missing
       // one is created empty and read: a later store changes exactly that variable.
-      const std::vector<uint32_t>& order = mro(obj.a);
+      const std::vector<uint32_t>& order = classes_.mro(obj.a);
       const uint32_t* const vars = instance_vars(obj.a, name, order);
       for (size_t i = 0; i < order.size(); ++i) unite(out, read(vars[i]));
       const uint32_t var = class_attribute(obj.a, name);
@@ -511,7 +434,7 @@ void Resolver::attribute(uint32_t o, uint32_t name, Set& out, int depth) {
       uint32_t var = kNone;
       const Value recv = values_[obj.b];
       if (recv.kind == VK::Instance || recv.kind == VK::Class) {
-        const std::vector<uint32_t>& order = mro(recv.a);
+        const std::vector<uint32_t>& order = classes_.mro(recv.a);
         const auto at = std::find(order.begin(), order.end(), obj.a);
         if (at != order.end()) {
           var = class_attribute(recv.a, name, static_cast<size_t>(at - order.begin()) + 1);
@@ -627,6 +550,7 @@ void Resolver::assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) 
       for (uint32_t i = 0; i < x.list_count; ++i)
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
       const LiteralIndex literal = literal_index_of(f, x);
+      const uint32_t key = literal.valid ? kNone : literal_key_of(f, x);
       Set stored = v;
       if (literal.slice) {  // `ls[i:j] = items` stores the items' elements
         stored.clear();
@@ -636,6 +560,7 @@ void Resolver::assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) 
         if (values_[o].kind != VK::Container) continue;
         merge(elements_of(o), stored);
         if (literal.valid && !literal.slice) store_literal_index(o, literal, stored);
+        if (key != kNone && is_dict_display(o)) merge(key_var(values_[o].a, key), stored);
       }
       break;
     }

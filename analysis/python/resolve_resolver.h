@@ -17,6 +17,7 @@
 #include "analysis/facts.h"
 #include "analysis/graph.h"
 #include "analysis/language.h"
+#include "analysis/python/class_hierarchy.h"
 #include "analysis/python/literal_index.h"
 #include "analysis/python/modules.h"
 #include "analysis/python/resolve_flat_map.h"
@@ -114,9 +115,6 @@ struct Args {
   std::vector<std::pair<uint32_t, Set>> keywords;
 };
 
-// Debug output only: the resident set size as /proc reports it.
-std::string current_rss();
-
 inline uint64_t key(uint32_t a, uint32_t b) {
   return (uint64_t{a} << 32) | b;
 }
@@ -139,8 +137,8 @@ class Resolver {
   // raise the peak.
   void release_evaluation_state();
 
-  // Debug output only: the resolver's largest tables, in MB of capacity.
-  void print_memory() const;
+  // Debug trace only: set sizes, table sizes and the largest tables' capacity in MB.
+  void trace_tables() const;
 
  private:
   // ---- indexing -----------------------------------------------------------------------------
@@ -246,8 +244,8 @@ class Resolver {
   // remembered per (class, name) until an MRO changes, instead of a hash lookup per class on
   // every attribute evaluation.
   const uint32_t* instance_vars(uint32_t c, uint32_t name, const std::vector<uint32_t>& order) {
-    if (instance_vars_generation_ != mro_generation_) {
-      instance_vars_generation_ = mro_generation_;
+    if (instance_vars_generation_ != classes_.generation()) {
+      instance_vars_generation_ = classes_.generation();
       instance_vars_of_.clear();
       instance_vars_pool_.clear();
     }
@@ -390,10 +388,6 @@ class Resolver {
   // itself runs, so that in the first round the hierarchy is known before most lookups.
   void update_class_bases(uint32_t f, uint32_t local);
 
-  // C3 linearization; a class whose bases cannot be linearized (or form a cycle) falls back to
-  // a depth-first order without repeats.
-  const std::vector<uint32_t>& mro(uint32_t c, int depth = 0);
-
   // The class attribute `name` as Python finds it: in the first class of the MRO (from index
   // `skip`) whose body binds it. kNone when no repository class binds it.
   uint32_t class_attribute(uint32_t c, uint32_t name, size_t skip = 0);
@@ -529,10 +523,19 @@ class Resolver {
   Set unpositioned(uint32_t site, const Positions& p);
   void literal_subscript(uint32_t site, const LiteralIndex& literal, uint32_t view_site, Set& out);
   void store_literal_index(uint32_t container, const LiteralIndex& literal, const Set& v);
+  // A subscript's plain string key ("'k" in the facts) as a global string id, or kNone.
+  uint32_t literal_key_of(uint32_t f, const Expr& subscript) const;
+  // Whether Container value `container` was made by a dict display of key: value pairs.
+  bool is_dict_display(uint32_t container) const;
+  // The values stored under literal key `key` of the dict display at `site`.
+  uint32_t key_var(uint32_t site, uint32_t key);
+  void keyed_subscript(uint32_t container, uint32_t key, Set& out);
 
   // ---- output -------------------------------------------------------------------------------
 
   void emit_edges();
+  // The file (index into files_) holding entity `e`.
+  uint32_t file_of_entity(EntityIndex e) const;
 
   struct FromImport {
     uint32_t file, from_file, var;
@@ -556,6 +559,8 @@ class Resolver {
   FlatMap<uint64_t> object_vars_;             // (instance or function value, name) -> variable
   FlatMap<uint32_t> element_vars_;            // container site -> variable
   std::vector<uint32_t> container_elements_;  // per value: see elements_of
+  FlatMap<uint64_t> key_vars_;                // (dict display site, literal key) -> variable
+  std::unordered_map<uint32_t, std::vector<uint32_t>> site_key_vars_;  // site -> its key_vars_
   std::vector<uint32_t> ret_var_, yield_var_;
   // Per expression: for a Name, the variable it resolved to when first evaluated (kUnresolved
   // for none); for a Call, its index in site_calls_; for a Container or Tuple, its value.
@@ -594,14 +599,11 @@ class Resolver {
   std::vector<std::vector<uint32_t>> copies_of_file_;
   std::vector<FromImport> from_imports_;
 
-  std::vector<std::vector<uint32_t>> bases_, mro_;
-  std::vector<uint8_t> mro_state_;
-  std::vector<uint32_t> mro_built_;  // per class: the generation its cached MRO belongs to
-  uint32_t mro_generation_ = 1;
+  ClassHierarchy classes_;
   // See defining_class: (class, name) -> index in the class's MRO. Valid while
-  // mro_generation_ + class_vars_created_ equals class_cache_epoch_ (both only grow).
+  // classes_.generation() + class_vars_created_ equals class_cache_epoch_ (both only grow).
   FlatMap<uint64_t> defining_class_;
-  // See instance_vars: (class, name) -> offset in instance_vars_pool_, for mro_generation_
+  // See instance_vars: (class, name) -> offset in instance_vars_pool_, for classes_.generation()
   // instance_vars_generation_.
   FlatMap<uint64_t> instance_vars_of_;
   std::vector<uint32_t> instance_vars_pool_;

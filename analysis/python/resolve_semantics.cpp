@@ -1,5 +1,6 @@
 // Python semantics the resolver models beyond plain calls: the iteration protocol, builtins
-// that call their arguments (map, filter, key=), and literal indexes and slices of containers.
+// that call their arguments (map, filter, key=), literal indexes and slices of containers, and
+// literal keys of dict displays.
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -200,6 +201,46 @@ void Resolver::literal_subscript(uint32_t site, const LiteralIndex& literal, uin
 void Resolver::store_literal_index(uint32_t container, const LiteralIndex& literal, const Set& v) {
   const auto positions = positions_at(values_[container].a);
   if (positions && literal.index < positions->count) merge(positions->base + literal.index, v);
+}
+
+uint32_t Resolver::literal_key_of(uint32_t f, const Expr& subscript) const {
+  if (subscript.str == kNone) return kNone;
+  const uint32_t key = gs(f, subscript.str);
+  return strings_by_id_[key].starts_with('\'') ? key : kNone;
+}
+
+bool Resolver::is_dict_display(uint32_t container) const {
+  if (values_[container].kind != VK::Container) return false;
+  const Expr* literal = container_literal(values_[container].a);
+  return literal != nullptr && literal->kind == ExprKind::Container && literal->str != kNone;
+}
+
+uint32_t Resolver::key_var(uint32_t site, uint32_t key) {
+  const auto [var, inserted] = key_vars_.try_emplace(detail::key(site, key), 0);
+  if (inserted) {
+    *var = new_var();
+    site_key_vars_[site].push_back(*var);
+  }
+  return *var;
+}
+
+// `d["k"]` reads what was stored under "k" and what was stored under no literal key (the
+// update()s, setdefault()s and `d[name] = v` stores that could have used "k"), never what
+// other literal keys hold.
+void Resolver::keyed_subscript(uint32_t container, uint32_t key, Set& out) {
+  const uint32_t site = values_[container].a;
+  const Set all = read(elements_of(container));
+  if (const uint32_t* var = key_vars_.find(detail::key(site, key))) unite(out, read(*var));
+  const auto keyed = site_key_vars_.find(site);
+  if (keyed == site_key_vars_.end()) {
+    unite(out, all);
+    return;
+  }
+  Set under_keys;
+  for (uint32_t var : keyed->second) unite(under_keys, read(var));
+  for (uint32_t v : all) {
+    if (std::find(under_keys.begin(), under_keys.end(), v) == under_keys.end()) insert(out, v);
+  }
 }
 
 }  // namespace anchorfs::analysis::python::detail

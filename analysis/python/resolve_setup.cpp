@@ -48,10 +48,7 @@ void Resolver::index_files() {
   site_calls_.reserve(call_count);  // most call sites resolve to something
   ret_var_.assign(scopes_.size(), kNone);
   yield_var_.assign(scopes_.size(), kNone);
-  bases_.assign(scopes_.size(), {});
-  mro_.assign(scopes_.size(), {});
-  mro_state_.assign(scopes_.size(), 0);
-  mro_built_.assign(scopes_.size(), 0);
+  classes_ = ClassHierarchy(scopes_.size());
   instance_value_.assign(scopes_.size(), kNone);
   scope_shape_.assign(scopes_.size(), kNone);
   attribute_shape_.assign(scopes_.size(), kNone);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -149,6 +150,8 @@ TEST_F(WritableMount, SedInPlaceLandsTagFreeAndComesBackTagged) {
 }
 
 TEST_F(WritableMount, PythonOpenForWritingReplacesTheFile) {
+  ASSERT_EQ(::chmod((repo_ + "/pkg/app.py").c_str(), 0640), 0);
+  ASSERT_EQ(::chown((repo_ + "/pkg/app.py").c_str(), 1234, 4321), 0);
   mount();
   const std::string next = replaced(kApp, "helper(2)", "helper(7)");
   const ProcessResult python =
@@ -156,8 +159,41 @@ TEST_F(WritableMount, PythonOpenForWritingReplacesTheFile) {
            mnt_ + "/pkg/app.py", next});
   ASSERT_EQ(python.exit_code, 0) << python.err;
   EXPECT_EQ(checkout("pkg/app.py"), next);
+  struct stat st {};
+  ASSERT_EQ(::stat((repo_ + "/pkg/app.py").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);  // replaced atomically, mode and owner kept
+  EXPECT_EQ(st.st_uid, 1234u);
+  EXPECT_EQ(st.st_gid, 4321u);
   expect_checkout_tag_free();
   expect_retagged("pkg/app.py");
+}
+
+// The daemon dies while a writer has written but not closed: the checkout keeps the old file,
+// whole, and no temporary is left behind.
+TEST_F(WritableMount, ADaemonCrashLeavesTheOldFile) {
+  mount();
+  const std::string before = read_file(repo_ + "/pkg/core.py");
+  const ProcessResult python =
+      run({"python3", "-c",
+           "import os, signal, sys\n"
+           "f = open(sys.argv[1], 'w'); f.write('x = 1\\n' * 50000); f.flush()\n"
+           "os.kill(int(sys.argv[2]), signal.SIGKILL)\n",
+           mnt_ + "/pkg/core.py",
+           std::to_string(find_processes({kAnchorfs, "mount", repo_, mnt_}).at(0))});
+  EXPECT_EQ(python.exit_code, 0) << python.err;
+  EXPECT_TRUE(wait_until(
+      [&] {
+        return find_processes({kAnchorfs, "mount", repo_, mnt_}).empty();
+      },
+      30));
+  EXPECT_EQ(checkout("pkg/core.py"), before);
+  std::vector<std::string> names;
+  for (const auto& item : std::filesystem::directory_iterator(repo_ + "/pkg")) {
+    names.push_back(item.path().filename());
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"__init__.py", "app.py", "core.py"}));
+  EXPECT_EQ(anchorfs({"unmount", mnt_}).exit_code, 0);
 }
 
 TEST_F(WritableMount, AppendAddsCodeAndOtherFilesTagsFollow) {
@@ -294,6 +330,40 @@ TEST_F(WritableMount, GitStashAndPopRoundTrip) {
   EXPECT_EQ(view("pkg/core.py"), edited);
   EXPECT_EQ(in_repo({"stash", "list"}).out, "");
   expect_checkout_tag_free();
+}
+
+// The SWE-bench flow on a clone: edit with sed -i inside the mount, take the patch with git diff
+// inside the mount; it is the checkout's own diff, tag-free, and applies onto a fresh clone.
+// (git here is given the tag-stripping clean filter explicitly; the mount's own git transparency
+// is a separate piece.)
+TEST_F(WritableMount, SweBenchFlowPatchFromTheMountAppliesToAFreshClone) {
+  const std::string clone = dir_ / "clone";
+  ASSERT_EQ(run({"git", "clone", "-q", repo_, clone}).exit_code, 0);
+  mount_ = std::make_unique<Mount>(clone, mnt_,
+                                   std::vector<std::string>{"--writable", "--view", "topo"});
+  ASSERT_TRUE(mount_->ok()) << mount_->result().err;
+  ASSERT_EQ(shell("sed -i 's/return helper(1)/return helper(1) + 1/' pkg/core.py").exit_code, 0);
+  EXPECT_TRUE(wait_until(
+      [&] {
+        return contains(view("pkg/core.py"), "helper(1) + 1\n") &&
+               contains(view("pkg/core.py"), kDelimiter);
+      },
+      30));
+  const ProcessResult inside = in_mount({"diff"});
+  const ProcessResult outside = run(git(attributes_, {"diff"}), in_dir(clone));
+  ASSERT_EQ(inside.exit_code, 0) << inside.err;
+  EXPECT_EQ(inside.out, outside.out);
+  EXPECT_TRUE(contains(inside.out, "+        return helper(1) + 1")) << inside.out;
+  EXPECT_FALSE(contains(inside.out, kDelimiter));
+  EXPECT_FALSE(contains(inside.out, "CALLED_BY"));
+  const std::string fresh = dir_ / "fresh";
+  ASSERT_EQ(run({"git", "clone", "-q", repo_, fresh}).exit_code, 0);
+  write_file(dir_ / "agent.diff", inside.out);
+  ASSERT_EQ(run({"git", "apply", dir_ / "agent.diff"}, in_dir(fresh)).exit_code, 0);
+  EXPECT_EQ(read_file(fresh + "/pkg/core.py"), read_file(clone + "/pkg/core.py"));
+  const ProcessResult grep =
+      run({"grep", "-rlE", "# === (Function|Class|File) Annotation ===", clone});
+  EXPECT_EQ(grep.exit_code, 1) << grep.out;
 }
 
 TEST_F(WritableMount, EditorSaveWritesATemporaryAndRenamesItOver) {

@@ -1,0 +1,82 @@
+// A counting allocator for tree-sitter, and the per-parse budget that cancels a parse over it.
+#include "analysis/parse_budget.h"
+
+#include <malloc.h>
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+
+namespace anchorfs::analysis {
+namespace {
+
+// Bytes tree-sitter allocated minus those it freed on this thread (a tree freed on another
+// thread makes it drift, which is why budgets are relative to its value when armed).
+thread_local int64_t t_live = 0;
+thread_local int64_t t_limit = std::numeric_limits<int64_t>::max();
+thread_local size_t* t_cancel = nullptr;
+
+void account(int64_t delta) {
+  t_live += delta;
+  if (t_cancel != nullptr && t_live > t_limit) *t_cancel = 1;
+}
+
+int64_t usable(void* p) {
+  return static_cast<int64_t>(malloc_usable_size(p));
+}
+
+void* counted_malloc(size_t n) {
+  void* p = std::malloc(n);
+  if (p != nullptr) account(usable(p));
+  return p;
+}
+
+void* counted_calloc(size_t count, size_t n) {
+  void* p = std::calloc(count, n);
+  if (p != nullptr) account(usable(p));
+  return p;
+}
+
+void* counted_realloc(void* old, size_t n) {
+  const int64_t before = old == nullptr ? 0 : usable(old);
+  void* p = std::realloc(old, n);
+  if (p != nullptr) account(usable(p) - before);
+  return p;
+}
+
+void counted_free(void* p) {
+  if (p == nullptr) return;
+  account(-usable(p));
+  std::free(p);
+}
+
+// Installed before main, so before any thread exists and before tree-sitter allocates anything.
+[[maybe_unused]] const bool kCountingAllocator = [] {
+  ts_set_allocator(counted_malloc, counted_calloc, counted_realloc, counted_free);
+  return true;
+}();
+
+}  // namespace
+
+uint64_t parse_budget_bytes(uint64_t source_bytes) {
+  const uint64_t proportional = source_bytes > kMaxParseBytes / kParseBytesPerSourceByte
+                                    ? kMaxParseBytes
+                                    : kMinParseBytes + source_bytes * kParseBytesPerSourceByte;
+  return std::min(proportional, kMaxParseBytes);
+}
+
+ParseBudget::ParseBudget(TSParser* parser, uint64_t budget) : parser_(parser) {
+  // t_live stays far from the int64 limits (it counts bytes), so 2^62 of headroom is safe.
+  t_limit = t_live + static_cast<int64_t>(std::min(budget, uint64_t{1} << 62));
+  t_cancel = &cancel_;
+  ts_parser_set_cancellation_flag(parser_, &cancel_);
+}
+
+ParseBudget::~ParseBudget() {
+  ts_parser_set_cancellation_flag(parser_, nullptr);
+  t_cancel = nullptr;
+  t_limit = std::numeric_limits<int64_t>::max();
+}
+
+}  // namespace anchorfs::analysis

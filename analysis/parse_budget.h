@@ -1,0 +1,37 @@
+// Bounds the memory tree-sitter may allocate while parsing one file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+struct TSParser;
+
+namespace anchorfs::analysis {
+
+// The syntax-tree bytes a source of `source_bytes` may take while it is parsed: ample for real
+// code (the densest files of sympy and django peak at ~110 bytes of tree per source byte), and
+// never more than kMaxParseBytes, so that one token-dense generated file (a 10 MB list of
+// `k(), k(), ...` peaks at 1.4 GB) cannot take the machine's memory whatever its line lengths.
+inline constexpr uint64_t kParseBytesPerSourceByte = 160;
+inline constexpr uint64_t kMinParseBytes = uint64_t{32} << 20;
+inline constexpr uint64_t kMaxParseBytes = uint64_t{384} << 20;
+uint64_t parse_budget_bytes(uint64_t source_bytes);
+
+// While alive, what tree-sitter allocates on this thread is counted, and `parser`'s parse is
+// cancelled (ts_parser_parse returns null; the caller must ts_parser_reset) once it holds more
+// than `budget` bytes. One per parse; not shared between threads.
+class ParseBudget {
+ public:
+  ParseBudget(TSParser* parser, uint64_t budget);
+  ~ParseBudget();
+  ParseBudget(const ParseBudget&) = delete;
+  ParseBudget& operator=(const ParseBudget&) = delete;
+
+  bool exceeded() const { return cancel_ != 0; }
+
+ private:
+  TSParser* parser_;
+  size_t cancel_ = 0;  // tree-sitter's cancellation flag, raised by the counting allocator
+};
+
+}  // namespace anchorfs::analysis

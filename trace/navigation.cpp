@@ -1,0 +1,338 @@
+// Sessions, steps and hop classification over one traced run (definitions in docs/study.md).
+#include "trace/navigation.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace anchorfs::trace {
+
+namespace {
+
+bool is_identifier_start(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_identifier_char(char c) {
+  return is_identifier_start(c) || (c >= '0' && c <= '9');
+}
+
+std::optional<std::string> read_checked(const Run& run, const FileRecord& file) {
+  const std::string path = run.root + "/" + file.path;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || static_cast<uint64_t>(st.st_size) != file.original_size) {
+    return std::nullopt;
+  }
+  const int64_t mtime_ns = int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
+  if (mtime_ns != file.mtime_ns) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in && !in.eof()) return std::nullopt;
+  return std::move(bytes).str();
+}
+
+void add_range(std::vector<std::pair<uint64_t, uint64_t>>& ranges, uint64_t begin, uint64_t end) {
+  ranges.emplace_back(begin, end);
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<std::pair<uint64_t, uint64_t>> merged;
+  for (const auto& range : ranges) {
+    if (!merged.empty() && range.first <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, range.second);
+    } else {
+      merged.push_back(range);
+    }
+  }
+  ranges = std::move(merged);
+}
+
+class SessionBuilder {
+ public:
+  SessionBuilder(const Run& run, const NavigationOptions& options, Session& session)
+      : run_(run), options_(options), session_(session) {}
+
+  void search(const Event& event, const ProcessRecord* process) {
+    auto [found, inserted] = search_of_pid_.try_emplace(event.pid, session_.searches.size());
+    if (inserted) {
+      Search search;
+      search.t = event.t;
+      search.pid = event.pid;
+      if (process != nullptr) {
+        search.comm = process->comm;
+        search.cmdline = process->cmdline;
+      }
+      session_.searches.push_back(std::move(search));
+      session_.steps.emplace_back(true, found->second);
+    }
+    if (event.op == "read") {
+      Search& search = session_.searches[found->second];
+      if (search_files_[event.pid].insert(event.path).second) ++search.files;
+    }
+  }
+
+  void read(const Event& event, const ProcessRecord* process) {
+    const bool continues = !session_.steps.empty() && !session_.steps.back().first &&
+                           session_.visits.back().path == event.path;
+    if (!continues) {
+      Visit visit;
+      visit.t = event.t;
+      visit.pid = event.pid;
+      if (process != nullptr) visit.comm = process->comm;
+      visit.path = event.path;
+      session_.visits.push_back(std::move(visit));
+      files_.push_back(nullptr);
+      session_.steps.emplace_back(false, session_.visits.size() - 1);
+    }
+    Visit& visit = session_.visits.back();
+    if (auto file = run_.files.find(event.ino); file != run_.files.end()) {
+      files_.back() = &file->second;
+    }
+    add_range(visit.ranges, event.offset, event.offset + event.length);
+    for (const std::string& tag : event.tags) {
+      if (std::find(visit.tags.begin(), visit.tags.end(), tag) == visit.tags.end()) {
+        visit.tags.push_back(tag);
+      }
+    }
+  }
+
+  void classify() {
+    std::unordered_set<std::string> tags_seen;
+    std::unordered_set<std::string> words_seen;
+    std::set<std::string> files_visited;
+    size_t last_visit_step = 0;
+    for (size_t step = 0; step < session_.steps.size(); ++step) {
+      if (session_.steps[step].first) continue;
+      const size_t v = session_.steps[step].second;
+      Visit& visit = session_.visits[v];
+      const FileRecord* file = files_[v];
+      if (file != nullptr) visit.entities = covered(*file, visit.ranges);
+      if (v > 0) {
+        for (size_t s = last_visit_step + 1; s < step; ++s) {
+          visit.after_search |= session_.steps[s].first;
+        }
+        visit.revisit = files_visited.count(visit.path) > 0;
+        std::vector<std::string> targets{visit.path};
+        targets.insert(targets.end(), visit.entities.begin(), visit.entities.end());
+        visit.hop = HopKind::Exploratory;
+        for (const std::string& target : targets) {
+          if (tags_seen.count(target) > 0) {
+            visit.hop = HopKind::Structural;
+            visit.via = target;
+            break;
+          }
+        }
+        if (visit.hop == HopKind::Exploratory) {
+          for (const std::string& target : targets) {
+            if (words_seen.count(mention_name(target)) > 0) {
+              visit.hop = HopKind::Lexical;
+              visit.via = target;
+              break;
+            }
+          }
+        }
+      }
+      tags_seen.insert(visit.tags.begin(), visit.tags.end());
+      files_visited.insert(visit.path);
+      last_visit_step = step;
+      std::optional<std::string> original =
+          file == nullptr
+              ? std::nullopt
+              : (options_.original ? options_.original(run_, *file) : read_checked(run_, *file));
+      if (!original) {
+        visit.text_unavailable = true;
+        continue;
+      }
+      for (const auto& [begin, end] : visit.ranges) {
+        for (const auto& [from, to] : original_ranges(*file, begin, end)) {
+          if (from >= original->size()) continue;
+          const std::string_view text = std::string_view(*original).substr(
+              from, std::min<uint64_t>(to, original->size()) - from);
+          for (std::string& word : identifiers(text)) words_seen.insert(std::move(word));
+        }
+      }
+    }
+  }
+
+ private:
+  static std::vector<std::string> covered(
+      const FileRecord& file, const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
+    std::vector<std::string> ids;
+    for (const FileRecord::Span& span : file.entities) {
+      if (span.kind == "file") continue;
+      for (const auto& [begin, end] : ranges) {
+        if (begin < span.end && span.begin < end) {
+          ids.push_back(span.id);
+          break;
+        }
+      }
+    }
+    return ids;
+  }
+
+  const Run& run_;
+  const NavigationOptions& options_;
+  Session& session_;
+  std::vector<const FileRecord*> files_;  // by visit
+  std::unordered_map<pid_t, size_t> search_of_pid_;
+  std::unordered_map<pid_t, std::set<std::string>> search_files_;
+};
+
+}  // namespace
+
+std::string_view hop_name(HopKind kind) {
+  switch (kind) {
+    case HopKind::Structural:
+      return "structural";
+    case HopKind::Lexical:
+      return "lexical";
+    case HopKind::Exploratory:
+      return "exploratory";
+  }
+  return "?";
+}
+
+std::string mention_name(std::string_view id) {
+  const size_t colon = id.find(':');
+  if (colon != std::string_view::npos) {
+    std::string_view name = id.substr(colon + 1);
+    const size_t dot = name.rfind('.');
+    return std::string(dot == std::string_view::npos ? name : name.substr(dot + 1));
+  }
+  std::string_view base = id;
+  if (const size_t slash = base.rfind('/'); slash != std::string_view::npos) {
+    base = base.substr(slash + 1);
+  }
+  if (base.substr(0, base.find('.')) == "__init__") {
+    std::string_view dir = id.substr(0, id.size() - base.size());
+    if (!dir.empty()) dir.remove_suffix(1);
+    const size_t slash = dir.rfind('/');
+    return std::string(slash == std::string_view::npos ? dir : dir.substr(slash + 1));
+  }
+  return std::string(base.substr(0, base.find('.')));
+}
+
+std::vector<std::string> identifiers(std::string_view text) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (!is_identifier_start(text[i]) || (i > 0 && is_identifier_char(text[i - 1]))) {
+      ++i;
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < text.size() && is_identifier_char(text[j])) ++j;
+    words.emplace_back(text.substr(i, j - i));
+    i = j;
+  }
+  return words;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> original_ranges(const FileRecord& file, uint64_t begin,
+                                                           uint64_t end) {
+  std::vector<std::pair<uint64_t, uint64_t>> pieces;
+  uint64_t position = begin;
+  uint64_t added = 0;  // tag bytes before `position`
+  auto emit = [&](uint64_t to) {
+    if (position < to) pieces.emplace_back(position - added, to - added);
+  };
+  for (const FileRecord::Insertion& insertion : file.insertions) {
+    const uint64_t text_end = insertion.view + insertion.length;
+    if (insertion.view >= end) break;
+    if (text_end <= position) {
+      added += insertion.length;
+      continue;
+    }
+    emit(std::min(insertion.view, end));
+    position = std::max(position, text_end);
+    added += insertion.length;
+  }
+  emit(end);
+  return pieces;
+}
+
+std::vector<Session> sessions(const Run& run, const NavigationOptions& options) {
+  std::vector<const Event*> events;
+  for (const Event& event : run.events) events.push_back(&event);
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event* a, const Event* b) { return a->t < b->t; });
+
+  auto process_of = [&](pid_t pid) -> const ProcessRecord* {
+    auto found = run.processes.find(pid);
+    return found == run.processes.end() ? nullptr : &found->second;
+  };
+  std::unordered_map<pid_t, std::set<std::string>> files_read;
+  for (const Event* event : events) {
+    if (event->op == "read") files_read[event->pid].insert(event->path);
+  }
+  auto searching = [&](pid_t pid) {
+    const ProcessRecord* process = process_of(pid);
+    if (process != nullptr &&
+        std::find(options.search_commands.begin(), options.search_commands.end(), process->comm) !=
+            options.search_commands.end()) {
+      return true;
+    }
+    return files_read[pid].size() >= options.bulk_files;
+  };
+
+  std::vector<Session> result;
+  std::map<pid_t, size_t> session_of_sid;
+  std::vector<std::unique_ptr<SessionBuilder>> builders;
+  for (const Event* event : events) {
+    const ProcessRecord* process = process_of(event->pid);
+    const pid_t sid = process != nullptr && process->sid > 0 ? process->sid : event->pid;
+    auto [found, inserted] = session_of_sid.try_emplace(sid, result.size());
+    if (inserted) {
+      Session session;
+      session.sid = sid;
+      session.leader = process != nullptr ? process->comm : "";
+      if (const ProcessRecord* leader = process_of(sid)) {
+        session.leader = leader->comm;
+      } else if (process != nullptr) {
+        for (const auto& [ancestor, comm] : process->chain) {
+          if (ancestor == sid) session.leader = comm;
+        }
+      }
+      result.push_back(std::move(session));
+    }
+  }
+  for (Session& session : result)
+    builders.push_back(std::make_unique<SessionBuilder>(run, options, session));
+  for (const Event* event : events) {
+    const ProcessRecord* process = process_of(event->pid);
+    const pid_t sid = process != nullptr && process->sid > 0 ? process->sid : event->pid;
+    SessionBuilder& builder = *builders[session_of_sid[sid]];
+    if (searching(event->pid)) {
+      builder.search(*event, process);
+    } else if (event->op == "read") {
+      builder.read(*event, process);
+    }
+  }
+  for (size_t i = 0; i < result.size(); ++i) {
+    builders[i]->classify();
+    Session& session = result[i];
+    SessionMetrics& m = session.metrics;
+    m.visits = session.visits.size();
+    m.searches = session.searches.size();
+    m.rounds = m.visits + m.searches;
+    for (const Visit& visit : session.visits) {
+      if (!visit.hop) continue;
+      ++m.hops;
+      m.structural += *visit.hop == HopKind::Structural;
+      m.lexical += *visit.hop == HopKind::Lexical;
+      m.exploratory += *visit.hop == HopKind::Exploratory;
+    }
+    m.lfr = m.hops == 0 ? 0 : static_cast<double>(m.structural) / static_cast<double>(m.hops);
+  }
+  // Sessions that only looked things up or listed directories have nothing to report.
+  std::erase_if(result, [](const Session& s) { return s.steps.empty(); });
+  return result;
+}
+
+}  // namespace anchorfs::trace
