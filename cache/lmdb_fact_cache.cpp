@@ -438,7 +438,7 @@ std::optional<std::string> LmdbFactCache::read_record(RecordKind kind, const std
       if (env_ != nullptr && !faulted_.load()) mdb_env_set_mapsize(env_, 0);
       continue;
     }
-    if (rc != 0 && rc != MDB_NOTFOUND) corrupt_ = corrupt_ || is_corruption(rc) || rc != 0;
+    if (rc != 0 && rc != MDB_NOTFOUND) corrupt_ = corrupt_ || is_corruption(rc);
     return result;
   }
   return std::nullopt;
