@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -68,10 +69,11 @@ class Walker {
       }
     }
     last_page_ = load<uint64_t>(newest + kMetaDbsOffset + 2 * kDbBytes);
-    if (last_page_ < 1 || last_page_ >= file_bytes_ / page_) {
-      return fmt::format("data file is truncated (last page {} of {} bytes)", last_page_,
-                         file_bytes_);
-    }
+    // Pages allocated and freed again within one commit ("loose") count in the last page number
+    // but are never written: the file may end before it. Every page a tree reaches must lie
+    // inside the file; free-list entries only below the last page number.
+    if (last_page_ < 1) return "data file is truncated";
+    reachable_limit_ = std::min<uint64_t>(last_page_, file_bytes_ / page_ - 1);
     if (load<uint32_t>(newest + kMetaDbsOffset) != page_) {
       return "the store was written with another page size";
     }
@@ -94,7 +96,7 @@ class Walker {
   }
 
   std::string claim(uint64_t pgno) {
-    if (pgno < 2 || pgno > last_page_)
+    if (pgno < 2 || pgno > reachable_limit_)
       return fmt::format("a reference to page {} lies outside the store", pgno);
     if (seen_[pgno]) return fmt::format("page {} is reached twice", pgno);
     seen_[pgno] = true;
@@ -201,14 +203,14 @@ class Walker {
   }
 
   std::string check_overflow(uint64_t first, uint64_t data_size) {
-    if (first < 2 || first > last_page_) {
+    if (first < 2 || first > reachable_limit_) {
       return fmt::format("a reference to page {} lies outside the store", first);
     }
     const char* page = file_ + first * page_;
     const uint32_t pages = load<uint32_t>(page + 12);
     if (load<uint64_t>(page) != first ||
         (load<uint16_t>(page + 10) & ~kTransientFlags) != kOverflow || pages == 0 ||
-        first + pages - 1 > last_page_ || uint64_t{pages} * page_ < data_size + kPageHeaderBytes) {
+        first + pages - 1 > reachable_limit_ || uint64_t{pages} * page_ < data_size + kPageHeaderBytes) {
       return fmt::format("overflow page {} is damaged", first);
     }
     for (uint64_t p = first; p < first + pages; ++p) {
@@ -222,6 +224,7 @@ class Walker {
   size_t file_bytes_;
   size_t page_;
   uint64_t last_page_ = 0;
+  uint64_t reachable_limit_ = 0;  // the last page both used and inside the file
   std::vector<bool> seen_;
   bool free_list_ = false;  // walking the free-page tree: its values are page-number lists
 };

@@ -64,17 +64,8 @@ std::string walk_keys(MDB_txn* txn, MDB_dbi dbi, std::string_view what) {
   return "";
 }
 
-// Fills `report` from an opened read transaction; returns a problem description or "".
-std::string walk(MDB_env* env, MDB_txn* txn, uint64_t file_bytes, StoreReport& report) {
-  MDB_envinfo info{};
-  MDB_stat env_stat{};
-  mdb_env_info(env, &info);
-  mdb_env_stat(env, &env_stat);
-  const uint64_t pages_needed = (static_cast<uint64_t>(info.me_last_pgno) + 1) * env_stat.ms_psize;
-  if (pages_needed > file_bytes) {
-    return fmt::format("data file is truncated ({} of {} bytes)", file_bytes, pages_needed);
-  }
-
+// Fills `report` from an opened transaction; returns a problem description or "".
+std::string walk(MDB_txn* txn, StoreReport& report) {
   // The free list was checked page by page (verify_lmdb_pages), page numbers included.
   int rc = 0;
   StoreDbs dbs;
@@ -122,7 +113,7 @@ std::string verify_file_pages(const std::string& path) {
 }
 
 // Runs in the child; never returns.
-[[noreturn]] void child_check(const std::string& dir, uint64_t file_bytes, int out_fd) {
+[[noreturn]] void child_check(const std::string& dir, int out_fd) {
   StoreReport report;
   report.exists = true;
   std::string problem;
@@ -142,7 +133,7 @@ std::string verify_file_pages(const std::string& path) {
     problem = fmt::format("cannot open: {}", mdb_strerror(rc));
   } else {
     problem = verify_file_pages(dir + "/" + kDataFile);
-    if (problem.empty()) problem = walk(env, txn, file_bytes, report);
+    if (problem.empty()) problem = walk(txn, report);
     mdb_txn_abort(txn);
   }
   mdb_env_close(env);
@@ -202,7 +193,7 @@ StoreReport check_store(const std::string& dir, std::chrono::milliseconds timeou
   }
   if (pid == 0) {
     ::close(fds[0]);
-    child_check(dir, static_cast<uint64_t>(st.st_size), fds[1]);
+    child_check(dir, fds[1]);
   }
   ::close(fds[1]);
 
