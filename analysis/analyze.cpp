@@ -54,7 +54,7 @@ struct ThreadStates {
 std::unique_ptr<LanguageFacts> cached_facts(FactCache& cache, const ContentDigest& digest,
                                             const LanguageFrontEnd& language,
                                             const AnalysisOptions& options) {
-  const auto stored = cache.load(digest);
+  const auto stored = cache.load({digest, language.name(), language.facts_version()});
   if (!stored) return nullptr;
   auto facts = language.deserialize_facts(*stored);
   if (!facts || (options.dense && !facts->dense_extracted)) return nullptr;
@@ -90,7 +90,8 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
   if (options.cache != nullptr) {
     const ContentDigest digest = digest_of(source.bytes);
     r.changed_since_survey = surveyed != nullptr && !(digest == surveyed->digest);
-    options.cache->store(digest, language.serialize_facts(*r.facts));
+    options.cache->store({digest, language.name(), language.facts_version()},
+                         language.serialize_facts(*r.facts));
   }
   return r;
 }

@@ -25,14 +25,24 @@ struct ResolutionKey {
   friend bool operator==(const ResolutionKey&, const ResolutionKey&) = default;
 };
 
-// Serialized per-file facts by content digest, and serialized whole analyses (graph, skipped
-// files, statistics) by resolution key. Implementations are safe to call from several threads at
-// once. A miss, or an entry written by another analyser version, loads as nullopt.
+// What a per-file facts entry is keyed by: the file's bytes, and which front end in which
+// facts version produced it (both supplied by the front end, opaque to the cache). Entries of
+// one front end or version never answer for another, so extending one language leaves every
+// other language's entries valid.
+struct FactsKey {
+  ContentDigest digest;
+  std::string_view front_end;      // LanguageFrontEnd::name()
+  std::string_view facts_version;  // LanguageFrontEnd::facts_version()
+};
+
+// Serialized per-file facts by FactsKey, and serialized whole analyses (graph, skipped files,
+// statistics) by resolution key. Implementations are safe to call from several threads at once.
+// A miss loads as nullopt; so does anything the implementation cannot verify.
 class FactCache {
  public:
   virtual ~FactCache() = default;
-  virtual std::optional<std::string> load(const ContentDigest& digest) = 0;
-  virtual void store(const ContentDigest& digest, std::string_view facts) = 0;
+  virtual std::optional<std::string> load(const FactsKey& key) = 0;
+  virtual void store(const FactsKey& key, std::string_view facts) = 0;
 
   // Whole analyses are optional: a cache that keeps none always misses (and analysis resolves).
   virtual std::optional<std::string> load_graph(const ResolutionKey& /*key*/) {

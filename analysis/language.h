@@ -54,14 +54,14 @@ class LanguageFrontEnd {
   // cache keys.
   virtual std::string_view name() const = 0;
 
+  // The version of this front end's facts (their content and serialization). Cache entries are
+  // keyed by it: change it whenever `extract` could give different facts for the same bytes.
+  virtual std::string_view facts_version() const = 0;
+
   // Whether a regular file at this repository-relative path belongs to this language.
   virtual bool claims(std::string_view path) const = 0;
 
   // --- Per-file facts -------------------------------------------------------------------------
-  // Bump whenever extraction or the serialized layout changes: cached facts are keyed by content
-  // digest, front end name and this version, so other front ends' entries stay valid.
-  virtual uint32_t facts_version() const = 0;
-
   virtual std::unique_ptr<ExtractorState> new_state() const = 0;
 
   // Whether the file at this repository-relative path is test code (tags rank links into tests

@@ -61,7 +61,7 @@ std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
   h.number(kGraphFormatVersion);
   for (const auto& front_end : front_ends()) {
     h.text(front_end->name());
-    h.number(front_end->facts_version());
+    h.text(front_end->facts_version());
   }
   h.text(build_id);
   h.number(options.dense);

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -72,11 +71,6 @@ bool is_same_or_below(const std::string& path, const std::string& dir) {
   }
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
          path[dir.size()] == '/';
-}
-
-std::string store_dir_for(const std::string& cache_root, const std::string& repo_root) {
-  const std::string canonical = resolve_path(repo_root);
-  return fmt::format("{}/{:016x}", cache_root, XXH3_64bits(canonical.data(), canonical.size()));
 }
 
 void create_private_dirs(const std::string& dir) {

@@ -31,10 +31,6 @@ std::string resolve_path(const std::string& path);
 // True when `path` is `dir` itself or lies below it (both already resolved).
 bool is_same_or_below(const std::string& path, const std::string& dir);
 
-// The directory holding the store for `repo_root` below `cache_root`: `<cache_root>/<16 hex>`,
-// named by the xxh3-64 of the canonical repository path.
-std::string store_dir_for(const std::string& cache_root, const std::string& repo_root);
-
 // Creates `dir` and any missing parents, each new one 0700; existing ones are left as they are.
 // Throws CacheError when it cannot or when `dir` is not a directory. `dir` must be absolute.
 void create_private_dirs(const std::string& dir);

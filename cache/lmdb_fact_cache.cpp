@@ -1,4 +1,5 @@
-// LmdbFactCache: verified open, version-scoped records, batched commits, corruption recovery.
+// LmdbFactCache: verified open, content-keyed records, batched commits, LRU eviction under a cap,
+// a read-through/write-back remote tier, and recovery from damage, faults and a full disk.
 #include "cache/lmdb_fact_cache.h"
 
 #include <dirent.h>
@@ -6,6 +7,7 @@
 #include <fmt/format.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,15 +17,29 @@
 #include <functional>
 #include <vector>
 
+#include "cache/fault_guard.h"
 #include "cache/record_codec.h"
+#include "cache/redis_tier.h"
 #include "cache/store_check.h"
 
 namespace anchorfs::cache {
 
 namespace {
 
-constexpr int kMaxGrowths = 24;
 constexpr unsigned kMaxReaders = 512;
+// Eviction starts above 80 % of the cap and goes down to 60 %: LMDB copies pages on write and
+// needs free room inside the map, and the slack makes eviction rare rather than per commit.
+constexpr uint64_t kEvictAbovePercent = 80;
+constexpr uint64_t kEvictToPercent = 60;
+constexpr uint64_t kFullMapPercent = 40;  // what a commit that hit the cap evicts down to
+// Deletions per commit: keeps every commit (and so every mount's flush) short; later commits
+// continue where this one stopped.
+constexpr size_t kMaxEvictionsPerCommit = 4096;
+// Preallocated before LMDB maps it, so a full filesystem fails the open, not a write through
+// the map (holes in a mapped file are allocated on first touch: SIGBUS when the disk is full).
+constexpr off_t kLockFileBytes = 64 << 10;
+// Free space a commit needs beyond twice its records: LMDB's meta, branch and free-list pages.
+constexpr uint64_t kCommitSlackBytes = 256 << 10;
 
 std::string_view as_view(const MDB_val& v) {
   return {static_cast<const char*>(v.mv_data), v.mv_size};
@@ -51,9 +67,7 @@ class DirLock {
     }
   }
   ~DirLock() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-    }
+    if (fd_ >= 0) ::close(fd_);
   }
   DirLock(const DirLock&) = delete;
   DirLock& operator=(const DirLock&) = delete;
@@ -76,28 +90,9 @@ uint64_t file_bytes(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
-// Deletes every record of `dbi` whose key was written under another analyser version.
-int drop_other_versions(MDB_txn* txn, MDB_dbi dbi, uint64_t version) {
-  MDB_cursor* cursor = nullptr;
-  MDB_val key{};
-  MDB_val value{};  // only points into the map: no copy
-  int rc = mdb_cursor_open(txn, dbi, &cursor);
-  while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
-    if (key_version(as_view(key)) != version) {
-      rc = mdb_cursor_del(cursor, 0);
-    }
-  }
-  if (cursor != nullptr) {
-    mdb_cursor_close(cursor);
-  }
-  return rc == MDB_NOTFOUND ? 0 : rc;
-}
-
 void remove_set_aside_files(const std::string& dir) {
   DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) {
-    return;
-  }
+  if (d == nullptr) return;
   const std::string prefix = std::string(kDataFile) + ".corrupt-";
   while (const dirent* e = ::readdir(d)) {
     if (std::string_view(e->d_name).starts_with(prefix)) {
@@ -107,19 +102,51 @@ void remove_set_aside_files(const std::string& dir) {
   ::closedir(d);
 }
 
+// Creates the lock file fully allocated (see kLockFileBytes); errno on failure.
+int preallocate_lock_file(const std::string& dir) {
+  const std::string path = dir + "/" + kLockFile;
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return errno == EEXIST ? 0 : errno;
+  const int error = ::posix_fallocate(fd, 0, kLockFileBytes);
+  ::close(fd);
+  if (error != 0) ::unlink(path.c_str());
+  return error;
+}
+
+uint64_t percent_of(uint64_t bytes, uint64_t percent) {
+  return bytes / 100 * percent;
+}
+
+// Eviction counts records' own sizes; the cap counts pages (partly filled leaves, bookkeeping,
+// branch pages). The records' total that brings the pages in use to `target_used`, at the
+// store's present ratio of the two.
+uint64_t records_target(MDB_txn* txn, const StoreDbs& dbs, uint64_t target_used) {
+  const uint64_t used = used_bytes(txn, dbs);
+  const uint64_t records = read_counter(txn, dbs, kBytesCounter);
+  if (used <= target_used) return records;
+  return static_cast<uint64_t>(static_cast<double>(records) * static_cast<double>(target_used) /
+                               static_cast<double>(used));
+}
+
+std::string remote_key(RecordKind kind, std::string_view key) {
+  std::string out = fmt::format("anchorfs:{}:", static_cast<char>(kind));
+  for (const char c : key)
+    fmt::format_to(std::back_inserter(out), "{:02x}", static_cast<unsigned char>(c));
+  return out;
+}
+
 }  // namespace
 
 LmdbFactCache::LmdbFactCache(CacheOptions options, std::string dir)
-    : options_(std::move(options)),
-      dir_(std::move(dir)),
-      version_hash_(version_hash(options_.analyser_version)) {}
+    : options_(std::move(options)), dir_(std::move(dir)) {}
 
 std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) {
   struct stat st {};
-  if (::stat(options.repo_root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+  if (!options.repo_root.empty() &&
+      (::stat(options.repo_root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))) {
     throw CacheError(fmt::format("repository {} is not a directory", options.repo_root));
   }
-  const std::string repo = resolve_path(options.repo_root);
+  const std::string repo = options.repo_root.empty() ? "" : resolve_path(options.repo_root);
   const bool explicit_dir = !options.cache_dir.empty();
   std::string root;
   if (explicit_dir) {
@@ -132,9 +159,9 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
     return nullptr;
   }
 
-  const std::string dir = store_dir_for(root, repo);
+  const std::string dir = shared_store_dir(root);
   try {
-    if (is_same_or_below(root, repo) || is_same_or_below(dir, repo)) {
+    if (!repo.empty() && (is_same_or_below(root, repo) || is_same_or_below(dir, repo))) {
       throw CacheError(
           fmt::format("cache directory {} is inside the repository {}; anchorfs never writes there",
                       root, repo));
@@ -146,33 +173,43 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
     }
     ensure_private_dir(dir);
   } catch (const CacheError& e) {
-    if (explicit_dir) {
-      throw;
-    }
+    if (explicit_dir) throw;
     emit_warning(options.warn, fmt::format("no cache: {}", e.what()));
     return nullptr;
   }
 
   CacheOptions resolved = options;
   resolved.repo_root = repo;
+  resolved.max_bytes = std::max(options.max_bytes, kMinMaxBytes);
   std::unique_ptr<LmdbFactCache> cache(new LmdbFactCache(std::move(resolved), dir));
-  DirLock lock(dir);
-  const StoreReport report = check_store(dir);
-  if (!report.verified) {  // a resource shortage, not a verdict: keep the store for next time
-    emit_warning(options.warn, fmt::format("no cache: fact cache {}: {}", dir, report.problem));
-    return nullptr;
-  }
-  if (report.exists && !report.healthy) {
-    cache->set_aside(report.problem);
-  }
-  try {
-    cache->open_env();
-  } catch (const CacheError& e) {
-    if (explicit_dir) {
-      throw;
+  {
+    DirLock lock(dir);
+    if (const int error = preallocate_lock_file(dir); error != 0) {
+      emit_warning(options.warn,
+                   fmt::format("no cache: fact cache {}: {}", dir, std::strerror(error)));
+      return nullptr;
     }
-    emit_warning(options.warn, fmt::format("no cache: {}", e.what()));
-    return nullptr;
+    const StoreReport report = check_store(dir);
+    if (!report.verified) {  // a resource shortage, not a verdict: keep the store for next time
+      emit_warning(options.warn, fmt::format("no cache: fact cache {}: {}", dir, report.problem));
+      return nullptr;
+    }
+    if (report.exists && !report.healthy) cache->set_aside(report.problem);
+    try {
+      cache->open_env();
+    } catch (const CacheError& e) {
+      if (explicit_dir) throw;
+      emit_warning(options.warn, fmt::format("no cache: {}", e.what()));
+      return nullptr;
+    }
+  }
+  if (cache->env_ == nullptr) return nullptr;  // it faulted or the disk is full: warned already
+  if (options.remote) {
+    RemoteOptions remote;
+    remote.address = *options.remote;
+    remote.timeout = options.remote_timeout;
+    remote.warn = options.warn;
+    cache->remote_ = std::make_unique<RedisTier>(std::move(remote));
   }
   return cache;
 }
@@ -183,7 +220,7 @@ LmdbFactCache::~LmdbFactCache() {
   } catch (const std::exception& e) {
     emit_warning(options_.warn, fmt::format("fact cache not saved: {}", e.what()));
   }
-  close_env();
+  if (!faulted_.load() && env_ != nullptr) mdb_env_close(env_);
 }
 
 void LmdbFactCache::set_aside(const std::string& why) {
@@ -191,11 +228,10 @@ void LmdbFactCache::set_aside(const std::string& why) {
   const std::string data = dir_ + "/" + kDataFile;
   const std::string kept = data + ".corrupt-" + utc_timestamp();
   const bool moved = ::rename(data.c_str(), kept.c_str()) == 0;
-  if (!moved) {
-    ::unlink(data.c_str());
-  }
+  if (!moved) ::unlink(data.c_str());
   // The lock file describes the old data file's transactions; a fresh store needs a fresh one.
   ::unlink((dir_ + "/" + kLockFile).c_str());
+  preallocate_lock_file(dir_);
   emit_warning(options_.warn,
                fmt::format("fact cache {} was corrupt ({}); {}, rebuilding it", dir_, why,
                            moved ? "set aside as " + kept : std::string("removed")));
@@ -209,11 +245,19 @@ int LmdbFactCache::try_open_env() {
   }
   mdb_env_set_maxdbs(env_, kMaxDbs);
   mdb_env_set_maxreaders(env_, kMaxReaders);
-  mdb_env_set_mapsize(env_, options_.initial_map_bytes);
+  // LMDB asserts (and would abort) on some damaged pages: treat that like a fault.
+  mdb_env_set_assert(env_, [](MDB_env*, const char*) { leave_guarded_body(); });
+  // The map is the cap: LMDB never grows the file beyond it (MDB_MAP_FULL instead).
+  mdb_env_set_mapsize(env_, options_.max_bytes);
   // NOMETASYNC: one fsync per commit (the data pages), not two; a system crash can lose the
   // last commit but LMDB's alternating meta pages keep the previous one intact. NOTLS: read
   // transactions belong to the call, not the thread, which suits TBB's worker threads.
-  rc = mdb_env_open(env_, dir_.c_str(), MDB_NOTLS | MDB_NOMETASYNC, 0600);
+  bool ran =
+      run_guarded([&] { rc = mdb_env_open(env_, dir_.c_str(), MDB_NOTLS | MDB_NOMETASYNC, 0600); });
+  if (!ran) {
+    abandon_env();
+    return MDB_PANIC;
+  }
   if (rc != 0) {
     mdb_env_close(env_);
     env_ = nullptr;
@@ -227,11 +271,18 @@ int LmdbFactCache::try_open_env() {
     env_device_ = st.st_dev;
     env_inode_ = st.st_ino;
   }
-  int dead = 0;
-  mdb_reader_check(env_, &dead);  // slots of readers that died (e.g. a crashed check child)
-  rc = initialise();
-  if (rc != 0) {
-    close_env();
+  ran = run_guarded([&] {
+    int dead = 0;
+    mdb_reader_check(env_, &dead);  // slots of readers that died (e.g. a crashed check child)
+  });
+  if (!ran) {
+    abandon_env();
+    return MDB_PANIC;
+  }
+  rc = write_txn([&](MDB_txn* txn) { return open_store_dbs(txn, dbs_); });
+  if (rc != 0 && env_ != nullptr) {
+    mdb_env_close(env_);
+    env_ = nullptr;
   }
   return rc;
 }
@@ -242,231 +293,312 @@ void LmdbFactCache::open_env() {
     set_aside(mdb_strerror(rc));
     rc = try_open_env();
   }
+  if (faulted_.load()) return;  // handled and warned about: run without a cache
+  if (rc == ENOSPC || rc == EDQUOT) {
+    emit_warning(options_.warn,
+                 fmt::format("no cache: fact cache {}: {}", dir_, std::strerror(rc)));
+    return;
+  }
   if (rc != 0) {
     throw CacheError(fmt::format("cannot open fact cache {}: {}", dir_, mdb_strerror(rc)));
   }
 }
 
-void LmdbFactCache::close_env() {
-  if (env_ != nullptr) {
-    mdb_env_close(env_);
-    env_ = nullptr;
+void LmdbFactCache::abandon_env() {
+  faulted_ = true;
+  env_ = nullptr;  // leaked on purpose: closing it would touch the faulting map again
+}
+
+void LmdbFactCache::handle_fault(const std::string& during) {
+  abandon_env();
+  struct statvfs fs {};
+  const bool full = ::statvfs(dir_.c_str(), &fs) == 0 &&
+                    static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize < kCommitSlackBytes;
+  if (full) {
+    emit_warning(
+        options_.warn,
+        fmt::format("fact cache {} disabled: its filesystem is full ({} faulted)", dir_, during));
+    return;
   }
+  DirLock lock(dir_);
+  struct stat st {};
+  const std::string data = dir_ + "/" + kDataFile;
+  if (::stat(data.c_str(), &st) == 0 && static_cast<uint64_t>(st.st_dev) == env_device_ &&
+      static_cast<uint64_t>(st.st_ino) == env_inode_) {
+    set_aside(fmt::format("{} faulted on a damaged page", during));
+  }
+  emit_warning(options_.warn, fmt::format("fact cache {} not used by this process", dir_));
 }
 
 int LmdbFactCache::write_txn(const std::function<int(MDB_txn*)>& body) {
-  for (int attempt = 0; attempt < kMaxGrowths; ++attempt) {
-    MDB_txn* txn = nullptr;
-    int rc = mdb_txn_begin(env_, nullptr, 0, &txn);
-    if (rc == MDB_MAP_RESIZED) {  // another process grew the map: adopt its size
+  // MDB_MAP_FULL: the cap is reached. Make room in transactions of their own and retry: first
+  // down to kFullMapPercent; if even that cannot commit (every page in use, deletions need
+  // pages too), empty the store: it is a cache.
+  bool made_room = false;
+  bool emptied = false;
+  for (int attempt = 0; attempt < 8 && env_ != nullptr; ++attempt) {
+    int rc = 0;
+    const bool ran = run_guarded([&] {
+      MDB_txn* txn = nullptr;
+      rc = mdb_txn_begin(env_, nullptr, 0, &txn);
+      if (rc != 0) return;
+      rc = body(txn);
+      if (rc == 0) {
+        rc = mdb_txn_commit(txn);
+      } else {
+        mdb_txn_abort(txn);
+      }
+    });
+    if (!ran) {
+      handle_fault("writing the store");
+      return MDB_PANIC;
+    }
+    if (rc == MDB_MAP_RESIZED) {  // another process set a larger cap: adopt it
       mdb_env_set_mapsize(env_, 0);
       continue;
     }
-    if (rc != 0) {
-      return rc;
+    if (rc != MDB_MAP_FULL || emptied) return rc;
+    if (!made_room && make_room(percent_of(options_.max_bytes, kFullMapPercent)) == 0) {
+      made_room = true;
+      continue;
     }
-    rc = body(txn);
-    if (rc == 0) {
-      rc = mdb_txn_commit(txn);
-    } else {
-      mdb_txn_abort(txn);
-    }
-    if (rc != MDB_MAP_FULL) {
-      return rc;
-    }
-    MDB_envinfo info{};
-    mdb_env_info(env_, &info);
-    mdb_env_set_mapsize(env_, info.me_mapsize * 2);
+    if (faulted_.load()) return MDB_PANIC;
+    empty_store();
+    emptied = true;
   }
   return MDB_MAP_FULL;
 }
 
-int LmdbFactCache::initialise() {
-  const std::string version = options_.analyser_version;
-  const std::string repo = options_.repo_root;
-  return write_txn([&](MDB_txn* txn) {
-    int rc = mdb_dbi_open(txn, kMetaDb, MDB_CREATE, &meta_dbi_);
-    if (rc == 0) {
-      rc = mdb_dbi_open(txn, kFactsDb, MDB_CREATE, &facts_dbi_);
-    }
-    if (rc == 0) {
-      rc = open_graph_dbs(txn, graph_dbs_);
-    }
-    if (rc != 0) {
-      return rc;
-    }
-    MDB_val key = as_val(kVersionKey);
-    MDB_val value{};
-    rc = mdb_get(txn, meta_dbi_, &key, &value);
-    if (rc == 0 && as_view(value) == version) {
-      return 0;
-    }
-    if (rc != 0 && rc != MDB_NOTFOUND) {
-      return rc;
-    }
-    // A new analyser version: entries of other versions can never be loaded again, so drop
-    // them now rather than let them take space forever.
-    for (const MDB_dbi dbi : {facts_dbi_, graph_dbs_.graphs, graph_dbs_.used}) {
-      if ((rc = drop_other_versions(txn, dbi, version_hash_)) != 0) {
-        return rc;
-      }
-    }
-    MDB_val version_key = as_val(kVersionKey);
-    MDB_val version_value = as_val(version);
-    MDB_val repo_key = as_val(kRepoKey);
-    MDB_val repo_value = as_val(repo);
-    rc = mdb_put(txn, meta_dbi_, &version_key, &version_value, 0);
-    return rc != 0 ? rc : mdb_put(txn, meta_dbi_, &repo_key, &repo_value, 0);
-  });
+void LmdbFactCache::empty_store() {
+  DirLock lock(dir_);
+  if (env_ != nullptr) mdb_env_close(env_);
+  env_ = nullptr;
+  ::unlink((dir_ + "/" + kDataFile).c_str());
+  ::unlink((dir_ + "/" + kLockFile).c_str());
+  preallocate_lock_file(dir_);
+  emit_warning(
+      options_.warn,
+      fmt::format("fact cache {} was full beyond what eviction could free; emptied it", dir_));
+  open_env();
 }
 
-std::optional<std::string> LmdbFactCache::read_record(MDB_dbi dbi, const std::string& key) {
-  for (int attempt = 0; attempt < 2 && !corrupt_.load(); ++attempt) {
+int LmdbFactCache::make_room(uint64_t target_bytes) {
+  int rc = 0;
+  const auto commit = [&](const std::function<int(MDB_txn*)>& body) {
+    MDB_txn* txn = nullptr;
+    if ((rc = mdb_txn_begin(env_, nullptr, 0, &txn)) != 0) return;
+    rc = body(txn);
+    rc = rc == 0 ? mdb_txn_commit(txn) : (mdb_txn_abort(txn), rc);
+  };
+  const bool ran = run_guarded([&] {
+    size_t deleted = 0;
+    commit([&](MDB_txn* txn) {
+      return evict_oldest(txn, dbs_, records_target(txn, dbs_, target_bytes), SIZE_MAX, deleted);
+    });
+    // LMDB reuses pages freed by a transaction only from the second commit after it: one more
+    // small commit makes the room usable by the retry.
+    if (rc == 0) commit([&](MDB_txn* txn) { return add_to_counter(txn, dbs_, kClockCounter, 1); });
+  });
+  if (!ran) {
+    handle_fault("evicting from the store");
+    return MDB_PANIC;
+  }
+  return rc;
+}
+
+std::optional<std::string> LmdbFactCache::read_record(RecordKind kind, const std::string& key) {
+  for (int attempt = 0; attempt < 2 && !corrupt_.load() && !faulted_.load(); ++attempt) {
     std::shared_lock lock(env_mutex_);
-    if (env_ == nullptr) {
+    if (env_ == nullptr || faulted_.load()) return std::nullopt;
+    int rc = 0;
+    std::optional<std::string> result;
+    const bool ran = run_guarded([&] {
+      MDB_txn* txn = nullptr;
+      rc = mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn);
+      if (rc != 0) return;
+      MDB_val k = as_val(key);
+      MDB_val v{};
+      rc = mdb_get(txn, dbs_.of(kind), &k, &v);
+      if (rc == 0) {
+        if (auto payload = decode_value(key, as_view(v))) {
+          result.emplace(*payload);
+        } else {
+          corrupt_ = true;
+        }
+      }
+      mdb_txn_abort(txn);
+    });
+    if (!ran) {  // the environment is abandoned and set aside by the next flush
+      faulted_ = true;
       return std::nullopt;
     }
-    MDB_txn* txn = nullptr;
-    int rc = mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn);
     if (rc == MDB_MAP_RESIZED) {  // another process grew the map; adopting it needs exclusivity
       lock.unlock();
       std::unique_lock exclusive(env_mutex_);
-      if (env_ != nullptr) {
-        mdb_env_set_mapsize(env_, 0);
-      }
+      if (env_ != nullptr && !faulted_.load()) mdb_env_set_mapsize(env_, 0);
       continue;
     }
-    if (rc != 0) {
-      corrupt_ = corrupt_ || is_corruption(rc);
-      return std::nullopt;
-    }
-    MDB_val k = as_val(key);
-    MDB_val v{};
-    rc = mdb_get(txn, dbi, &k, &v);
-    std::optional<std::string> result;
-    if (rc == 0) {
-      if (auto payload = decode_value(key, as_view(v))) {
-        result.emplace(*payload);
-      } else {
-        corrupt_ = true;
-      }
-    } else if (rc != MDB_NOTFOUND) {
-      corrupt_ = true;
-    }
-    mdb_txn_abort(txn);
+    if (rc != 0 && rc != MDB_NOTFOUND) corrupt_ = corrupt_ || is_corruption(rc);
     return result;
   }
   return std::nullopt;
 }
 
-std::optional<std::string> LmdbFactCache::load(const analysis::ContentDigest& digest) {
-  const std::string key = encode_key(version_hash_, digest);
+std::optional<std::string> LmdbFactCache::read_remote(RecordKind kind, const std::string& key) {
+  if (!remote_) return std::nullopt;
+  const auto raw = remote_->get(remote_key(kind, key));
+  if (!raw) return std::nullopt;
+  // The checksum is seeded with the full key (front end, facts version, digest): a damaged or
+  // misplaced value, or one written under other versions, never verifies.
+  const auto payload = decode_value(key, *raw);
+  if (!payload) return std::nullopt;
+  return std::string(*payload);
+}
+
+std::optional<std::string> LmdbFactCache::load(const analysis::FactsKey& facts_key) {
+  const std::string key =
+      encode_key(facts_namespace(facts_key.front_end, facts_key.facts_version), facts_key.digest);
   {
     std::lock_guard lock(pending_mutex_);
-    if (auto it = pending_.find(key); it != pending_.end()) {
-      return it->second;
-    }
+    if (auto it = pending_facts_.find(key); it != pending_facts_.end()) return it->second.payload;
   }
-  auto result = read_record(facts_dbi_, key);
-  if (result) {
-    ++disk_hits_;
-    std::lock_guard used_lock(pending_mutex_);
-    used_.insert(key);
+  if (auto local = read_record(RecordKind::Facts, key)) {
+    std::lock_guard lock(pending_mutex_);
+    used_facts_.insert(key);
+    ++unflushed_.fact_hits;
+    ++total_.fact_hits;
+    return local;
   }
-  return result;
+  auto remote = read_remote(RecordKind::Facts, key);
+  std::lock_guard lock(pending_mutex_);
+  if (remote) {
+    pending_facts_.try_emplace(key, Pending{*remote, false});
+    ++unflushed_.fact_remote_hits;
+    ++total_.fact_remote_hits;
+  } else {
+    ++unflushed_.fact_misses;
+    ++total_.fact_misses;
+  }
+  return remote;
+}
+
+void LmdbFactCache::store(const analysis::FactsKey& facts_key, std::string_view facts) {
+  std::string key =
+      encode_key(facts_namespace(facts_key.front_end, facts_key.facts_version), facts_key.digest);
+  std::lock_guard lock(pending_mutex_);
+  // Replaces a remote value that verified but did not deserialize: the remote gets ours.
+  pending_facts_.insert_or_assign(std::move(key), Pending{std::string(facts), remote_ != nullptr});
 }
 
 std::optional<std::string> LmdbFactCache::load_graph(const analysis::ResolutionKey& resolution) {
-  const std::string key = encode_key(version_hash_, resolution);
+  const std::string key = encode_key(graph_namespace(), resolution);
   {
     std::lock_guard lock(pending_mutex_);
     if (auto it = pending_graphs_.find(key); it != pending_graphs_.end()) {
-      graphs_used_.push_back(key);
-      return it->second;
+      used_graphs_.insert(key);
+      return it->second.payload;
     }
   }
-  auto result = read_record(graph_dbs_.graphs, key);
-  if (result) {
-    std::lock_guard used_lock(pending_mutex_);
-    graphs_used_.push_back(key);
+  if (auto local = read_record(RecordKind::Graph, key)) {
+    std::lock_guard lock(pending_mutex_);
+    used_graphs_.insert(key);
+    ++unflushed_.graph_hits;
+    ++total_.graph_hits;
+    return local;
   }
-  return result;
+  auto remote = read_remote(RecordKind::Graph, key);
+  std::lock_guard lock(pending_mutex_);
+  if (remote) {
+    pending_graphs_.try_emplace(key, Pending{*remote, false});
+    ++unflushed_.graph_remote_hits;
+    ++total_.graph_remote_hits;
+  } else {
+    ++unflushed_.graph_misses;
+    ++total_.graph_misses;
+  }
+  return remote;
 }
 
 void LmdbFactCache::store_graph(const analysis::ResolutionKey& resolution,
                                 std::string_view analysis) {
-  std::string key = encode_key(version_hash_, resolution);
+  std::string key = encode_key(graph_namespace(), resolution);
   std::lock_guard lock(pending_mutex_);
-  graphs_used_.push_back(key);
-  pending_graphs_.insert_or_assign(std::move(key), std::string(analysis));
+  pending_graphs_.insert_or_assign(std::move(key),
+                                   Pending{std::string(analysis), remote_ != nullptr});
 }
 
-void LmdbFactCache::store(const analysis::ContentDigest& digest, std::string_view facts) {
-  std::string key = encode_key(version_hash_, digest);
-  std::lock_guard lock(pending_mutex_);
-  used_.insert(key);
-  pending_.try_emplace(std::move(key), facts);
+bool LmdbFactCache::room_for(uint64_t bytes) {
+  struct statvfs fs {};
+  if (::statvfs(dir_.c_str(), &fs) != 0) return true;  // cannot tell: let the write say
+  return static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize >= 2 * bytes + kCommitSlackBytes;
 }
 
 int LmdbFactCache::commit_pending_locked() {
-  std::vector<const std::pair<const std::string, std::string>*> records;
-  records.reserve(pending_.size());
-  for (const auto& record : pending_) {
-    records.push_back(&record);
+  std::vector<std::pair<RecordKind, const std::pair<const std::string, Pending>*>> records;
+  uint64_t bytes = 0;
+  for (const auto& record : pending_facts_) {
+    records.emplace_back(RecordKind::Facts, &record);
+    bytes += accounted_bytes(record.first.size(), record.second.payload.size());
+  }
+  for (const auto& record : pending_graphs_) {
+    records.emplace_back(RecordKind::Graph, &record);
+    bytes += accounted_bytes(record.first.size(), record.second.payload.size());
+  }
+  // A full filesystem must cost the cache, never the command: do not start a commit that
+  // cannot fit (a failed write leaves LMDB's file intact; this avoids even trying).
+  if (!room_for(bytes)) {
+    if (!warned_space_) {
+      warned_space_ = true;
+      emit_warning(options_.warn,
+                   fmt::format("fact cache {}: not enough free space on its filesystem; {} "
+                               "records not saved",
+                               dir_, records.size()));
+    }
+    return 0;
   }
   // Keys in order make LMDB append to leaf pages instead of splitting them at random.
-  std::sort(records.begin(), records.end(),
-            [](const auto* a, const auto* b) { return a->first < b->first; });
-  return write_txn([&](MDB_txn* txn) {
-    for (const auto* record : records) {
-      const std::string value = encode_value(record->first, record->second);
-      MDB_val k = as_val(record->first);
-      MDB_val v = as_val(value);
-      // Another process may have stored the same content already: same key, same facts.
-      const int rc = mdb_put(txn, facts_dbi_, &k, &v, MDB_NOOVERWRITE);
-      if (rc != 0 && rc != MDB_KEYEXIST) {
-        return rc;
-      }
-    }
-    // Graphs are deterministic too: an existing record under the key is this very analysis.
-    for (const auto& [key, analysis] : pending_graphs_) {
-      const std::string value = encode_value(key, analysis);
-      MDB_val k = as_val(key);
-      MDB_val v = as_val(value);
-      const int rc = mdb_put(txn, graph_dbs_.graphs, &k, &v, MDB_NOOVERWRITE);
-      if (rc != 0 && rc != MDB_KEYEXIST) {
-        return rc;
-      }
-    }
-    for (const std::string& key : graphs_used_) {
-      if (const int rc = mark_graph_used(txn, graph_dbs_, key); rc != 0) {
-        return rc;
-      }
-    }
-    return pending_graphs_.empty() ? 0 : prune_graphs(txn, graph_dbs_, options_.max_graphs);
+  std::sort(records.begin(), records.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first, a.second->first) < std::tie(b.first, b.second->first);
   });
-}
-
-int LmdbFactCache::prune_locked() {
-  const size_t limit =
-      options_.max_entries != 0 ? options_.max_entries : std::max<size_t>(20000, 4 * used_.size());
+  const HitCounts counts = unflushed_;
+  // Room for this commit: its records, and the pages it copies (LMDB writes copies, and frees
+  // the originals only for later commits).
+  const uint64_t evict_above = percent_of(options_.max_bytes, kEvictAbovePercent);
+  const uint64_t incoming = 2 * bytes;
+  const uint64_t evict_to = std::min(percent_of(options_.max_bytes, kEvictToPercent),
+                                     evict_above > incoming ? evict_above - incoming : 0);
   return write_txn([&](MDB_txn* txn) {
-    MDB_stat stat{};
-    int rc = mdb_stat(txn, facts_dbi_, &stat);
-    if (rc != 0 || stat.ms_entries <= limit) {
-      return rc;
+    int rc = 0;
+    if (used_bytes(txn, dbs_) + incoming > evict_above) {
+      size_t deleted = 0;
+      rc = evict_oldest(txn, dbs_, records_target(txn, dbs_, evict_to), kMaxEvictionsPerCommit,
+                        deleted);
+      if (rc != 0) return rc;
     }
-    MDB_cursor* cursor = nullptr;
-    MDB_val key{};
-    MDB_val value{};
-    rc = mdb_cursor_open(txn, facts_dbi_, &cursor);
-    while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
-      if (!used_.contains(std::string(as_view(key)))) {
-        rc = mdb_cursor_del(cursor, 0);
-      }
+    rc = add_to_counter(txn, dbs_, kClockCounter, 1);
+    if (rc != 0) return rc;
+    const uint64_t clock = read_counter(txn, dbs_, kClockCounter);
+    for (const auto& [kind, record] : records) {
+      const std::string value = encode_value(record->first, record->second.payload);
+      if ((rc = insert_record(txn, dbs_, kind, record->first, value, clock)) != 0) return rc;
     }
-    mdb_cursor_close(cursor);
-    return rc == MDB_NOTFOUND ? 0 : rc;
+    for (const std::string& key : used_facts_) {
+      if ((rc = touch_record(txn, dbs_, RecordKind::Facts, key, clock)) != 0) return rc;
+    }
+    for (const std::string& key : used_graphs_) {
+      if ((rc = touch_record(txn, dbs_, RecordKind::Graph, key, clock)) != 0) return rc;
+    }
+    const std::pair<std::string_view, uint64_t> counters[] = {
+        {kFactHitsCounter, counts.fact_hits},
+        {kFactRemoteHitsCounter, counts.fact_remote_hits},
+        {kFactMissesCounter, counts.fact_misses},
+        {kGraphHitsCounter, counts.graph_hits},
+        {kGraphRemoteHitsCounter, counts.graph_remote_hits},
+        {kGraphMissesCounter, counts.graph_misses}};
+    for (const auto& [name, delta] : counters) {
+      if ((rc = add_to_counter(txn, dbs_, name, static_cast<int64_t>(delta))) != 0) return rc;
+    }
+    return 0;
   });
 }
 
@@ -477,71 +609,104 @@ void LmdbFactCache::rebuild(const std::string& why) {
   const bool still_ours = ::stat(data.c_str(), &st) == 0 &&
                           static_cast<uint64_t>(st.st_dev) == env_device_ &&
                           static_cast<uint64_t>(st.st_ino) == env_inode_;
-  close_env();
-  if (still_ours) {
-    set_aside(why);
-  }  // else another process sharing the store has already replaced it
+  if (env_ != nullptr) mdb_env_close(env_);
+  env_ = nullptr;
+  if (still_ours) set_aside(why);  // else another process sharing the store has replaced it
   corrupt_ = false;
   open_env();
 }
 
 void LmdbFactCache::flush() {
-  std::unique_lock exclusive(env_mutex_);
-  std::lock_guard lock(pending_mutex_);
-  try {
-    if (corrupt_.load() && env_ != nullptr) {
-      rebuild("a stored record failed verification");
-    }
-    if (env_ != nullptr && (!pending_.empty() || !graphs_used_.empty())) {
-      int rc = commit_pending_locked();
-      if (is_corruption(rc)) {
-        rebuild(mdb_strerror(rc));
-        rc = commit_pending_locked();
-      }
-      if (rc == 0 && !pending_.empty()) {
-        rc = prune_locked();
-      }
-      if (rc != 0) {
-        emit_warning(options_.warn,
-                     fmt::format("fact cache {}: {} records not saved: {}", dir_,
-                                 pending_.size() + pending_graphs_.size(), mdb_strerror(rc)));
+  std::vector<std::pair<std::string, std::string>> write_back;
+  {
+    std::unique_lock exclusive(env_mutex_);
+    std::lock_guard lock(pending_mutex_);
+    for (const auto& [kind, pending] : {std::pair{RecordKind::Facts, &pending_facts_},
+                                        std::pair{RecordKind::Graph, &pending_graphs_}}) {
+      for (const auto& [key, record] : *pending) {
+        if (record.write_back)
+          write_back.emplace_back(remote_key(kind, key), encode_value(key, record.payload));
       }
     }
-  } catch (const CacheError& e) {
-    emit_warning(options_.warn, fmt::format("fact cache disabled: {}", e.what()));
+    try {
+      if (faulted_.load() && env_ != nullptr) handle_fault("reading the store");
+      if (corrupt_.load() && env_ != nullptr) rebuild("a stored record failed verification");
+      const bool anything = !pending_facts_.empty() || !pending_graphs_.empty() ||
+                            !used_facts_.empty() || !used_graphs_.empty();
+      if (env_ != nullptr && anything) {
+        int rc = commit_pending_locked();
+        if (is_corruption(rc) && env_ != nullptr) {
+          rebuild(mdb_strerror(rc));
+          rc = commit_pending_locked();
+        }
+        if (rc != 0 && !faulted_.load()) {
+          emit_warning(options_.warn, fmt::format("fact cache {}: {} records not saved: {}", dir_,
+                                                  pending_facts_.size() + pending_graphs_.size(),
+                                                  mdb_strerror(rc)));
+        }
+      }
+    } catch (const CacheError& e) {
+      emit_warning(options_.warn, fmt::format("fact cache disabled: {}", e.what()));
+    }
+    pending_facts_.clear();
+    pending_graphs_.clear();
+    used_facts_.clear();
+    used_graphs_.clear();
+    unflushed_ = {};
   }
-  pending_.clear();
-  pending_graphs_.clear();
-  graphs_used_.clear();
+  if (remote_) remote_->put(write_back);
+}
+
+size_t LmdbFactCache::trim(std::optional<uint64_t> target_bytes) {
+  flush();
+  std::unique_lock exclusive(env_mutex_);
+  size_t deleted = 0;
+  if (env_ == nullptr) return 0;
+  const uint64_t target = target_bytes.value_or(percent_of(options_.max_bytes, kEvictAbovePercent));
+  int rc = write_txn([&](MDB_txn* txn) {
+    deleted = 0;
+    return evict_oldest(txn, dbs_, records_target(txn, dbs_, target), SIZE_MAX, deleted);
+  });
+  if (rc != 0 && !faulted_.load()) {
+    emit_warning(options_.warn,
+                 fmt::format("fact cache {}: trim failed: {}", dir_, mdb_strerror(rc)));
+  }
+  return rc == 0 ? deleted : 0;
+}
+
+HitCounts LmdbFactCache::hits() const {
+  std::lock_guard lock(pending_mutex_);
+  return total_;
+}
+
+bool LmdbFactCache::remote_up() const {
+  return remote_ && remote_->up();
 }
 
 StoreInfo LmdbFactCache::info() const {
   StoreInfo info;
   info.location = dir_;
-  info.repo_path = options_.repo_root;
-  info.analyser_version = options_.analyser_version;
+  info.max_bytes = options_.max_bytes;
   info.bytes_on_disk = file_bytes(dir_ + "/" + kDataFile) + file_bytes(dir_ + "/" + kLockFile);
   std::shared_lock lock(env_mutex_);
-  if (env_ == nullptr) {
+  if (env_ == nullptr || faulted_.load()) {
     info.healthy = false;
     info.problem = "store could not be opened";
     return info;
   }
-  MDB_txn* txn = nullptr;
-  if (mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn) == 0) {
+  const bool ran = run_guarded([&] {
+    MDB_txn* txn = nullptr;
+    if (mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn) != 0) return;
     MDB_stat stat{};
-    if (mdb_stat(txn, facts_dbi_, &stat) == 0) {
-      info.entries = stat.ms_entries;
-    }
-    if (mdb_stat(txn, graph_dbs_.graphs, &stat) == 0) {
-      info.graph_entries = stat.ms_entries;
-    }
+    if (mdb_stat(txn, dbs_.facts, &stat) == 0) info.entries = stat.ms_entries;
+    if (mdb_stat(txn, dbs_.graphs, &stat) == 0) info.graph_entries = stat.ms_entries;
+    info.accounted_bytes = read_counter(txn, dbs_, kBytesCounter);
+    info.used_bytes = used_bytes(txn, dbs_);
+    info.counts = read_hit_counts(txn, dbs_);
     mdb_txn_abort(txn);
-  }
-  info.healthy = !corrupt_.load();
-  if (!info.healthy) {
-    info.problem = "a stored record failed verification";
-  }
+  });
+  info.healthy = ran && !corrupt_.load();
+  if (!info.healthy) info.problem = "a stored record failed verification";
   return info;
 }
 

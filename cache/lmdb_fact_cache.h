@@ -1,9 +1,11 @@
-// The persistent FactCache: per-file facts in an LMDB store, one store per repository path.
+// The persistent FactCache: one LMDB store per cache root shared by every repository, bounded by
+// a size cap with least-recently-used eviction, optionally backed by a shared Redis tier.
 #pragma once
 
 #include <lmdb.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -19,93 +21,115 @@
 
 #include "analysis/fact_cache.h"
 #include "cache/cache_location.h"
-#include "cache/graph_records.h"
+#include "cache/lru_index.h"
+#include "cache/remote_address.h"
 #include "cache/store_info.h"
 
 namespace anchorfs::cache {
 
+class RedisTier;
+
+// 2 GiB: about 40 million lines of Python facts (sympy's 753k lines take 38 MB) plus a few
+// hundred sympy-sized graphs; see docs/cache.md, "Sizing".
+inline constexpr uint64_t kDefaultMaxBytes = uint64_t{2} << 30;
+inline constexpr uint64_t kMinMaxBytes = uint64_t{1} << 20;
+
 struct CacheOptions {
-  std::string repo_root;         // the repository whose facts are cached; must exist
-  std::string cache_dir;         // the cache root; "" means default_cache_root()
-  std::string analyser_version;  // entries written under any other version are never loaded
-  WarningSink warn;              // one-line warnings (corruption, unusable default location)
-  size_t initial_map_bytes = size_t{1} << 30;  // address space reserved; grows on MDB_MAP_FULL
-  // When a flush leaves more entries than this, every entry this process has not loaded or
-  // stored is dropped (the contents of the checkout as analysed now survive). 0: automatic,
-  // the larger of 20000 and 4 x the entries used so far.
-  size_t max_entries = 0;
-  // Whole analyses (graphs) kept; each flush that stores one drops the least recently used
-  // beyond this many. A few cover a checkout, its edit in progress and a branch or two.
-  size_t max_graphs = 4;
+  std::string repo_root;  // the repository being analysed ("" = none): the cache lies outside it
+  std::string cache_dir;  // the cache root; "" means default_cache_root()
+  uint64_t max_bytes = kDefaultMaxBytes;  // the store's data file never grows beyond this
+  std::optional<RemoteAddress> remote;    // a shared Redis tier, read through and written back
+  std::chrono::milliseconds remote_timeout{400};
+  WarningSink warn;  // one-line warnings (corruption, a full disk, an unusable remote)
 };
 
-// Thread-safety: load() and store() may be called from any number of threads at once; flush(),
-// info() and the destructor may run concurrently with them too. Two processes may open the same
-// store at once (LMDB's own locking serialises their writers).
+// Thread-safety: load(), store(), load_graph() and store_graph() may be called from any number
+// of threads at once; flush(), info() and the destructor may run concurrently with them too. Any
+// number of processes may open one root at once (LMDB's own locking serialises their writers).
+// No cache failure is ever fatal: a full disk, a damaged store or a failing remote costs the
+// cache (one warning), never the command.
 class LmdbFactCache final : public analysis::FactCache {
  public:
-  // Opens (creating, verifying and if needed rebuilding) the store for options.repo_root.
-  // Throws CacheError when an explicit cache_dir is unusable or inside the repository. Returns
-  // nullptr after a warning when the *default* location is unusable, or when the store cannot be
-  // verified for lack of resources (fork failed): run without a cache.
+  // Opens (creating, verifying and if needed rebuilding) the store below the cache root. Throws
+  // CacheError when an explicit cache_dir is unusable or inside the repository. Returns nullptr
+  // after a warning when the *default* location is unusable, or when the store cannot be opened
+  // for lack of resources (no fork, no space): run without a cache.
   static std::unique_ptr<LmdbFactCache> open(const CacheOptions& options);
 
   ~LmdbFactCache() override;  // flushes
   LmdbFactCache(const LmdbFactCache&) = delete;
   LmdbFactCache& operator=(const LmdbFactCache&) = delete;
 
-  // A hit only for an entry written under this analyser version whose checksum verifies.
-  std::optional<std::string> load(const analysis::ContentDigest& digest) override;
-  // Queued in memory (visible to load() at once); written to disk by flush().
-  void store(const analysis::ContentDigest& digest, std::string_view facts) override;
-  // Whole analyses by resolution key: the same verification, queueing and flushing as facts.
+  // A hit only for a record under exactly this key whose checksum verifies; a local miss asks
+  // the remote tier, whose answer is verified the same way and kept locally.
+  std::optional<std::string> load(const analysis::FactsKey& key) override;
+  // Queued in memory (visible to load() at once); written to disk (and the remote) by flush().
+  void store(const analysis::FactsKey& key, std::string_view facts) override;
   std::optional<std::string> load_graph(const analysis::ResolutionKey& key) override;
   void store_graph(const analysis::ResolutionKey& key, std::string_view analysis) override;
 
-  // Commits every queued store, and which graphs were used, in one write transaction. Call it
-  // after an analysis pass.
+  // Commits every queued record, the recency of what was used and the hit counters in one write
+  // transaction, evicting the least recently used records beyond the cap; then writes back to
+  // the remote tier what was computed here. Call it after an analysis pass.
   void flush();
+
+  // Evicts until the store holds at most `target_bytes` (default: the cap). Returns the number
+  // of records removed.
+  size_t trim(std::optional<uint64_t> target_bytes = std::nullopt);
 
   StoreInfo info() const;
   const std::string& store_dir() const { return dir_; }
-  // Entries answered from disk / from the queue since open (for stats and tests).
-  uint64_t disk_hits() const { return disk_hits_.load(); }
+  // This process's lookups so far (all of them, flushed or not).
+  HitCounts hits() const;
+  uint64_t disk_hits() const { return hits().fact_hits; }
+  bool remote_up() const;
 
  private:
+  struct Pending {
+    std::string payload;
+    bool write_back = false;  // computed here: the remote tier does not have it yet
+  };
+
   LmdbFactCache(CacheOptions options, std::string dir);
   // The members below require env_mutex_ held exclusively (or no other user yet).
   void open_env();  // opens the store, setting it aside and retrying once if LMDB rejects it
   int try_open_env();
-  void close_env();
-  int initialise();  // creates the databases, records repo + version, drops other versions
-  int write_txn(const std::function<int(MDB_txn*)>& body);  // commit, growing the map if full
-  // A verified record of `dbi` (no lock required); a damaged one marks the store corrupt.
-  std::optional<std::string> read_record(MDB_dbi dbi, const std::string& key);
-  int commit_pending_locked();  // also requires pending_mutex_
-  int prune_locked();  // drops unused entries when over max_entries; requires pending_mutex_
-  void set_aside(const std::string& why);  // also requires the directory lock
-  void rebuild(const std::string& why);    // set aside (unless another process did), reopen
+  void abandon_env();  // after a fault: never touch the environment again (it is leaked)
+  // Runs `body` in a write transaction, faults caught; MDB_MAP_FULL evicts harder and retries.
+  int write_txn(const std::function<int(MDB_txn*)>& body);
+  int make_room(uint64_t target_bytes);  // evicts down to target_bytes, in commits of its own
+  void empty_store();                    // when even eviction cannot commit; also needs no txn
+  int commit_pending_locked();           // also requires pending_mutex_
+  void handle_fault(const std::string& during);  // also requires pending_mutex_ or no readers
+  void set_aside(const std::string& why);        // also requires the directory lock
+  void rebuild(const std::string& why);          // set aside (unless another process did), reopen
+  bool room_for(uint64_t bytes);                 // free space on the store's filesystem
+
+  // A verified record (no lock required); a damaged one marks the store corrupt.
+  std::optional<std::string> read_record(RecordKind kind, const std::string& key);
+  std::optional<std::string> read_remote(RecordKind kind, const std::string& key);
 
   CacheOptions options_;
   std::string dir_;
-  uint64_t version_hash_ = 0;
 
   mutable std::shared_mutex env_mutex_;  // shared: read transactions; exclusive: env changes
   MDB_env* env_ = nullptr;
-  MDB_dbi facts_dbi_ = 0;
-  MDB_dbi meta_dbi_ = 0;
-  GraphDbs graph_dbs_;
+  StoreDbs dbs_;
   uint64_t env_device_ = 0;  // identity of the data file we opened, to notice a rebuild by
   uint64_t env_inode_ = 0;   // another process before setting a file aside ourselves
 
-  std::mutex pending_mutex_;
-  std::unordered_map<std::string, std::string> pending_;  // encoded key -> facts
-  std::unordered_set<std::string> used_;  // keys loaded or stored by this process (for pruning)
-  std::unordered_map<std::string, std::string> pending_graphs_;  // encoded key -> analysis
-  std::vector<std::string> graphs_used_;  // graph keys loaded or stored, oldest first
+  mutable std::mutex pending_mutex_;
+  std::unordered_map<std::string, Pending> pending_facts_;   // encoded key -> facts
+  std::unordered_map<std::string, Pending> pending_graphs_;  // encoded key -> analysis
+  std::unordered_set<std::string> used_facts_;   // loaded from disk since the last flush
+  std::unordered_set<std::string> used_graphs_;  // loaded or stored since the last flush
+  HitCounts unflushed_;                          // counted since the last flush
+  HitCounts total_;                              // counted since open
 
+  std::unique_ptr<RedisTier> remote_;
   std::atomic<bool> corrupt_{false};  // a read failed verification: stop reading, rebuild on flush
-  std::atomic<uint64_t> disk_hits_{0};
+  std::atomic<bool> faulted_{false};  // a store access faulted: the environment is abandoned
+  bool warned_space_ = false;         // guarded by pending_mutex_
 };
 
 }  // namespace anchorfs::cache

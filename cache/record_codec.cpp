@@ -36,21 +36,35 @@ uint64_t checksum(std::string_view key, std::string_view payload) {
 
 }  // namespace
 
-uint64_t version_hash(std::string_view analyser_version) {
-  return XXH3_64bits(analyser_version.data(), analyser_version.size());
+uint64_t facts_namespace(std::string_view front_end, std::string_view facts_version) {
+  std::string text = "facts";
+  text += '\0';
+  text += front_end;
+  text += '\0';
+  text += facts_version;
+  return XXH3_64bits(text.data(), text.size());
 }
 
-std::string encode_key(uint64_t version, const analysis::ContentDigest& digest) {
+uint64_t graph_namespace() {
+  constexpr std::string_view kGraph = "graph";
+  return XXH3_64bits(kGraph.data(), kGraph.size());
+}
+
+bool has_record_magic(std::string_view value) {
+  return value.size() >= kHeaderBytes && value.substr(0, kMagic.size()) == kMagic;
+}
+
+std::string encode_key(uint64_t name_space, const analysis::ContentDigest& digest) {
   std::string key;
   key.reserve(kKeyBytes);
-  append_le64(key, version);
+  append_le64(key, name_space);
   append_le64(key, digest.low);
   append_le64(key, digest.high);
   return key;
 }
 
-std::string encode_key(uint64_t version, const analysis::ResolutionKey& key) {
-  return encode_key(version, analysis::ContentDigest{key.low, key.high});
+std::string encode_key(uint64_t name_space, const analysis::ResolutionKey& key) {
+  return encode_key(name_space, analysis::ContentDigest{key.low, key.high});
 }
 
 std::optional<uint64_t> key_version(std::string_view key) {

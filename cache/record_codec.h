@@ -12,20 +12,24 @@ namespace anchorfs::cache {
 
 inline constexpr size_t kKeyBytes = 24;
 
-// xxh3-64 of the analyser version string; the first 8 bytes of every key.
-uint64_t version_hash(std::string_view analyser_version);
+// The first 8 bytes of a facts key: xxh3-64 over the front end's name and its facts version,
+// so entries of one front end or version can never answer for another.
+uint64_t facts_namespace(std::string_view front_end, std::string_view facts_version);
+// The first 8 bytes of a graph key (resolution keys already cover every version).
+uint64_t graph_namespace();
 
-// version hash, then the digest (low, high), all little-endian: entries of one version are
-// contiguous, so a version change can drop the others with one cursor sweep.
-std::string encode_key(uint64_t version, const analysis::ContentDigest& digest);
-// The same layout for graph records, which are keyed by a resolution key.
-std::string encode_key(uint64_t version, const analysis::ResolutionKey& key);
+// namespace, then the digest (low, high), all little-endian.
+std::string encode_key(uint64_t name_space, const analysis::ContentDigest& digest);
+std::string encode_key(uint64_t name_space, const analysis::ResolutionKey& key);
 
-// The version hash a key was written under; nullopt for a key of the wrong length.
+// The namespace a key was written under; nullopt for a key of the wrong length.
 std::optional<uint64_t> key_version(std::string_view key);
 
 // Magic, then an xxh3-64 checksum of (key, payload), then the payload.
 std::string encode_value(std::string_view key, std::string_view payload);
+
+// Whether `value` starts like a record (a cheap structural check; decode_value verifies).
+bool has_record_magic(std::string_view value);
 
 // The payload, when `value` is a well-formed record for `key` whose checksum verifies.
 std::optional<std::string_view> decode_value(std::string_view key, std::string_view value);

@@ -1,4 +1,4 @@
-// `anchorfs cache stats|clear`: listing and removing stores without trusting their contents.
+// `anchorfs cache stats|trim|clear`: inspecting and removing stores without trusting them.
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,8 +15,10 @@ namespace anchorfs::cache {
 
 namespace {
 
-// store_dir_for() names stores by 16 lowercase hex digits; nothing else is ever touched.
-bool is_store_name(std::string_view name) {
+constexpr const char* kSharedStoreName = "store";
+
+// Older versions named one store per repository by 16 lowercase hex digits.
+bool is_legacy_store_name(std::string_view name) {
   return name.size() == 16 && std::all_of(name.begin(), name.end(), [](char c) {
            return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
          });
@@ -27,79 +29,83 @@ bool is_directory(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-std::vector<std::string> store_dirs(const std::string& cache_root) {
+uint64_t file_bytes(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+bool is_store_file(std::string_view name) {
+  return name == kDataFile || name == kLockFile ||
+         name.starts_with(std::string(kDataFile) + ".corrupt-");
+}
+
+// Applies `action` to each file LMDB and set_aside() create in `dir`.
+template <typename Action>
+void for_each_store_file(const std::string& dir, Action action) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return;
+  while (const dirent* e = ::readdir(d)) {
+    if (is_store_file(e->d_name)) action(dir + "/" + e->d_name);
+  }
+  ::closedir(d);
+}
+
+// Removes the store's own files, then the directory; false when something else in it (not
+// ours) kept it from going.
+bool remove_store_dir(const std::string& dir) {
+  for_each_store_file(dir, [](const std::string& path) { ::unlink(path.c_str()); });
+  return ::rmdir(dir.c_str()) == 0;
+}
+
+}  // namespace
+
+std::string shared_store_dir(const std::string& cache_root) {
+  return cache_root + "/" + kSharedStoreName;
+}
+
+std::optional<StoreInfo> inspect_store(const std::string& cache_root) {
+  const std::string dir = shared_store_dir(cache_root);
+  if (!is_directory(dir)) return std::nullopt;
+  const StoreReport report = check_store(dir);
+  StoreInfo info = report.info;
+  info.location = dir;
+  info.bytes_on_disk = file_bytes(dir + "/" + kDataFile) + file_bytes(dir + "/" + kLockFile);
+  info.healthy = report.healthy;
+  info.problem = report.problem;
+  return info;
+}
+
+std::vector<std::string> legacy_store_dirs(const std::string& cache_root) {
   std::vector<std::string> dirs;
   DIR* d = ::opendir(cache_root.c_str());
-  if (d == nullptr) {
-    return dirs;
-  }
+  if (d == nullptr) return dirs;
   while (const dirent* e = ::readdir(d)) {
     const std::string path = cache_root + "/" + e->d_name;
-    if (is_store_name(e->d_name) && is_directory(path)) {
-      dirs.push_back(path);
-    }
+    if (is_legacy_store_name(e->d_name) && is_directory(path)) dirs.push_back(path);
   }
   ::closedir(d);
   std::sort(dirs.begin(), dirs.end());
   return dirs;
 }
 
-uint64_t file_bytes(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+uint64_t legacy_store_bytes(const std::string& cache_root) {
+  uint64_t total = 0;
+  for (const std::string& dir : legacy_store_dirs(cache_root)) {
+    for_each_store_file(dir, [&total](const std::string& path) { total += file_bytes(path); });
+  }
+  return total;
 }
 
-// Removes the files LMDB and set_aside() create, then the directory; false when something else
-// in it (not ours) kept it from going.
-bool remove_store_dir(const std::string& dir) {
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) {
-    return false;
-  }
-  const std::string corrupt_prefix = std::string(kDataFile) + ".corrupt-";
-  while (const dirent* e = ::readdir(d)) {
-    const std::string_view name = e->d_name;
-    if (name == kDataFile || name == kLockFile || name.starts_with(corrupt_prefix)) {
-      ::unlink((dir + "/" + e->d_name).c_str());
-    }
-  }
-  ::closedir(d);
-  return ::rmdir(dir.c_str()) == 0;
-}
-
-}  // namespace
-
-std::vector<StoreInfo> list_stores(const std::string& cache_root) {
-  std::vector<StoreInfo> stores;
-  for (const std::string& dir : store_dirs(cache_root)) {
-    const StoreReport report = check_store(dir);
-    StoreInfo info;
-    info.location = dir;
-    info.repo_path = report.repo_path;
-    info.analyser_version = report.analyser_version;
-    info.entries = report.entries;
-    info.graph_entries = report.graph_entries;
-    info.bytes_on_disk = file_bytes(dir + "/" + kDataFile) + file_bytes(dir + "/" + kLockFile);
-    info.healthy = report.healthy;
-    info.problem = report.problem;
-    stores.push_back(std::move(info));
-  }
-  std::sort(stores.begin(), stores.end(), [](const StoreInfo& a, const StoreInfo& b) {
-    return a.repo_path != b.repo_path ? a.repo_path < b.repo_path : a.location < b.location;
-  });
-  return stores;
-}
-
-bool clear_store(const std::string& cache_root, const std::string& repo_root) {
-  const std::string dir = store_dir_for(resolve_path(cache_root), repo_root);
-  return is_directory(dir) && remove_store_dir(dir);
+bool clear_legacy_store(const std::string& dir) {
+  return is_legacy_store_name(dir.substr(dir.rfind('/') + 1)) && remove_store_dir(dir);
 }
 
 size_t clear_all_stores(const std::string& cache_root) {
+  const std::string root = resolve_path(cache_root);
   size_t removed = 0;
-  for (const std::string& dir : store_dirs(resolve_path(cache_root))) {
-    removed += remove_store_dir(dir) ? 1 : 0;
-  }
+  for (const std::string& dir : legacy_store_dirs(root)) removed += remove_store_dir(dir) ? 1 : 0;
+  const std::string shared = shared_store_dir(root);
+  if (is_directory(shared)) removed += remove_store_dir(shared) ? 1 : 0;
   return removed;
 }
 

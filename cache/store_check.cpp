@@ -6,6 +6,7 @@
 #include <lmdb.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,8 @@
 #include <string_view>
 #include <thread>
 
+#include "cache/lru_index.h"
+#include "cache/page_walk.h"
 #include "cache/record_codec.h"
 
 namespace anchorfs::cache {
@@ -26,7 +29,8 @@ std::string_view as_view(const MDB_val& v) {
   return {static_cast<const char*>(v.mv_data), v.mv_size};
 }
 
-// Checks every record of a keyed database (key length, checksum) and counts them; returns a
+// Checks every record of a keyed database (key length, magic, both ends of the value readable:
+// a value past the end of the file faults here, in the child) and counts them; returns a
 // problem description or "".
 std::string walk_records(MDB_txn* txn, MDB_dbi dbi, std::string_view what, uint64_t& count) {
   MDB_cursor* cursor = nullptr;
@@ -34,101 +38,82 @@ std::string walk_records(MDB_txn* txn, MDB_dbi dbi, std::string_view what, uint6
   MDB_val value{};
   int rc = mdb_cursor_open(txn, dbi, &cursor);
   while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
-    if (!key_version(as_view(key)) || !decode_value(as_view(key), as_view(value))) {
+    const volatile char* data = static_cast<const char*>(value.mv_data);
+    if (value.mv_size > 0) static_cast<void>(data[value.mv_size - 1]);
+    if (!key_version(as_view(key)) || !has_record_magic(as_view(value))) {
       mdb_cursor_close(cursor);
-      return fmt::format("a {} record fails its checksum", what);
+      return fmt::format("a {} record is malformed", what);
     }
     ++count;
   }
-  if (cursor != nullptr) {
-    mdb_cursor_close(cursor);
-  }
-  if (rc != MDB_NOTFOUND) {
-    return fmt::format("{} walk failed: {}", what, mdb_strerror(rc));
-  }
+  if (cursor != nullptr) mdb_cursor_close(cursor);
+  if (rc != MDB_NOTFOUND) return fmt::format("{} walk failed: {}", what, mdb_strerror(rc));
   return "";
 }
 
-// Fills `report` from an opened read transaction; returns a problem description or "".
-std::string walk(MDB_env* env, MDB_txn* txn, uint64_t file_bytes, StoreReport& report) {
-  MDB_envinfo info{};
-  MDB_stat env_stat{};
-  mdb_env_info(env, &info);
-  mdb_env_stat(env, &env_stat);
-  const uint64_t pages_needed = (static_cast<uint64_t>(info.me_last_pgno) + 1) * env_stat.ms_psize;
-  if (pages_needed > file_bytes) {
-    return fmt::format("data file is truncated ({} of {} bytes)", file_bytes, pages_needed);
-  }
-
+// Walks a bookkeeping database's keys; returns a problem description or "".
+std::string walk_keys(MDB_txn* txn, MDB_dbi dbi, std::string_view what) {
   MDB_cursor* cursor = nullptr;
   MDB_val key{};
   MDB_val value{};
-  int rc = mdb_cursor_open(txn, 0, &cursor);  // dbi 0 is LMDB's free-page list
-  if (rc != 0) {
-    return fmt::format("free list unreadable: {}", mdb_strerror(rc));
+  int rc = mdb_cursor_open(txn, dbi, &cursor);
+  while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
   }
-  while ((rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
-    if (value.mv_size < sizeof(size_t) || value.mv_size % sizeof(size_t) != 0) {
-      mdb_cursor_close(cursor);
-      return "free list record malformed";
-    }
-    const auto* ids = static_cast<const size_t*>(value.mv_data);
-    const size_t count = value.mv_size / sizeof(size_t) - 1;
-    if (ids[0] != count) {
-      mdb_cursor_close(cursor);
-      return "free list record malformed";
-    }
-    for (size_t i = 1; i <= count; ++i) {
-      if (ids[i] > info.me_last_pgno) {
-        mdb_cursor_close(cursor);
-        return "free list names a page past the end";
-      }
-    }
-  }
-  mdb_cursor_close(cursor);
-  if (rc != MDB_NOTFOUND) {
-    return fmt::format("free list walk failed: {}", mdb_strerror(rc));
-  }
+  if (cursor != nullptr) mdb_cursor_close(cursor);
+  if (rc != MDB_NOTFOUND) return fmt::format("{} walk failed: {}", what, mdb_strerror(rc));
+  return "";
+}
 
-  MDB_dbi meta = 0;
-  MDB_dbi facts = 0;
-  rc = mdb_dbi_open(txn, kMetaDb, 0, &meta);
+// Fills `report` from an opened transaction; returns a problem description or "".
+std::string walk(MDB_txn* txn, StoreReport& report) {
+  // The free list was checked page by page (verify_lmdb_pages), page numbers included.
+  int rc = 0;
+  StoreDbs dbs;
+  rc = mdb_dbi_open(txn, "meta", 0, &dbs.meta);
   if (rc == MDB_NOTFOUND) {
     return "";  // created but never initialised (its first writer died): nothing to trust or lose
   }
-  if (rc != 0 || (rc = mdb_dbi_open(txn, kFactsDb, 0, &facts)) != 0) {
-    return fmt::format("databases unreadable: {}", mdb_strerror(rc));
+  for (const auto& [name, dbi] : {std::pair{"facts", &dbs.facts}, std::pair{"graphs", &dbs.graphs},
+                                  std::pair{"stamps", &dbs.stamps}, std::pair{"age", &dbs.age}}) {
+    if (rc == 0) rc = mdb_dbi_open(txn, name, 0, dbi);
   }
-
-  rc = mdb_cursor_open(txn, meta, &cursor);
-  while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
-    if (as_view(key) == kRepoKey) {
-      report.repo_path = as_view(value);
-    } else if (as_view(key) == kVersionKey) {
-      report.analyser_version = as_view(value);
-    }
-  }
-  mdb_cursor_close(cursor);
-  if (rc != MDB_NOTFOUND) {
-    return fmt::format("metadata walk failed: {}", mdb_strerror(rc));
-  }
-
-  if (std::string problem = walk_records(txn, facts, "fact", report.entries); !problem.empty()) {
+  if (rc != 0) return fmt::format("databases unreadable: {}", mdb_strerror(rc));
+  if (std::string problem = walk_keys(txn, dbs.meta, "metadata"); !problem.empty()) return problem;
+  report.info.accounted_bytes = read_counter(txn, dbs, kBytesCounter);
+  report.info.used_bytes = used_bytes(txn, dbs);
+  report.info.counts = read_hit_counts(txn, dbs);
+  if (std::string problem = walk_records(txn, dbs.facts, "fact", report.info.entries);
+      !problem.empty()) {
     return problem;
   }
-  MDB_dbi graphs = 0;
-  rc = mdb_dbi_open(txn, kGraphsDb, 0, &graphs);
-  if (rc == MDB_NOTFOUND) {
-    return "";  // written before the graph cache existed
+  if (std::string problem = walk_records(txn, dbs.graphs, "graph", report.info.graph_entries);
+      !problem.empty()) {
+    return problem;
   }
-  if (rc != 0) {
-    return fmt::format("graph database unreadable: {}", mdb_strerror(rc));
+  if (std::string problem = walk_keys(txn, dbs.stamps, "recency"); !problem.empty()) return problem;
+  return walk_keys(txn, dbs.age, "age index");
+}
+
+// The page-level check of the data file as it is now (see page_walk.h).
+std::string verify_file_pages(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0) {
+    if (fd >= 0) ::close(fd);
+    return "data file unreadable";
   }
-  return walk_records(txn, graphs, "graph", report.graph_entries);
+  const auto bytes = static_cast<size_t>(st.st_size);
+  void* map = bytes == 0 ? MAP_FAILED : ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return "data file cannot be mapped";
+  std::string problem = verify_lmdb_pages(static_cast<const char*>(map), bytes,
+                                          static_cast<size_t>(::sysconf(_SC_PAGESIZE)));
+  ::munmap(map, bytes);
+  return problem;
 }
 
 // Runs in the child; never returns.
-[[noreturn]] void child_check(const std::string& dir, uint64_t file_bytes, int out_fd) {
+[[noreturn]] void child_check(const std::string& dir, int out_fd) {
   StoreReport report;
   report.exists = true;
   std::string problem;
@@ -137,23 +122,30 @@ std::string walk(MDB_env* env, MDB_txn* txn, uint64_t file_bytes, StoreReport& r
   int rc = mdb_env_create(&env);
   if (rc == 0) {
     mdb_env_set_maxdbs(env, kMaxDbs);
-    rc = mdb_env_open(env, dir.c_str(), MDB_RDONLY, 0600);
+    rc = mdb_env_open(env, dir.c_str(), 0, 0600);
   }
+  // A write transaction (never committed) holds off every other writer sharing the store, so
+  // the file is not rewritten while its pages are walked below LMDB.
   if (rc == 0) {
-    rc = mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn);
+    rc = mdb_txn_begin(env, nullptr, 0, &txn);
   }
   if (rc != 0) {
     problem = fmt::format("cannot open: {}", mdb_strerror(rc));
   } else {
-    problem = walk(env, txn, file_bytes, report);
+    problem = verify_file_pages(dir + "/" + kDataFile);
+    if (problem.empty()) problem = walk(txn, report);
     mdb_txn_abort(txn);
   }
   mdb_env_close(env);
+  const HitCounts& c = report.info.counts;
   const nlohmann::json out = {{"problem", problem},
-                              {"repo", report.repo_path},
-                              {"version", report.analyser_version},
-                              {"entries", report.entries},
-                              {"graphs", report.graph_entries}};
+                              {"entries", report.info.entries},
+                              {"graphs", report.info.graph_entries},
+                              {"bytes", report.info.accounted_bytes},
+                              {"used", report.info.used_bytes},
+                              {"counts",
+                               {c.fact_hits, c.fact_remote_hits, c.fact_misses, c.graph_hits,
+                                c.graph_remote_hits, c.graph_misses}}};
   const std::string text = out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   size_t written = 0;
   while (written < text.size()) {
@@ -201,7 +193,7 @@ StoreReport check_store(const std::string& dir, std::chrono::milliseconds timeou
   }
   if (pid == 0) {
     ::close(fds[0]);
-    child_check(dir, static_cast<uint64_t>(st.st_size), fds[1]);
+    child_check(dir, fds[1]);
   }
   ::close(fds[1]);
 
@@ -252,10 +244,14 @@ StoreReport check_store(const std::string& dir, std::chrono::milliseconds timeou
       report.problem = "verification gave no answer";
     } else {
       report.problem = parsed.value("problem", std::string("verification gave no answer"));
-      report.repo_path = parsed.value("repo", std::string());
-      report.analyser_version = parsed.value("version", std::string());
-      report.entries = parsed.value("entries", uint64_t{0});
-      report.graph_entries = parsed.value("graphs", uint64_t{0});
+      report.info.entries = parsed.value("entries", uint64_t{0});
+      report.info.graph_entries = parsed.value("graphs", uint64_t{0});
+      report.info.accounted_bytes = parsed.value("bytes", uint64_t{0});
+      report.info.used_bytes = parsed.value("used", uint64_t{0});
+      const auto counts = parsed.value("counts", std::vector<uint64_t>{});
+      if (counts.size() == 6) {
+        report.info.counts = {counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]};
+      }
     }
   }
   report.healthy = report.problem.empty();

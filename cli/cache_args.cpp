@@ -1,20 +1,82 @@
-// Cache options: which store, or none, and how its warnings reach the user.
+// Cache options: which store, how large, which remote tier, and how warnings reach the user.
 #include "cli/cache_args.h"
 
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 
-#include "analysis/build_identity.h"
-#include "analysis/language.h"
 #include "cli/cli_error.h"
 
 namespace anchorfs::cli {
+namespace {
+
+constexpr const char* kMaxSizeEnv = "ANCHORFS_CACHE_MAX_SIZE";
+constexpr const char* kRemoteEnv = "ANCHORFS_REMOTE_CACHE";
+
+std::string trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+    text.remove_suffix(1);
+  }
+  return std::string(text);
+}
+
+// `$XDG_CONFIG_HOME/anchorfs/config`, else `~/.config/anchorfs/config`: `key = value` lines,
+// `#` starts a comment line. Absent or unreadable: no settings.
+std::map<std::string, std::string> read_config_file() {
+  std::string path;
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg != nullptr && xdg[0] == '/') {
+    path = std::string(xdg) + "/anchorfs/config";
+  } else if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') {
+    path = std::string(home) + "/.config/anchorfs/config";
+  } else {
+    return {};
+  }
+  std::map<std::string, std::string> settings;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::string text = trim(line);
+    const size_t equals = text.find('=');
+    if (text.empty() || text[0] == '#' || equals == std::string::npos) continue;
+    settings[trim(std::string_view(text).substr(0, equals))] =
+        trim(std::string_view(text).substr(equals + 1));
+  }
+  return settings;
+}
+
+// The first non-empty of the flag, the environment variable and the config file's key.
+std::string first_of(const std::string& flag, const char* env, const std::string& key,
+                     const std::map<std::string, std::string>& config) {
+  if (!flag.empty()) return flag;
+  if (const char* value = std::getenv(env); value != nullptr && value[0] != '\0') return value;
+  const auto it = config.find(key);
+  return it == config.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+void add_cache_location_args(CLI::App& command, CacheArgs& args) {
+  command.add_option("--cache-dir", args.dir,
+                     "Cache root (default $XDG_CACHE_HOME/anchorfs or ~/.cache/anchorfs)");
+  command.add_option("--cache-max-size", args.max_size,
+                     "Cap on the cache's size, e.g. 2G, 500M (default 2G; also "
+                     "$ANCHORFS_CACHE_MAX_SIZE or cache-max-size in the config file)");
+}
 
 void add_cache_args(CLI::App& command, CacheArgs& args) {
-  command.add_option("--cache-dir", args.dir,
-                     "Fact cache root (default $XDG_CACHE_HOME/anchorfs or ~/.cache/anchorfs)");
+  add_cache_location_args(command, args);
   command.add_flag("--no-cache", args.disabled,
                    "Analyse every file afresh; read and write no cache");
+  command.add_option("--remote-cache", args.remote,
+                     "Shared remote tier, redis://[user:password@]host:port[/db] (also "
+                     "$ANCHORFS_REMOTE_CACHE or remote-cache in the config file)");
 }
 
 void warn_on_stderr(const std::string& message) {
@@ -29,32 +91,53 @@ std::string cache_root(const CacheArgs& args) {
   return *root;
 }
 
-// Every front end's facts version, and the build of the extractor that wrote them: an extractor
-// changed without a version bump (any development build) must not be handed another's facts.
-std::string cache_entries_version() {
-  std::string version;
-  for (const auto& front_end : analysis::front_ends()) {
-    if (!version.empty()) version += ',';
-    version += std::string(front_end->name()) + "-facts-" +
-               std::to_string(front_end->facts_version());
+std::optional<uint64_t> parse_size(std::string_view text) {
+  uint64_t number = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (ec != std::errc() || end == text.data()) return std::nullopt;
+  std::string unit(end, text.data() + text.size());
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (unit.ends_with("IB")) unit.erase(unit.size() - 2, 1);  // KiB = K, as ccache reads them
+  if (unit.size() == 2 && unit[1] == 'B') unit.pop_back();
+  static const std::map<std::string, unsigned> kShift = {{"", 0},   {"B", 0},  {"K", 10},
+                                                         {"M", 20}, {"G", 30}, {"T", 40}};
+  const auto it = kShift.find(unit);
+  if (it == kShift.end() || (it->second > 0 && number > (UINT64_MAX >> it->second))) {
+    return std::nullopt;
   }
-  const std::string_view build = analysis::analyser_build_id();
-  if (!build.empty()) version += '+';
-  for (const char byte : build) {
-    constexpr char kHex[] = "0123456789abcdef";
-    version += kHex[static_cast<unsigned char>(byte) >> 4];
-    version += kHex[static_cast<unsigned char>(byte) & 0xf];
+  return number << it->second;
+}
+
+CacheSettings cache_settings(const CacheArgs& args) {
+  const auto config = read_config_file();
+  CacheSettings settings;
+  if (const std::string size = first_of(args.max_size, kMaxSizeEnv, "cache-max-size", config);
+      !size.empty()) {
+    const auto bytes = parse_size(size);
+    if (!bytes || *bytes < cache::kMinMaxBytes) {
+      throw CliError("--cache-max-size",
+                     "cache size '" + size + "' is not a size of at least 1M (e.g. 2G, 500M)");
+    }
+    settings.max_bytes = *bytes;
   }
-  return version;
+  if (const std::string url = first_of(args.remote, kRemoteEnv, "remote-cache", config);
+      !url.empty()) {
+    std::string error;
+    settings.remote = cache::parse_remote_address(url, error);
+    if (!settings.remote) throw CliError("--remote-cache", error);
+  }
+  return settings;
 }
 
 std::unique_ptr<cache::LmdbFactCache> open_cache(const std::string& repo, const CacheArgs& args,
                                                  std::function<void(const std::string&)> warn) {
   if (args.disabled) return nullptr;
+  const CacheSettings settings = cache_settings(args);
   cache::CacheOptions options;
   options.repo_root = repo;
   options.cache_dir = args.dir;
-  options.analyser_version = cache_entries_version();
+  options.max_bytes = settings.max_bytes;
+  options.remote = settings.remote;
   options.warn = std::move(warn);
   try {
     return cache::LmdbFactCache::open(options);

@@ -1,10 +1,14 @@
-// The --cache-dir / --no-cache options and opening the fact cache for a repository.
+// The cache options (--cache-dir, --no-cache, --cache-max-size, --remote-cache), their
+// environment and config-file fallbacks, and opening the fact cache.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "cache/lmdb_fact_cache.h"
 
@@ -13,9 +17,19 @@ namespace anchorfs::cli {
 struct CacheArgs {
   std::string dir;  // "" = the default location
   bool disabled = false;
+  std::string max_size;  // "" = $ANCHORFS_CACHE_MAX_SIZE, else the config file, else the default
+  std::string remote;    // "" = $ANCHORFS_REMOTE_CACHE, else the config file, else none
+};
+
+// The settings in force, each from the first of: flag, environment, config file, default.
+struct CacheSettings {
+  uint64_t max_bytes = cache::kDefaultMaxBytes;
+  std::optional<cache::RemoteAddress> remote;
 };
 
 void add_cache_args(CLI::App& command, CacheArgs& args);
+// --cache-dir and --cache-max-size only (the cache commands).
+void add_cache_location_args(CLI::App& command, CacheArgs& args);
 
 // "anchorfs: warning: <message>" on stderr.
 void warn_on_stderr(const std::string& message);
@@ -24,9 +38,11 @@ void warn_on_stderr(const std::string& message);
 // Throws CliError when there is none.
 std::string cache_root(const CacheArgs& args);
 
-// The version every cache entry is written under and must carry to be read back:
-// "<front end>-facts-<its facts_version>[,...]+<hex build id of this binary>".
-std::string cache_entries_version();
+// "2G", "500M", "64KiB", "1000000": bytes; nullopt when malformed.
+std::optional<uint64_t> parse_size(std::string_view text);
+
+// Throws CliError for a malformed size or remote URL (never quoting credentials).
+CacheSettings cache_settings(const CacheArgs& args);
 
 // The repository's fact store, or nullptr with --no-cache (or after a warning when the default
 // location is unusable). Throws CliError when an explicit --cache-dir cannot be used.

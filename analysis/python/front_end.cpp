@@ -3,6 +3,8 @@
 
 #include <tree_sitter/api.h>
 
+#include <string>
+
 #include "analysis/python/dense_parts.h"
 #include "analysis/python/dense_resolve.h"
 #include "analysis/python/entry_points.h"
@@ -10,6 +12,7 @@
 #include "analysis/python/facts.h"
 #include "analysis/python/resolve.h"
 #include "analysis/python/source_encoding.h"
+#include "python_facts_fingerprint.h"
 
 namespace anchorfs::analysis::python {
 namespace {
@@ -53,8 +56,12 @@ bool PythonFrontEnd::claims(std::string_view path) const {
   return base.size() > 3 && base.ends_with(".py");
 }
 
-uint32_t PythonFrontEnd::facts_version() const {
-  return kFactsVersion;
+// The format version, and a fingerprint of the sources that extract and encode the facts: an
+// extractor changed without a version bump (any development build) never gets another's facts.
+std::string_view PythonFrontEnd::facts_version() const {
+  static const std::string version =
+      std::to_string(kFactsVersion) + "+" + std::string(kPythonFactsFingerprint);
+  return version;
 }
 
 std::unique_ptr<ExtractorState> PythonFrontEnd::new_state() const {

@@ -8,8 +8,8 @@ namespace anchorfs::analysis::python {
 class PythonFrontEnd final : public LanguageFrontEnd {
  public:
   std::string_view name() const override { return "python"; }
+  std::string_view facts_version() const override;
   bool claims(std::string_view path) const override;
-  uint32_t facts_version() const override;
   std::unique_ptr<ExtractorState> new_state() const override;
   std::unique_ptr<LanguageFacts> extract(ExtractorState& state, std::string_view bytes,
                                          const FrontEndOptions& options) const override;

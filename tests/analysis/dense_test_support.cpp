@@ -17,16 +17,16 @@ bool python_is_test_path(std::string_view path) {
   return python::is_test_path(path);
 }
 
-std::optional<std::string> MemoryCache::load(const ContentDigest& digest) {
+std::optional<std::string> MemoryCache::load(const FactsKey& key) {
   std::lock_guard lock(mutex_);
-  const auto it = entries_.find({digest.low, digest.high});
+  const auto it = entries_.find({key.digest.low, key.digest.high});
   if (it == entries_.end()) return std::nullopt;
   return it->second;
 }
 
-void MemoryCache::store(const ContentDigest& digest, std::string_view facts) {
+void MemoryCache::store(const FactsKey& key, std::string_view facts) {
   std::lock_guard lock(mutex_);
-  entries_[{digest.low, digest.high}] = std::string(facts);
+  entries_[{key.digest.low, key.digest.high}] = std::string(facts);
 }
 
 }  // namespace anchorfs::analysis::test

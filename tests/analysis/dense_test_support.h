@@ -20,8 +20,8 @@ bool python_is_test_path(std::string_view path);
 
 class MemoryCache : public FactCache {
  public:
-  std::optional<std::string> load(const ContentDigest& digest) override;
-  void store(const ContentDigest& digest, std::string_view facts) override;
+  std::optional<std::string> load(const FactsKey& key) override;
+  void store(const FactsKey& key, std::string_view facts) override;
 
  private:
   std::mutex mutex_;

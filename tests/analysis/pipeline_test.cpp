@@ -99,16 +99,16 @@ TEST(Determinism, SameGraphForAnyThreadCount) {
 
 class MemoryCache : public FactCache {
  public:
-  std::optional<std::string> load(const ContentDigest& digest) override {
+  std::optional<std::string> load(const FactsKey& key) override {
     std::lock_guard lock(mutex_);
     ++loads;
-    const auto it = entries_.find({digest.low, digest.high});
+    const auto it = entries_.find({key.digest.low, key.digest.high});
     if (it == entries_.end()) return std::nullopt;
     return it->second;
   }
-  void store(const ContentDigest& digest, std::string_view facts) override {
+  void store(const FactsKey& key, std::string_view facts) override {
     std::lock_guard lock(mutex_);
-    entries_[{digest.low, digest.high}] = std::string(facts);
+    entries_[{key.digest.low, key.digest.high}] = std::string(facts);
   }
   void corrupt_all() {
     for (auto& [key, value] : entries_) value = "garbage";

@@ -34,7 +34,6 @@ Timed mount_once(const std::string& repo, const std::string& cache_dir, unsigned
   cache::CacheOptions options;
   options.repo_root = repo;
   options.cache_dir = cache_dir;
-  options.analyser_version = "bench";
   auto cache = cache::LmdbFactCache::open(options);
   timed.open_seconds = since(start);
   refresh::BuildOptions build;
@@ -76,7 +75,6 @@ int main(int argc, char** argv) {
   cache::CacheOptions options;
   options.repo_root = repo;
   options.cache_dir = cache_dir;
-  options.analyser_version = "bench";
   auto cache = cache::LmdbFactCache::open(options);
   refresh::BuildOptions build;
   build.repo = repo;

@@ -12,8 +12,9 @@
 
 namespace anchorfs::cache::testing {
 
-analysis::ContentDigest digest_for(uint64_t i) {
-  return {i * 0x9e3779b97f4a7c15ULL + 1, ~i};
+analysis::FactsKey key_for(uint64_t i, std::string_view facts_version,
+                           std::string_view front_end) {
+  return {{i * 0x9e3779b97f4a7c15ULL + 1, ~i}, front_end, facts_version};
 }
 
 std::string facts_for(uint64_t i, size_t bytes) {
@@ -65,11 +66,10 @@ void CacheTest::TearDown() {
   std::filesystem::remove_all(scratch_);
 }
 
-CacheOptions CacheTest::options(const std::string& version) {
+CacheOptions CacheTest::options() {
   CacheOptions o;
   o.repo_root = repo_;
   o.cache_dir = cache_root_;
-  o.analyser_version = version;
   o.warn = [this](const std::string& message) {
     std::lock_guard lock(warnings_mutex_);
     warnings_.push_back(message);
@@ -77,8 +77,8 @@ CacheOptions CacheTest::options(const std::string& version) {
   return o;
 }
 
-std::unique_ptr<LmdbFactCache> CacheTest::open_cache(const std::string& version) {
-  return LmdbFactCache::open(options(version));
+std::unique_ptr<LmdbFactCache> CacheTest::open_cache() {
+  return LmdbFactCache::open(options());
 }
 
 std::vector<std::string> CacheTest::warnings() {

@@ -6,14 +6,17 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cache/lmdb_fact_cache.h"
 
 namespace anchorfs::cache::testing {
 
-// Deterministic, distinct digests and payloads for entry number `i`.
-analysis::ContentDigest digest_for(uint64_t i);
+// Deterministic, distinct keys and payloads for entry number `i` (front end "test", facts
+// version "v1" unless given).
+analysis::FactsKey key_for(uint64_t i, std::string_view facts_version = "v1",
+                           std::string_view front_end = "test");
 std::string facts_for(uint64_t i, size_t bytes = 200);
 
 std::string read_file(const std::string& path);
@@ -27,8 +30,8 @@ class CacheTest : public ::testing::Test {
   void SetUp() override;
   void TearDown() override;
 
-  CacheOptions options(const std::string& version = "v1");
-  std::unique_ptr<LmdbFactCache> open_cache(const std::string& version = "v1");
+  CacheOptions options();
+  std::unique_ptr<LmdbFactCache> open_cache();
   std::vector<std::string> warnings();
 
   std::string scratch_;  // removed after the test

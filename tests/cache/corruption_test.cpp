@@ -17,7 +17,7 @@ class CorruptionTest : public CacheTest {
   std::string filled_store() {
     auto cache = open_cache();
     for (uint64_t i = 0; i < kEntries; ++i) {
-      cache->store(digest_for(i), facts_for(i, 500));
+      cache->store(key_for(i), facts_for(i, 500));
     }
     cache->flush();
     return cache->store_dir();
@@ -37,17 +37,17 @@ class CorruptionTest : public CacheTest {
       auto cache = open_cache();
       ASSERT_NE(cache, nullptr);
       for (uint64_t i = 0; i < kEntries; ++i) {
-        if (auto got = cache->load(digest_for(i))) {
-          ASSERT_EQ(*got, facts_for(i, 500)) << "wrong facts for entry " << i;
+        if (auto got = cache->load(key_for(i))) {
+          ASSERT_TRUE(*got == facts_for(i, 500)) << "wrong facts for entry " << i;
         } else {
-          cache->store(digest_for(i), facts_for(i, 500));
+          cache->store(key_for(i), facts_for(i, 500));
         }
       }
       cache->flush();
     }
     auto cache = open_cache();
     for (uint64_t i = 0; i < kEntries; ++i) {
-      ASSERT_EQ(cache->load(digest_for(i)), facts_for(i, 500)) << i;
+      ASSERT_TRUE(cache->load(key_for(i)) == facts_for(i, 500)) << "entry " << i;
     }
   }
 };
@@ -65,7 +65,7 @@ TEST_F(CorruptionTest, TruncatedDataFileIsSetAsideAndRebuilt) {
   EXPECT_NE(warnings()[0].find("corrupt"), std::string::npos) << warnings()[0];
   EXPECT_EQ(warnings()[0].find('\n'), std::string::npos);
   EXPECT_EQ(set_aside_files(dir), 1u);
-  EXPECT_EQ(cache->load(digest_for(0)), std::nullopt);
+  EXPECT_EQ(cache->load(key_for(0)), std::nullopt);
   EXPECT_EQ(cache->info().entries, 0u);
   cache.reset();
   expect_never_wrong_then_usable();
@@ -137,8 +137,8 @@ TEST_F(CorruptionTest, RandomScribblesNeverCrashOrGiveWrongFacts) {
 TEST_F(CorruptionTest, ValueDamagedWhileOpenIsNeverServedAndTheStoreIsRebuilt) {
   auto cache = open_cache();
   const std::string marker = "MARKER-" + std::string(300, 'm');
-  cache->store(digest_for(1), marker);
-  cache->store(digest_for(2), facts_for(2));
+  cache->store(key_for(1), marker);
+  cache->store(key_for(2), facts_for(2));
   cache->flush();
 
   const std::string data = cache->store_dir() + "/data.mdb";
@@ -146,21 +146,21 @@ TEST_F(CorruptionTest, ValueDamagedWhileOpenIsNeverServedAndTheStoreIsRebuilt) {
   ASSERT_NE(at, std::string::npos);
   patch_file(data, at + 100, "X");  // same inode: LMDB's map sees the damage at once
 
-  EXPECT_EQ(cache->load(digest_for(1)), std::nullopt);
+  EXPECT_EQ(cache->load(key_for(1)), std::nullopt);
   EXPECT_FALSE(cache->info().healthy);
-  cache->store(digest_for(3), facts_for(3));
+  cache->store(key_for(3), facts_for(3));
   cache->flush();
   ASSERT_EQ(warnings().size(), 1u);
   EXPECT_NE(warnings()[0].find("failed verification"), std::string::npos) << warnings()[0];
   EXPECT_TRUE(cache->info().healthy);
-  EXPECT_EQ(cache->load(digest_for(1)), std::nullopt);  // rebuilt empty, then refilled
-  EXPECT_EQ(cache->load(digest_for(3)), facts_for(3));
-  cache->store(digest_for(1), marker);
+  EXPECT_EQ(cache->load(key_for(1)), std::nullopt);  // rebuilt empty, then refilled
+  EXPECT_EQ(cache->load(key_for(3)), facts_for(3));
+  cache->store(key_for(1), marker);
   cache->flush();
   cache.reset();
   auto reopened = open_cache();
-  EXPECT_EQ(reopened->load(digest_for(1)), marker);
-  EXPECT_EQ(reopened->load(digest_for(3)), facts_for(3));
+  EXPECT_EQ(reopened->load(key_for(1)), marker);
+  EXPECT_EQ(reopened->load(key_for(3)), facts_for(3));
   EXPECT_EQ(warnings().size(), 1u);
 }
 
@@ -169,7 +169,7 @@ TEST_F(CorruptionTest, OnlyTheLatestSetAsideFileIsKept) {
   for (int round = 0; round < 3; ++round) {
     ASSERT_EQ(::truncate((dir + "/data.mdb").c_str(), 100), 0);
     auto cache = open_cache();
-    cache->store(digest_for(1), facts_for(1));
+    cache->store(key_for(1), facts_for(1));
   }
   EXPECT_EQ(warnings().size(), 3u);
   EXPECT_EQ(set_aside_files(dir), 1u);

@@ -1,7 +1,8 @@
-// LmdbFactCache basics: hits and misses, batching, persistence, versions, map growth, threads.
+// LmdbFactCache basics: hits and misses, batching, persistence, key parts, the cap, threads.
 #include <sys/stat.h>
 
 #include <atomic>
+#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -15,123 +16,158 @@ using FactCacheTest = CacheTest;
 TEST_F(FactCacheTest, MissThenHitFromQueueThenFromDisk) {
   auto cache = open_cache();
   ASSERT_NE(cache, nullptr);
-  EXPECT_EQ(cache->load(digest_for(1)), std::nullopt);
-  cache->store(digest_for(1), facts_for(1));
-  EXPECT_EQ(cache->load(digest_for(1)), facts_for(1));  // queued, not yet committed
+  EXPECT_EQ(cache->load(key_for(1)), std::nullopt);
+  cache->store(key_for(1), facts_for(1));
+  EXPECT_EQ(cache->load(key_for(1)), facts_for(1));  // queued, not yet committed
   EXPECT_EQ(cache->disk_hits(), 0u);
   cache->flush();
-  EXPECT_EQ(cache->load(digest_for(1)), facts_for(1));
+  EXPECT_EQ(cache->load(key_for(1)), facts_for(1));
   EXPECT_EQ(cache->disk_hits(), 1u);
-  EXPECT_EQ(cache->load(digest_for(2)), std::nullopt);
+  EXPECT_EQ(cache->load(key_for(2)), std::nullopt);
   EXPECT_TRUE(warnings().empty());
 }
 
 TEST_F(FactCacheTest, DigestHalvesBothMatter) {
   auto cache = open_cache();
-  cache->store({7, 8}, "seven-eight");
+  cache->store({{7, 8}, "test", "v1"}, "seven-eight");
   cache->flush();
-  EXPECT_EQ(cache->load({7, 8}), "seven-eight");
-  EXPECT_EQ(cache->load({7, 9}), std::nullopt);
-  EXPECT_EQ(cache->load({8, 7}), std::nullopt);
+  EXPECT_EQ(cache->load({{7, 8}, "test", "v1"}), "seven-eight");
+  EXPECT_EQ(cache->load({{7, 9}, "test", "v1"}), std::nullopt);
+  EXPECT_EQ(cache->load({{8, 7}, "test", "v1"}), std::nullopt);
 }
 
 TEST_F(FactCacheTest, EmptyAndBinaryFactsRoundTrip) {
   const std::string binary("\0\x01\xff\n\0end", 8);
   {
     auto cache = open_cache();
-    cache->store(digest_for(1), "");
-    cache->store(digest_for(2), binary);
-    cache->store(digest_for(3), std::string(3 << 20, 'x'));  // larger than a page: overflow pages
+    cache->store(key_for(1), "");
+    cache->store(key_for(2), binary);
+    cache->store(key_for(3), std::string(3 << 20, 'x'));  // larger than a page: overflow pages
   }
   auto cache = open_cache();
-  EXPECT_EQ(cache->load(digest_for(1)), "");
-  EXPECT_EQ(cache->load(digest_for(2)), binary);
-  EXPECT_EQ(cache->load(digest_for(3)), std::string(3 << 20, 'x'));
+  EXPECT_EQ(cache->load(key_for(1)), "");
+  EXPECT_EQ(cache->load(key_for(2)), binary);
+  EXPECT_EQ(cache->load(key_for(3)), std::string(3 << 20, 'x'));
 }
 
 TEST_F(FactCacheTest, PersistsAcrossReopenAndDestructorFlushes) {
   {
     auto cache = open_cache();
     for (uint64_t i = 0; i < 300; ++i) {
-      cache->store(digest_for(i), facts_for(i));
+      cache->store(key_for(i), facts_for(i));
     }
   }
   auto cache = open_cache();
   for (uint64_t i = 0; i < 300; ++i) {
-    ASSERT_EQ(cache->load(digest_for(i)), facts_for(i)) << i;
+    ASSERT_EQ(cache->load(key_for(i)), facts_for(i)) << i;
   }
   EXPECT_EQ(cache->disk_hits(), 300u);
   EXPECT_EQ(cache->info().entries, 300u);
 }
 
-TEST_F(FactCacheTest, OtherAnalyserVersionIsIgnoredAndDropped) {
+TEST_F(FactCacheTest, EntriesOfAnotherFrontEndOrFactsVersionNeverAnswer) {
   {
-    auto v1 = open_cache("v1");
-    v1->store(digest_for(1), "old facts");
+    auto cache = open_cache();
+    cache->store(key_for(1, "v1", "python"), "python v1");
+    cache->store(key_for(1, "v1", "rust"), "rust v1");
   }
-  {
-    auto v2 = open_cache("v2");
-    EXPECT_EQ(v2->load(digest_for(1)), std::nullopt);
-    EXPECT_EQ(v2->info().entries, 0u);  // v1's entries were dropped on open
-    EXPECT_EQ(v2->info().analyser_version, "v2");
-    v2->store(digest_for(1), "new facts");
-  }
-  auto v2 = open_cache("v2");
-  EXPECT_EQ(v2->load(digest_for(1)), "new facts");
-  auto v1_again = open_cache("v1");
-  EXPECT_EQ(v1_again->load(digest_for(1)), std::nullopt);
+  auto cache = open_cache();
+  EXPECT_EQ(cache->load(key_for(1, "v1", "python")), "python v1");
+  EXPECT_EQ(cache->load(key_for(1, "v1", "rust")), "rust v1");
+  EXPECT_EQ(cache->load(key_for(1, "v2", "python")), std::nullopt);
+  EXPECT_EQ(cache->load(key_for(1, "v1", "go")), std::nullopt);
 }
 
-TEST_F(FactCacheTest, MapGrowsWhenFull) {
-  CacheOptions small = options();
-  small.initial_map_bytes = 64 << 10;
+TEST_F(FactCacheTest, ANewFactsVersionOfOneFrontEndKeepsEveryOtherFrontEndsEntries) {
   {
-    auto cache = LmdbFactCache::open(small);
-    for (uint64_t i = 0; i < 3000; ++i) {
-      cache->store(digest_for(i), facts_for(i, 1000));
-    }
-    cache->flush();
-    EXPECT_EQ(cache->info().entries, 3000u);
-    EXPECT_GT(cache->info().bytes_on_disk, 3000u * 1000u);
+    auto cache = open_cache();
+    cache->store(key_for(1, "v1", "python"), "python v1");
+    cache->store(key_for(2, "v7", "rust"), "rust v7");
   }
-  auto cache = LmdbFactCache::open(small);
-  for (uint64_t i = 0; i < 3000; i += 97) {
-    ASSERT_EQ(cache->load(digest_for(i)), facts_for(i, 1000)) << i;
+  {
+    auto extended = open_cache();  // python moves to v2: its old entries are simply not asked
+    EXPECT_EQ(extended->load(key_for(1, "v2", "python")), std::nullopt);
+    extended->store(key_for(1, "v2", "python"), "python v2");
   }
-  EXPECT_TRUE(warnings().empty());
+  auto cache = open_cache();
+  EXPECT_EQ(cache->load(key_for(2, "v7", "rust")), "rust v7");
+  EXPECT_EQ(cache->load(key_for(1, "v2", "python")), "python v2");
+  EXPECT_EQ(cache->disk_hits(), 2u);
 }
 
-TEST_F(FactCacheTest, OverTheLimitOnlyEntriesInUseSurvive) {
-  CacheOptions limited = options();
-  limited.max_entries = 100;
+TEST_F(FactCacheTest, OneStoreServesEveryRepository) {
+  const std::string other = scratch_ + "/other-checkout";
+  std::filesystem::create_directories(other);
   {
-    auto cache = LmdbFactCache::open(limited);
-    for (uint64_t i = 0; i < 90; ++i) {
-      cache->store(digest_for(i), facts_for(i));
-    }
-    cache->flush();
-    EXPECT_EQ(cache->info().entries, 90u);  // under the limit: nothing dropped
+    auto cache = open_cache();
+    cache->store(key_for(1), facts_for(1));
   }
-  {
-    auto cache = LmdbFactCache::open(limited);  // a later run: uses 10 old entries, adds 20
+  CacheOptions elsewhere = options();
+  elsewhere.repo_root = other;
+  auto cache = LmdbFactCache::open(elsewhere);
+  ASSERT_NE(cache, nullptr);
+  EXPECT_EQ(cache->load(key_for(1)), facts_for(1));
+  EXPECT_EQ(cache->store_dir(), shared_store_dir(resolve_path(cache_root_)));
+}
+
+TEST_F(FactCacheTest, TheCapBoundsTheDataFileAndEvictsLeastRecentlyUsedFirst) {
+  CacheOptions capped = options();
+  capped.max_bytes = 8 << 20;
+  // Entry 0..9 are used on every pass; each pass adds 200 new 4 KiB entries (~1 MB accounted),
+  // so the store goes over its cap again and again.
+  for (uint64_t pass = 0; pass < 14; ++pass) {
+    auto cache = LmdbFactCache::open(capped);
+    ASSERT_NE(cache, nullptr);
     for (uint64_t i = 0; i < 10; ++i) {
-      ASSERT_EQ(cache->load(digest_for(i)), facts_for(i));
+      if (!cache->load(key_for(i))) cache->store(key_for(i), facts_for(i, 4000));
     }
-    for (uint64_t i = 1000; i < 1020; ++i) {
-      cache->store(digest_for(i), facts_for(i));
+    for (uint64_t i = 0; i < 200; ++i) {
+      const uint64_t n = 1000 + pass * 200 + i;
+      cache->store(key_for(n), facts_for(n, 4000));
     }
     cache->flush();
-    EXPECT_EQ(cache->info().entries, 30u);
+    const StoreInfo info = cache->info();
+    ASSERT_LE(info.used_bytes, capped.max_bytes) << "pass " << pass;
+    ASSERT_LE(info.bytes_on_disk, capped.max_bytes + (64 << 10)) << "pass " << pass;
   }
-  auto cache = LmdbFactCache::open(limited);
+  auto cache = LmdbFactCache::open(capped);
   for (uint64_t i = 0; i < 10; ++i) {
-    EXPECT_EQ(cache->load(digest_for(i)), facts_for(i)) << i;
+    EXPECT_TRUE(cache->load(key_for(i)) == facts_for(i, 4000)) << "recently used entry " << i;
   }
-  for (uint64_t i = 1000; i < 1020; ++i) {
-    EXPECT_EQ(cache->load(digest_for(i)), facts_for(i)) << i;
+  EXPECT_EQ(cache->load(key_for(1000)), std::nullopt) << "the oldest entry survived";
+  EXPECT_TRUE(cache->load(key_for(1000 + 13 * 200 + 199)) ==
+              facts_for(1000 + 13 * 200 + 199, 4000));
+  EXPECT_EQ(warnings(), std::vector<std::string>{});
+}
+
+TEST_F(FactCacheTest, TrimEvictsDownToTheTarget) {
+  {
+    auto cache = open_cache();
+    for (uint64_t i = 0; i < 100; ++i) cache->store(key_for(i), facts_for(i, 3000));
   }
-  EXPECT_EQ(cache->load(digest_for(50)), std::nullopt);
-  EXPECT_TRUE(warnings().empty());
+  auto cache = open_cache();
+  const uint64_t before = cache->info().used_bytes;
+  ASSERT_GT(before, 100u * 3000u);
+  EXPECT_GT(cache->trim(before / 2), 0u);
+  EXPECT_LE(cache->info().used_bytes, before * 6 / 10);
+  EXPECT_LT(cache->info().entries, 100u);
+}
+
+TEST_F(FactCacheTest, HitCountersAreKeptInTheStore) {
+  {
+    auto cache = open_cache();
+    EXPECT_EQ(cache->load(key_for(1)), std::nullopt);
+    cache->store(key_for(1), facts_for(1));
+  }
+  {
+    auto cache = open_cache();
+    EXPECT_EQ(cache->load(key_for(1)), facts_for(1));
+    EXPECT_EQ(cache->load(key_for(2)), std::nullopt);
+  }
+  const HitCounts counts = open_cache()->info().counts;
+  EXPECT_EQ(counts.fact_hits, 1u);
+  EXPECT_EQ(counts.fact_misses, 2u);
+  EXPECT_EQ(counts.fact_remote_hits, 0u);
 }
 
 TEST_F(FactCacheTest, ConcurrentLoadsStoresAndFlushesFromManyThreads) {
@@ -151,13 +187,13 @@ TEST_F(FactCacheTest, ConcurrentLoadsStoresAndFlushesFromManyThreads) {
     workers.emplace_back([&, t] {
       for (uint64_t n = 0; n < kPerThread; ++n) {
         const uint64_t mine = t * kPerThread + n;
-        cache->store(digest_for(mine), facts_for(mine));
+        cache->store(key_for(mine), facts_for(mine));
         // Read back a neighbour's entry: either absent so far or exactly right.
         const uint64_t other = ((t + 1) % kThreads) * kPerThread + n;
-        if (auto got = cache->load(digest_for(other)); got && *got != facts_for(other)) {
+        if (auto got = cache->load(key_for(other)); got && *got != facts_for(other)) {
           wrong = true;
         }
-        if (cache->load(digest_for(mine)) != facts_for(mine)) {
+        if (cache->load(key_for(mine)) != facts_for(mine)) {
           wrong = true;
         }
       }
@@ -173,7 +209,7 @@ TEST_F(FactCacheTest, ConcurrentLoadsStoresAndFlushesFromManyThreads) {
   cache.reset();
   auto reopened = open_cache();
   for (uint64_t i = 0; i < kThreads * kPerThread; ++i) {
-    ASSERT_EQ(reopened->load(digest_for(i)), facts_for(i)) << i;
+    ASSERT_EQ(reopened->load(key_for(i)), facts_for(i)) << i;
   }
   EXPECT_EQ(reopened->info().entries, kThreads * kPerThread);
   EXPECT_TRUE(warnings().empty());
@@ -183,7 +219,7 @@ TEST_F(FactCacheTest, StoreDirectoryIsPrivate) {
   const mode_t old_umask = ::umask(0);
   auto cache = open_cache();
   ::umask(old_umask);
-  cache->store(digest_for(1), facts_for(1));
+  cache->store(key_for(1), facts_for(1));
   cache->flush();
   struct stat st {};
   ASSERT_EQ(::stat(cache->store_dir().c_str(), &st), 0);
@@ -211,16 +247,16 @@ TEST_F(FactCacheTest, LoosePermissionsOfAnExistingStoreAreTightened) {
 }
 
 TEST_F(FactCacheTest, InfoDescribesTheStore) {
-  auto cache = open_cache("version-xyz");
-  cache->store(digest_for(1), facts_for(1));
-  cache->store(digest_for(2), facts_for(2));
+  auto cache = open_cache();
+  cache->store(key_for(1), facts_for(1));
+  cache->store(key_for(2), facts_for(2));
   cache->flush();
   const StoreInfo info = cache->info();
   EXPECT_EQ(info.location, cache->store_dir());
-  EXPECT_EQ(info.repo_path, resolve_path(repo_));
-  EXPECT_EQ(info.analyser_version, "version-xyz");
   EXPECT_EQ(info.entries, 2u);
   EXPECT_GT(info.bytes_on_disk, 0u);
+  EXPECT_GT(info.accounted_bytes, 2u * 200u);
+  EXPECT_EQ(info.max_bytes, kDefaultMaxBytes);
   EXPECT_TRUE(info.healthy);
   EXPECT_EQ(cache->store_dir().rfind(resolve_path(cache_root_) + "/", 0), 0u);
 }

@@ -19,7 +19,6 @@ class GraphRefreshTest : public ScratchTree {
     cache::CacheOptions cache_options;
     cache_options.repo_root = root_;
     cache_options.cache_dir = root_ + "-cache";
-    cache_options.analyser_version = "test";
     cache_ = cache::LmdbFactCache::open(cache_options);
     options_.repo = root_;
     options_.threads = 2;

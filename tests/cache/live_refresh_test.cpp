@@ -97,7 +97,6 @@ class LiveRefreshTest : public ScratchTree {
     cache::CacheOptions cache_options;
     cache_options.repo_root = repo_;
     cache_options.cache_dir = root_ + "/cache";
-    cache_options.analyser_version = "test";
     cache_ = cache::LmdbFactCache::open(cache_options);
     BuildOptions options;
     options.repo = repo_;

@@ -20,7 +20,6 @@ class SnapshotBuilderTest : public ScratchTree {
     const std::string cache_root = root_ + "-cache";
     cache_options_.repo_root = root_;
     cache_options_.cache_dir = cache_root;
-    cache_options_.analyser_version = "test";
     cache_ = cache::LmdbFactCache::open(cache_options_);
     options_.repo = root_;
     options_.threads = 2;
