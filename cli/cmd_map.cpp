@@ -67,12 +67,12 @@ std::string view_bytes(const std::string& dir, const std::string& path, const Ma
   const std::string repo = check_repo(dir);
   const std::string original = read_regular_file(repo + "/" + path);
   const auto store = open_cache(repo, args.cache, warn_on_stderr);
-  PipelineOptions options;
+  refresh::PipelineOptions options;
   options.cache = store.get();
   options.view = args.view.options();
   options.threads = args.threads;
   const Prepared prepared = prepare(repo, options);
-  const render::TagPlan* plan = find_plan(prepared, path);
+  const render::TagPlan* plan = refresh::find_plan(prepared.result.plans, path);
   return plan != nullptr ? render::apply(original, *plan) : original;
 }
 

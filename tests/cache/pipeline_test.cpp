@@ -18,7 +18,6 @@ class PipelineTest : public ScratchTree {
     put(root_, "README.md", "hello\n");
     cache_options_.repo_root = root_;
     cache_options_.cache_dir = root_ + "-cache";
-    cache_options_.analyser_version = "test";
     cache_ = cache::LmdbFactCache::open(cache_options_);
     options_.threads = 2;
     options_.cache = cache_.get();
