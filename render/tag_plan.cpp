@@ -103,6 +103,7 @@ std::vector<ByteRange> tag_block_ranges(std::string_view tagged) {
     std::string_view open_content = tagged.substr(open.begin, open.content_end - open.begin);
     if (is_lean_header(open_content)) {
       pos = lean_block_end(tagged, open);
+      blocks.push_back({open.begin, pos});
       continue;
     }
     std::optional<BlockKind> kind = delimiter_kind(open_content);

@@ -6,6 +6,12 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 "$here/scripts/install-deps.sh"
 
+# Tests never touch the user's cache or configuration: every anchorfs a test starts without an
+# explicit --cache-dir uses this run's own XDG directories, removed at the end.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+export XDG_CACHE_HOME="$scratch/cache" XDG_CONFIG_HOME="$scratch/config"
+
 run_suite() {
   local build="$1" ctest_args="$2"; shift 2
   echo "anchorfs: building $build" >&2

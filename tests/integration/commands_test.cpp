@@ -89,7 +89,7 @@ TEST_F(Commands, ViewNoneExportsAndRendersWithoutAnalysing) {
   ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
   EXPECT_EQ(rendered.out, read_file(repo_ + "/bookshelf/models.py"));
   const ProcessResult stats = anchorfs({"cache", "stats", "--cache-dir", cache});
-  EXPECT_NE(stats.out.find("0 entries, 0 graphs"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("0 file facts, 0 graphs"), std::string::npos) << stats.out;
 }
 
 TEST_F(Commands, ExportRefusesNestedDirectories) {
