@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -203,9 +204,17 @@ TEST_F(Lifecycle, NoWatchServesAFrozenSnapshot) {
   const std::string errors = repo_ + "/bookshelf/errors.py";
   const std::string original = read_file(errors);
   write_file(errors, original + "\n\ndef missing(key):\n    return NotFound(key)\n");
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // longer than any debounce
-  EXPECT_EQ(read_file(mnt_ + "/bookshelf/errors.py"), before);
+  write_file(repo_ + "/bookshelf/added.py", "def added():\n    return 1\n");
+  // A watching mount shows both changes within its debounce; a frozen one never does. Its
+  // attributes and listings come from the snapshot (bytes of a changed file are refused, never
+  // served as another version: docs/filesystem.md).
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  struct stat st {};
+  ASSERT_EQ(::stat((mnt_ + "/bookshelf/errors.py").c_str(), &st), 0);
+  EXPECT_EQ(static_cast<size_t>(st.st_size), before.size());
+  EXPECT_NE(::access((mnt_ + "/bookshelf/added.py").c_str(), F_OK), 0);
   write_file(errors, original);  // the snapshot's sizes match again for the teardown check
+  std::filesystem::remove(repo_ + "/bookshelf/added.py");
   fingerprint_ = tree_fingerprint(repo_);
 }
 
