@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "analysis/unique_fd.h"
 #include "cli/cli_error.h"
 #include "cli/file_io.h"
 #include "fs/source_file.h"
@@ -18,20 +19,6 @@ namespace anchorfs::cli {
 namespace {
 
 constexpr size_t kChunk = size_t{1} << 20;
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 void set_times(const std::string& target, const analysis::TreeEntry& entry) {
   timespec times[2];
@@ -87,7 +74,7 @@ void copy_plain(int source, int out, const std::string& target) {
 
 ExportReport export_tree(const fs::Snapshot& snapshot, const std::string& outdir, bool replace) {
   ExportReport report;
-  const Fd root(::open(snapshot.root().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  const UniqueFd root(::open(snapshot.root().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (root.get() < 0) throw CliError(snapshot.root(), errno_text(errno));
   std::vector<uint32_t> directories;
   for (uint32_t i = 1; i < snapshot.size(); ++i) {
@@ -111,13 +98,13 @@ ExportReport export_tree(const fs::Snapshot& snapshot, const std::string& outdir
       set_times(target, entry);
       ++report.symlinks;
     } else if (S_ISREG(entry.mode)) {
-      const Fd source(fs::open_source(root.get(), entry.path));
+      const UniqueFd source(fs::open_source(root.get(), entry.path));
       if (source.get() < 0) {
         report.skipped.push_back(entry.path + ": " + errno_text(errno));
         continue;
       }
       if (replace) clear_target(target);
-      const Fd out(
+      const UniqueFd out(
           ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
       if (out.get() < 0) throw CliError(target, errno_text(errno));
       const fs::FileLayout& layout = snapshot.layout(i);

@@ -9,25 +9,11 @@
 #include <cerrno>
 #include <string>
 
+#include "analysis/unique_fd.h"
 #include "fs/source_file.h"
 
 namespace anchorfs::fs {
 namespace {
-
-// Closes an fd when the scope ends.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 bool write_fully(int fd, std::string_view bytes) {
   size_t done = 0;
@@ -80,12 +66,12 @@ int create_stage(int root_fd, const std::string& path) {
 
 int replace_file(int root_fd, const std::string& path, std::string_view bytes) {
   const auto [dir, name] = split_path(path);
-  Fd dir_fd(open_dir_beneath(root_fd, dir));
+  UniqueFd dir_fd(open_dir_beneath(root_fd, dir));
   if (dir_fd.get() < 0) return errno;
   struct stat old {};
   if (::fstatat(dir_fd.get(), name.c_str(), &old, AT_SYMLINK_NOFOLLOW) != 0) return errno;
   if (!S_ISREG(old.st_mode)) return EISDIR;
-  Fd temp(::openat(dir_fd.get(), ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+  UniqueFd temp(::openat(dir_fd.get(), ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
   if (temp.get() < 0) return errno;
   if (!write_fully(temp.get(), bytes)) return errno;
   if ((old.st_uid != ::geteuid() || old.st_gid != ::getegid()) &&

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/unique_fd.h"
 #include "fs/checkout_io.h"
 #include "fs/server_state.h"
 #include "fs/source_file.h"
@@ -23,21 +24,6 @@ ServerState& state_of(fuse_req_t req) {
   state->requests.fetch_add(1, std::memory_order_relaxed);
   return *state;
 }
-
-// Closes an fd when the scope ends.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 void reply_error(fuse_req_t req, int error) {
   fuse_reply_err(req, error);
@@ -65,7 +51,7 @@ void give_to_caller(fuse_req_t req, int dir_fd, const char* name) {
 // What a reader of `served` sees, whole: the tagged view while the source is the version the
 // tags were made for, else the source as it is now.
 int read_view(const ServerState& state, const Served& served, std::string& out) {
-  Fd fd(open_source(state.root()->fd, served.entry->path));
+  UniqueFd fd(open_source(state.root()->fd, served.entry->path));
   if (fd.get() < 0) return errno;
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return errno;
@@ -191,7 +177,7 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
     return reply_error(req, error);
   }
   const std::string path = join_path(dir, name);
-  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
+  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0) return reply_error(req, errno);
   const int created =
       ::openat(dir_fd.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
@@ -321,13 +307,13 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
         return reply_error(req, error);
       }
     } else {
-      Fd fd(open_beneath(state.root()->fd, path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
+      UniqueFd fd(open_beneath(state.root()->fd, path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
       if (fd.get() < 0 || ::ftruncate(fd.get(), size) != 0) return reply_error(req, errno);
     }
   }
   if ((to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID | FUSE_SET_ATTR_ATIME |
                  FUSE_SET_ATTR_MTIME)) != 0) {
-    Fd fd(open_beneath(state.root()->fd, path, O_PATH | O_NOFOLLOW));
+    UniqueFd fd(open_beneath(state.root()->fd, path, O_PATH | O_NOFOLLOW));
     if (fd.get() < 0) return reply_error(req, errno);
     // The O_PATH descriptor names exactly the inode resolved beneath the root; /proc/self/fd
     // lets chmod and utimensat act on it without resolving a path again.
@@ -359,7 +345,7 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
       int rc = 0;
       if (S_ISLNK(served->entry->mode)) {
         const auto [dir, name] = split_path(path);
-        Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
+        UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
         rc = dir_fd.get() < 0 ? -1
                               : ::utimensat(dir_fd.get(), name.c_str(), times, AT_SYMLINK_NOFOLLOW);
       } else {
@@ -391,12 +377,12 @@ void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode) 
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
   }
-  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
+  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0 || ::mkdirat(dir_fd.get(), name, mode) != 0) {
     return reply_error(req, errno);
   }
   {
-    Fd made(::openat(dir_fd.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    UniqueFd made(::openat(dir_fd.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (made.get() >= 0) ::fchmod(made.get(), mode & 07777);
   }
   give_to_caller(req, dir_fd.get(), name);
@@ -409,7 +395,7 @@ void op_mknod(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode, 
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
   }
-  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
+  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0 || ::mknodat(dir_fd.get(), name, mode, rdev) != 0) {
     return reply_error(req, errno);
   }
@@ -423,7 +409,7 @@ void op_symlink(fuse_req_t req, const char* target, fuse_ino_t parent, const cha
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
   }
-  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
+  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0 || ::symlinkat(target, dir_fd.get(), name) != 0) {
     return reply_error(req, errno);
   }
@@ -440,8 +426,8 @@ void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t new_parent, const char* 
     return reply_error(req, error);
   }
   const auto [old_dir, old_name] = split_path(served->entry->path);
-  Fd old_dir_fd(open_dir_beneath(state.root()->fd, old_dir));
-  Fd new_dir_fd(open_dir_beneath(state.root()->fd, new_dir));
+  UniqueFd old_dir_fd(open_dir_beneath(state.root()->fd, old_dir));
+  UniqueFd new_dir_fd(open_dir_beneath(state.root()->fd, new_dir));
   if (old_dir_fd.get() < 0 || new_dir_fd.get() < 0 ||
       ::linkat(old_dir_fd.get(), old_name.c_str(), new_dir_fd.get(), new_name, 0) != 0) {
     return reply_error(req, errno);
@@ -455,7 +441,7 @@ void remove_entry(fuse_req_t req, fuse_ino_t parent, const char* name, int flags
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
   }
-  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
+  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0 || ::unlinkat(dir_fd.get(), name, flags) != 0) {
     return reply_error(req, errno);
   }
@@ -482,8 +468,8 @@ void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t n
   if (const int error = directory_path(state, new_parent, new_dir); error != 0) {
     return reply_error(req, error);
   }
-  Fd dir_fd(open_dir_beneath(state.root()->fd, dir));
-  Fd new_dir_fd(open_dir_beneath(state.root()->fd, new_dir));
+  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
+  UniqueFd new_dir_fd(open_dir_beneath(state.root()->fd, new_dir));
   if (dir_fd.get() < 0 || new_dir_fd.get() < 0 ||
       ::renameat2(dir_fd.get(), name, new_dir_fd.get(), new_name, flags) != 0) {
     return reply_error(req, errno);
@@ -524,7 +510,7 @@ double writable_attributes(const ServerState& state, uint64_t ino, const Served&
   }
   if (served.layout->empty()) {
     // Written in place: the checkout's attributes are the file's.
-    Fd fd(open_beneath(state.root()->fd, served.entry->path, O_PATH | O_NOFOLLOW));
+    UniqueFd fd(open_beneath(state.root()->fd, served.entry->path, O_PATH | O_NOFOLLOW));
     struct stat live {};
     if (fd.get() >= 0 && ::fstat(fd.get(), &live) == 0 && S_ISREG(live.st_mode)) {
       st.st_mode = live.st_mode;
@@ -564,7 +550,7 @@ void read_open_file(fuse_req_t req, ServerState& state, uint64_t handle, size_t 
 
 void read_in_place(fuse_req_t req, ServerState& state, const analysis::TreeEntry& entry,
                    size_t size, off_t off) {
-  Fd fd(open_source(state.root()->fd, entry.path));
+  UniqueFd fd(open_source(state.root()->fd, entry.path));
   struct stat st {};
   if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
     return reply_error(req, EIO);
