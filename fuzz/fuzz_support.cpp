@@ -51,14 +51,18 @@ void ScratchRepo::write(const std::vector<SourceFile>& files) {
 }
 
 bool has_delimiter_like_line(std::string_view text) {
-  size_t start = 0;
+  constexpr size_t npos = std::string_view::npos;
+  // strip() judges the first line after a UTF-8 byte order mark.
+  size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   while (start < text.size()) {
     size_t end = text.find_first_of("\r\n", start);
     if (end == std::string_view::npos) end = text.size();
     std::string_view line = text.substr(start, end - start);
     const size_t first = line.find_first_not_of(" \t\f\v");
+    // Paper delimiters hold "===", lean headers "@function", "@class" or "@file".
     if (first != std::string_view::npos && line[first] == '#' &&
-        line.find("===") != std::string_view::npos) {
+        (line.find("===") != std::string_view::npos || line.find("@function") != npos ||
+         line.find("@class") != npos || line.find("@file") != npos)) {
       return true;
     }
     start = end + 1;
