@@ -7,7 +7,7 @@ packages=(
   libfuse3-dev fuse3 libtree-sitter-dev libtbb-dev libfmt-dev libgtest-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev liblmdb-dev libpcre2-dev libssl-dev libhiredis-dev
   python3-sympy python3-django  # corpora of scripts/bench_tags.sh and the tag budget check
-  redis-server  # the remote cache tier's tests start their own on a loopback port
+  redis-server redis-tools  # the remote cache tier's tests start their own on a loopback port
   bindfs ccache  # bindfs: the bench smoke compares against it; ccache: faster rebuilds
 )
 packages+=(patch util-linux)  # writable-mount tests: patch -p1, setpriv (a daemon without DAC override)
