@@ -16,7 +16,6 @@
 #include "cli/paths.h"
 #include "cli/pipeline.h"
 #include "cli/view_args.h"
-#include "render/tag_plan.h"
 
 namespace anchorfs::cli {
 namespace {
@@ -64,16 +63,7 @@ std::optional<std::string> enclosing_mount(const std::string& dir) {
 // rendered from the repository `dir` with the view options given.
 std::string view_bytes(const std::string& dir, const std::string& path, const MapArgs& args) {
   if (enclosing_mount(dir)) return read_regular_file(dir + "/" + path);
-  const std::string repo = check_repo(dir);
-  const std::string original = read_regular_file(repo + "/" + path);
-  const auto store = open_cache(repo, args.cache, warn_on_stderr);
-  refresh::PipelineOptions options;
-  options.cache = store.get();
-  options.view = args.view.options();
-  options.threads = args.threads;
-  const Prepared prepared = prepare(repo, options);
-  const render::TagPlan* plan = refresh::find_plan(prepared.result.plans, path);
-  return plan != nullptr ? render::apply(original, *plan) : original;
+  return render_one_file(check_repo(dir), path, args.cache, args.view.options(), args.threads);
 }
 
 int run_map(const MapArgs& args) {

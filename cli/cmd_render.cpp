@@ -45,15 +45,8 @@ std::string relative_to_repo(const std::string& repo, const std::string& file) {
 int run_render(const RenderArgs& args) {
   const std::string repo = check_repo(args.repo);
   const std::string path = relative_to_repo(repo, args.file);
-  const std::string original = read_regular_file(repo + "/" + path);
-  const auto store = open_cache(repo, args.cache, warn_on_stderr);
-  refresh::PipelineOptions options;
-  options.cache = store.get();
-  options.view = args.view.options();
-  options.threads = args.threads;
-  const Prepared prepared = prepare(repo, options);
-  const render::TagPlan* plan = refresh::find_plan(prepared.result.plans, path);
-  write_all(STDOUT_FILENO, plan != nullptr ? render::apply(original, *plan) : original, "stdout");
+  write_all(STDOUT_FILENO, render_one_file(repo, path, args.cache, args.view.options(), args.threads),
+            "stdout");
   return kExitOk;
 }
 

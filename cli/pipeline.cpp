@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "cli/cli_error.h"
+#include "cli/file_io.h"
+#include "render/tag_plan.h"
 
 namespace anchorfs::cli {
 
@@ -25,6 +27,20 @@ Prepared prepare(const std::string& repo, const refresh::PipelineOptions& option
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   prepared.summary = refresh::summary_line(refresh::summarize(prepared.result), seconds);
   return prepared;
+}
+
+std::string render_one_file(const std::string& repo, const std::string& path,
+                            const CacheArgs& cache, const render::ViewOptions& view,
+                            unsigned threads) {
+  const std::string original = read_regular_file(repo + "/" + path);
+  const auto store = open_cache(repo, cache, warn_on_stderr);
+  refresh::PipelineOptions options;
+  options.cache = store.get();
+  options.view = view;
+  options.threads = threads;
+  const Prepared prepared = prepare(repo, options);
+  const render::TagPlan* plan = refresh::find_plan(prepared.result.plans, path);
+  return plan != nullptr ? render::apply(original, *plan) : original;
 }
 
 }  // namespace anchorfs::cli

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis/source_tree.h"
+#include "cli/cache_args.h"
 #include "refresh/pipeline.h"
 
 namespace anchorfs::cli {
@@ -19,5 +20,11 @@ struct Prepared {
 
 // Scans `repo` and runs the pipeline over it (no analysis under view none).
 Prepared prepare(const std::string& repo, const refresh::PipelineOptions& options);
+
+// The view of one file of `repo` (`path` repository-relative): its original bytes with the tag
+// plan the pipeline gives it, or the original bytes when it is served unchanged.
+std::string render_one_file(const std::string& repo, const std::string& path,
+                            const CacheArgs& cache, const render::ViewOptions& view,
+                            unsigned threads);
 
 }  // namespace anchorfs::cli
