@@ -257,6 +257,25 @@ std::vector<std::pair<uint64_t, uint64_t>> original_ranges(const FileRecord& fil
   return pieces;
 }
 
+namespace {
+
+// The session a process belongs to. /proc reports session 0 when the session leader lives
+// outside the daemon's pid namespace (a container started without setsid); the outermost
+// visible ancestor below init (or init, for its own children) then stands for the session, so
+// one shell's commands stay together.
+pid_t session_key(pid_t pid, const ProcessRecord* process) {
+  if (process == nullptr) return pid;
+  if (process->sid > 0) return process->sid;
+  if (process->chain.empty()) return pid;
+  pid_t outermost = process->chain.back().first;
+  for (const auto& [ancestor, comm] : process->chain) {
+    if (ancestor > 1) outermost = ancestor;
+  }
+  return outermost;
+}
+
+}  // namespace
+
 std::vector<Session> sessions(const Run& run, const NavigationOptions& options) {
   std::vector<const Event*> events;
   for (const Event& event : run.events) events.push_back(&event);
@@ -286,7 +305,7 @@ std::vector<Session> sessions(const Run& run, const NavigationOptions& options) 
   std::vector<std::unique_ptr<SessionBuilder>> builders;
   for (const Event* event : events) {
     const ProcessRecord* process = process_of(event->pid);
-    const pid_t sid = process != nullptr && process->sid > 0 ? process->sid : event->pid;
+    const pid_t sid = session_key(event->pid, process);
     auto [found, inserted] = session_of_sid.try_emplace(sid, result.size());
     if (inserted) {
       Session session;
@@ -306,7 +325,7 @@ std::vector<Session> sessions(const Run& run, const NavigationOptions& options) 
     builders.push_back(std::make_unique<SessionBuilder>(run, options, session));
   for (const Event* event : events) {
     const ProcessRecord* process = process_of(event->pid);
-    const pid_t sid = process != nullptr && process->sid > 0 ? process->sid : event->pid;
+    const pid_t sid = session_key(event->pid, process);
     SessionBuilder& builder = *builders[session_of_sid[sid]];
     if (searching(event->pid)) {
       builder.search(*event, process);

@@ -129,6 +129,34 @@ TEST_F(TwoSessions, GroupsBySessionIdInOrderOfFirstRequest) {
   EXPECT_EQ(result[1].metrics.hops, 0u);
 }
 
+// Inside a pid namespace whose session leader lives outside it, /proc reports session 0: the
+// commands one shell ran still form one session, keyed by the outermost visible ancestor.
+TEST(Sessions, WithoutAVisibleSessionIdGroupByTheOutermostAncestor) {
+  trace::Run run;
+  run.files[2] = file("a.py", 10, {}, {});
+  run.files[3] = file("b.py", 10, {}, {});
+  for (pid_t pid : {31, 32}) {
+    run.processes[pid] = process(pid, 0, "cat");
+    run.processes[pid].chain = {{7, "bash"}, {5, "ci"}, {1, "init"}};
+  }
+  run.processes[41] = process(41, 0, "cat");
+  run.processes[41].chain = {{9, "other"}, {1, "init"}};
+  run.events.push_back(read(1.0, 31, 2, "a.py", 0, 10));
+  run.events.push_back(read(2.0, 41, 2, "a.py", 0, 10));
+  run.events.push_back(read(3.0, 32, 3, "b.py", 0, 10));
+  NavigationOptions options;
+  options.original = [](const trace::Run&, const FileRecord&) -> std::optional<std::string> {
+    return std::string(10, ' ');
+  };
+  const std::vector<Session> result = sessions(run, options);
+  ASSERT_EQ(result.size(), 2u);
+  EXPECT_EQ(result[0].sid, 5);
+  EXPECT_EQ(result[0].leader, "ci");
+  EXPECT_EQ(result[0].visits.size(), 2u);
+  EXPECT_EQ(result[1].sid, 9);
+  EXPECT_EQ(result[1].visits.size(), 1u);
+}
+
 TEST_F(TwoSessions, ClassifiesEveryHopAsTheHandWorkedTrajectorySays) {
   const Session s = sessions(run_, options_)[0];
   ASSERT_EQ(s.visits.size(), 5u);
