@@ -14,10 +14,14 @@ export XDG_CACHE_HOME="$scratch/cache" XDG_CONFIG_HOME="$scratch/config"
 
 run_suite() {
   local build="$1" ctest_args="$2"; shift 2
+  local start=$SECONDS
   echo "anchorfs: building $build" >&2
   "$here/scripts/build.sh" "$build" "$@" >/dev/null
+  echo "anchorfs: built $build in $((SECONDS - start)) s" >&2
+  start=$SECONDS
   # shellcheck disable=SC2086
   (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 600 $ctest_args)
+  echo "anchorfs: tested $build in $((SECONDS - start)) s" >&2
 }
 
 run_suite "$here/build" ""

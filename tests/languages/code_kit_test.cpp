@@ -1,0 +1,91 @@
+// The brace-language kit: the facts encoding round-trips and rejects garbage; anchor positions.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analysis/code/anchors.h"
+#include "analysis/code/code_facts.h"
+
+namespace anchorfs::analysis::code {
+namespace {
+
+CodeFacts sample() {
+  CodeFacts facts;
+  facts.parsed_cleanly = true;
+  facts.has_file_anchor = true;
+  facts.file_anchor = 3;
+  facts.newline = "\r\n";
+  facts.lines = 40;
+  facts.package = "geometry";
+  Definition shape;
+  shape.kind = EntityKind::Class;
+  shape.name = "Shape";
+  shape.line = 3;
+  shape.has_anchor = true;
+  shape.anchor_offset = 10;
+  shape.role = "interface";
+  shape.bases = {"Named", "io.Closer"};
+  shape.exported = true;
+  Definition area;
+  area.parent = 1;
+  area.name = "Area";
+  area.line = 5;
+  area.anchor_indent = "\t";
+  area.owner = "*Square";
+  facts.definitions.push_back(shape);
+  facts.definitions.push_back(area);
+  facts.imports.push_back({"example.com/m/util", "", "u", 2, false});
+  facts.imports.push_back({"./x", "*", "", 3, true});
+  facts.calls.push_back({2, CallForm::Member, "s.side", "Scale", 6});
+  facts.calls.push_back({0, CallForm::Construct, "", "Square", 9});
+  facts.typed_names.push_back({2, "s", "Square"});
+  return facts;
+}
+
+TEST(CodeFacts, EncodingRoundTrips) {
+  const CodeFacts facts = sample();
+  const std::unique_ptr<CodeFacts> back = deserialize(serialize(facts, "go1"), "go1");
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(*back, facts);
+  EXPECT_EQ(back->definition(2).name, "Area");
+  EXPECT_EQ(back->definition(2).parent, 1u);
+  EXPECT_EQ(back->definition(2).anchor_indent, "\t");
+}
+
+TEST(CodeFacts, EveryTruncationAndAnotherMagicAreRejected) {
+  const std::string bytes = serialize(sample(), "go1");
+  EXPECT_EQ(deserialize(bytes, "go2"), nullptr);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_EQ(deserialize(bytes.substr(0, n), "go1"), nullptr) << n;
+  }
+  EXPECT_EQ(deserialize(bytes + "x", "go1"), nullptr);
+}
+
+TEST(CodeFacts, ReferencesToMissingOrLaterDefinitionsAreRejected) {
+  CodeFacts facts = sample();
+  facts.definitions[1].parent = 2;  // a parent after its child
+  EXPECT_EQ(deserialize(serialize(facts, "m"), "m"), nullptr);
+  facts = sample();
+  facts.calls[0].scope = 9;
+  EXPECT_EQ(deserialize(serialize(facts, "m"), "m"), nullptr);
+}
+
+TEST(Anchors, OwnLineStartsOnlyAfterWhitespace) {
+  const std::string text = "a;\n  \tb;\nc; d;";
+  EXPECT_EQ(own_line_start(text, 6), 3u);
+  EXPECT_EQ(indent_at(text, 3), "  \t");
+  EXPECT_EQ(own_line_start(text, 9), 9u);
+  EXPECT_EQ(own_line_start(text, 12), std::nullopt);
+}
+
+TEST(Anchors, FileAnchorSkipsByteOrderMarkAndShebangButNotInnerAttributes) {
+  EXPECT_EQ(file_anchor("package a\n", true), 0u);
+  EXPECT_EQ(file_anchor("\xEF\xBB\xBFpackage a\n", false), 3u);
+  EXPECT_EQ(file_anchor("#!/usr/bin/env node\r\nx()\n", true), 21u);
+  EXPECT_EQ(file_anchor("#!/usr/bin/env node\r\nx()\n", false), 0u);
+  EXPECT_EQ(file_anchor("#![no_std]\nfn f() {}\n", true), 0u);
+  EXPECT_EQ(file_anchor("#!/bin/sh", true), std::nullopt);
+}
+
+}  // namespace
+}  // namespace anchorfs::analysis::code
