@@ -11,6 +11,8 @@
 #include "analysis/graph.h"
 #include "analysis/language_facts.h"
 
+struct TSLanguage;
+
 namespace anchorfs::analysis {
 
 // One file of a front end's language as its resolver sees it.
@@ -63,6 +65,10 @@ class LanguageFrontEnd {
 
   // --- Per-file facts -------------------------------------------------------------------------
   virtual std::unique_ptr<ExtractorState> new_state() const = 0;
+
+  // The tree-sitter grammar `extract` parses a file at this path with: tools measuring the
+  // parse floor (analysis/tools/parse_floor.cpp) parse with it alone.
+  virtual const TSLanguage* grammar(std::string_view path) const = 0;
 
   // Whether the file at this repository-relative path is test code (tags rank links into tests
   // after links into product code).

@@ -10,6 +10,7 @@
 #include "analysis/python/entry_points.h"
 #include "analysis/python/extract.h"
 #include "analysis/python/facts.h"
+#include "analysis/python/grammar.h"
 #include "analysis/python/resolve.h"
 #include "analysis/python/source_encoding.h"
 #include "python_facts_fingerprint.h"
@@ -54,6 +55,10 @@ bool PythonFrontEnd::claims(std::string_view path) const {
   const size_t slash = path.rfind('/');
   const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
   return base.size() > 3 && base.ends_with(".py");
+}
+
+const TSLanguage* PythonFrontEnd::grammar(std::string_view /*path*/) const {
+  return tree_sitter_python();
 }
 
 // The format version, and a fingerprint of the sources that extract and encode the facts: an

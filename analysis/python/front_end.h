@@ -11,6 +11,7 @@ class PythonFrontEnd final : public LanguageFrontEnd {
   std::string_view facts_version() const override;
   bool claims(std::string_view path) const override;
   std::unique_ptr<ExtractorState> new_state() const override;
+  const TSLanguage* grammar(std::string_view path) const override;
   std::unique_ptr<LanguageFacts> extract(ExtractorState& state, std::string_view bytes,
                                          const FrontEndOptions& options) const override;
   std::string serialize_facts(const LanguageFacts& facts) const override;

@@ -1,5 +1,6 @@
 // Developer tool: the floor under extraction — tree-sitter parsing alone of every source file the
-// analysis would read, on one thread (no extraction, no resolution).
+// analysis would read, each with its front end's grammar, on one thread (no extraction, no
+// resolution).
 //   anchorfs_parse_floor ROOT
 #include <tree_sitter/api.h>
 
@@ -10,9 +11,8 @@
 #include <vector>
 
 #include "analysis/analyze.h"
+#include "analysis/language.h"
 #include "analysis/source_files.h"
-
-extern "C" const TSLanguage* tree_sitter_python();
 
 namespace {
 
@@ -32,18 +32,19 @@ int main(int argc, char** argv) {
   }
   try {
     const SourceTree tree = scan_tree(argv[1]);
-    std::vector<std::string> sources;
+    std::vector<std::pair<const TSLanguage*, std::string>> sources;
     size_t bytes = 0;
     for (const SourceFile& file : select_sources(tree)) {
       SourceBytes source = read_source(tree.root, file.path, AnalysisOptions{}.max_file_bytes);
       if (!source.ok) continue;
       bytes += source.bytes.size();
-      sources.push_back(std::move(source.bytes));
+      sources.emplace_back(front_ends()[file.front_end]->grammar(file.path),
+                           std::move(source.bytes));
     }
     TSParser* parser = ts_parser_new();
-    ts_parser_set_language(parser, tree_sitter_python());
     const double start = thread_cpu_seconds();
-    for (const std::string& source : sources) {
+    for (const auto& [language, source] : sources) {
+      ts_parser_set_language(parser, language);
       TSTree* parsed = ts_parser_parse_string(parser, nullptr, source.data(),
                                               static_cast<uint32_t>(source.size()));
       ts_tree_delete(parsed);
