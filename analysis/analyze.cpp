@@ -51,10 +51,21 @@ struct ThreadStates {
   }
 };
 
+// The facts version a file's cache entry is keyed by: the front end's, plus the grammar variant
+// the file's path selects (LanguageFrontEnd::dialect) when the front end has several.
+std::string facts_version_for(const LanguageFrontEnd& language, std::string_view path) {
+  std::string version(language.facts_version());
+  const std::string_view dialect = language.dialect(path);
+  if (!dialect.empty()) version.append("/").append(dialect);
+  return version;
+}
+
 std::unique_ptr<LanguageFacts> cached_facts(FactCache& cache, const ContentDigest& digest,
                                             const LanguageFrontEnd& language,
+                                            std::string_view path,
                                             const AnalysisOptions& options) {
-  const auto stored = cache.load({digest, language.name(), language.facts_version()});
+  const std::string version = facts_version_for(language, path);
+  const auto stored = cache.load({digest, language.name(), version});
   if (!stored) return nullptr;
   auto facts = language.deserialize_facts(*stored);
   if (!facts || (options.dense && !facts->dense_extracted)) return nullptr;
@@ -73,7 +84,7 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
   }
   if (surveyed != nullptr) {
     r.keep_unchanged = surveyed->keep_unchanged;
-    if ((r.facts = cached_facts(*options.cache, surveyed->digest, language, options))) {
+    if ((r.facts = cached_facts(*options.cache, surveyed->digest, language, file.path, options))) {
       r.from_cache = true;
       return r;
     }
@@ -86,11 +97,11 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
   }
   r.keep_unchanged = options.keep_unchanged && options.keep_unchanged(language, source.bytes);
   ExtractorState& state = states.state_for(file.front_end);
-  r.facts = language.extract(state, source.bytes, {.dense = options.dense});
+  r.facts = language.extract(state, source.bytes, {.dense = options.dense, .path = file.path});
   if (options.cache != nullptr) {
     const ContentDigest digest = digest_of(source.bytes);
     r.changed_since_survey = surveyed != nullptr && !(digest == surveyed->digest);
-    options.cache->store({digest, language.name(), language.facts_version()},
+    options.cache->store({digest, language.name(), facts_version_for(language, file.path)},
                          language.serialize_facts(*r.facts));
   }
   return r;

@@ -30,6 +30,9 @@ struct ResolverInput {
 // What the caller asks of an analysis that a front end must honour.
 struct FrontEndOptions {
   bool dense = true;  // extract and resolve the dense view's facts too
+  // The repository-relative path of the file `extract` reads ("" where there is none): a
+  // language whose grammar depends on the file name (TypeScript or TSX) chooses by it.
+  std::string_view path = {};
 };
 
 // Per-thread working state of a front end (a parser, scratch buffers).
@@ -69,6 +72,11 @@ class LanguageFrontEnd {
   // The tree-sitter grammar `extract` parses a file at this path with: tools measuring the
   // parse floor (analysis/tools/parse_floor.cpp) parse with it alone.
   virtual const TSLanguage* grammar(std::string_view path) const = 0;
+
+  // The grammar variant a file at this path is parsed with, when a front end has several (the
+  // JavaScript front end: "js", "ts", "tsx"). It is part of the facts' cache key, so identical
+  // bytes under two extensions never share facts extracted with another grammar.
+  virtual std::string_view dialect(std::string_view /*path*/) const { return {}; }
 
   // Whether the file at this repository-relative path is test code (tags rank links into tests
   // after links into product code).

@@ -25,7 +25,8 @@ class ParserState final : public ExtractorState {
 };
 
 // An owned syntax tree; empty when the bytes could not be parsed within their memory budget
-// (analysis/parse_budget.h) or are too large for tree-sitter's 32-bit offsets.
+// (analysis/parse_budget.h), are too large for tree-sitter's 32-bit offsets, or nest brackets
+// deeper than tree-sitter's trees can hold.
 class ParsedTree {
  public:
   ParsedTree(TSParser* parser, const TSLanguage* language, std::string_view bytes);
