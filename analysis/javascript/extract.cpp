@@ -1,0 +1,878 @@
+// The JavaScript/TypeScript extractor: definitions with their anchors, imports and exports, call
+// sites and evidently typed names, in one recursive walk of the syntax tree.
+#include "analysis/javascript/extract.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/code/anchors.h"
+#include "analysis/code/syntax.h"
+#include "analysis/javascript/node_kinds.h"
+
+namespace anchorfs::analysis::javascript {
+namespace {
+
+using code::CallForm;
+using code::CodeFacts;
+using code::Definition;
+using code::text_of;
+
+// Deeper nesting than this (generated code, hostile input) is not walked: the thread's stack
+// stays bounded and the file keeps what was found above it.
+constexpr uint32_t kMaxDepth = 400;
+
+bool is_identifier_text(std::string_view text) {
+  if (text.empty()) return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return c == '_' || c == '$' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+           (c >= 'A' && c <= 'Z') || static_cast<unsigned char>(c) >= 0x80;
+  });
+}
+
+// The text of a string literal without its quotes.
+std::string_view string_value(TSNode node, std::string_view bytes) {
+  const std::string_view text = text_of(node, bytes);
+  if (text.size() < 2) return {};
+  return text.substr(1, text.size() - 2);
+}
+
+class Walker {
+ public:
+  Walker(std::string_view bytes, const NodeKinds& k, CodeFacts& facts)
+      : bytes_(bytes), k_(k), f_(facts) {}
+
+  void walk(TSNode node, uint32_t scope, uint32_t depth) {
+    if (depth > kMaxDepth) return;
+    switch (k_.of(node)) {
+      case Kind::Comment:
+      case Kind::Ambient:
+      case Kind::FunctionOverload:
+      case Kind::MethodOverload:
+        return;
+      case Kind::Function:
+      case Kind::Class:
+      case Kind::Interface:
+      case Kind::Namespace:
+      case Kind::Declaration:
+        declaration(node, scope, depth, node, false);
+        return;
+      case Kind::Export:
+        export_statement(node, scope, depth);
+        return;
+      case Kind::Import:
+        import_statement(node);
+        return;
+      case Kind::ExpressionStatement: {
+        const TSNode inner = ts_node_named_child(node, 0);
+        if (!ts_node_is_null(inner) && k_.of(inner) == Kind::Assignment) {
+          assignment(inner, scope, depth, node);
+          return;
+        }
+        break;
+      }
+      case Kind::Assignment:
+        assignment(node, scope, depth, node);
+        return;
+      case Kind::Method:
+        method(node, scope, depth);
+        return;
+      case Kind::Field:
+        class_field(node, scope, depth);
+        return;
+      case Kind::FunctionValue:
+        // An unnamed callback: its calls belong to the enclosing definition; its parameters
+        // shadow outer names there.
+        parameters(field(node, k_.parameters), scope, 0);
+        walk_children(node, scope, depth);
+        return;
+      case Kind::Call:
+        call(node, scope);
+        break;
+      case Kind::New:
+        construct(field(node, k_.constructor), scope, line_of(node));
+        break;
+      case Kind::Jsx:
+        jsx(node, scope);
+        break;
+      default:
+        break;
+    }
+    walk_children(node, scope, depth);
+  }
+
+ private:
+  TSNode field(TSNode node, TSFieldId id) const { return ts_node_child_by_field_id(node, id); }
+  std::string_view text(TSNode node) const { return text_of(node, bytes_); }
+  static uint32_t line_of(TSNode node) { return code::line_of(node); }
+
+  void walk_children(TSNode node, uint32_t scope, uint32_t depth) {
+    if (depth + 1 > kMaxDepth) return;
+    if (cursors_.size() <= depth) cursors_.resize(depth + 1);
+    std::unique_ptr<Cursor>& slot = cursors_[depth];
+    if (!slot) {
+      slot = std::make_unique<Cursor>(node);
+    } else {
+      ts_tree_cursor_reset(&slot->cursor, node);
+    }
+    TSTreeCursor* cursor = &slot->cursor;
+    if (!ts_tree_cursor_goto_first_child(cursor)) return;
+    do {
+      walk(ts_tree_cursor_current_node(cursor), scope, depth + 1);
+    } while (ts_tree_cursor_goto_next_sibling(cursor));
+  }
+
+  // --- Definitions ------------------------------------------------------------------------------
+
+  // Where the block of a definition whose statement is `statement` goes: above its doc comments
+  // and decorators and the overload signatures before it, when that is the start of a line.
+  void place_anchor(Definition& def, TSNode statement, std::string_view name) {
+    TSNode first = statement;
+    for (;;) {
+      first = code::attached_start(first, bytes_, {"comment", "decorator"});
+      const TSNode prev = ts_node_prev_named_sibling(first);
+      if (ts_node_is_null(prev) || !is_overload_of(prev, name)) break;
+      first = prev;
+    }
+    const auto start = code::own_line_start(bytes_, ts_node_start_byte(first));
+    if (!start) return;
+    def.has_anchor = true;
+    def.anchor_offset = *start;
+    def.anchor_indent = std::string(code::indent_at(bytes_, *start));
+  }
+
+  bool is_overload_of(TSNode node, std::string_view name) const {
+    TSNode signature = node;
+    if (k_.of(node) == Kind::Export) signature = field(node, k_.declaration);
+    if (ts_node_is_null(signature)) return false;
+    const Kind kind = k_.of(signature);
+    if (kind != Kind::FunctionOverload && kind != Kind::MethodOverload) return false;
+    return text(field(signature, k_.name)) == name;
+  }
+
+  uint32_t add(EntityKind kind, std::string_view role, std::string_view name, TSNode name_node,
+               TSNode statement, uint32_t parent, bool exported) {
+    Definition def;
+    def.kind = kind;
+    def.parent = parent;
+    def.name = std::string(name);
+    def.line = line_of(name_node);
+    def.role = std::string(role);
+    def.exported = exported;
+    place_anchor(def, statement, name);
+    f_.definitions.push_back(std::move(def));
+    return static_cast<uint32_t>(f_.definitions.size() - 1);
+  }
+
+  // A declaration statement (possibly the `declaration` of an export statement).
+  void declaration(TSNode node, uint32_t scope, uint32_t depth, TSNode statement, bool exported) {
+    switch (k_.of(node)) {
+      case Kind::Function:
+        function(node, scope, depth, statement, exported, text(field(node, k_.name)));
+        return;
+      case Kind::Class:
+        class_definition(node, scope, depth, statement, exported, text(field(node, k_.name)));
+        return;
+      case Kind::Interface:
+        interface(node, scope, statement, exported);
+        return;
+      case Kind::Namespace:
+        name_space(node, scope, depth, statement, exported);
+        return;
+      case Kind::Declaration: {
+        bool first = true;
+        const uint32_t count = ts_node_named_child_count(node);
+        for (uint32_t i = 0; i < count; ++i) {
+          const TSNode child = ts_node_named_child(node, i);
+          if (k_.of(child) != Kind::Declarator) continue;
+          declarator(child, scope, depth + 1, first ? statement : child, exported);
+          first = false;
+        }
+        return;
+      }
+      default:
+        walk(node, scope, depth);
+    }
+  }
+
+  // A function declaration or a function value bound to `name`.
+  uint32_t function(TSNode node, uint32_t scope, uint32_t depth, TSNode statement, bool exported,
+                    std::string_view name, std::string_view role = {},
+                    TSNode name_node = TSNode{}) {
+    if (name.empty()) {
+      walk_children(node, scope, depth);
+      return 0;
+    }
+    if (role.empty()) {
+      const std::string_view type = ts_node_type(node);
+      role = type.starts_with("generator") ? "generator"
+             : type == "arrow_function"       ? "arrow"
+                                              : "function";
+    }
+    if (ts_node_is_null(name_node)) name_node = field(node, k_.name);
+    if (ts_node_is_null(name_node)) name_node = node;
+    const uint32_t d =
+        add(EntityKind::Function, role, name, name_node, statement, scope, exported);
+    parameters(field(node, k_.parameters), d, 0);
+    const TSNode body = field(node, k_.body);
+    if (!ts_node_is_null(body)) walk(body, d, depth + 1);
+    return d;
+  }
+
+  void class_definition(TSNode node, uint32_t scope, uint32_t depth, TSNode statement,
+                        bool exported, std::string_view name) {
+    if (name.empty()) {
+      walk_children(node, scope, depth);
+      return;
+    }
+    TSNode name_node = field(node, k_.name);
+    if (ts_node_is_null(name_node)) name_node = node;
+    const uint32_t d = add(EntityKind::Class, "class", name, name_node, statement, scope, exported);
+    // class_heritage: JavaScript holds the base expression; TypeScript extends_clause and
+    // implements_clause, whose named children are the types.
+    const uint32_t count = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode child = ts_node_named_child(node, i);
+      if (std::string_view(ts_node_type(child)) != "class_heritage") continue;
+      const uint32_t clauses = ts_node_named_child_count(child);
+      for (uint32_t j = 0; j < clauses; ++j) {
+        const TSNode clause = ts_node_named_child(child, j);
+        const std::string_view type = ts_node_type(clause);
+        if (type == "extends_clause") {
+          add_base(d, field(clause, k_.value));
+          walk_children(clause, scope, depth + 1);
+        } else if (type == "implements_clause") {
+          const uint32_t types = ts_node_named_child_count(clause);
+          for (uint32_t t = 0; t < types; ++t) add_base(d, ts_node_named_child(clause, t));
+        } else {
+          add_base(d, clause);
+          walk(clause, scope, depth + 1);
+        }
+      }
+    }
+    const TSNode body = field(node, k_.body);
+    if (!ts_node_is_null(body)) walk(body, d, depth + 1);
+  }
+
+  void interface(TSNode node, uint32_t scope, TSNode statement, bool exported) {
+    const TSNode name_node = field(node, k_.name);
+    if (ts_node_is_null(name_node)) return;
+    const uint32_t d = add(EntityKind::Class, "interface", text(name_node), name_node, statement,
+                           scope, exported);
+    const uint32_t count = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode child = ts_node_named_child(node, i);
+      if (std::string_view(ts_node_type(child)) != "extends_type_clause") continue;
+      const uint32_t types = ts_node_named_child_count(child);
+      for (uint32_t t = 0; t < types; ++t) add_base(d, ts_node_named_child(child, t));
+    }
+  }
+
+  // A supertype as written, its type arguments dropped: "Base", "ns.Base".
+  void add_base(uint32_t d, TSNode node) {
+    if (ts_node_is_null(node)) return;
+    if (std::string_view(ts_node_type(node)) == "generic_type") node = field(node, k_.name);
+    const std::string_view written = text(node);
+    if (written.empty() || written.size() > 200) return;
+    for (const char c : written) {
+      if (!(c == '.' || is_identifier_text(std::string_view(&c, 1)))) return;
+    }
+    f_.definitions[d].bases.emplace_back(written);
+  }
+
+  // `namespace A.B { ... }`: a class-like container (its members' ids are A.B.member).
+  // `declare module "x"` (a string name) describes another module: not walked.
+  void name_space(TSNode node, uint32_t scope, uint32_t depth, TSNode statement, bool exported) {
+    const TSNode name_node = field(node, k_.name);
+    if (ts_node_is_null(name_node) || k_.of(name_node) == Kind::String) return;
+    const uint32_t d = add(EntityKind::Class, "namespace", text(name_node), name_node, statement,
+                           scope, exported);
+    const TSNode body = field(node, k_.body);
+    if (!ts_node_is_null(body)) walk(body, d, depth + 1);
+  }
+
+  void method(TSNode node, uint32_t scope, uint32_t depth) {
+    const TSNode name_node = field(node, k_.name);
+    const std::string_view name = text(name_node);
+    if (!is_identifier_text(name.starts_with('#') ? name.substr(1) : name)) {
+      walk_children(node, scope, depth);  // computed names ([Symbol.iterator]) are no entities
+      return;
+    }
+    std::string_view role = "method";
+    const uint32_t count = ts_node_child_count(node);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode child = ts_node_child(node, i);
+      if (ts_node_eq(child, name_node)) break;
+      const std::string_view word = ts_node_type(child);
+      if (word == "get") role = "getter";
+      if (word == "set") role = "setter";
+      if (word == "static") role = "static";
+    }
+    if (name == "constructor") role = "constructor";
+    const uint32_t d = add(EntityKind::Function, role, name, name_node, node, scope, false);
+    parameters(field(node, k_.parameters), d, role == "constructor" ? scope : 0);
+    const TSNode body = field(node, k_.body);
+    if (!ts_node_is_null(body)) walk(body, d, depth + 1);
+  }
+
+  // A class field: one holding a function is a method-like definition; a typed or constructed
+  // one types `this.<name>` within the class.
+  void class_field(TSNode node, uint32_t scope, uint32_t depth) {
+    TSNode name_node = field(node, k_.property);
+    if (ts_node_is_null(name_node)) name_node = field(node, k_.name);
+    const std::string_view name = text(name_node);
+    const TSNode value = field(node, k_.value);
+    if (!ts_node_is_null(value) && k_.of(value) == Kind::FunctionValue &&
+        is_identifier_text(name.starts_with('#') ? name.substr(1) : name)) {
+      function(value, scope, depth + 1, node, false, name, "field", name_node);
+      return;
+    }
+    if (is_identifier_text(name)) {
+      std::string type = annotated_type(field(node, k_.type));
+      if (type.empty() && !ts_node_is_null(value)) type = constructed_type(value);
+      if (!type.empty()) f_.typed_names.push_back({scope, "this." + std::string(name), type});
+    }
+    if (!ts_node_is_null(value)) walk(value, scope, depth + 1);
+  }
+
+  // `const f = () => ...`, `const C = class {}`, `const x = new X()`, `const m = require("m")`.
+  void declarator(TSNode node, uint32_t scope, uint32_t depth, TSNode statement, bool exported) {
+    const TSNode name_node = field(node, k_.name);
+    TSNode value = field(node, k_.value);
+    if (ts_node_is_null(name_node)) return;
+    if (k_.of(name_node) != Kind::Identifier) {
+      if (k_.of(name_node) == Kind::ObjectPattern && !ts_node_is_null(value) &&
+          required_module(value)) {
+        destructured_require(name_node, *required_module(value), line_of(node));
+        return;
+      }
+      pattern_locals(name_node, scope);
+      if (!ts_node_is_null(value)) walk(value, scope, depth + 1);
+      return;
+    }
+    const std::string_view name = text(name_node);
+    if (!ts_node_is_null(value)) {
+      while (k_.of(value) == Kind::Parenthesized && ts_node_named_child_count(value) == 1) {
+        value = ts_node_named_child(value, 0);
+      }
+      switch (k_.of(value)) {
+        case Kind::FunctionValue:
+          function(value, scope, depth + 1, statement, exported, name, {}, name_node);
+          return;
+        case Kind::ClassValue:
+          class_definition(value, scope, depth + 1, statement, exported, name);
+          return;
+        default:
+          break;
+      }
+      if (const auto module = required_module(value)) {
+        f_.imports.push_back({std::string(*module), "", std::string(name), line_of(node), false});
+        return;
+      }
+      // const f = require("m").f
+      if (k_.of(value) == Kind::Member) {
+        const auto module = required_module(field(value, k_.object));
+        const std::string_view member = text(field(value, k_.property));
+        if (module && is_identifier_text(member)) {
+          f_.imports.push_back(
+              {std::string(*module), std::string(member), std::string(name), line_of(node), false});
+          return;
+        }
+      }
+    }
+    std::string type = annotated_type(field(node, k_.type));
+    if (type.empty() && !ts_node_is_null(value)) type = constructed_type(value);
+    if (!type.empty() || scope != 0) f_.typed_names.push_back({scope, std::string(name), type});
+    if (!ts_node_is_null(value)) walk(value, scope, depth + 1);
+  }
+
+  // The module of `require("m")` or `await import("m")` (a string literal argument only).
+  std::optional<std::string_view> required_module(TSNode value) const {
+    if (ts_node_is_null(value)) return std::nullopt;
+    if (k_.of(value) == Kind::Await) value = ts_node_named_child(value, 0);
+    if (ts_node_is_null(value) || k_.of(value) != Kind::Call) return std::nullopt;
+    const TSNode callee = field(value, k_.function);
+    if (ts_node_is_null(callee)) return std::nullopt;
+    const bool is_require = k_.of(callee) == Kind::Identifier && text(callee) == "require";
+    if (!is_require && k_.of(callee) != Kind::DynamicImport) return std::nullopt;
+    const TSNode args = field(value, k_.arguments);
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1) return std::nullopt;
+    const TSNode arg = ts_node_named_child(args, 0);
+    if (k_.of(arg) != Kind::String) return std::nullopt;
+    return string_value(arg, bytes_);
+  }
+
+  // `const {a, b: c} = require("m")`: named imports of a and b (bound as c).
+  void destructured_require(TSNode pattern, std::string_view module, uint32_t line) {
+    const uint32_t count = ts_node_named_child_count(pattern);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode child = ts_node_named_child(pattern, i);
+      const std::string_view type = ts_node_type(child);
+      if (type == "shorthand_property_identifier_pattern") {
+        f_.imports.push_back(
+            {std::string(module), std::string(text(child)), std::string(text(child)), line, false});
+      } else if (type == "pair_pattern") {
+        const TSNode key = field(child, k_.key);
+        const TSNode local = field(child, k_.value);
+        if (k_.of(local) != Kind::Identifier) continue;
+        f_.imports.push_back(
+            {std::string(module), std::string(text(key)), std::string(text(local)), line, false});
+      }
+    }
+  }
+
+  // Every identifier a destructuring pattern binds, as an untyped local that shadows.
+  void pattern_locals(TSNode pattern, uint32_t scope) {
+    if (scope == 0) return;
+    const std::string_view type = ts_node_type(pattern);
+    if (k_.of(pattern) == Kind::Identifier || type == "shorthand_property_identifier_pattern") {
+      f_.typed_names.push_back({scope, std::string(text(pattern)), ""});
+      return;
+    }
+    if (type.find("pattern") == std::string_view::npos) return;
+    const uint32_t count = ts_node_named_child_count(pattern);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode child = ts_node_named_child(pattern, i);
+      if (ts_node_eq(child, field(pattern, k_.key))) continue;
+      pattern_locals(child, scope);
+    }
+  }
+
+  // Parameters of definition `d`: typed ones type their name; the rest shadow outer names.
+  // TypeScript parameter properties (`constructor(private repo: Repo)`) also type
+  // `this.repo` in `owner_class`.
+  void parameters(TSNode params, uint32_t d, uint32_t owner_class) {
+    if (ts_node_is_null(params)) return;
+    const uint32_t count = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode param = ts_node_named_child(params, i);
+      TSNode pattern = param;
+      std::string type;
+      bool property = false;
+      if (k_.of(param) == Kind::RequiredParameter) {
+        pattern = field(param, k_.pattern);
+        type = annotated_type(field(param, k_.type));
+        const uint32_t parts = ts_node_named_child_count(param);
+        for (uint32_t p = 0; p < parts; ++p) {
+          const std::string_view part = ts_node_type(ts_node_named_child(param, p));
+          if (part == "accessibility_modifier" || part == "override_modifier") property = true;
+        }
+        if (ts_node_is_null(pattern)) continue;
+      }
+      if (k_.of(pattern) == Kind::AssignmentPattern) pattern = field(pattern, k_.left);
+      if (ts_node_is_null(pattern)) continue;
+      if (k_.of(pattern) != Kind::Identifier) {
+        pattern_locals(pattern, d);
+        continue;
+      }
+      const std::string name(text(pattern));
+      if (d != 0) f_.typed_names.push_back({d, name, type});
+      if (property && owner_class != 0 && !type.empty()) {
+        f_.typed_names.push_back({owner_class, "this." + name, type});
+      }
+    }
+  }
+
+  // The type of a `: T` annotation when it names a class-like type: "X", "ns.X" (type arguments
+  // dropped); "" for unions, literals, functions and the like.
+  std::string annotated_type(TSNode annotation) const {
+    if (ts_node_is_null(annotation)) return {};
+    TSNode type = annotation;
+    if (k_.of(annotation) == Kind::TypeAnnotation) type = ts_node_named_child(annotation, 0);
+    if (ts_node_is_null(type)) return {};
+    const std::string_view kind = ts_node_type(type);
+    if (kind == "generic_type") type = field(type, k_.name);
+    else if (kind != "type_identifier" && kind != "nested_type_identifier") return {};
+    return std::string(text(type));
+  }
+
+  // The class a value is evidently an instance of: `new X(...)`, `new ns.X(...)`.
+  std::string constructed_type(TSNode value) const {
+    if (k_.of(value) != Kind::New) return {};
+    const TSNode ctor = field(value, k_.constructor);
+    const std::string_view written = text(ctor);
+    if (k_.of(ctor) == Kind::Identifier) return std::string(written);
+    if (k_.of(ctor) == Kind::Member && is_dotted_name(ctor)) return std::string(written);
+    return {};
+  }
+
+  bool is_dotted_name(TSNode node) const {
+    for (int hops = 0; hops < 16; ++hops) {
+      const Kind kind = k_.of(node);
+      if (kind == Kind::Identifier || kind == Kind::This) return true;
+      if (kind != Kind::Member) return false;
+      const std::string_view property_type = ts_node_type(field(node, k_.property));
+      if (property_type != "property_identifier") return false;
+      node = field(node, k_.object);
+      if (ts_node_is_null(node)) return false;
+    }
+    return false;
+  }
+
+  // --- Modules ----------------------------------------------------------------------------------
+
+  void export_statement(TSNode node, uint32_t scope, uint32_t depth) {
+    const TSNode decl = field(node, k_.declaration);
+    const TSNode source = field(node, k_.source);
+    const uint32_t line = line_of(node);
+    if (!ts_node_is_null(decl)) {
+      const Kind kind = k_.of(decl);
+      if (kind == Kind::FunctionOverload || kind == Kind::Ambient) return;
+      const bool is_default = has_default_keyword(node);
+      const size_t before = f_.definitions.size();
+      declaration(decl, scope, depth + 1, node, scope == 0);
+      if (is_default && f_.definitions.size() > before) {
+        f_.imports.push_back({"", f_.definitions[before].name, "default", line, true});
+      }
+      return;
+    }
+    const TSNode value = field(node, k_.value);
+    if (!ts_node_is_null(value)) {
+      export_default_value(value, node, scope, depth, line);
+      return;
+    }
+    const std::string module = ts_node_is_null(source) ? "" : std::string(string_value(source, bytes_));
+    bool any = false;
+    const uint32_t count = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode child = ts_node_named_child(node, i);
+      const std::string_view type = ts_node_type(child);
+      if (type == "export_clause") {
+        const uint32_t specifiers = ts_node_named_child_count(child);
+        for (uint32_t s = 0; s < specifiers; ++s) {
+          const TSNode spec = ts_node_named_child(child, s);
+          const TSNode name = field(spec, k_.name);
+          const TSNode alias = field(spec, k_.alias);
+          if (ts_node_is_null(name)) continue;
+          const std::string exported(text(ts_node_is_null(alias) ? name : alias));
+          f_.imports.push_back({module, std::string(text(name)), exported, line, true});
+          any = true;
+        }
+      } else if (type == "namespace_export") {
+        const TSNode alias = ts_node_named_child(child, 0);
+        f_.imports.push_back({module, "*", std::string(text(alias)), line, true});
+        any = true;
+      }
+    }
+    if (!any && !module.empty()) f_.imports.push_back({module, "*", "", line, true});
+  }
+
+  bool has_default_keyword(TSNode node) const {
+    const uint32_t count = ts_node_child_count(node);
+    for (uint32_t i = 0; i < count; ++i) {
+      if (std::string_view(ts_node_type(ts_node_child(node, i))) == "default") return true;
+    }
+    return false;
+  }
+
+  // `export default <expression>`: a named function or class, or a local name.
+  void export_default_value(TSNode value, TSNode statement, uint32_t scope, uint32_t depth,
+                            uint32_t line) {
+    const Kind kind = k_.of(value);
+    if (kind == Kind::Identifier) {
+      f_.imports.push_back({"", std::string(text(value)), "default", line, true});
+      return;
+    }
+    if (kind == Kind::FunctionValue || kind == Kind::ClassValue) {
+      std::string_view name = text(field(value, k_.name));
+      if (name.empty()) name = "default";
+      const size_t before = f_.definitions.size();
+      if (kind == Kind::FunctionValue) {
+        function(value, scope, depth + 1, statement, true, name, "function");
+      } else {
+        class_definition(value, scope, depth + 1, statement, true, name);
+      }
+      if (f_.definitions.size() > before) {
+        f_.imports.push_back({"", std::string(name), "default", line, true});
+      }
+      return;
+    }
+    walk(value, scope, depth + 1);
+  }
+
+  void import_statement(TSNode node) {
+    const uint32_t line = line_of(node);
+    const uint32_t count = ts_node_named_child_count(node);
+    TSNode source = field(node, k_.source);
+    // `import x = require("m")` (TypeScript): the whole module bound as x.
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode child = ts_node_named_child(node, i);
+      if (std::string_view(ts_node_type(child)) != "import_require_clause") continue;
+      const TSNode local = ts_node_named_child(child, 0);
+      const TSNode required = field(child, k_.source);
+      if (ts_node_is_null(required)) return;
+      f_.imports.push_back(
+          {std::string(string_value(required, bytes_)), "", std::string(text(local)), line, false});
+      return;
+    }
+    if (ts_node_is_null(source)) return;
+    const std::string module(string_value(source, bytes_));
+    bool bound = false;
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode clause = ts_node_named_child(node, i);
+      if (std::string_view(ts_node_type(clause)) != "import_clause") continue;
+      const uint32_t parts = ts_node_named_child_count(clause);
+      for (uint32_t p = 0; p < parts; ++p) {
+        const TSNode part = ts_node_named_child(clause, p);
+        const std::string_view type = ts_node_type(part);
+        if (k_.of(part) == Kind::Identifier) {
+          f_.imports.push_back({module, "default", std::string(text(part)), line, false});
+          bound = true;
+        } else if (type == "namespace_import") {
+          const TSNode alias = ts_node_named_child(part, 0);
+          f_.imports.push_back({module, "*", std::string(text(alias)), line, false});
+          bound = true;
+        } else if (type == "named_imports") {
+          const uint32_t specifiers = ts_node_named_child_count(part);
+          for (uint32_t s = 0; s < specifiers; ++s) {
+            const TSNode spec = ts_node_named_child(part, s);
+            const TSNode name = field(spec, k_.name);
+            const TSNode alias = field(spec, k_.alias);
+            if (ts_node_is_null(name)) continue;
+            const std::string local(text(ts_node_is_null(alias) ? name : alias));
+            f_.imports.push_back({module, std::string(text(name)), local, line, false});
+            bound = true;
+          }
+        }
+      }
+    }
+    if (!bound) f_.imports.push_back({module, "", "", line, false});
+  }
+
+  // `exports.f = ...`, `module.exports = ...`, `X.prototype.m = function`, `this.x = new X()`.
+  void assignment(TSNode node, uint32_t scope, uint32_t depth, TSNode statement) {
+    const TSNode left = field(node, k_.left);
+    TSNode right = field(node, k_.right);
+    if (ts_node_is_null(left) || ts_node_is_null(right)) return walk_children(node, scope, depth);
+    const std::string_view target = text(left);
+    const uint32_t line = line_of(node);
+    if (target == "module.exports") {
+      module_exports(right, statement, scope, depth, line);
+      return;
+    }
+    if (k_.of(left) == Kind::Member && scope == 0) {
+      const TSNode object = field(left, k_.object);
+      const std::string_view object_text = text(object);
+      const std::string_view property = text(field(left, k_.property));
+      if ((object_text == "exports" || object_text == "module.exports") &&
+          is_identifier_text(property)) {
+        if (k_.of(right) == Kind::FunctionValue) {
+          function(right, scope, depth + 1, statement, true, property, "function");
+          return;
+        }
+        if (k_.of(right) == Kind::ClassValue) {
+          class_definition(right, scope, depth + 1, statement, true, property);
+          return;
+        }
+        if (k_.of(right) == Kind::Identifier) {
+          f_.imports.push_back({"", std::string(text(right)), std::string(property), line, true});
+          return;
+        }
+      }
+      // X.prototype.m = function () {}: a method of X when X is defined above in this file.
+      if (k_.of(right) == Kind::FunctionValue && k_.of(object) == Kind::Member &&
+          text(field(object, k_.property)) == "prototype" && is_identifier_text(property)) {
+        const std::string_view owner = text(field(object, k_.object));
+        if (const uint32_t parent = top_level_definition(owner)) {
+          function(right, parent, depth + 1, statement, false, property, "method");
+          return;
+        }
+      }
+    }
+    if (k_.of(left) == Kind::Member && k_.of(field(left, k_.object)) == Kind::This) {
+      const std::string type = constructed_type(right);
+      const uint32_t owner = enclosing_class(scope);
+      if (!type.empty() && owner != 0) {
+        f_.typed_names.push_back({owner, "this." + std::string(text(field(left, k_.property))),
+                                  type});
+      }
+    }
+    walk_children(node, scope, depth);
+  }
+
+  uint32_t top_level_definition(std::string_view name) const {
+    for (uint32_t d = 1; d < f_.definitions.size(); ++d) {
+      if (f_.definitions[d].parent == 0 && f_.definitions[d].name == name) return d;
+    }
+    return 0;
+  }
+
+  uint32_t enclosing_class(uint32_t scope) const {
+    for (uint32_t d = scope; d != 0; d = f_.definitions[d].parent) {
+      if (f_.definitions[d].kind == EntityKind::Class) return d;
+    }
+    return 0;
+  }
+
+  // `module.exports = X`: the module's default export. An object literal exports each key:
+  // shorthand and `key: name` entries as names, function-valued entries and methods as
+  // definitions named by their key.
+  void module_exports(TSNode value, TSNode statement, uint32_t scope, uint32_t depth,
+                      uint32_t line) {
+    const Kind kind = k_.of(value);
+    if (kind == Kind::Identifier) {
+      f_.imports.push_back({"", std::string(text(value)), "default", line, true});
+      return;
+    }
+    if ((kind == Kind::FunctionValue || kind == Kind::ClassValue) && scope == 0) {
+      const std::string_view name = text(field(value, k_.name));
+      if (!name.empty()) {
+        if (kind == Kind::FunctionValue) {
+          function(value, scope, depth + 1, statement, true, name, "function");
+        } else {
+          class_definition(value, scope, depth + 1, statement, true, name);
+        }
+        f_.imports.push_back({"", std::string(name), "default", line, true});
+        return;
+      }
+    }
+    if (kind != Kind::Object || scope != 0) return walk(value, scope, depth + 1);
+    const uint32_t count = ts_node_named_child_count(value);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode entry = ts_node_named_child(value, i);
+      const Kind entry_kind = k_.of(entry);
+      if (entry_kind == Kind::ShorthandProperty) {
+        const std::string name(text(entry));
+        f_.imports.push_back({"", name, name, line, true});
+      } else if (entry_kind == Kind::Pair) {
+        const TSNode key = field(entry, k_.key);
+        const TSNode entry_value = field(entry, k_.value);
+        const std::string_view name = text(key);
+        if (!is_identifier_text(name) || ts_node_is_null(entry_value)) {
+          walk(entry, scope, depth + 1);
+        } else if (k_.of(entry_value) == Kind::Identifier) {
+          f_.imports.push_back({"", std::string(text(entry_value)), std::string(name), line, true});
+        } else if (k_.of(entry_value) == Kind::FunctionValue) {
+          function(entry_value, scope, depth + 1, entry, true, name, "function", key);
+        } else {
+          walk(entry_value, scope, depth + 1);
+        }
+      } else if (entry_kind == Kind::Method) {
+        const TSNode key = field(entry, k_.name);
+        const std::string_view name = text(key);
+        if (!is_identifier_text(name)) {
+          walk(entry, scope, depth + 1);
+          continue;
+        }
+        const uint32_t d = add(EntityKind::Function, "function", name, key, entry, scope, true);
+        parameters(field(entry, k_.parameters), d, 0);
+        const TSNode body = field(entry, k_.body);
+        if (!ts_node_is_null(body)) walk(body, d, depth + 1);
+      } else {
+        walk(entry, scope, depth + 1);
+      }
+    }
+  }
+
+  // --- Calls ------------------------------------------------------------------------------------
+
+  void call(TSNode node, uint32_t scope) {
+    const TSNode callee = field(node, k_.function);
+    if (ts_node_is_null(callee)) return;
+    const uint32_t line = line_of(node);
+    switch (k_.of(callee)) {
+      case Kind::Identifier:
+        if (text(callee) == "require") {
+          if (const auto module = required_module(node)) {
+            f_.imports.push_back({std::string(*module), "", "", line, false});
+            return;
+          }
+        }
+        f_.calls.push_back({scope, CallForm::Plain, "", std::string(text(callee)), line});
+        return;
+      case Kind::DynamicImport:
+        if (const auto module = required_module(node)) {
+          f_.imports.push_back({std::string(*module), "", "", line, false});
+        }
+        return;
+      case Kind::Super:
+        f_.calls.push_back({scope, CallForm::Member, "super", "constructor", line});
+        return;
+      case Kind::Member: {
+        const TSNode object = field(callee, k_.object);
+        const TSNode property = field(callee, k_.property);
+        if (ts_node_is_null(object) || ts_node_is_null(property)) return;
+        const Kind object_kind = k_.of(object);
+        if (object_kind != Kind::Super && !is_dotted_name(object)) return;
+        if (std::string_view(ts_node_type(property)) != "property_identifier") return;
+        f_.calls.push_back({scope, CallForm::Member, std::string(text(object)),
+                            std::string(text(property)), line});
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  void construct(TSNode ctor, uint32_t scope, uint32_t line) {
+    if (ts_node_is_null(ctor)) return;
+    if (k_.of(ctor) == Kind::Identifier) {
+      f_.calls.push_back({scope, CallForm::Construct, "", std::string(text(ctor)), line});
+    } else if (k_.of(ctor) == Kind::Member && is_dotted_name(ctor)) {
+      f_.calls.push_back({scope, CallForm::Construct, std::string(text(field(ctor, k_.object))),
+                          std::string(text(field(ctor, k_.property))), line});
+    }
+  }
+
+  // `<Comp ...>` / `<ns.Comp />`: rendering a component, resolved like `new Comp()`. Lower-case
+  // names are intrinsic elements (div, span).
+  void jsx(TSNode node, uint32_t scope) {
+    const TSNode name = field(node, k_.name);
+    if (ts_node_is_null(name)) return;
+    const std::string_view written = text(name);
+    if (written.empty() || !(written[0] >= 'A' && written[0] <= 'Z')) {
+      if (k_.of(name) != Kind::Member) return;
+    }
+    construct(name, scope, line_of(node));
+  }
+
+  std::string_view bytes_;
+  const NodeKinds& k_;
+  CodeFacts& f_;
+  // One cursor per depth, reused across siblings: walking allocates nothing per node.
+  struct Cursor {
+    explicit Cursor(TSNode node) : cursor(ts_tree_cursor_new(node)) {}
+    ~Cursor() { ts_tree_cursor_delete(&cursor); }
+    Cursor(const Cursor&) = delete;
+    Cursor& operator=(const Cursor&) = delete;
+    TSTreeCursor cursor;
+  };
+  std::vector<std::unique_ptr<Cursor>> cursors_;
+};
+
+uint32_t count_lines(std::string_view bytes) {
+  if (bytes.empty()) return 0;
+  uint32_t lines = static_cast<uint32_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+  if (bytes.back() != '\n') ++lines;
+  return lines;
+}
+
+std::string first_newline(std::string_view bytes) {
+  const size_t at = bytes.find_first_of("\r\n");
+  if (at == std::string_view::npos) return "\n";
+  if (bytes[at] == '\r') return bytes.compare(at, 2, "\r\n") == 0 ? "\r\n" : "\r";
+  return "\n";
+}
+
+}  // namespace
+
+CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect) {
+  CodeFacts facts;
+  facts.lines = count_lines(bytes);
+  facts.newline = first_newline(bytes);
+  const code::ParsedTree tree(parser, grammar_of(dialect), bytes);
+  if (!tree) return facts;
+  const TSNode root = tree.root();
+  facts.parsed_cleanly = !ts_node_has_error(root);
+  if (const auto anchor = code::file_anchor(bytes, true)) {
+    facts.has_file_anchor = true;
+    facts.file_anchor = *anchor;
+  }
+  Walker walker(bytes, node_kinds(dialect), facts);
+  walker.walk(root, 0, 0);
+  return facts;
+}
+
+}  // namespace anchorfs::analysis::javascript

@@ -1,0 +1,7 @@
+export function helper(text) {
+  return text.split(',');
+}
+
+export function parse(text) {
+  return helper(text);
+}
