@@ -1,7 +1,9 @@
 // The registry of language front ends.
+#include "analysis/go/front_end.h"
 #include "analysis/javascript/front_end.h"
 #include "analysis/language.h"
 #include "analysis/python/front_end.h"
+#include "analysis/rust/front_end.h"
 
 namespace anchorfs::analysis {
 
@@ -9,6 +11,8 @@ const std::vector<std::unique_ptr<LanguageFrontEnd>>& front_ends() {
   static const std::vector<std::unique_ptr<LanguageFrontEnd>> all = [] {
     std::vector<std::unique_ptr<LanguageFrontEnd>> v;
     v.push_back(std::make_unique<python::PythonFrontEnd>());
+    v.push_back(std::make_unique<go::GoFrontEnd>());
+    v.push_back(std::make_unique<rust::RustFrontEnd>());
     v.push_back(std::make_unique<javascript::JavaScriptFrontEnd>());
     return v;
   }();
