@@ -140,6 +140,14 @@ class Resolver {
     if (types_.local(call.scope, call.name)) return;
     const GoFile& file = index_.files[f];
     append(callees, index_.packages[file.package], call.name);
+    // A function the caller's own file declares is the one it calls: other declarations of the
+    // name are build variants or, in directories of independent files (testdata), other programs.
+    const auto own = std::find_if(callees.begin(), callees.end(),
+                                  [&](const DefRef& callee) { return callee.file == f; });
+    if (own != callees.end()) {
+      callees = {*own};
+      return;
+    }
     if (!callees.empty()) return;
     for (const FileImport& import : file.imports) {
       if (import.package && import.spec->alias == ".") {
