@@ -2,6 +2,7 @@
 #include "analysis/language.h"
 #include "analysis/go/front_end.h"
 #include "analysis/python/front_end.h"
+#include "analysis/rust/front_end.h"
 
 namespace anchorfs::analysis {
 
@@ -10,6 +11,7 @@ const std::vector<std::unique_ptr<LanguageFrontEnd>>& front_ends() {
     std::vector<std::unique_ptr<LanguageFrontEnd>> v;
     v.push_back(std::make_unique<python::PythonFrontEnd>());
     v.push_back(std::make_unique<go::GoFrontEnd>());
+    v.push_back(std::make_unique<rust::RustFrontEnd>());
     return v;
   }();
   return all;
