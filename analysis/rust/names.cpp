@@ -309,10 +309,22 @@ Targets Names::callable(std::string_view text, EntityIndex scope, int depth) {
   return out;
 }
 
-// What calling `callee` returns (its declared return type at the function's own scope).
+// What calling `callee` (a path, or a method on a receiver) returns: its declared return type,
+// read at the function's own scope.
 Targets Names::call_result(std::string_view callee, EntityIndex scope, bool unwrap, int depth) {
+  Targets functions;
+  const size_t dot = callee.rfind('.');
+  if (dot == std::string_view::npos) {
+    functions = callable(callee, scope, depth + 1);
+  } else {  // a method on a receiver: "x.m", "self.a.m", "Foo::new().m"
+    for (EntityIndex type : receiver_types(callee.substr(0, dot), scope, depth + 1)) {
+      for (EntityIndex t : associated(type, callee.substr(dot + 1), depth + 1)) {
+        if (is_function(t)) functions.push_back(t);
+      }
+    }
+  }
   Targets out;
-  for (EntityIndex function : callable(callee, scope, depth + 1)) {
+  for (EntityIndex function : functions) {
     const auto [begin, end] = typed_.equal_range(Key{function, kReturnType});
     for (auto it = begin; it != end; ++it) {
       std::string_view returns = it->second->type;
@@ -328,6 +340,7 @@ Targets Names::call_result(std::string_view callee, EntityIndex scope, bool unwr
 // innermost enclosing function declaring it (conflicting types there: nothing).
 Targets Names::receiver_types(std::string_view receiver, EntityIndex scope, int depth) {
   if (receiver == "self") return self_types(scope, depth + 1);
+  if (receiver.ends_with(kCallResult)) return type_targets(receiver, scope, depth + 1);
   if (receiver.starts_with("self.")) {
     const std::string_view name = receiver.substr(5);
     Targets out;
@@ -339,7 +352,6 @@ Targets Names::receiver_types(std::string_view receiver, EntityIndex scope, int 
     }
     return out;
   }
-  if (receiver.ends_with(kCallResult)) return type_targets(receiver, scope, depth + 1);
   for (EntityIndex s = scope; s != kNoEntity && !files_.is_module(s); s = files_.parent(s)) {
     const auto [begin, end] = typed_.equal_range(Key{s, receiver});
     if (begin == end) continue;
