@@ -32,6 +32,11 @@ bool is_identifier_text(std::string_view text) {
   });
 }
 
+// A node's type; "" for a null node (an absent field), which tree-sitter would dereference.
+std::string_view type_name(TSNode node) {
+  return ts_node_is_null(node) ? std::string_view{} : std::string_view(ts_node_type(node));
+}
+
 // The text of a string literal without its quotes.
 std::string_view string_value(TSNode node, std::string_view bytes) {
   const std::string_view text = text_of(node, bytes);
@@ -82,12 +87,17 @@ class Walker {
       case Kind::Field:
         class_field(node, scope, depth);
         return;
-      case Kind::FunctionValue:
-        // An unnamed callback: its calls belong to the enclosing definition; its parameters
-        // shadow outer names there.
-        parameters(field(node, k_.parameters), scope, 0);
+      case Kind::FunctionValue: {
+        // An unnamed callback: its calls belong to the enclosing definition. It is no scope of
+        // its own, so the names it declares are kept aside while it is walked, and a call
+        // through one of them is not recorded (it would resolve to an outer namesake).
+        const size_t mark = callback_locals_.size();
+        parameters(field(node, k_.parameters), scope, 0, true);
+        callback_declarations(field(node, k_.body));
         walk_children(node, scope, depth);
+        callback_locals_.resize(mark);
         return;
+      }
       case Kind::Call:
         call(node, scope);
         break;
@@ -104,8 +114,13 @@ class Walker {
   }
 
  private:
-  TSNode field(TSNode node, TSFieldId id) const { return ts_node_child_by_field_id(node, id); }
-  std::string_view text(TSNode node) const { return text_of(node, bytes_); }
+  // Absent fields are null nodes; every accessor below takes them (tree-sitter's do not).
+  TSNode field(TSNode node, TSFieldId id) const {
+    return ts_node_is_null(node) ? node : ts_node_child_by_field_id(node, id);
+  }
+  std::string_view text(TSNode node) const {
+    return ts_node_is_null(node) ? std::string_view{} : text_of(node, bytes_);
+  }
   static uint32_t line_of(TSNode node) { return code::line_of(node); }
 
   void walk_children(TSNode node, uint32_t scope, uint32_t depth) {
@@ -206,7 +221,7 @@ class Walker {
       return 0;
     }
     if (role.empty()) {
-      const std::string_view type = ts_node_type(node);
+      const std::string_view type = type_name(node);
       role = type.starts_with("generator") ? "generator"
              : type == "arrow_function"       ? "arrow"
                                               : "function";
@@ -235,11 +250,11 @@ class Walker {
     const uint32_t count = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < count; ++i) {
       const TSNode child = ts_node_named_child(node, i);
-      if (std::string_view(ts_node_type(child)) != "class_heritage") continue;
+      if (type_name(child) != "class_heritage") continue;
       const uint32_t clauses = ts_node_named_child_count(child);
       for (uint32_t j = 0; j < clauses; ++j) {
         const TSNode clause = ts_node_named_child(child, j);
-        const std::string_view type = ts_node_type(clause);
+        const std::string_view type = type_name(clause);
         if (type == "extends_clause") {
           add_base(d, field(clause, k_.value));
           walk_children(clause, scope, depth + 1);
@@ -264,7 +279,7 @@ class Walker {
     const uint32_t count = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < count; ++i) {
       const TSNode child = ts_node_named_child(node, i);
-      if (std::string_view(ts_node_type(child)) != "extends_type_clause") continue;
+      if (type_name(child) != "extends_type_clause") continue;
       const uint32_t types = ts_node_named_child_count(child);
       for (uint32_t t = 0; t < types; ++t) add_base(d, ts_node_named_child(child, t));
     }
@@ -273,7 +288,7 @@ class Walker {
   // A supertype as written, its type arguments dropped: "Base", "ns.Base".
   void add_base(uint32_t d, TSNode node) {
     if (ts_node_is_null(node)) return;
-    if (std::string_view(ts_node_type(node)) == "generic_type") node = field(node, k_.name);
+    if (type_name(node) == "generic_type") node = field(node, k_.name);
     const std::string_view written = text(node);
     if (written.empty() || written.size() > 200) return;
     for (const char c : written) {
@@ -305,7 +320,7 @@ class Walker {
     for (uint32_t i = 0; i < count; ++i) {
       const TSNode child = ts_node_child(node, i);
       if (ts_node_eq(child, name_node)) break;
-      const std::string_view word = ts_node_type(child);
+      const std::string_view word = type_name(child);
       if (word == "get") role = "getter";
       if (word == "set") role = "setter";
       if (word == "static") role = "static";
@@ -409,7 +424,7 @@ class Walker {
     const uint32_t count = ts_node_named_child_count(pattern);
     for (uint32_t i = 0; i < count; ++i) {
       const TSNode child = ts_node_named_child(pattern, i);
-      const std::string_view type = ts_node_type(child);
+      const std::string_view type = type_name(child);
       if (type == "shorthand_property_identifier_pattern") {
         f_.imports.push_back(
             {std::string(module), std::string(text(child)), std::string(text(child)), line, false});
@@ -423,27 +438,66 @@ class Walker {
     }
   }
 
-  // Every identifier a destructuring pattern binds, as an untyped local that shadows.
-  void pattern_locals(TSNode pattern, uint32_t scope) {
-    if (scope == 0) return;
-    const std::string_view type = ts_node_type(pattern);
+  // Every identifier a binding pattern (an identifier or a destructuring) binds.
+  void pattern_names(TSNode pattern, std::vector<std::string_view>& out, int depth = 0) const {
+    const std::string_view type = type_name(pattern);
     if (k_.of(pattern) == Kind::Identifier || type == "shorthand_property_identifier_pattern") {
-      f_.typed_names.push_back({scope, std::string(text(pattern)), ""});
+      out.push_back(text(pattern));
       return;
     }
-    if (type.find("pattern") == std::string_view::npos) return;
+    if (type.find("pattern") == std::string_view::npos || depth > 32) return;
     const uint32_t count = ts_node_named_child_count(pattern);
     for (uint32_t i = 0; i < count; ++i) {
       const TSNode child = ts_node_named_child(pattern, i);
       if (ts_node_eq(child, field(pattern, k_.key))) continue;
-      pattern_locals(child, scope);
+      if (k_.of(pattern) == Kind::AssignmentPattern && !ts_node_eq(child, field(pattern, k_.left))) {
+        continue;
+      }
+      pattern_names(child, out, depth + 1);
     }
+  }
+
+  // Every identifier a destructuring pattern binds, as an untyped local of `scope` that shadows.
+  void pattern_locals(TSNode pattern, uint32_t scope) {
+    if (scope == 0) return;
+    std::vector<std::string_view> names;
+    pattern_names(pattern, names);
+    for (const std::string_view name : names) f_.typed_names.push_back({scope, std::string(name), ""});
+  }
+
+  // The variables a callback's body declares at its top level (not those holding functions,
+  // classes or modules, which become definitions and imports, nor evidently typed ones).
+  void callback_declarations(TSNode body) {
+    const uint32_t count = ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < count && !ts_node_is_null(body); ++i) {
+      const TSNode statement = ts_node_named_child(body, i);
+      if (k_.of(statement) != Kind::Declaration) continue;
+      const uint32_t declarators = ts_node_named_child_count(statement);
+      for (uint32_t j = 0; j < declarators; ++j) {
+        const TSNode declarator = ts_node_named_child(statement, j);
+        if (k_.of(declarator) != Kind::Declarator) continue;
+        const TSNode value = field(declarator, k_.value);
+        const Kind value_kind = k_.of(value);
+        if (value_kind == Kind::FunctionValue || value_kind == Kind::ClassValue ||
+            required_module(value) || !constructed_type(value).empty() ||
+            !annotated_type(field(declarator, k_.type)).empty()) {
+          continue;
+        }
+        pattern_names(field(declarator, k_.name), callback_locals_);
+      }
+    }
+  }
+
+  bool is_callback_local(std::string_view name) const {
+    return std::find(callback_locals_.begin(), callback_locals_.end(), name) !=
+           callback_locals_.end();
   }
 
   // Parameters of definition `d`: typed ones type their name; the rest shadow outer names.
   // TypeScript parameter properties (`constructor(private repo: Repo)`) also type
-  // `this.repo` in `owner_class`.
-  void parameters(TSNode params, uint32_t d, uint32_t owner_class) {
+  // `this.repo` in `owner_class`. A callback's (`callback`) untyped parameters, and its typed
+  // ones at file level, are kept aside as callback locals.
+  void parameters(TSNode params, uint32_t d, uint32_t owner_class, bool callback = false) {
     if (ts_node_is_null(params)) return;
     const uint32_t count = ts_node_named_child_count(params);
     for (uint32_t i = 0; i < count; ++i) {
@@ -456,7 +510,7 @@ class Walker {
         type = annotated_type(field(param, k_.type));
         const uint32_t parts = ts_node_named_child_count(param);
         for (uint32_t p = 0; p < parts; ++p) {
-          const std::string_view part = ts_node_type(ts_node_named_child(param, p));
+          const std::string_view part = type_name(ts_node_named_child(param, p));
           if (part == "accessibility_modifier" || part == "override_modifier") property = true;
         }
         if (ts_node_is_null(pattern)) continue;
@@ -464,10 +518,18 @@ class Walker {
       if (k_.of(pattern) == Kind::AssignmentPattern) pattern = field(pattern, k_.left);
       if (ts_node_is_null(pattern)) continue;
       if (k_.of(pattern) != Kind::Identifier) {
-        pattern_locals(pattern, d);
+        if (callback) {
+          pattern_names(pattern, callback_locals_);
+        } else {
+          pattern_locals(pattern, d);
+        }
         continue;
       }
       const std::string name(text(pattern));
+      if (callback && (type.empty() || d == 0)) {
+        callback_locals_.push_back(text(pattern));
+        continue;
+      }
       if (d != 0) f_.typed_names.push_back({d, name, type});
       if (property && owner_class != 0 && !type.empty()) {
         f_.typed_names.push_back({owner_class, "this." + name, type});
@@ -482,7 +544,7 @@ class Walker {
     TSNode type = annotation;
     if (k_.of(annotation) == Kind::TypeAnnotation) type = ts_node_named_child(annotation, 0);
     if (ts_node_is_null(type)) return {};
-    const std::string_view kind = ts_node_type(type);
+    const std::string_view kind = type_name(type);
     if (kind == "generic_type") type = field(type, k_.name);
     else if (kind != "type_identifier" && kind != "nested_type_identifier") return {};
     return std::string(text(type));
@@ -503,7 +565,7 @@ class Walker {
       const Kind kind = k_.of(node);
       if (kind == Kind::Identifier || kind == Kind::This) return true;
       if (kind != Kind::Member) return false;
-      const std::string_view property_type = ts_node_type(field(node, k_.property));
+      const std::string_view property_type = type_name(field(node, k_.property));
       if (property_type != "property_identifier") return false;
       node = field(node, k_.object);
       if (ts_node_is_null(node)) return false;
@@ -538,7 +600,7 @@ class Walker {
     const uint32_t count = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < count; ++i) {
       const TSNode child = ts_node_named_child(node, i);
-      const std::string_view type = ts_node_type(child);
+      const std::string_view type = type_name(child);
       if (type == "export_clause") {
         const uint32_t specifiers = ts_node_named_child_count(child);
         for (uint32_t s = 0; s < specifiers; ++s) {
@@ -562,7 +624,7 @@ class Walker {
   bool has_default_keyword(TSNode node) const {
     const uint32_t count = ts_node_child_count(node);
     for (uint32_t i = 0; i < count; ++i) {
-      if (std::string_view(ts_node_type(ts_node_child(node, i))) == "default") return true;
+      if (std::string_view(type_name(ts_node_child(node, i))) == "default") return true;
     }
     return false;
   }
@@ -599,7 +661,7 @@ class Walker {
     // `import x = require("m")` (TypeScript): the whole module bound as x.
     for (uint32_t i = 0; i < count; ++i) {
       const TSNode child = ts_node_named_child(node, i);
-      if (std::string_view(ts_node_type(child)) != "import_require_clause") continue;
+      if (type_name(child) != "import_require_clause") continue;
       const TSNode local = ts_node_named_child(child, 0);
       const TSNode required = field(child, k_.source);
       if (ts_node_is_null(required)) return;
@@ -612,11 +674,11 @@ class Walker {
     bool bound = false;
     for (uint32_t i = 0; i < count; ++i) {
       const TSNode clause = ts_node_named_child(node, i);
-      if (std::string_view(ts_node_type(clause)) != "import_clause") continue;
+      if (type_name(clause) != "import_clause") continue;
       const uint32_t parts = ts_node_named_child_count(clause);
       for (uint32_t p = 0; p < parts; ++p) {
         const TSNode part = ts_node_named_child(clause, p);
-        const std::string_view type = ts_node_type(part);
+        const std::string_view type = type_name(part);
         if (k_.of(part) == Kind::Identifier) {
           f_.imports.push_back({module, "default", std::string(text(part)), line, false});
           bound = true;
@@ -774,6 +836,7 @@ class Walker {
     const uint32_t line = line_of(node);
     switch (k_.of(callee)) {
       case Kind::Identifier:
+        if (is_callback_local(text(callee))) return;
         if (text(callee) == "require") {
           if (const auto module = required_module(node)) {
             f_.imports.push_back({std::string(*module), "", "", line, false});
@@ -796,7 +859,9 @@ class Walker {
         if (ts_node_is_null(object) || ts_node_is_null(property)) return;
         const Kind object_kind = k_.of(object);
         if (object_kind != Kind::Super && !is_dotted_name(object)) return;
-        if (std::string_view(ts_node_type(property)) != "property_identifier") return;
+        if (type_name(property) != "property_identifier") return;
+        const std::string_view object_text = text(object);
+        if (is_callback_local(object_text.substr(0, object_text.find('.')))) return;
         f_.calls.push_back({scope, CallForm::Member, std::string(text(object)),
                             std::string(text(property)), line});
         return;
@@ -808,6 +873,8 @@ class Walker {
 
   void construct(TSNode ctor, uint32_t scope, uint32_t line) {
     if (ts_node_is_null(ctor)) return;
+    const std::string_view written = text(ctor);
+    if (is_callback_local(written.substr(0, written.find('.')))) return;
     if (k_.of(ctor) == Kind::Identifier) {
       f_.calls.push_back({scope, CallForm::Construct, "", std::string(text(ctor)), line});
     } else if (k_.of(ctor) == Kind::Member && is_dotted_name(ctor)) {
@@ -840,6 +907,8 @@ class Walker {
     TSTreeCursor cursor;
   };
   std::vector<std::unique_ptr<Cursor>> cursors_;
+  // Names declared by the unnamed functions enclosing the node being walked (innermost last).
+  std::vector<std::string_view> callback_locals_;
 };
 
 uint32_t count_lines(std::string_view bytes) {

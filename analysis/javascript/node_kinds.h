@@ -58,6 +58,7 @@ struct NodeKinds {
       source, declaration, parameters, type, pattern, alias, key, decorator;
 
   Kind of(TSNode node) const {
+    if (ts_node_is_null(node)) return Kind::Other;
     const TSSymbol symbol = ts_node_symbol(node);
     return symbol < by_symbol.size() ? by_symbol[symbol] : Kind::Other;
   }

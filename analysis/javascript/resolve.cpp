@@ -299,7 +299,9 @@ class Resolver {
     for (uint32_t s = scope;; s = def(file, s).parent) {
       if (s == 0 || is_lexical_scope(def(file, s))) {
         if (find(index.locals, s, name) != nullptr) return {};
-        if (const Named* m = find(index.members, s, name)) return definition_ref(file, m->index);
+        // A constructor function's prototype methods are its members, not names in its scope.
+        const Named* m = find(index.members, s, name);
+        if (m != nullptr && !is_member(def(file, m->index))) return definition_ref(file, m->index);
       }
       if (s == 0) break;
     }

@@ -138,5 +138,31 @@ TEST(JavaScriptResolve, ClassesThisSuperTypedReceiversAndNoGuesses) {
   EXPECT_TRUE(has(lines, "user.ts:User inherits base.ts:Base"));
 }
 
+TEST(JavaScriptResolve, CallbackLocalsAndPrototypeMethodsShadowNothingThemselves) {
+  TempRepo repo;
+  repo.write("view.js",
+             "var resolve = require('path').resolve;\n"
+             "function View(name) { this.name = name; }\n"
+             "View.prototype.lookup = function lookup(name) { return resolve(name) + this.resolve(); };\n"
+             "View.prototype.resolve = function resolve() {};\n"
+             "function render() {}\n"
+             "app.render = function (options) {\n"
+             "  var View = options.view;\n"
+             "  new View('x');\n"
+             "  [1].forEach(function (render) { render(); });\n"
+             "  render();\n"
+             "};\n"
+             "module.exports = View;\n");
+  const std::vector<std::string> lines = edges(repo);
+  std::vector<std::string> calls;
+  for (const std::string& l : lines) {
+    if (l.find(" calls ") != std::string::npos) calls.push_back(l);
+  }
+  // `resolve(name)` is path.resolve, not the prototype method; `new View` is the callback's own
+  // local; the inner `render()` is the callback's parameter, the outer one the function.
+  EXPECT_EQ(calls, (std::vector<std::string>{"view.js calls view.js:render",
+                                             "view.js:View.lookup calls view.js:View.resolve"}));
+}
+
 }  // namespace
 }  // namespace anchorfs::analysis::javascript
