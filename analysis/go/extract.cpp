@@ -3,6 +3,7 @@
 #include "analysis/go/extract.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 #include <string>
@@ -60,6 +61,36 @@ std::vector<std::string> qualifier_candidates(std::string_view path, std::string
   return names;
 }
 
+// Tree cursors reused across the walk, one per depth: tree-sitter finds the i-th child of a node
+// by scanning from the first, so a loop over a long child list (a file's declarations, a
+// function's statements) goes through a cursor instead.
+class ChildCursors {
+ public:
+  ChildCursors() = default;
+  ChildCursors(const ChildCursors&) = delete;
+  ChildCursors& operator=(const ChildCursors&) = delete;
+  ~ChildCursors() {
+    for (TSTreeCursor& cursor : cursors_) ts_tree_cursor_delete(&cursor);
+  }
+
+  // Calls f on each named child of `node`; `depth` must differ from the depth of every loop
+  // that is running around this one.
+  template <typename F>
+  void each_named(TSNode node, size_t depth, F&& f) {
+    while (cursors_.size() <= depth) cursors_.push_back(ts_tree_cursor_new(node));
+    TSTreeCursor& cursor = cursors_[depth];
+    ts_tree_cursor_reset(&cursor, node);
+    if (!ts_tree_cursor_goto_first_child(&cursor)) return;
+    do {
+      const TSNode child = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_is_named(child)) f(child);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+
+ private:
+  std::deque<TSTreeCursor> cursors_;  // a deque: references stay valid as it grows
+};
+
 class Extractor {
  public:
   explicit Extractor(std::string_view bytes) : bytes_(bytes) {}
@@ -80,8 +111,9 @@ class Extractor {
   std::string_view text(TSNode node) const { return text_of(node, bytes_); }
 
   void walk_children(TSNode node, uint32_t scope, int depth) {
-    const uint32_t count = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) walk(ts_node_named_child(node, i), scope, depth + 1);
+    if (ts_node_child_count(node) == 0) return;  // most nodes are leaves: no cursor needed
+    cursors_.each_named(node, static_cast<size_t>(depth),
+                        [&](TSNode child) { walk(child, scope, depth + 1); });
   }
 
   void walk(TSNode node, uint32_t scope, int depth) {
@@ -131,6 +163,9 @@ class Extractor {
         break;
       case Node::QualifiedType:
         use(field(node, "package"), field(node, "name"));
+        return;
+      case Node::Comment:
+      case Node::Literal:
         return;
       default:
         break;
@@ -322,11 +357,10 @@ class Extractor {
   void type_declaration(TSNode node, uint32_t scope, int depth) {
     const bool grouped = ts_node_named_child_count(node) > 1 ||
                          (ts_node_child_count(node) > 2);  // `type ( ... )`
-    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-      const TSNode spec = ts_node_named_child(node, i);
-      if (kind_of(spec) != Node::TypeSpec) continue;  // aliases declare no new type
-      type_spec(spec, grouped ? spec : node, scope, depth);
-    }
+    cursors_.each_named(node, static_cast<size_t>(depth), [&](TSNode spec) {
+      // Aliases declare no new type.
+      if (kind_of(spec) == Node::TypeSpec) type_spec(spec, grouped ? spec : node, scope, depth);
+    });
   }
 
   void type_spec(TSNode spec, TSNode anchor_node, uint32_t scope, int depth) {
@@ -528,9 +562,9 @@ class Extractor {
     if (ts_node_is_null(qualifier) || ts_node_is_null(member)) return;
     const std::string_view t = type_of(qualifier);
     if (t != "identifier" && t != "package_identifier") return;
-    const std::string name(text(qualifier));
-    if (qualifiers_.count(name) == 0) return;
-    uses_.emplace(name, std::string(text(member)));
+    const std::string_view name = text(qualifier);
+    if (qualifiers_.find(name) == qualifiers_.end()) return;
+    uses_.emplace(std::string(name), std::string(text(member)));
   }
 
   void add_member_uses() {
@@ -566,9 +600,11 @@ class Extractor {
   }
 
   std::string_view bytes_;
+  ChildCursors cursors_;
   code::CodeFacts facts_;
   std::set<std::string> type_params_;                // of the function or type being walked
-  std::multimap<std::string, size_t> qualifiers_;    // possible package names -> import index
+  // Possible package names -> import index.
+  std::multimap<std::string, size_t, std::less<>> qualifiers_;
   std::set<std::pair<std::string, std::string>> uses_;  // (qualifier, member)
   bool too_deep_ = false;
 };

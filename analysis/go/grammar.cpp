@@ -29,6 +29,9 @@ constexpr Named kNamed[] = {
     {"selector_expression", Node::SelectorExpression},
     {"qualified_type", Node::QualifiedType},
     {"comment", Node::Comment},
+    {"interpreted_string_literal", Node::Literal},
+    {"raw_string_literal", Node::Literal},
+    {"rune_literal", Node::Literal},
 };
 
 std::vector<Node> build_table() {

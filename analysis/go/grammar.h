@@ -28,6 +28,7 @@ enum class Node : uint8_t {
   SelectorExpression,
   QualifiedType,
   Comment,
+  Literal,  // strings and runes: nothing inside is walked
 };
 
 // The kind of `node` (a table indexed by grammar symbol, built on first use).
