@@ -339,7 +339,11 @@ class Walker {
         extern_crate(node, scope);
         return;
       case Kind::MacroCall:
-        if (takes_expressions(node, bytes_)) tokens(field_less_token_tree(node), scope, depth);
+        if (takes_expressions(node, bytes_)) {
+          tokens(field_less_token_tree(node), scope, depth);
+        } else {
+          macro_call(node, scope);
+        }
         return;
       case Kind::Call:
         call(node, scope);
@@ -364,6 +368,21 @@ class Walker {
         return;
     }
     children(cursor, scope, depth);
+  }
+
+  // `name!(...)`, `crate::name!` or `$crate::name!`: a call of a macro of this crate, written
+  // as a plain call of "name!" (macros have a namespace of their own).
+  void macro_call(TSNode node, uint32_t scope) {
+    std::string macro = path_text(field(node, "macro"), bytes_);
+    for (std::string_view prefix : {"crate::", "$crate::"}) {
+      if (macro.starts_with(prefix)) macro.erase(0, prefix.size());
+    }
+    if (macro.empty() || macro.find("::") != std::string::npos) return;
+    code::Call c;
+    c.scope = scope;
+    c.line = line_of(node);
+    c.name = macro + "!";
+    facts_.calls.push_back(std::move(c));
   }
 
   // Calls written in an expression macro's tokens: `f(`, `a::b::f(`, `x.m(`, `self.x.m(`.

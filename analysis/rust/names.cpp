@@ -43,6 +43,7 @@ Names::Names(const RustFiles& files, const ModuleTree& tree) : files_(files), tr
         all_impls_.push_back(base + d);
         continue;
       }
+      if (def.role == kRoleMacro) macros_[def.name].push_back(base + d);
       items_.emplace(Key{base + def.parent, def.name}, base + d);
     }
     for (const code::Import& import : facts.imports) {
@@ -364,6 +365,22 @@ Targets Names::receiver_types(std::string_view receiver, EntityIndex scope, int 
   return {};
 }
 
+// A macro invoked by name: the file's own macro_rules! of that name (textual scope), else the
+// only one of the crate (#[macro_use] modules, #[macro_export]); several: nothing.
+Targets Names::macros(uint32_t f, std::string_view name) const {
+  const auto found = macros_.find(name);
+  if (found == macros_.end()) return {};
+  Targets same_file;
+  Targets same_crate;
+  const EntityIndex crate = tree_.crate_root(files_.entity(f));
+  for (EntityIndex macro : found->second) {
+    if (files_.file_of(macro) == f) same_file.push_back(macro);
+    if (tree_.crate_root(macro) == crate) same_crate.push_back(macro);
+  }
+  if (!same_file.empty()) return same_file;
+  return same_crate.size() == 1 ? same_crate : Targets{};
+}
+
 Targets Names::imported(uint32_t f, const code::Import& import) {
   return use_targets({f, &import}, 0);
 }
@@ -373,7 +390,7 @@ Targets Names::callees(uint32_t f, const code::Call& call) {
   Targets out;
   switch (call.form) {
     case code::CallForm::Plain:
-      out = callable(call.name, scope, 0);
+      out = call.name.ends_with('!') ? macros(f, call.name) : callable(call.name, scope, 0);
       break;
     case code::CallForm::Path:
       for (EntityIndex q : path(call.receiver, scope, false, 0)) {
