@@ -7,6 +7,8 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "render/delimiter.h"
@@ -72,6 +74,50 @@ void count_tokens(const std::vector<TagPlan>& plans, const TokenCounter& counter
 
 }  // namespace
 
+namespace {
+
+// Per-language rows: each file's language, counted over its entities, the edges leaving them and
+// the tag bytes its plans add.
+std::vector<LanguageStats> language_stats(const analysis::Graph& graph,
+                                          const std::vector<ViewPlans>& views) {
+  std::map<std::string, LanguageStats> by_name;
+  std::unordered_map<EntityIndex, LanguageStats*> of_file;
+  for (size_t i = 0; i < graph.files.size(); ++i) {
+    const analysis::FileInfo& info = graph.files[i];
+    LanguageStats& language = by_name[info.language];
+    language.name = info.language;
+    language.tag_bytes.resize(views.size());
+    ++language.files;
+    language.taggable_files += info.taggable;
+    language.source_bytes += info.size;
+    for (size_t v = 0; v < views.size(); ++v) {
+      if (i < views[v].plans.size()) language.tag_bytes[v] += views[v].plans[i].added_bytes();
+    }
+    of_file[info.entity] = &language;
+  }
+  auto language_of = [&](EntityIndex e) -> LanguageStats* {
+    if (e >= graph.entities.size()) return nullptr;
+    auto found = of_file.find(graph.entities[e].file);
+    return found == of_file.end() ? nullptr : found->second;
+  };
+  for (EntityIndex e = 0; e < graph.entities.size(); ++e) {
+    LanguageStats* language = language_of(e);
+    if (language == nullptr) continue;
+    language->classes += graph.entities[e].kind == EntityKind::Class;
+    language->functions += graph.entities[e].kind == EntityKind::Function;
+  }
+  for (const analysis::Edge& edge : graph.edges) {
+    const auto relation = static_cast<size_t>(edge.relation);
+    if (relation >= kRelationCount) continue;
+    if (LanguageStats* language = language_of(edge.from)) ++language->edges[relation];
+  }
+  std::vector<LanguageStats> result;
+  for (auto& [name, language] : by_name) result.push_back(std::move(language));
+  return result;
+}
+
+}  // namespace
+
 uint64_t source_bytes(const analysis::SourceTree& tree, const analysis::Graph& graph) {
   std::unordered_set<std::string_view> paths;
   for (const analysis::FileInfo& info : graph.files) {
@@ -117,6 +163,7 @@ RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisSt
                         uint64_t source_bytes, const ViewOptions& options,
                         const std::vector<ViewPlans>& views, const TokenInput& tokens) {
   RepoStats stats;
+  stats.languages = language_stats(graph, views);
   const size_t n = graph.entities.size();
   stats.files = graph.files.size();
   stats.taggable_files = static_cast<size_t>(std::count_if(

@@ -56,6 +56,19 @@ struct Hub {
   size_t in_degree = 0;  // distinct resolved callers
 };
 
+// One language's share of the repository: its files, definitions, the edges leaving its entities
+// and the tag bytes each view row adds to its files.
+struct LanguageStats {
+  std::string name;  // the front end's name (analysis::FileInfo::language)
+  size_t files = 0;
+  size_t taggable_files = 0;
+  uint64_t source_bytes = 0;
+  size_t classes = 0;
+  size_t functions = 0;
+  std::array<size_t, kRelationCount> edges{};  // by analysis::Relation, counted at `from`
+  std::vector<uint64_t> tag_bytes;             // per row of RepoStats::views
+};
+
 struct RepoStats {
   // Files
   size_t files = 0;           // analysed source files (graph.files)
@@ -85,6 +98,7 @@ struct RepoStats {
   std::string tokenizer;        // what counted tokens ("" when none did)
   uint64_t source_tokens = 0;   // tokens of the analysed source files
   std::vector<ViewCost> views;  // in the order given
+  std::vector<LanguageStats> languages;  // by name
 };
 
 // What `stats` renders: views x styles, each without a budget and, when `budget` is set, with it.

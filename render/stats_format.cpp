@@ -56,6 +56,24 @@ std::string format_table(const RepoStats& stats) {
                           stats.hubs, stats.hub_threshold, 100 * stats.hub_share,
                           100 * stats.hub_call_share));
   for (const Hub& hub : stats.top_hubs) row("", fmt::format("{:>6}  {}", hub.in_degree, hub.id));
+  for (const LanguageStats& language : stats.languages) {
+    std::string tags;
+    if (!stats.views.empty() && !language.tag_bytes.empty()) {
+      tags = fmt::format("; {} {} tags {:.1f}%", view_name(stats.views.front().requested),
+                         style_name(stats.views.front().choice.options.style),
+                         language.source_bytes == 0
+                             ? 0.0
+                             : 100.0 * static_cast<double>(language.tag_bytes.front()) /
+                                   static_cast<double>(language.source_bytes));
+    }
+    auto count = [&](analysis::Relation relation) { return language.edges[static_cast<size_t>(relation)]; };
+    row(stats.languages.size() == 1 ? "language" : "",
+        fmt::format("{}: {} files ({} taggable), {} bytes, {} classes, {} functions; imports {}, "
+                    "calls {}, inherits {}{}",
+                    language.name, language.files, language.taggable_files, language.source_bytes,
+                    language.classes, language.functions, count(analysis::Relation::Imports),
+                    count(analysis::Relation::Calls), count(analysis::Relation::Inherits), tags));
+  }
   row("auto", stats.auto_choice.reason);
   if (!stats.tokenizer.empty()) {
     row("tokens", fmt::format("{} in the sources, counted with {}", stats.source_tokens,
@@ -114,6 +132,22 @@ std::string format_json(const RepoStats& stats) {
                    {"hub_share", stats.hub_share},
                    {"hub_call_share", stats.hub_call_share},
                    {"top_hubs", hubs}};
+  nlohmann::ordered_json languages = nlohmann::ordered_json::array();
+  for (const LanguageStats& language : stats.languages) {
+    nlohmann::ordered_json edges_of = nlohmann::ordered_json::object();
+    for (size_t r = 0; r < kRelationCount; ++r) {
+      edges_of[std::string(relation_name(static_cast<analysis::Relation>(r)))] = language.edges[r];
+    }
+    languages.push_back({{"name", language.name},
+                         {"files", language.files},
+                         {"taggable", language.taggable_files},
+                         {"source_bytes", language.source_bytes},
+                         {"classes", language.classes},
+                         {"functions", language.functions},
+                         {"edges", edges_of},
+                         {"tag_bytes", language.tag_bytes}});
+  }
+  json["languages"] = languages;
   json["auto"] = choice_json(stats.auto_choice);
   json["tokens"] = {{"counter", stats.tokenizer}, {"source_tokens", stats.source_tokens}};
   nlohmann::ordered_json views = nlohmann::ordered_json::array();

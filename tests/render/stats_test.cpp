@@ -37,6 +37,52 @@ analysis::AnalysisStats analysis_stats() {
   return stats;
 }
 
+TEST(Stats, CountsPerLanguage) {
+  GraphBuilder b;
+  EntityIndex lib = b.file("lib.py");
+  EntityIndex util = b.function("util", Anchor{10, ""});
+  EntityIndex main_go = b.file("main.go");
+  EntityIndex server = b.cls("Server", Anchor{5, ""});
+  EntityIndex start = b.function("Start", Anchor{20, ""}, server);
+  b.calls(start, util);
+  b.edge(main_go, lib, Relation::Imports);
+  analysis::Graph graph = b.build();
+  // A language no front end serves: counted, never tagged.
+  graph.files[1].language = "no-such-language";
+  graph.files[0].size = 100;
+  graph.files[1].size = 400;
+  StatsRequest request;
+  request.views = {View::Topo};
+  request.styles = {Style::Paper};
+  RepoStats stats = compute_stats(graph, analysis_stats(), 500, ViewOptions{}, request);
+  ASSERT_EQ(stats.languages.size(), 2u);
+  const LanguageStats& go = stats.languages[0];  // by name
+  const LanguageStats& python = stats.languages[1];
+  EXPECT_EQ(go.name, "no-such-language");
+  EXPECT_EQ(go.files, 1u);
+  EXPECT_EQ(go.source_bytes, 400u);
+  EXPECT_EQ(go.classes, 1u);
+  EXPECT_EQ(go.functions, 1u);
+  EXPECT_EQ(go.edges[static_cast<size_t>(Relation::Calls)], 1u);
+  EXPECT_EQ(go.edges[static_cast<size_t>(Relation::Imports)], 1u);
+  EXPECT_EQ(python.name, "python");
+  EXPECT_EQ(python.functions, 1u);
+  EXPECT_EQ(python.edges[static_cast<size_t>(Relation::Calls)], 0u);
+  // Every tag byte of the row belongs to one language's files.
+  ASSERT_EQ(go.tag_bytes.size(), 1u);
+  EXPECT_EQ(go.tag_bytes[0], 0u);
+  EXPECT_GT(python.tag_bytes[0], 0u);
+  EXPECT_EQ(python.tag_bytes[0], stats.views[0].tag_bytes);
+  const std::string table = format_table(stats);
+  EXPECT_NE(table.find("no-such-language: 1 files (1 taggable), 400 bytes, 1 classes, 1 functions; imports 1, "
+                       "calls 1, inherits 0"),
+            std::string::npos)
+      << table;
+  const nlohmann::json json = nlohmann::json::parse(format_json(stats));
+  EXPECT_EQ(json["languages"][1]["name"], "python");
+  EXPECT_EQ(json["languages"][0]["edges"]["calls"], 1);
+}
+
 TEST(Stats, CountsShapeHubsAndAuto) {
   analysis::Graph graph = fixture();
   RepoStats stats = compute_stats(graph, analysis_stats(), 10000, ViewOptions{});
