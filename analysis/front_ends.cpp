@@ -1,4 +1,5 @@
 // The registry of language front ends.
+#include "analysis/go/front_end.h"
 #include "analysis/java/front_end.h"
 #include "analysis/language.h"
 #include "analysis/python/front_end.h"
@@ -9,6 +10,7 @@ const std::vector<std::unique_ptr<LanguageFrontEnd>>& front_ends() {
   static const std::vector<std::unique_ptr<LanguageFrontEnd>> all = [] {
     std::vector<std::unique_ptr<LanguageFrontEnd>> v;
     v.push_back(std::make_unique<python::PythonFrontEnd>());
+    v.push_back(std::make_unique<go::GoFrontEnd>());
     v.push_back(std::make_unique<java::JavaFrontEnd>());
     return v;
   }();

@@ -1,0 +1,580 @@
+// The Go extractor: definitions with their tag anchors, imports and their used members, typed
+// names and call sites, in one walk of the syntax tree.
+#include "analysis/go/extract.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/code/anchors.h"
+#include "analysis/code/syntax.h"
+#include "analysis/go/grammar.h"
+
+namespace anchorfs::analysis::go {
+namespace {
+
+using code::field;
+using code::text_of;
+using code::type_of;
+
+// Deeper syntax trees are served untagged: the walk recurses, and no real Go file nests so far.
+constexpr int kMaxDepth = 400;
+
+bool is_exported(std::string_view name) {
+  return !name.empty() && name[0] >= 'A' && name[0] <= 'Z';
+}
+
+std::string unquote(std::string_view literal) {
+  if (literal.size() >= 2) return std::string(literal.substr(1, literal.size() - 2));
+  return {};
+}
+
+// The identifiers a file may use to name an imported package when the import gives none: the
+// last path element and its parts around '.' and '-' ("gopkg.in/yaml.v2" -> yaml.v2, yaml, v2),
+// and the element before a major-version suffix ("example.com/m/v2" -> m). Resolution keeps
+// only the uses through the package's real name.
+std::vector<std::string> qualifier_candidates(std::string_view path, std::string_view alias) {
+  if (!alias.empty()) return {std::string(alias)};
+  std::vector<std::string> names;
+  size_t slash = path.rfind('/');
+  std::string_view last = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  names.emplace_back(last);
+  size_t begin = 0;
+  for (size_t i = 0; i <= last.size(); ++i) {
+    if (i == last.size() || last[i] == '.' || last[i] == '-') {
+      if (i > begin) names.emplace_back(last.substr(begin, i - begin));
+      begin = i + 1;
+    }
+  }
+  const bool version = last.size() >= 2 && last[0] == 'v' &&
+                       std::all_of(last.begin() + 1, last.end(),
+                                   [](char c) { return c >= '0' && c <= '9'; });
+  if (version && slash != std::string_view::npos) {
+    const std::string_view before = path.substr(0, slash);
+    const size_t prev = before.rfind('/');
+    names.emplace_back(prev == std::string_view::npos ? before : before.substr(prev + 1));
+  }
+  return names;
+}
+
+class Extractor {
+ public:
+  explicit Extractor(std::string_view bytes) : bytes_(bytes) {}
+
+  code::CodeFacts run(TSNode root) {
+    facts_.parsed_cleanly = !ts_node_has_error(root);
+    walk(root, 0, 0);
+    if (too_deep_) facts_.parsed_cleanly = false;
+    const std::optional<uint64_t> anchor = code::file_anchor(bytes_, false);
+    facts_.has_file_anchor = anchor.has_value();
+    facts_.file_anchor = anchor.value_or(0);
+    add_member_uses();
+    return std::move(facts_);
+  }
+
+ private:
+  std::string_view text(TSNode node) const { return text_of(node, bytes_); }
+
+  void walk_children(TSNode node, uint32_t scope, int depth) {
+    const uint32_t count = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < count; ++i) walk(ts_node_named_child(node, i), scope, depth + 1);
+  }
+
+  void walk(TSNode node, uint32_t scope, int depth) {
+    if (depth > kMaxDepth) {
+      too_deep_ = true;
+      return;
+    }
+    switch (kind_of(node)) {
+      case Node::PackageClause:
+        if (ts_node_named_child_count(node) > 0) {
+          facts_.package = std::string(text(ts_node_named_child(node, 0)));
+        }
+        return;
+      case Node::ImportSpec:
+        import_spec(node);
+        return;
+      case Node::FunctionDeclaration:
+        function(node, depth);
+        return;
+      case Node::MethodDeclaration:
+        method(node, depth);
+        return;
+      case Node::TypeDeclaration:
+        type_declaration(node, scope, depth);
+        return;
+      case Node::VarSpec:
+      case Node::ConstSpec:
+        value_spec(node, scope);
+        break;
+      case Node::ShortVarDeclaration:
+        short_var(node, scope);
+        break;
+      case Node::RangeClause:
+        declare_untyped(field(node, "left"), scope);
+        break;
+      case Node::TypeSwitchStatement:
+        declare_untyped(field(node, "alias"), scope);
+        break;
+      case Node::FuncLiteral:
+        parameters(field(node, "parameters"), scope);
+        break;
+      case Node::CallExpression:
+        call(node, scope);
+        break;
+      case Node::SelectorExpression:
+        use(field(node, "operand"), field(node, "field"));
+        break;
+      case Node::QualifiedType:
+        use(field(node, "package"), field(node, "name"));
+        return;
+      default:
+        break;
+    }
+    walk_children(node, scope, depth);
+  }
+
+  // --- Definitions ----------------------------------------------------------------------------
+
+  uint32_t add_definition(code::Definition def, TSNode anchor_node) {
+    const TSNode first = code::attached_start(anchor_node, bytes_, {"comment"});
+    if (const auto start = code::own_line_start(bytes_, ts_node_start_byte(first))) {
+      def.has_anchor = true;
+      def.anchor_offset = *start;
+      def.anchor_indent = std::string(code::indent_at(bytes_, *start));
+    }
+    def.exported = is_exported(def.name);
+    facts_.definitions.push_back(std::move(def));
+    return static_cast<uint32_t>(facts_.definitions.size() - 1);
+  }
+
+  void function(TSNode node, int depth) {
+    const TSNode name = field(node, "name");
+    code::Definition def;
+    def.kind = EntityKind::Function;
+    def.name = std::string(text(name));
+    def.line = code::line_of(name);
+    def.role = "func";
+    const uint32_t d = add_definition(std::move(def), node);
+    type_params_.clear();
+    type_parameters(field(node, "type_parameters"));
+    signature(node, d);
+    const TSNode body = field(node, "body");
+    if (!ts_node_is_null(body)) walk(body, d, depth + 1);
+    type_params_.clear();
+  }
+
+  void method(TSNode node, int depth) {
+    const TSNode name = field(node, "name");
+    type_params_.clear();
+    std::string receiver_name;
+    std::string owner;
+    const TSNode receivers = field(node, "receiver");
+    for (uint32_t i = 0; i < ts_node_named_child_count(receivers); ++i) {
+      const TSNode param = ts_node_named_child(receivers, i);
+      if (type_of(param) != std::string_view("parameter_declaration")) continue;
+      owner = receiver_type(field(param, "type"));
+      const TSNode pname = field(param, "name");
+      if (!ts_node_is_null(pname)) receiver_name = std::string(text(pname));
+      break;
+    }
+    code::Definition def;
+    def.kind = EntityKind::Function;
+    def.line = code::line_of(name);
+    def.role = "method";
+    def.owner = owner;
+    const uint32_t parent = top_level_type(owner);
+    def.parent = parent;
+    def.name = parent == 0 && !owner.empty() ? owner + "." + std::string(text(name))
+                                             : std::string(text(name));
+    const uint32_t d = add_definition(std::move(def), node);
+    facts_.definitions[d].exported = is_exported(text(name));
+    if (!receiver_name.empty() && receiver_name != "_") {
+      facts_.typed_names.push_back({d, receiver_name, owner});
+    }
+    signature(node, d);
+    const TSNode body = field(node, "body");
+    if (!ts_node_is_null(body)) walk(body, d, depth + 1);
+    type_params_.clear();
+  }
+
+  // The receiver's type name ("*Stack[T]" -> "Stack"); its type arguments become type
+  // parameters of the method.
+  std::string receiver_type(TSNode type) {
+    while (!ts_node_is_null(type) && (type_of(type) == std::string_view("pointer_type") ||
+                                      type_of(type) == std::string_view("parenthesized_type"))) {
+      type = ts_node_named_child(type, 0);
+    }
+    if (ts_node_is_null(type)) return {};
+    if (type_of(type) == std::string_view("generic_type")) {
+      const TSNode args = field(type, "type_arguments");
+      for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
+        type_params_.emplace(text(ts_node_named_child(args, i)));
+      }
+      type = field(type, "type");
+    }
+    if (type_of(type) != std::string_view("type_identifier")) return {};
+    return std::string(text(type));
+  }
+
+  // The top-level type named `name` declared earlier in this file, or 0.
+  uint32_t top_level_type(std::string_view name) const {
+    if (name.empty()) return 0;
+    for (uint32_t d = 1; d < facts_.definitions.size(); ++d) {
+      const code::Definition& def = facts_.definitions[d];
+      if (def.kind == EntityKind::Class && def.parent == 0 && def.name == name) return d;
+    }
+    return 0;
+  }
+
+  void type_parameters(TSNode list) {
+    if (ts_node_is_null(list)) return;
+    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
+      const TSNode decl = ts_node_named_child(list, i);
+      for (uint32_t j = 0; j < ts_node_named_child_count(decl); ++j) {
+        const TSNode child = ts_node_named_child(decl, j);
+        if (type_of(child) == std::string_view("identifier")) type_params_.emplace(text(child));
+      }
+    }
+  }
+
+  // Parameters and the first result of a function or method declared as definition `d`.
+  void signature(TSNode node, uint32_t d) {
+    parameters(field(node, "parameters"), d);
+    TSNode result = field(node, "result");
+    if (ts_node_is_null(result)) return;
+    if (type_of(result) == std::string_view("parameter_list")) {
+      if (ts_node_named_child_count(result) == 0) return;
+      const TSNode first = ts_node_named_child(result, 0);
+      if (type_of(first) != std::string_view("parameter_declaration")) return;
+      // Named results are variables of the body too.
+      parameters(result, d);
+      result = field(first, "type");
+    }
+    const std::string type = named_type(result);
+    if (!type.empty()) facts_.typed_names.push_back({d, "return", type});
+  }
+
+  void parameters(TSNode list, uint32_t scope) {
+    if (ts_node_is_null(list)) return;
+    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
+      const TSNode param = ts_node_named_child(list, i);
+      const bool variadic = type_of(param) == std::string_view("variadic_parameter_declaration");
+      if (!variadic && type_of(param) != std::string_view("parameter_declaration")) continue;
+      const std::string type = variadic ? std::string() : named_type(field(param, "type"));
+      declare_names(param, "name", scope, type);
+    }
+  }
+
+  // Every child of `node` in field `name` declared in `scope` with `type`.
+  void declare_names(TSNode node, const char* name, uint32_t scope, const std::string& type) {
+    TSTreeCursor cursor = ts_tree_cursor_new(node);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        const char* f = ts_tree_cursor_current_field_name(&cursor);
+        if (f != nullptr && std::string_view(f) == name) {
+          declare(ts_tree_cursor_current_node(&cursor), scope, type);
+        }
+      } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+
+  void declare(TSNode name, uint32_t scope, std::string type) {
+    const std::string_view n = text(name);
+    if (n.empty() || n == "_" || type_of(name) != std::string_view("identifier")) return;
+    facts_.typed_names.push_back({scope, std::string(n), std::move(type)});
+  }
+
+  void declare_untyped(TSNode list, uint32_t scope) {
+    if (ts_node_is_null(list)) return;
+    if (type_of(list) == std::string_view("identifier")) {
+      declare(list, scope, {});
+      return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
+      declare(ts_node_named_child(list, i), scope, {});
+    }
+  }
+
+  void type_declaration(TSNode node, uint32_t scope, int depth) {
+    const bool grouped = ts_node_named_child_count(node) > 1 ||
+                         (ts_node_child_count(node) > 2);  // `type ( ... )`
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+      const TSNode spec = ts_node_named_child(node, i);
+      if (kind_of(spec) != Node::TypeSpec) continue;  // aliases declare no new type
+      type_spec(spec, grouped ? spec : node, scope, depth);
+    }
+  }
+
+  void type_spec(TSNode spec, TSNode anchor_node, uint32_t scope, int depth) {
+    const TSNode name = field(spec, "name");
+    const TSNode type = field(spec, "type");
+    code::Definition def;
+    def.kind = EntityKind::Class;
+    def.parent = scope;
+    def.name = std::string(text(name));
+    def.line = code::line_of(name);
+    const std::string_view shape = ts_node_is_null(type) ? "" : type_of(type);
+    def.role = shape == "struct_type" ? "struct" : shape == "interface_type" ? "interface" : "type";
+    const auto saved = std::exchange(type_params_, {});
+    type_parameters(field(spec, "type_parameters"));
+    const uint32_t d = add_definition(std::move(def), anchor_node);
+    if (shape == "struct_type") struct_fields(type, d);
+    if (shape == "interface_type") interface_elements(type, d);
+    if (!ts_node_is_null(type)) walk(type, scope, depth + 1);
+    type_params_ = saved;
+  }
+
+  void struct_fields(TSNode type, uint32_t d) {
+    const TSNode list = ts_node_named_child(type, 0);
+    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
+      const TSNode decl = ts_node_named_child(list, i);
+      if (type_of(decl) != std::string_view("field_declaration")) continue;
+      const std::string type_name = named_type(field(decl, "type"));
+      if (ts_node_is_null(field(decl, "name"))) {
+        // An embedded field: its type is a base, and its name is the type's last part.
+        if (type_name.empty()) continue;
+        facts_.definitions[d].bases.push_back(type_name);
+        const size_t dot = type_name.rfind('.');
+        facts_.typed_names.push_back(
+            {d, dot == std::string::npos ? type_name : type_name.substr(dot + 1), type_name});
+        continue;
+      }
+      TSTreeCursor cursor = ts_tree_cursor_new(decl);
+      if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+          const char* f = ts_tree_cursor_current_field_name(&cursor);
+          if (f != nullptr && std::string_view(f) == "name") {
+            facts_.typed_names.push_back(
+                {d, std::string(text(ts_tree_cursor_current_node(&cursor))), type_name});
+          }
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+      }
+      ts_tree_cursor_delete(&cursor);
+    }
+  }
+
+  // Embedded interfaces are bases; union and approximation elements (constraints) are not.
+  void interface_elements(TSNode type, uint32_t d) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(type); ++i) {
+      const TSNode elem = ts_node_named_child(type, i);
+      if (type_of(elem) != std::string_view("type_elem") || ts_node_named_child_count(elem) != 1) {
+        continue;
+      }
+      const std::string base = named_type(ts_node_named_child(elem, 0));
+      if (!base.empty()) facts_.definitions[d].bases.push_back(base);
+    }
+  }
+
+  // --- Types of names -------------------------------------------------------------------------
+
+  // The named type a type expression denotes, pointers and type arguments removed
+  // ("*pkg.List[int]" -> "pkg.List"); "" for unnamed types and type parameters.
+  std::string named_type(TSNode type) const {
+    while (!ts_node_is_null(type)) {
+      const std::string_view t = type_of(type);
+      if (t == "pointer_type" || t == "parenthesized_type") {
+        type = ts_node_named_child(type, 0);
+      } else if (t == "generic_type") {
+        type = field(type, "type");
+      } else if (t == "type_identifier" || t == "identifier") {
+        const std::string name(text(type));
+        return type_params_.count(name) > 0 ? std::string() : name;
+      } else if (t == "qualified_type") {
+        return std::string(text(field(type, "package"))) + "." +
+               std::string(text(field(type, "name")));
+      } else if (t == "selector_expression") {
+        const TSNode operand = field(type, "operand");
+        if (type_of(operand) != std::string_view("identifier")) return {};
+        return std::string(text(operand)) + "." + std::string(text(field(type, "field")));
+      } else {
+        return {};
+      }
+    }
+    return {};
+  }
+
+  // The type of a value when the expression makes it evident: `T{}`, `&T{}`, `new(T)`, `x.(T)`,
+  // or a call whose declared result resolution can look up ("F()", "pkg.F()", "x.M()").
+  std::string value_type(TSNode value) const {
+    while (!ts_node_is_null(value)) {
+      const std::string_view t = type_of(value);
+      if (t == "parenthesized_expression") {
+        value = ts_node_named_child(value, 0);
+      } else if (t == "unary_expression" &&
+                 text(ts_node_child(value, 0)) == std::string_view("&")) {
+        value = field(value, "operand");
+      } else if (t == "composite_literal") {
+        return named_type(field(value, "type"));
+      } else if (t == "type_assertion_expression") {
+        return named_type(field(value, "type"));
+      } else if (t == "call_expression") {
+        const TSNode function = field(value, "function");
+        const TSNode args = field(value, "arguments");
+        if (text(function) == std::string_view("new") && ts_node_named_child_count(args) == 1) {
+          return named_type(ts_node_named_child(args, 0));
+        }
+        return receiver_chain(value);
+      } else {
+        return {};
+      }
+    }
+    return {};
+  }
+
+  // An expression as a chain of names and calls ("a.b", "F()", "a.f().g"), "" when it is
+  // anything else.
+  std::string receiver_chain(TSNode node) const {
+    const std::string_view t = type_of(node);
+    if (t == "identifier") return std::string(text(node));
+    if (t == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
+      return receiver_chain(ts_node_named_child(node, 0));
+    }
+    if (t == "selector_expression") {
+      std::string operand = receiver_chain(field(node, "operand"));
+      if (operand.empty()) return {};
+      return operand + "." + std::string(text(field(node, "field")));
+    }
+    if (t == "call_expression") {
+      std::string function = receiver_chain(field(node, "function"));
+      if (function.empty()) return {};
+      return function + "()";
+    }
+    return {};
+  }
+
+  void value_spec(TSNode node, uint32_t scope) {
+    std::string type = named_type(field(node, "type"));
+    const TSNode values = field(node, "value");
+    std::vector<TSNode> names;
+    TSTreeCursor cursor = ts_tree_cursor_new(node);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        const char* f = ts_tree_cursor_current_field_name(&cursor);
+        if (f != nullptr && std::string_view(f) == "name") {
+          names.push_back(ts_tree_cursor_current_node(&cursor));
+        }
+      } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    const bool typed = !ts_node_is_null(field(node, "type"));
+    for (size_t i = 0; i < names.size(); ++i) {
+      declare(names[i], scope, typed ? type : assigned_type(values, i, names.size()));
+    }
+  }
+
+  void short_var(TSNode node, uint32_t scope) {
+    const TSNode left = field(node, "left");
+    const uint32_t count = ts_node_named_child_count(left);
+    for (uint32_t i = 0; i < count; ++i) {
+      declare(ts_node_named_child(left, i), scope, assigned_type(field(node, "right"), i, count));
+    }
+  }
+
+  // The evident type of the i-th of `count` names assigned from `values`: the i-th value when
+  // there is one per name, the first result of a single call for the first name.
+  std::string assigned_type(TSNode values, size_t i, size_t count) const {
+    if (ts_node_is_null(values)) return {};
+    const uint32_t n = ts_node_named_child_count(values);
+    if (n == count) return value_type(ts_node_named_child(values, static_cast<uint32_t>(i)));
+    if (n == 1 && i == 0) {
+      const TSNode value = ts_node_named_child(values, 0);
+      // `v, ok := x.(T)` and `x, err := F()` type their first name.
+      const std::string_view t = type_of(value);
+      if (t == "call_expression" || t == "type_assertion_expression") return value_type(value);
+    }
+    return {};
+  }
+
+  // --- References -----------------------------------------------------------------------------
+
+  void import_spec(TSNode node) {
+    const TSNode path = field(node, "path");
+    const TSNode name = field(node, "name");
+    code::Import import;
+    import.source = unquote(text(path));
+    import.alias = ts_node_is_null(name) ? std::string() : std::string(text(name));
+    import.line = code::line_of(node);
+    for (std::string& candidate : qualifier_candidates(import.source, import.alias)) {
+      qualifiers_.emplace(std::move(candidate), facts_.imports.size());
+    }
+    facts_.imports.push_back(std::move(import));
+  }
+
+  void use(TSNode qualifier, TSNode member) {
+    if (ts_node_is_null(qualifier) || ts_node_is_null(member)) return;
+    const std::string_view t = type_of(qualifier);
+    if (t != "identifier" && t != "package_identifier") return;
+    const std::string name(text(qualifier));
+    if (qualifiers_.count(name) == 0) return;
+    uses_.emplace(name, std::string(text(member)));
+  }
+
+  void add_member_uses() {
+    for (const auto& [qualifier, member] : uses_) {
+      const auto [first, last] = qualifiers_.equal_range(qualifier);
+      std::set<size_t> seen;
+      for (auto it = first; it != last; ++it) {
+        if (!seen.insert(it->second).second) continue;
+        const code::Import& spec = facts_.imports[it->second];
+        facts_.imports.push_back({spec.source, member, qualifier, spec.line, false});
+      }
+    }
+  }
+
+  void call(TSNode node, uint32_t scope) {
+    const TSNode function = field(node, "function");
+    code::Call c;
+    c.scope = scope;
+    c.line = code::line_of(node);
+    const std::string_view t = type_of(function);
+    if (t == "identifier") {
+      c.form = code::CallForm::Plain;
+      c.name = std::string(text(function));
+    } else if (t == "selector_expression") {
+      c.receiver = receiver_chain(field(function, "operand"));
+      if (c.receiver.empty()) return;
+      c.form = code::CallForm::Member;
+      c.name = std::string(text(field(function, "field")));
+    } else {
+      return;
+    }
+    facts_.calls.push_back(std::move(c));
+  }
+
+  std::string_view bytes_;
+  code::CodeFacts facts_;
+  std::set<std::string> type_params_;                // of the function or type being walked
+  std::multimap<std::string, size_t> qualifiers_;    // possible package names -> import index
+  std::set<std::pair<std::string, std::string>> uses_;  // (qualifier, member)
+  bool too_deep_ = false;
+};
+
+std::string first_newline(std::string_view bytes) {
+  const size_t at = bytes.find_first_of("\r\n");
+  if (at == std::string_view::npos) return "\n";
+  if (bytes[at] == '\n') return "\n";
+  return at + 1 < bytes.size() && bytes[at + 1] == '\n' ? "\r\n" : "\r";
+}
+
+uint32_t line_count(std::string_view bytes) {
+  const auto breaks = static_cast<uint32_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+  return breaks + (!bytes.empty() && bytes.back() != '\n' ? 1 : 0);
+}
+
+}  // namespace
+
+code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
+  code::CodeFacts facts;
+  const code::ParsedTree tree(parser, tree_sitter_go(), bytes);
+  if (tree) facts = Extractor(bytes).run(tree.root());
+  facts.newline = first_newline(bytes);
+  facts.lines = line_count(bytes);
+  return facts;
+}
+
+}  // namespace anchorfs::analysis::go

@@ -1,0 +1,36 @@
+// tree-sitter-go's node types as a small enum, looked up once by symbol for the extractor's walk.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+
+extern "C" const TSLanguage* tree_sitter_go();
+
+namespace anchorfs::analysis::go {
+
+// The node types the extractor treats specially; everything else is Other (walked through).
+enum class Node : uint8_t {
+  Other,
+  PackageClause,
+  ImportSpec,
+  FunctionDeclaration,
+  MethodDeclaration,
+  TypeDeclaration,
+  TypeSpec,
+  VarSpec,
+  ConstSpec,
+  ShortVarDeclaration,
+  RangeClause,
+  TypeSwitchStatement,
+  FuncLiteral,
+  CallExpression,
+  SelectorExpression,
+  QualifiedType,
+  Comment,
+};
+
+// The kind of `node` (a table indexed by grammar symbol, built on first use).
+Node kind_of(TSNode node);
+
+}  // namespace anchorfs::analysis::go

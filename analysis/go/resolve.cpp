@@ -1,0 +1,177 @@
+// Go resolution: containment from the facts' outline, imports to the files of the imported
+// package that declare what the importer uses, embedding, and calls whose callee is evident.
+#include "analysis/go/resolve.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "analysis/code/code_facts.h"
+#include "analysis/go/package_index.h"
+#include "analysis/go/types.h"
+
+namespace anchorfs::analysis::go {
+namespace {
+
+class Resolver {
+ public:
+  Resolver(const PackageIndex& index, std::vector<Edge>& out)
+      : index_(index), types_(index), out_(out) {}
+
+  void run() {
+    for (uint32_t f = 0; f < index_.files.size(); ++f) {
+      types_.enter_file(f);
+      containment(f);
+      embedding(f);
+      callee_files_.clear();
+      calls(f);
+      imports(f);
+    }
+  }
+
+ private:
+  EntityIndex file_entity(uint32_t f) const { return index_.files[f].input->entity; }
+
+  void containment(uint32_t f) {
+    const code::CodeFacts& facts = *index_.files[f].facts;
+    for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
+      out_.push_back({file_entity(f) + facts.definitions[d].parent, file_entity(f) + d,
+                      Relation::Contains});
+    }
+  }
+
+  // The non-test files of a package (what an importer compiles against).
+  std::vector<uint32_t> product_files(const Package& package) const {
+    std::vector<uint32_t> files;
+    for (const uint32_t f : package.files) {
+      if (!index_.files[f].test) files.push_back(f);
+    }
+    return files;
+  }
+
+  // The non-test files of `package` declaring `member` at package level.
+  void declaring_files(const Package& package, std::string_view member,
+                       std::set<uint32_t>& files) const {
+    auto add = [&](uint32_t f) {
+      if (!index_.files[f].test) files.insert(f);
+    };
+    if (const auto it = package.functions.find(member); it != package.functions.end()) {
+      for (const DefRef& def : it->second) add(def.file);
+    }
+    if (const auto it = package.types.find(member); it != package.types.end()) {
+      for (const DefRef& def : it->second) add(def.file);
+    }
+    if (const auto it = package.vars.find(member); it != package.vars.end()) {
+      for (const VarRef& var : it->second) add(var.file);
+    }
+  }
+
+  // An import reaches the files of the package declaring the members the importer uses
+  // (`pkg.X`) or the methods it calls (`s.M()` on a type of the package); a blank import the files with an init function; when none is identifiable (a dot
+  // import, members declared in no file), every non-test file of the package.
+  void imports(uint32_t f) {
+    const GoFile& file = index_.files[f];
+    for (const FileImport& import : file.imports) {
+      if (!import.package || *import.package == file.package) continue;
+      const Package& package = index_.packages[*import.package];
+      std::set<uint32_t> targets;
+      for (const uint32_t callee : callee_files_) {
+        if (index_.files[callee].package == *import.package && !index_.files[callee].test) {
+          targets.insert(callee);
+        }
+      }
+      if (import.spec->alias == "_") {
+        declaring_files(package, "init", targets);
+      } else if (!import.local.empty()) {
+        for (const code::Import& use : file.facts->imports) {
+          if (!use.name.empty() && use.alias == import.local && use.source == import.spec->source) {
+            declaring_files(package, use.name, targets);
+          }
+        }
+      }
+      if (targets.empty()) {
+        const std::vector<uint32_t> all = product_files(package);
+        targets.insert(all.begin(), all.end());
+      }
+      for (const uint32_t target : targets) {
+        out_.push_back({file_entity(f), file_entity(target), Relation::Imports});
+      }
+    }
+  }
+
+  void embedding(uint32_t f) {
+    const code::CodeFacts& facts = *index_.files[f].facts;
+    for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
+      for (const std::string& base : facts.definitions[d].bases) {
+        if (const std::optional<TypeRef> type = types_.named(f, base)) {
+          out_.push_back({file_entity(f) + d, index_.entity(type->def), Relation::Inherits});
+        }
+      }
+    }
+  }
+
+  void calls(uint32_t f) {
+    const GoFile& file = index_.files[f];
+    for (const code::Call& call : file.facts->calls) {
+      std::vector<DefRef> callees;
+      if (call.form == code::CallForm::Plain) {
+        plain_callees(f, call, callees);
+      } else if (call.form == code::CallForm::Member) {
+        member_callees(f, call, callees);
+      }
+      for (const DefRef& callee : callees) {
+        if (!index_.visible(callee, f)) continue;
+        callee_files_.insert(callee.file);
+        out_.push_back({file_entity(f) + call.scope, index_.entity(callee), Relation::Calls});
+      }
+    }
+  }
+
+  static void append(std::vector<DefRef>& to, const Package& package, std::string_view name) {
+    const auto it = package.functions.find(name);
+    if (it != package.functions.end()) to.insert(to.end(), it->second.begin(), it->second.end());
+  }
+
+  // f(): a function of the file's package (every build variant of it), else of a dot-imported
+  // package; nothing for a local func value, a builtin or a conversion.
+  void plain_callees(uint32_t f, const code::Call& call, std::vector<DefRef>& callees) const {
+    if (types_.local(call.scope, call.name)) return;
+    const GoFile& file = index_.files[f];
+    append(callees, index_.packages[file.package], call.name);
+    if (!callees.empty()) return;
+    for (const FileImport& import : file.imports) {
+      if (import.package && import.spec->alias == ".") {
+        append(callees, index_.packages[*import.package], call.name);
+      }
+    }
+  }
+
+  // pkg.F(), or a method of the receiver's evident type (declared or promoted).
+  void member_callees(uint32_t f, const code::Call& call, std::vector<DefRef>& callees) const {
+    const std::string_view receiver = call.receiver;
+    if (receiver.find('.') == std::string_view::npos && !receiver.ends_with("()") &&
+        !types_.local(call.scope, receiver)) {
+      if (const FileImport* import = index_.import_named(f, receiver)) {
+        if (import->package) append(callees, index_.packages[*import->package], call.name);
+        return;
+      }
+    }
+    if (const std::optional<TypeRef> type = types_.of_chain(call.scope, receiver)) {
+      callees = types_.methods(*type, call.name);
+    }
+  }
+
+  const PackageIndex& index_;
+  Types types_;
+  std::vector<Edge>& out_;
+  std::set<uint32_t> callee_files_;  // of the file being resolved
+};
+
+}  // namespace
+
+void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
+  const PackageIndex index(input);
+  Resolver(index, edges).run();
+}
+
+}  // namespace anchorfs::analysis::go

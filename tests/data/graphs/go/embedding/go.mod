@@ -1,0 +1,3 @@
+module zoo
+
+go 1.19

@@ -1,0 +1,3 @@
+module example.com/root
+
+go 1.19

@@ -1,0 +1,3 @@
+package plugin
+
+func Other() {}

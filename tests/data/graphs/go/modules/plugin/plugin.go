@@ -1,0 +1,5 @@
+package plugin
+
+func init() { register() }
+
+func register() {}

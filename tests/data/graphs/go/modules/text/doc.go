@@ -1,0 +1,4 @@
+// Package text transforms text.
+package text
+
+const Name = "text"

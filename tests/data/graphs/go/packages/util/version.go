@@ -1,0 +1,5 @@
+package util
+
+const Version = "1.0"
+
+func init() {}

@@ -1,0 +1,188 @@
+// Go tags: where blocks go (above doc comments and //go: directives, never between a cgo
+// preamble and `import "C"`), and that every view strips back to the original bytes and parses
+// to the same syntax tree.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/go/grammar.h"
+#include "tests/languages/language_support.h"
+
+namespace anchorfs::languages_test {
+namespace {
+
+using analysis::test::TempRepo;
+
+constexpr std::string_view kServer = R"(// Copyright notice.
+
+//go:build linux || darwin
+
+// Package shop sells things.
+package shop
+
+import (
+	"fmt"
+	str "strings"
+)
+
+const banner = `line one
+func notAFunction() {}
+line three`
+
+// Store keeps items.
+type Store[K comparable, V any] struct {
+	items map[K]V
+}
+
+// Put adds an item.
+//
+//go:noinline
+func (s *Store[K, V]) Put(k K, v V) {
+	s.items[k] = v
+	s.log(k)
+}
+
+func (s *Store[K, V]) log(k K) {
+	fmt.Println(str.ToUpper(fmt.Sprint(k)), banner)
+}
+
+type (
+	// Reader reads.
+	Reader interface {
+		Read() string
+	}
+	named struct {
+		Reader
+		name string
+	}
+)
+
+//go:noinline
+func New() *Store[string, int] {
+	s := &Store[string, int]{items: map[string]int{}}
+	s.Put("a", 1)
+	return s
+}
+)";
+
+constexpr std::string_view kCgo = R"(package shop
+
+/*
+#include <stdlib.h>
+static int twice(int x) { return 2 * x; }
+*/
+import "C"
+
+// Twice doubles through C.
+func Twice(x int) int {
+	return int(C.twice(C.int(x))) + helper()
+}
+
+func helper() int { return New().size() }
+
+func (s *Store[K, V]) size() int { return len(s.items) }
+)";
+
+std::vector<std::string> lines_of(std::string_view text) {
+  std::vector<std::string> lines;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    const size_t end = text.find('\n', begin);
+    lines.emplace_back(text.substr(begin, end == std::string_view::npos ? end : end - begin));
+    if (end == std::string_view::npos) break;
+    begin = end + 1;
+  }
+  return lines;
+}
+
+// The line following each line that starts with `prefix` (ignoring indentation).
+std::vector<std::string> lines_after(std::string_view text, std::string_view prefix) {
+  const std::vector<std::string> lines = lines_of(text);
+  std::vector<std::string> after;
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    const size_t start = lines[i].find_first_not_of(" \t");
+    if (start != std::string::npos && std::string_view(lines[i]).substr(start).starts_with(prefix)) {
+      after.push_back(lines[i + 1]);
+    }
+  }
+  return after;
+}
+
+// The line before each line equal to `line`.
+std::vector<std::string> lines_before(std::string_view text, std::string_view line) {
+  const std::vector<std::string> lines = lines_of(text);
+  std::vector<std::string> before;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    if (lines[i] == line) before.push_back(lines[i - 1]);
+  }
+  return before;
+}
+
+class GoTags : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    repo_.write("go.mod", "module example.com/shop\n\ngo 1.19\n");
+    repo_.write("store.go", kServer);
+    repo_.write("cgo.go", kCgo);
+    repo_.write("empty.go", "package shop\n");
+    repo_.write("broken.go", "package shop\n\nfunc broken( {\n");
+    repo_.write("bom.go", "\xEF\xBB\xBFpackage shop\n\nfunc bom() int { return helper() }\n");
+  }
+  TempRepo repo_;
+};
+
+TEST_F(GoTags, EveryViewStripsToTheOriginalAndParsesToTheSameTree) {
+  const analysis::Analysis result = repo_.analyze();
+  expect_tags_change_no_program(repo_.root(), result.graph, "go", tree_sitter_go());
+}
+
+TEST_F(GoTags, DirectivesAndTheCgoPreambleKeepTheirNeighbours) {
+  const analysis::Analysis result = repo_.analyze();
+  for (render::Style style : {render::Style::Paper, render::Style::Lean}) {
+    render::ViewOptions options;
+    options.style = style;
+    const std::map<std::string, std::string> tagged = tagged_files(repo_.root(), result.graph, options);
+    const std::string& store = tagged.at("store.go");
+    const std::string& cgo = tagged.at("cgo.go");
+    EXPECT_NE(store, kServer) << "the fixture gets tags";
+    EXPECT_NE(cgo, kCgo);
+    EXPECT_EQ(lines_after(store, "//go:"), lines_after(kServer, "//go:")) << store;
+    EXPECT_EQ(lines_before(cgo, "import \"C\""), std::vector<std::string>{"*/"}) << cgo;
+    // The build constraint still precedes the package clause with only comments before it.
+    const size_t constraint = store.find("//go:build");
+    ASSERT_NE(constraint, std::string::npos);
+    for (const std::string& line : lines_of(std::string_view(store).substr(0, constraint))) {
+      EXPECT_TRUE(line.empty() || line.starts_with("//")) << line;
+    }
+    // The raw string is untouched.
+    EXPECT_NE(store.find("const banner = `line one\nfunc notAFunction() {}\nline three`"),
+              std::string::npos);
+    // A block above a grouped type spec keeps the spec's indentation.
+    EXPECT_NE(store.find("\n\t// DERIVED: named\n"), std::string::npos) << store;
+  }
+}
+
+TEST_F(GoTags, MethodsBelongToTheirTypeAndTheBrokenFileIsServedUnchanged) {
+  const analysis::Analysis result = repo_.analyze();
+  const analysis::Graph& graph = result.graph;
+  EXPECT_NE(analysis::test::find_entity(graph, "store.go:Store.Put"), analysis::kNoEntity);
+  EXPECT_NE(analysis::test::find_entity(graph, "store.go:named"), analysis::kNoEntity);
+  // Declared in another file than its type: a top-level definition with the same id form.
+  const analysis::EntityIndex size = analysis::test::find_entity(graph, "cgo.go:Store.size");
+  ASSERT_NE(size, analysis::kNoEntity);
+  EXPECT_EQ(graph.entities[size].parent, analysis::test::find_entity(graph, "cgo.go"));
+  for (const analysis::FileInfo& file : graph.files) {
+    if (graph.id(file.entity) == "broken.go") {
+      EXPECT_FALSE(file.taggable);
+    }
+    if (graph.id(file.entity) == "store.go") {
+      EXPECT_TRUE(file.taggable);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace anchorfs::languages_test
