@@ -21,6 +21,13 @@ bool accepts(const code::Definition& d, uint32_t arity, bool variadic_phase) {
   return !d.variadic && d.arity == arity;
 }
 
+// CamelCase with a capital first: how Java spells types (a constant is all capitals, a
+// variable starts lower case).
+bool spelled_as_type(std::string_view name) {
+  return !name.empty() && name[0] >= 'A' && name[0] <= 'Z' &&
+         std::any_of(name.begin(), name.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
 // Typed names of every file by (scope, name), and what each one's type resolves to.
 class Variables {
  public:
@@ -185,7 +192,9 @@ class CallResolver {
       if (d != 0 && types_.definition(g).kind == EntityKind::Class) {
         const uint32_t found = field_type(g, name);
         if (found != Variables::kMissing) return found;
-        if (!types_.chain_complete(g)) return kNone;  // an unseen supertype may declare it
+        // An unseen supertype may declare it, unless it is spelled as Java spells types
+        // (`Helper.run()` in a class extending a library class is a static call).
+        if (!types_.chain_complete(g) && !spelled_as_type(name)) return kNone;
       } else {
         const uint32_t found = variables_.declared_in(file, d, name);
         if (found != Variables::kMissing) return found;
