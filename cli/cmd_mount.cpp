@@ -134,12 +134,8 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   build_options.on_progress = [&reporter](size_t done, size_t total) {
     reporter.progress(done, total);
   };
-  // Read-only mounts only, for now: with a writable mount's own index writes the translated
-  // index is not yet consistent (docs/filesystem.md, "Git inside the mount").
-  if (!args.writable) {
-    build_options.git_view =
-        fs::GitViewOptions{.filter_command = git_filter_command(paths.repo), .filter_patterns = {}};
-  }
+  build_options.git_view =
+      fs::GitViewOptions{.filter_command = git_filter_command(paths.repo), .filter_patterns = {}};
   refresh::SnapshotBuilder builder(build_options);
   refresh::Built built;
   try {

@@ -64,7 +64,8 @@ int create_stage(int root_fd, const std::string& path) {
   return open_beneath(root_fd, dir, O_TMPFILE | O_RDWR, 0600);
 }
 
-int replace_file(int root_fd, const std::string& path, std::string_view bytes) {
+int replace_file(int root_fd, const std::string& path, std::string_view bytes,
+                 const timespec* mtime) {
   const auto [dir, name] = split_path(path);
   UniqueFd dir_fd(open_dir_beneath(root_fd, dir));
   if (dir_fd.get() < 0) return errno;
@@ -79,6 +80,10 @@ int replace_file(int root_fd, const std::string& path, std::string_view bytes) {
     return errno;
   }
   if (::fchmod(temp.get(), old.st_mode & 07777) != 0) return errno;
+  if (mtime != nullptr) {
+    const timespec times[2] = {{0, UTIME_OMIT}, *mtime};
+    if (::futimens(temp.get(), times) != 0) return errno;
+  }
   if (::fdatasync(temp.get()) != 0) return errno;
   const std::string temporary = temporary_name(name);
   if (const int error = link_unnamed(temp.get(), dir_fd.get(), temporary); error != 0) {

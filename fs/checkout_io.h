@@ -1,6 +1,8 @@
 // Changing the checkout safely for a writable mount: beneath the root only, files replaced whole.
 #pragma once
 
+#include <time.h>
+
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,7 +24,10 @@ int open_dir_beneath(int root_fd, const std::string& dir);
 // synced, named, then renamed over `path`. A crash at any point leaves the old file or the new
 // one, never a partial file. Returns 0, or the errno of the step that failed (ENOSPC, EACCES, ...;
 // ENOENT when `path` no longer exists, which is left alone).
-int replace_file(int root_fd, const std::string& path, std::string_view bytes);
+// With `mtime`, the new file carries that modification time (a stage's: the writer's last write,
+// which is what the mount reported while the writer held the file) instead of the copy's.
+int replace_file(int root_fd, const std::string& path, std::string_view bytes,
+                 const timespec* mtime = nullptr);
 
 // Creates a private, unnamed file in the directory of `path` (same filesystem, so running out of
 // space or permission shows at once); it vanishes when closed or when the process dies. Returns

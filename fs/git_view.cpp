@@ -121,22 +121,41 @@ std::string with_final_newline(std::string text) {
   return text;
 }
 
-std::string config_overlay(std::string config, const GitViewOptions& options) {
-  if (options.filter_command.empty()) return config;
-  return with_final_newline(std::move(config)) +
-         "# anchorfs, in this view only: tagged files reach git through this clean filter\n"
+// The lines the view appends to the checkout's config ("" when it appends none).
+std::string config_block(const GitViewOptions& options) {
+  if (options.filter_command.empty()) return "";
+  return "# anchorfs, in this view only: tagged files reach git through this clean filter\n"
          "[filter \"anchorfs\"]\n\tprocess = " +
          config_quoted(options.filter_command) + "\n";
 }
 
-std::string attributes_overlay(std::string attributes, const GitViewOptions& options) {
-  if (options.filter_command.empty() || options.filter_patterns.empty()) return attributes;
-  attributes = with_final_newline(std::move(attributes)) +
-               "# anchorfs, in this view only: tagged files reach git through its clean filter\n";
+// The lines the view appends to the checkout's info/attributes ("" when it appends none).
+std::string attributes_block(const GitViewOptions& options) {
+  if (options.filter_command.empty() || options.filter_patterns.empty()) return "";
+  std::string block =
+      "# anchorfs, in this view only: tagged files reach git through its clean filter\n";
   for (const std::string& pattern : options.filter_patterns) {
-    attributes += pattern + " filter=anchorfs\n";
+    block += pattern + " filter=anchorfs\n";
   }
-  return attributes;
+  return block;
+}
+
+std::string config_overlay(std::string config, const GitViewOptions& options) {
+  const std::string block = config_block(options);
+  return block.empty() ? config : with_final_newline(std::move(config)) + block;
+}
+
+std::string attributes_overlay(std::string attributes, const GitViewOptions& options) {
+  const std::string block = attributes_block(options);
+  return block.empty() ? attributes : with_final_newline(std::move(attributes)) + block;
+}
+
+// `text` without the first copy of `block` (a writer kept the overlay it read).
+std::string without_block(std::string text, const std::string& block) {
+  if (block.empty()) return text;
+  const size_t at = text.find(block);
+  if (at != std::string::npos) text.erase(at, block.size());
+  return text;
 }
 
 // The entries of the view's `.git` and the in-memory files among them.
@@ -423,6 +442,48 @@ std::shared_ptr<const std::string> served_git_index(
   };
   std::optional<std::string> rewritten = rewrite_index_stats(checkout_index, restat);
   return std::make_shared<const std::string>(rewritten ? std::move(*rewritten) : checkout_index);
+}
+
+std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
+                                                     std::string_view path, std::string written) {
+  const std::optional<uint32_t> overlay = snapshot.find(path);
+  if (!overlay || !snapshot.content(*overlay) || !snapshot.git_view()) return std::nullopt;
+  const GitViewOptions& options = *snapshot.git_view();
+  if (overlay == snapshot.git_index()) {
+    // Git recorded the stat it saw through the mount. Where the file's modification time (to the
+    // nanosecond), owner and type are still the checkout file's, its bytes have not changed
+    // since git verified or wrote them, so the checkout's own size, inode number and change
+    // time are what git in the checkout must find. The change time git saw may be earlier: a
+    // file written through the mount is stored by link and rename after its last write, which
+    // moves its ctime on (fs/checkout_io.h); a later ctime is never accepted.
+    auto restat = [&](std::string_view entry_path,
+                      const IndexedStat& recorded) -> std::optional<IndexedStat> {
+      const std::optional<uint32_t> index = snapshot.find(entry_path);
+      if (!index) return std::nullopt;
+      const analysis::TreeEntry& entry = snapshot.entry(*index);
+      const int64_t recorded_ctime_ns =
+          int64_t{recorded.ctime_s} * 1'000'000'000 + int64_t{recorded.ctime_ns};
+      if ((!S_ISREG(entry.mode) && !S_ISLNK(entry.mode)) ||
+          (recorded.mode & S_IFMT) != (entry.mode & S_IFMT) ||
+          recorded.mtime_s != entry.mtime_ns / 1'000'000'000 ||
+          recorded.mtime_ns != entry.mtime_ns % 1'000'000'000 || recorded.uid != entry.uid ||
+          recorded.gid != entry.gid || recorded_ctime_ns > entry.ctime_ns) {
+        return std::nullopt;
+      }
+      IndexedStat checkout = recorded;
+      checkout.ctime_s = static_cast<uint32_t>(entry.ctime_ns / 1'000'000'000);
+      checkout.ctime_ns = static_cast<uint32_t>(entry.ctime_ns % 1'000'000'000);
+      checkout.size = static_cast<uint32_t>(entry.size);
+      checkout.ino = static_cast<uint32_t>(entry.inode);
+      return checkout;
+    };
+    std::optional<std::string> rewritten = rewrite_index_stats(written, restat);
+    return rewritten ? std::move(*rewritten) : std::move(written);
+  }
+  const std::string_view name = path.substr(path.rfind('/') + 1);
+  if (name == "config") return without_block(std::move(written), config_block(options));
+  if (name == "attributes") return without_block(std::move(written), attributes_block(options));
+  return std::nullopt;
 }
 
 }  // namespace anchorfs::fs

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/source_tree.h"
@@ -53,5 +54,14 @@ VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& op
 std::shared_ptr<const std::string> served_git_index(
     const Snapshot& snapshot, const std::string& checkout_index,
     const std::function<uint64_t(uint32_t)>& inode_of);
+
+// Writable mounts: what the checkout must hold when `written` replaces the view's overlay at
+// `path` (git renames a finished `index.lock` or `config.lock` over it). The index: every entry
+// whose file still has the times and owner git recorded gets the checkout's own size and inode
+// number back (git took the view's from the mount), so git in the checkout trusts it as git in
+// the mount did. Config and info/attributes: without the view's filter lines (git copies what it
+// read). nullopt when `path` is not an overlay: the bytes are stored as written.
+std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
+                                                     std::string_view path, std::string written);
 
 }  // namespace anchorfs::fs

@@ -46,16 +46,27 @@ std::optional<std::string> OpenFiles::target(uint64_t handle) const {
   return found == entries_.end() ? std::nullopt : found->second.path;
 }
 
-std::optional<uint64_t> OpenFiles::staged_size(uint64_t inode) const {
-  std::lock_guard lock(mutex_);
-  if (staged_ == 0) return std::nullopt;
+const OpenFiles::Entry* OpenFiles::latest_stage_entry(uint64_t inode) const {
+  if (staged_ == 0) return nullptr;
   const Entry* latest = nullptr;
   for (const auto& [handle, entry] : entries_) {
     if (entry.file->inode != inode || entry.file->kind != OpenFile::Kind::Staged) continue;
     if (latest == nullptr || entry.written_at > latest->written_at) latest = &entry;
   }
+  return latest;
+}
+
+std::optional<uint64_t> OpenFiles::staged_size(uint64_t inode) const {
+  std::lock_guard lock(mutex_);
+  const Entry* latest = latest_stage_entry(inode);
   if (latest == nullptr) return std::nullopt;
   return latest->staged_size;
+}
+
+std::shared_ptr<OpenFile> OpenFiles::latest_stage(uint64_t inode) const {
+  std::lock_guard lock(mutex_);
+  const Entry* latest = latest_stage_entry(inode);
+  return latest == nullptr ? nullptr : latest->file;
 }
 
 void OpenFiles::staged_written(uint64_t handle, uint64_t size) {

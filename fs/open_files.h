@@ -47,6 +47,8 @@ class OpenFiles {
 
   // The size of the most recently written stage of `inode`, if a writer has one open.
   std::optional<uint64_t> staged_size(uint64_t inode) const;
+  // That stage itself (its descriptor's times are the file's while it is being written).
+  std::shared_ptr<OpenFile> latest_stage(uint64_t inode) const;
   // Records that the stage of `handle` now holds `size` bytes.
   void staged_written(uint64_t handle, uint64_t size);
 
@@ -62,6 +64,7 @@ class OpenFiles {
     uint64_t staged_size = 0;
     uint64_t written_at = 0;  // order of the last write, for staged_size()
   };
+  const Entry* latest_stage_entry(uint64_t inode) const;  // mutex_ held
   mutable std::mutex mutex_;
   uint64_t next_handle_ = 1;                     // guarded by mutex_
   uint64_t writes_ = 0;                          // guarded by mutex_

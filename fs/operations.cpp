@@ -229,8 +229,9 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   }
   std::optional<Served> served = resolve(state, ino);
   if (!served) return static_cast<void>(fuse_reply_err(req, ESTALE));
-  if (S_ISREG(served->entry->mode)) {
-    // Verified here, so the pages the kernel keeps are of this version.
+  if (S_ISREG(served->entry->mode) && served->content == nullptr) {
+    // Verified here, so the pages the kernel keeps are of this version (a .git overlay is
+    // memory: nothing to verify).
     int error = 0;
     if (!source_for(state, ino, *served->entry, error)) {
       return static_cast<void>(fuse_reply_err(req, error));

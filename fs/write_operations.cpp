@@ -13,6 +13,7 @@
 
 #include "analysis/unique_fd.h"
 #include "fs/checkout_io.h"
+#include "fs/git_view.h"
 #include "fs/server_state.h"
 #include "fs/source_file.h"
 
@@ -137,14 +138,18 @@ int store(ServerState& state, uint64_t handle, OpenFile& file) {
     file.dirty = false;
     return 0;
   }
-  std::string bytes(file_size(file.fd), '\0');
+  struct stat stage {};
+  if (::fstat(file.fd, &stage) != 0) return errno;
+  std::string bytes(static_cast<size_t>(stage.st_size), '\0');
   const ssize_t n = pread_fully(file.fd, bytes.data(), bytes.size(), 0);
   if (n < 0) return errno;
   bytes.resize(static_cast<size_t>(n));
   const std::optional<std::string> target = state.open_files.target(handle);
   if (target) {
     const std::string clean = state.options.untag ? state.options.untag(bytes) : bytes;
-    const int error = replace_file(state.root()->fd, *target, clean);
+    // The stored file was last modified when the writer last wrote, not when it was copied:
+    // git records the time it saw through the mount and compares it with the checkout's.
+    const int error = replace_file(state.root()->fd, *target, clean, &stage.st_mtim);
     if (error != 0 && error != ENOENT) return error;
   }
   file.dirty = false;
@@ -457,6 +462,29 @@ void op_rmdir(fuse_req_t req, fuse_ino_t parent, const char* name) {
   remove_entry(req, parent, name, AT_REMOVEDIR);
 }
 
+// A file renamed over one of the view's .git overlays (git's `index.lock` or `config.lock`)
+// first gets the bytes the checkout must hold (fs/git_view.h): stat data of the checkout's own
+// files, no filter lines of the view. Returns 0 or the errno of reading or replacing it.
+int prepare_overlay_replacement(const ServerState& state, const std::string& from,
+                                const std::string& to) {
+  const std::shared_ptr<const Generation> generation = state.current();
+  const Snapshot& snapshot = generation->snapshot();
+  const std::optional<uint32_t> target = snapshot.find(to);
+  if (!target || !snapshot.content(*target)) return 0;
+  UniqueFd fd(open_beneath(state.root()->fd, from, O_RDONLY | O_NOFOLLOW));
+  if (fd.get() < 0) return errno;
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return errno;
+  if (!S_ISREG(st.st_mode)) return 0;
+  std::string written(static_cast<size_t>(st.st_size), '\0');
+  const ssize_t n = pread_fully(fd.get(), written.data(), written.size(), 0);
+  if (n < 0) return errno;
+  written.resize(static_cast<size_t>(n));
+  std::optional<std::string> stored = checkout_bytes_of_overlay(snapshot, to, written);
+  if (!stored || *stored == written) return 0;
+  return replace_file(state.root()->fd, from, *stored);
+}
+
 void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t new_parent,
                const char* new_name, unsigned flags) {
   ServerState& state = state_of(req);
@@ -468,14 +496,19 @@ void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t n
   if (const int error = directory_path(state, new_parent, new_dir); error != 0) {
     return reply_error(req, error);
   }
+  const std::string from = join_path(dir, name);
+  const std::string to = join_path(new_dir, new_name);
+  if ((flags & RENAME_EXCHANGE) == 0) {
+    if (const int error = prepare_overlay_replacement(state, from, to); error != 0) {
+      return reply_error(req, error);
+    }
+  }
   UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
   UniqueFd new_dir_fd(open_dir_beneath(state.root()->fd, new_dir));
   if (dir_fd.get() < 0 || new_dir_fd.get() < 0 ||
       ::renameat2(dir_fd.get(), name, new_dir_fd.get(), new_name, flags) != 0) {
     return reply_error(req, errno);
   }
-  const std::string from = join_path(dir, name);
-  const std::string to = join_path(new_dir, new_name);
   std::vector<PathMove> moves{{from, to}};
   if ((flags & RENAME_EXCHANGE) != 0) {
     moves.push_back({to, from});
@@ -503,9 +536,17 @@ double writable_attributes(const ServerState& state, uint64_t ino, const Served&
   // A .git overlay is the snapshot's (git replaces the real file by rename, never in place).
   if (!S_ISREG(served.entry->mode) || served.content != nullptr) return kCacheSeconds;
   if (std::optional<uint64_t> size = state.open_files.staged_size(ino)) {
-    // Being written: the writer's stage is the file; ask again after every change.
+    // Being written: the writer's stage is the file, its size and times too (the store keeps
+    // the stage's modification time, so what git records now matches the stored file); ask
+    // again after every change.
     st.st_size = static_cast<off_t>(*size);
     st.st_blocks = static_cast<blkcnt_t>((*size + 511) / 512);
+    struct stat stage {};
+    if (const std::shared_ptr<OpenFile> file = state.open_files.latest_stage(ino);
+        file && ::fstat(file->fd, &stage) == 0) {
+      st.st_mtim = stage.st_mtim;
+      st.st_ctim = stage.st_ctim;
+    }
     return 0;
   }
   if (served.layout->empty()) {

@@ -1,4 +1,4 @@
-// libFuzzer target: analyse and render up to three Python modules built from the input.
+// libFuzzer target: analyse and render up to three modules of one language built from the input.
 // Invariants: no crash; every plan is sorted and inside its file; strip(apply(x)) == x for
 // sources without delimiter-like lines; the `none` view plans nothing; rendering is
 // deterministic (a second analysis on two threads gives identical plans).

@@ -12,12 +12,24 @@ namespace anchorfs::fuzz {
 
 std::vector<SourceFile> split_modules(std::string_view input) {
   static constexpr std::string_view kMarker = "\n#@@file\n";
-  static const char* const kNames[] = {"a.py", "b.py", "pkg/c.py"};
+  static constexpr std::string_view kExtension = "@@ext:";
+  static const char* const kNames[] = {"a.", "b.", "pkg/c."};
+  std::string extension = "py";
+  if (input.starts_with(kExtension)) {
+    const size_t end = input.find('\n');
+    const std::string_view named = input.substr(kExtension.size(), end - kExtension.size());
+    // Letters only, so the name stays one path component with one extension.
+    if (!named.empty() && named.size() <= 8 &&
+        named.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string_view::npos) {
+      extension = named;
+    }
+    input.remove_prefix(end == std::string_view::npos ? input.size() : end + 1);
+  }
   std::vector<SourceFile> files;
   for (const char* name : kNames) {
     const size_t cut =
         files.size() + 1 < std::size(kNames) ? input.find(kMarker) : std::string_view::npos;
-    files.push_back({name, std::string(input.substr(0, cut))});
+    files.push_back({name + extension, std::string(input.substr(0, cut))});
     if (cut == std::string_view::npos) break;
     input.remove_prefix(cut + kMarker.size());
   }
@@ -60,7 +72,9 @@ bool has_delimiter_like_line(std::string_view text) {
     std::string_view line = text.substr(start, end - start);
     const size_t first = line.find_first_not_of(" \t\f\v");
     // Paper delimiters hold "===", lean headers "@function", "@class" or "@file".
-    if (first != std::string_view::npos && line[first] == '#' &&
+    const bool comment = first != std::string_view::npos &&
+                         (line[first] == '#' || line.substr(first).starts_with("//"));
+    if (comment &&
         (line.find("===") != std::string_view::npos || line.find("@function") != npos ||
          line.find("@class") != npos || line.find("@file") != npos)) {
       return true;

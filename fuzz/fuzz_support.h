@@ -14,8 +14,10 @@ struct SourceFile {
   std::string bytes;
 };
 
-// Splits fuzz input into up to three modules (a.py, b.py, pkg/c.py) at lines "#@@file", so one
-// input can exercise cross-module imports, calls and inheritance.
+// Splits fuzz input into up to three modules (a.EXT, b.EXT, pkg/c.EXT) at lines "#@@file", so
+// one input can exercise cross-module imports, calls and inheritance. EXT is "py" unless the
+// input starts with a line "@@ext:EXT" naming another language's extension (go, rs, java, js,
+// jsx, ts, tsx, ...), which is then not part of the first module.
 std::vector<SourceFile> split_modules(std::string_view input);
 
 // A directory private to this process that holds exactly `files` after each call.
@@ -34,8 +36,9 @@ class ScratchRepo {
   std::vector<std::string> written_;
 };
 
-// True when `text` has a line that strip() could take for a tag delimiter; the round-trip
-// invariant strip(apply(x)) == x only holds for sources without one.
+// True when `text` has a line that strip() could take for a tag delimiter (a `#` or `//` comment
+// holding "===", "@function", "@class" or "@file"); the round-trip invariant strip(apply(x)) == x
+// only holds for sources without one.
 bool has_delimiter_like_line(std::string_view text);
 
 // Aborts with a message (libFuzzer then saves the input as a crash).

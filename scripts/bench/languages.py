@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Per-language mount budgets: cold mount vs tree-sitter's parse time, and warm remount.
+
+    scripts/bench/languages.py [--anchorfs BIN] [--parse-floor BIN] [--reps N] [--work DIR]
+                               [--corpus LANG=PATH ...] [--output FILE|-]
+
+For each corpus (defaults: Debian's Go standard library, OpenJDK's java.base, the Rust crates
+of Debian's cargo registry, and TypeScript's own sources from node-typescript), in one run:
+lines and files of the language, the one-thread parse floor (anchorfs_parse_floor: tree-sitter
+alone), the cold mount (a fresh cache; `anchorfs mount` returns when the view is ready; 2 analysis
+threads) and the warm remount (same cache), medians of --reps. Budgets (issue 13): cold mount
+within 1.5x the parse time on 2 cores (the one-thread floor / 2), warm remount <= 0.3 s. Prints
+a Markdown table; with --output FILE writes it between the `languages` markers of FILE.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from system import BenchError, is_mounted, log  # noqa: E402
+
+DEFAULT_CORPORA = {
+    "go": "/usr/share/go-1.19/src",
+    "java": "java.base from /usr/lib/jvm/openjdk-17/lib/src.zip",
+    "rust": "/usr/share/cargo/registry",
+    "javascript": "/usr/share/nodejs/typescript",
+}
+BEGIN, END = "<!-- languages:begin -->", "<!-- languages:end -->"
+
+
+def java_base(work):
+    """java.base's sources, unpacked once from the JDK's src.zip."""
+    out = os.path.join(work, "java.base")
+    if not os.path.exists(out + ".done"):
+        shutil.rmtree(out, ignore_errors=True)
+        with zipfile.ZipFile("/usr/lib/jvm/openjdk-17/lib/src.zip") as archive:
+            for name in archive.namelist():
+                if name.startswith("java.base/") and name.endswith(".java"):
+                    archive.extract(name, work)
+        open(out + ".done", "w").close()
+    return out
+
+
+def corpus_path(language, spec, work):
+    if language == "java" and spec == DEFAULT_CORPORA["java"]:
+        return java_base(work)
+    return spec
+
+
+def parse_floor(tool, root):
+    out = subprocess.run([tool, root], check=True, capture_output=True, text=True).stdout
+    # "files N bytes B parse-only cpu S s (one thread)"
+    words = out.split()
+    return float(words[words.index("cpu") + 1])
+
+
+def language_row(anchorfs, root, language):
+    out = subprocess.run([anchorfs, "stats", "--json", "--no-cache", "--view", "topo", root],
+                         check=True, capture_output=True, text=True).stdout
+    stats = json.loads(out)
+    for row in stats.get("languages", []):
+        if row["name"] == language:
+            return stats, row
+    return stats, None
+
+
+def timed_mount(anchorfs, root, mnt, cache):
+    start = time.monotonic()
+    subprocess.run([anchorfs, "mount", "--threads", "2", "--cache-dir", cache, "--view", "auto",
+                    root, mnt], check=True, capture_output=True)
+    seconds = time.monotonic() - start
+    subprocess.run([anchorfs, "unmount", mnt], check=True, capture_output=True)
+    if is_mounted(mnt):
+        raise BenchError(f"{mnt} still mounted")
+    return seconds
+
+
+def measure(language, root, args, work):
+    floor = parse_floor(args.parse_floor, root)
+    stats, row = language_row(args.anchorfs, root, language)
+    mnt = os.path.join(work, "mnt")
+    os.makedirs(mnt, exist_ok=True)
+    cold, warm = [], []
+    for _ in range(args.reps):
+        cache = tempfile.mkdtemp(dir=work, prefix="cache-")
+        cold.append(timed_mount(args.anchorfs, root, mnt, cache))
+        warm.append(timed_mount(args.anchorfs, root, mnt, cache))
+        shutil.rmtree(cache, ignore_errors=True)
+    cold_s, warm_s = statistics.median(cold), statistics.median(warm)
+    ratio = cold_s / (floor / 2) if floor > 0 else float("nan")
+    return {
+        "language": language, "root": root, "lines": stats["files"]["lines"],
+        "files": row["files"] if row else 0, "calls": row["edges"]["calls"] if row else 0,
+        "floor": floor, "cold": cold_s, "warm": warm_s, "ratio": ratio,
+    }
+
+
+def table(rows, reps):
+    lines = [
+        f"Per-language mount budgets (`scripts/bench/languages.py`, medians of {reps}; "
+        "parse floor = one-thread tree-sitter CPU, budget: cold ≤ 1.5 × floor / 2 on 2 cores, "
+        "warm ≤ 0.3 s):",
+        "",
+        "| language | corpus | lines | files | CALLS | parse floor (1 thread) | cold mount | "
+        "cold / (floor/2) | warm remount |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        verdict = "ok" if r["ratio"] <= 1.5 else "**MISS**"
+        warm = "ok" if r["warm"] <= 0.3 else "**MISS**"
+        lines.append(
+            f"| {r['language']} | `{r['root']}` | {r['lines']:,} | {r['files']:,} | {r['calls']:,} | "
+            f"{r['floor']:.2f} s | {r['cold']:.2f} s | {r['ratio']:.2f}× ({verdict}) | "
+            f"{r['warm']:.2f} s ({warm}) |")
+    return "\n".join(lines) + "\n"
+
+
+def write_between_markers(path, text):
+    with open(path, encoding="utf-8") as f:
+        doc = f.read()
+    if BEGIN not in doc or END not in doc:
+        doc += f"\n## Languages\n\n{BEGIN}\n{END}\n"
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(head + BEGIN + "\n" + text + END + tail)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--anchorfs", default=os.path.join(ROOT, "build", "cli", "anchorfs"))
+    parser.add_argument("--parse-floor", default=os.path.join(ROOT, "build", "analysis", "anchorfs_parse_floor"))
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "anchorfs-bench-languages"))
+    parser.add_argument("--corpus", action="append", default=[], metavar="LANG=PATH")
+    parser.add_argument("--output", default="-")
+    args = parser.parse_args()
+    corpora = dict(DEFAULT_CORPORA)
+    if args.corpus:
+        corpora = dict(spec.split("=", 1) for spec in args.corpus)
+    os.makedirs(args.work, exist_ok=True)
+    rows = []
+    for language, spec in corpora.items():
+        root = corpus_path(language, spec, args.work)
+        if not os.path.isdir(root):
+            log(f"{language}: {root} missing (install the Debian package named in the docstring); skipped")
+            continue
+        log(f"{language}: {root}")
+        rows.append(measure(language, root, args, args.work))
+    text = table(rows, args.reps)
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        write_between_markers(args.output, text)
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
