@@ -3,6 +3,7 @@
 #include "analysis/java/front_end.h"
 #include "analysis/language.h"
 #include "analysis/python/front_end.h"
+#include "analysis/rust/front_end.h"
 
 namespace anchorfs::analysis {
 
@@ -11,6 +12,7 @@ const std::vector<std::unique_ptr<LanguageFrontEnd>>& front_ends() {
     std::vector<std::unique_ptr<LanguageFrontEnd>> v;
     v.push_back(std::make_unique<python::PythonFrontEnd>());
     v.push_back(std::make_unique<go::GoFrontEnd>());
+    v.push_back(std::make_unique<rust::RustFrontEnd>());
     v.push_back(std::make_unique<java::JavaFrontEnd>());
     return v;
   }();

@@ -47,6 +47,7 @@ std::string serialize(const CodeFacts& facts, std::string_view magic) {
     out.str(i.alias);
     out.u64(i.line);
     out.u64(i.reexport);
+    out.u64(i.scope);
   }
   out.u64(facts.calls.size());
   for (const Call& c : facts.calls) {
@@ -76,6 +77,9 @@ bool references_valid(const CodeFacts& facts) {
   for (size_t d = 1; d < n; ++d) {
     if (facts.definitions[d].parent >= d) return false;
     if (facts.definitions[d].kind == EntityKind::File) return false;
+  }
+  for (const Import& i : facts.imports) {
+    if (i.scope >= n) return false;
   }
   for (const Call& c : facts.calls) {
     if (c.scope >= n) return false;
@@ -127,6 +131,7 @@ std::unique_ptr<CodeFacts> deserialize(std::string_view bytes, std::string_view 
     i.alias = in.str();
     i.line = in.u32();
     i.reexport = in.boolean();
+    i.scope = in.u32();
   }
   facts->calls.resize(in.count());
   for (Call& c : facts->calls) {

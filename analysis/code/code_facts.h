@@ -44,6 +44,9 @@ struct Import {
   std::string alias;   // the local name it binds, "" when it binds none of its own
   uint32_t line = 1;
   bool reexport = false;  // `export ... from`, `pub use`
+  // The innermost enclosing definition, 0 at file level: where a language scopes imports to a
+  // block (a Rust `use` inside `mod tests { ... }` or a function body).
+  uint32_t scope = 0;
 
   friend bool operator==(const Import&, const Import&) = default;
 };

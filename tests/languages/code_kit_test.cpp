@@ -37,7 +37,7 @@ CodeFacts sample() {
   facts.definitions.push_back(shape);
   facts.definitions.push_back(area);
   facts.imports.push_back({"example.com/m/util", "", "u", 2, false});
-  facts.imports.push_back({"./x", "*", "", 3, true});
+  facts.imports.push_back({"./x", "*", "", 3, true, 1});
   facts.calls.push_back({2, CallForm::Member, "s.side", "Scale", 6, 1});
   facts.calls.push_back({0, CallForm::Construct, "", "Square", 9});
   facts.typed_names.push_back({2, "s", "Square"});
@@ -69,6 +69,9 @@ TEST(CodeFacts, ReferencesToMissingOrLaterDefinitionsAreRejected) {
   EXPECT_EQ(deserialize(serialize(facts, "m"), "m"), nullptr);
   facts = sample();
   facts.calls[0].scope = 9;
+  EXPECT_EQ(deserialize(serialize(facts, "m"), "m"), nullptr);
+  facts = sample();
+  facts.imports[1].scope = 3;
   EXPECT_EQ(deserialize(serialize(facts, "m"), "m"), nullptr);
 }
 

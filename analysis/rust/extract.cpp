@@ -1,0 +1,538 @@
+// One walk over a Rust syntax tree: definitions and anchors, mod/use declarations, call sites and
+// evident types (conventions in analysis/rust/facts_layout.h).
+#include "analysis/rust/extract.h"
+
+#include <tree_sitter/api.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/code/anchors.h"
+#include "analysis/code/syntax.h"
+#include "analysis/rust/facts_layout.h"
+#include "analysis/rust/grammar.h"
+#include "analysis/rust/syntax_names.h"
+
+namespace anchorfs::analysis::rust {
+namespace {
+
+using code::CallForm;
+using code::CodeFacts;
+using code::Definition;
+using code::field;
+using code::line_of;
+using code::text_of;
+using code::type_of;
+
+// Past this depth of the syntax tree the rest of a subtree is not analysed (absurd nesting must
+// not exhaust a worker thread's stack); real code stays far below it.
+constexpr int kMaxDepth = 600;
+
+// What the walk does with a node, looked up once per grammar symbol.
+enum class Kind : uint8_t {
+  Descend,  // nothing of its own: visit its children
+  Skip,     // nothing inside matters or may be tagged (comments, strings, attributes, token trees)
+  Function,
+  FunctionSignature,
+  Struct,
+  Enum,
+  Union,
+  Trait,
+  Impl,
+  Mod,
+  Macro,
+  Use,
+  ExternCrate,
+  Call,
+  Let,
+  Parameter,
+  Field,
+  TypeParameter,
+  WherePredicate,
+};
+
+class KindTable {
+ public:
+  KindTable() {
+    const TSLanguage* language = tree_sitter_rust();
+    kinds_.assign(ts_language_symbol_count(language), Kind::Descend);
+    const std::array<std::pair<std::string_view, Kind>, 30> named = {{
+        {"function_item", Kind::Function},
+        {"function_signature_item", Kind::FunctionSignature},
+        {"struct_item", Kind::Struct},
+        {"enum_item", Kind::Enum},
+        {"union_item", Kind::Union},
+        {"trait_item", Kind::Trait},
+        {"impl_item", Kind::Impl},
+        {"mod_item", Kind::Mod},
+        {"macro_definition", Kind::Macro},
+        {"use_declaration", Kind::Use},
+        {"extern_crate_declaration", Kind::ExternCrate},
+        {"call_expression", Kind::Call},
+        {"let_declaration", Kind::Let},
+        {"parameter", Kind::Parameter},
+        {"field_declaration", Kind::Field},
+        {"type_parameter", Kind::TypeParameter},
+        {"where_predicate", Kind::WherePredicate},
+        {"attribute_item", Kind::Skip},
+        {"inner_attribute_item", Kind::Skip},
+        {"macro_invocation", Kind::Skip},
+        {"token_tree", Kind::Skip},
+        {"line_comment", Kind::Skip},
+        {"block_comment", Kind::Skip},
+        {"string_literal", Kind::Skip},
+        {"raw_string_literal", Kind::Skip},
+        {"char_literal", Kind::Skip},
+        {"integer_literal", Kind::Skip},
+        {"float_literal", Kind::Skip},
+        {"identifier", Kind::Skip},
+        {"type_identifier", Kind::Skip},
+    }};
+    for (TSSymbol s = 0; s < kinds_.size(); ++s) {
+      if (ts_language_symbol_type(language, s) != TSSymbolTypeRegular) continue;
+      const std::string_view name = ts_language_symbol_name(language, s);
+      for (const auto& [type, kind] : named) {
+        if (name == type) kinds_[s] = kind;
+      }
+    }
+  }
+  Kind of(TSNode node) const {
+    const TSSymbol s = ts_node_symbol(node);
+    return s < kinds_.size() ? kinds_[s] : Kind::Skip;
+  }
+
+ private:
+  std::vector<Kind> kinds_;
+};
+
+const KindTable& kinds() {
+  static const KindTable table;
+  return table;
+}
+
+std::string first_newline(std::string_view bytes) {
+  const size_t end = bytes.find_first_of("\r\n");
+  if (end == std::string_view::npos) return "\n";
+  if (bytes[end] == '\n') return "\n";
+  return end + 1 < bytes.size() && bytes[end + 1] == '\n' ? "\r\n" : "\r";
+}
+
+uint32_t count_lines(std::string_view bytes) {
+  if (bytes.empty()) return 0;
+  uint32_t lines = 1;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (bytes[i] == '\n' && i + 1 < bytes.size()) ++lines;
+  }
+  return lines;
+}
+
+bool has_child_of_type(TSNode node, std::string_view type) {
+  const uint32_t n = ts_node_child_count(node);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (type_of(ts_node_child(node, i)) == type) return true;
+  }
+  return false;
+}
+
+std::string_view last_segment(std::string_view path) {
+  const size_t colon = path.rfind("::");
+  return colon == std::string_view::npos ? path : path.substr(colon + 2);
+}
+
+// An inner doc comment (`//!`, `/*!`) documents the enclosing module: it stays where it is, and a
+// definition's block never goes above it.
+bool is_inner_doc(TSNode comment, std::string_view bytes) {
+  const std::string_view text = text_of(comment, bytes);
+  return text.starts_with("//!") || text.starts_with("/*!");
+}
+
+// The last line a node occupies (a line comment's node may end after its line break).
+uint32_t last_row(TSNode node) {
+  const TSPoint end = ts_node_end_point(node);
+  const TSPoint start = ts_node_start_point(node);
+  return end.column == 0 && end.row > start.row ? end.row - 1 : end.row;
+}
+
+// The node a definition's block goes above: the run of outer doc comments, comments and
+// attributes directly above it (each on its own line, no blank line between).
+TSNode attached_start(TSNode node, std::string_view bytes) {
+  TSNode first = node;
+  for (TSNode prev = ts_node_prev_sibling(node); !ts_node_is_null(prev);
+       prev = ts_node_prev_sibling(prev)) {
+    const std::string_view type = type_of(prev);
+    const bool comment = type == "line_comment" || type == "block_comment";
+    if (!comment && type != "attribute_item") break;
+    if (comment && is_inner_doc(prev, bytes)) break;
+    if (!code::own_line_start(bytes, ts_node_start_byte(prev))) break;
+    if (ts_node_start_point(first).row > last_row(prev) + 1) break;
+    first = prev;
+  }
+  return first;
+}
+
+// The value of a `#[path = "..."]` attribute directly above a `mod name;`, or "".
+std::string path_attribute(TSNode mod, std::string_view bytes) {
+  for (TSNode prev = ts_node_prev_sibling(mod); !ts_node_is_null(prev);
+       prev = ts_node_prev_sibling(prev)) {
+    const std::string_view type = type_of(prev);
+    if (type == "line_comment" || type == "block_comment") continue;
+    if (type != "attribute_item") break;
+    const TSNode attribute = ts_node_named_child(prev, 0);
+    if (ts_node_is_null(attribute)) continue;
+    const TSNode name = ts_node_named_child(attribute, 0);
+    const TSNode value = field(attribute, "value");
+    if (ts_node_is_null(name) || ts_node_is_null(value) || text_of(name, bytes) != "path" ||
+        type_of(value) != "string_literal") {
+      continue;
+    }
+    const std::string_view quoted = text_of(value, bytes);
+    if (quoted.size() >= 2) return std::string(quoted.substr(1, quoted.size() - 2));
+  }
+  return {};
+}
+
+// The type an expression's value evidently has (facts_layout.h form), or "".
+std::string value_type(TSNode value, std::string_view bytes, int depth = 0) {
+  if (ts_node_is_null(value) || depth > 8) return {};
+  const std::string_view kind = type_of(value);
+  if (kind == "struct_expression") return path_text(field(value, "name"), bytes);
+  if (kind == "reference_expression" || kind == "parenthesized_expression") {
+    const TSNode inner = kind == "reference_expression" ? field(value, "value")
+                                                         : ts_node_named_child(value, 0);
+    return value_type(inner, bytes, depth + 1);
+  }
+  TSNode unwrapped{};
+  if (kind == "try_expression") unwrapped = ts_node_named_child(value, 0);
+  if (kind == "call_expression") {
+    TSNode function = field(value, "function");
+    if (type_of(function) == "generic_function") function = field(function, "function");
+    const std::string_view function_kind = type_of(function);
+    if (function_kind == "identifier" || function_kind == "scoped_identifier") {
+      const std::string path = path_text(function, bytes);
+      return path.empty() ? std::string() : path + std::string(kCallResult);
+    }
+    if (function_kind == "field_expression") {
+      const std::string_view method = text_of(field(function, "field"), bytes);
+      if (method == "unwrap" || method == "expect") unwrapped = field(function, "value");
+    }
+  }
+  if (ts_node_is_null(unwrapped)) return {};
+  const std::string inner = value_type(unwrapped, bytes, depth + 1);
+  if (!inner.ends_with(kCallResult) || inner.front() == kFallible) return {};
+  return kFallible + inner;
+}
+
+// A call receiver the resolver can type: `self`, a name, `self.field`, or a call's result.
+std::string receiver_text(TSNode value, std::string_view bytes) {
+  const std::string_view kind = type_of(value);
+  if (kind == "self" || kind == "identifier") return std::string(text_of(value, bytes));
+  if (kind == "field_expression") {
+    const TSNode object = field(value, "value");
+    const TSNode name = field(value, "field");
+    if (type_of(object) == "self" && type_of(name) == "field_identifier") {
+      return "self." + std::string(text_of(name, bytes));
+    }
+    return {};
+  }
+  const std::string type = value_type(value, bytes);
+  return type.ends_with(kCallResult) ? type : std::string();
+}
+
+class Walker {
+ public:
+  Walker(std::string_view bytes, CodeFacts& facts) : bytes_(bytes), facts_(facts) {}
+
+  void run(TSNode root) {
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    children(cursor, 0, 0);
+    ts_tree_cursor_delete(&cursor);
+  }
+
+ private:
+  void children(TSTreeCursor& cursor, uint32_t scope, int depth) {
+    if (depth > kMaxDepth || !ts_tree_cursor_goto_first_child(&cursor)) return;
+    do {
+      visit(cursor, scope, depth + 1);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    ts_tree_cursor_goto_parent(&cursor);
+  }
+
+  void visit(TSTreeCursor& cursor, uint32_t scope, int depth) {
+    const TSNode node = ts_tree_cursor_current_node(&cursor);
+    if (!ts_node_is_named(node)) return;
+    switch (kinds().of(node)) {
+      case Kind::Skip:
+        return;
+      case Kind::Descend:
+        break;
+      case Kind::Function:
+      case Kind::FunctionSignature:
+        scope = function(node, scope);
+        break;
+      case Kind::Struct:
+        scope = type_definition(node, scope, kRoleStruct);
+        break;
+      case Kind::Union:
+        scope = type_definition(node, scope, kRoleUnion);
+        break;
+      case Kind::Enum:
+        type_definition(node, scope, kRoleEnum);
+        return;  // variants and their fields are not entities
+      case Kind::Trait:
+        scope = trait(node, scope);
+        break;
+      case Kind::Impl:
+        scope = impl(node, scope);
+        break;
+      case Kind::Mod:
+        if (ts_node_is_null(field(node, "body"))) {
+          mod_declaration(node, scope);
+          return;
+        }
+        scope = define(node, field(node, "name"), EntityKind::Class,
+                       std::string(text_of(field(node, "name"), bytes_)), kRoleMod, scope);
+        break;
+      case Kind::Macro:
+        define(node, field(node, "name"), EntityKind::Function,
+               std::string(text_of(field(node, "name"), bytes_)) + "!", kRoleMacro, scope);
+        return;  // its rules are token trees: nothing in them is a definition or a call
+      case Kind::Use:
+        use(field(node, "argument"), {}, scope, has_child_of_type(node, "visibility_modifier"),
+            line_of(node), 0);
+        return;
+      case Kind::ExternCrate:
+        extern_crate(node, scope);
+        return;
+      case Kind::Call:
+        call(node, scope);
+        break;
+      case Kind::Let:
+        typed(scope, field(node, "pattern"),
+              ts_node_is_null(field(node, "type")) ? value_type(field(node, "value"), bytes_)
+                                                    : type_path(field(node, "type"), bytes_));
+        break;
+      case Kind::Parameter:
+        typed(scope, field(node, "pattern"), type_path(field(node, "type"), bytes_));
+        return;
+      case Kind::Field:
+        if (facts_.definitions[scope].role == kRoleStruct ||
+            facts_.definitions[scope].role == kRoleUnion) {
+          typed(scope, field(node, "name"), type_path(field(node, "type"), bytes_));
+        }
+        return;
+      case Kind::TypeParameter:
+      case Kind::WherePredicate:
+        bounds(node, scope);
+        return;
+    }
+    children(cursor, scope, depth);
+  }
+
+  uint32_t define(TSNode node, TSNode name_node, EntityKind kind, std::string name,
+                  std::string_view role, uint32_t parent) {
+    Definition d;
+    d.kind = kind;
+    d.parent = parent;
+    d.name = name.empty() ? std::string(role) : std::move(name);
+    d.line = line_of(ts_node_is_null(name_node) ? node : name_node);
+    d.role = std::string(role);
+    d.exported = has_child_of_type(node, "visibility_modifier");
+    const std::optional<uint64_t> line_start =
+        code::own_line_start(bytes_, ts_node_start_byte(attached_start(node, bytes_)));
+    if (line_start) {
+      d.has_anchor = true;
+      d.anchor_offset = *line_start;
+      d.anchor_indent = std::string(code::indent_at(bytes_, *line_start));
+    }
+    facts_.definitions.push_back(std::move(d));
+    return static_cast<uint32_t>(facts_.definitions.size() - 1);
+  }
+
+  std::string_view role_of(uint32_t d) const { return facts_.definitions[d].role; }
+
+  uint32_t function(TSNode node, uint32_t parent) {
+    const bool in_type = role_of(parent) == kRoleImpl || role_of(parent) == kRoleTrait;
+    const bool signature = kinds().of(node) == Kind::FunctionSignature;
+    const std::string_view role = in_type ? kRoleMethod : signature ? kRoleExternFn : kRoleFn;
+    const TSNode name = field(node, "name");
+    const uint32_t d =
+        define(node, name, EntityKind::Function, std::string(text_of(name, bytes_)), role, parent);
+    std::string returns = type_path(field(node, "return_type"), bytes_);
+    if (!returns.empty()) facts_.typed_names.push_back({d, std::string(kReturnType), returns});
+    return d;
+  }
+
+  uint32_t type_definition(TSNode node, uint32_t parent, std::string_view role) {
+    const TSNode name = field(node, "name");
+    return define(node, name, EntityKind::Class, std::string(text_of(name, bytes_)), role,
+                  parent);
+  }
+
+  uint32_t trait(TSNode node, uint32_t parent) {
+    const uint32_t d = type_definition(node, parent, kRoleTrait);
+    const TSNode bounds = field(node, "bounds");
+    const uint32_t n = ts_node_is_null(bounds) ? 0 : ts_node_named_child_count(bounds);
+    for (uint32_t i = 0; i < n; ++i) {
+      std::string base = path_text(ts_node_named_child(bounds, i), bytes_);
+      if (!base.empty()) facts_.definitions[d].bases.push_back(std::move(base));
+    }
+    return d;
+  }
+
+  // An impl block is named after its type (`impl<T> Display for &Foo<T>` is "Foo"); a negative
+  // impl (`impl !Send for Foo`) has no trait as a base.
+  uint32_t impl(TSNode node, uint32_t parent) {
+    TSNode type = field(node, "type");
+    while (type_of(type) == "reference_type" || type_of(type) == "pointer_type") {
+      type = field(type, "type");
+    }
+    std::string owner = path_text(type, bytes_);
+    const uint32_t d =
+        define(node, type, EntityKind::Class, std::string(last_segment(owner)), kRoleImpl, parent);
+    facts_.definitions[d].owner = std::move(owner);
+    const TSNode trait = field(node, "trait");
+    if (!ts_node_is_null(trait) && !has_child_of_type(node, "!")) {
+      std::string base = path_text(trait, bytes_);
+      if (!base.empty()) facts_.definitions[d].bases.push_back(std::move(base));
+    }
+    return d;
+  }
+
+  void mod_declaration(TSNode node, uint32_t scope) {
+    code::Import declared;
+    declared.source = std::string(kModDeclaration);
+    declared.name = std::string(text_of(field(node, "name"), bytes_));
+    declared.alias = path_attribute(node, bytes_);
+    declared.line = line_of(node);
+    declared.reexport = has_child_of_type(node, "visibility_modifier");
+    declared.scope = scope;
+    facts_.imports.push_back(std::move(declared));
+  }
+
+  void add_import(std::string source, std::string name, std::string alias, uint32_t scope,
+                  bool reexport, uint32_t line) {
+    facts_.imports.push_back(
+        {std::move(source), std::move(name), std::move(alias), line, reexport, scope});
+  }
+
+  static std::string joined(const std::string& prefix, const std::string& path) {
+    if (prefix.empty()) return path;
+    if (path.empty()) return prefix;
+    return prefix + "::" + path;
+  }
+
+  // One clause of a `use` tree under `prefix` (`use a::{b, c::{d as e, *}}`).
+  void use(TSNode clause, const std::string& prefix, uint32_t scope, bool reexport, uint32_t line,
+           int depth) {
+    if (ts_node_is_null(clause) || depth > 16) return;
+    const std::string_view kind = type_of(clause);
+    if (kind == "use_list") {
+      const uint32_t n = ts_node_named_child_count(clause);
+      for (uint32_t i = 0; i < n; ++i) {
+        use(ts_node_named_child(clause, i), prefix, scope, reexport, line, depth + 1);
+      }
+    } else if (kind == "scoped_use_list") {
+      use(field(clause, "list"), joined(prefix, path_text(field(clause, "path"), bytes_)), scope,
+          reexport, line, depth + 1);
+    } else if (kind == "use_wildcard") {
+      const TSNode path = ts_node_named_child(clause, 0);
+      const std::string module =
+          joined(prefix, ts_node_is_null(path) ? std::string() : path_text(path, bytes_));
+      if (!module.empty()) add_import(module, "*", {}, scope, reexport, line);
+    } else if (kind == "use_as_clause") {
+      std::string path = joined(prefix, path_text(field(clause, "path"), bytes_));
+      if (path.ends_with("::self")) path.resize(path.size() - 6);
+      if (path.empty()) return;
+      const std::string name(last_segment(path));
+      add_import(std::move(path), name, std::string(text_of(field(clause, "alias"), bytes_)),
+                 scope, reexport, line);
+    } else {
+      std::string path = joined(prefix, path_text(clause, bytes_));
+      if (path.ends_with("::self")) path.resize(path.size() - 6);  // `use a::{self}` binds a
+      if (path.empty() || path == "self") return;
+      const std::string name(last_segment(path));
+      add_import(std::move(path), name, {}, scope, reexport, line);
+    }
+  }
+
+  void extern_crate(TSNode node, uint32_t scope) {
+    const std::string name(text_of(field(node, "name"), bytes_));
+    const TSNode alias = field(node, "alias");
+    add_import(name, name, ts_node_is_null(alias) ? std::string() : std::string(text_of(alias, bytes_)),
+               scope, has_child_of_type(node, "visibility_modifier"), line_of(node));
+  }
+
+  void call(TSNode node, uint32_t scope) {
+    TSNode function = field(node, "function");
+    if (type_of(function) == "generic_function") function = field(function, "function");
+    const std::string_view kind = type_of(function);
+    code::Call c;
+    c.scope = scope;
+    c.line = line_of(node);
+    if (kind == "identifier") {
+      c.name = std::string(text_of(function, bytes_));
+    } else if (kind == "scoped_identifier") {
+      c.form = CallForm::Path;
+      c.receiver = path_text(field(function, "path"), bytes_);
+      c.name = std::string(text_of(field(function, "name"), bytes_));
+      if (c.receiver.empty()) return;
+    } else if (kind == "field_expression") {
+      c.form = CallForm::Member;
+      c.receiver = receiver_text(field(function, "value"), bytes_);
+      c.name = std::string(text_of(field(function, "field"), bytes_));
+      if (c.receiver.empty()) return;
+    } else {
+      return;
+    }
+    facts_.calls.push_back(std::move(c));
+  }
+
+  // A binding with an evident type; `mut x` and `ref x` patterns bind x, others nothing.
+  void typed(uint32_t scope, TSNode pattern, std::string type) {
+    if (ts_node_is_null(pattern) || type.empty() || scope == 0) return;
+    const std::string_view kind = type_of(pattern);
+    if (kind != "identifier" && kind != "field_identifier") return;
+    facts_.typed_names.push_back({scope, std::string(text_of(pattern, bytes_)), std::move(type)});
+  }
+
+  // `T: A + B` in a parameter list or a where clause: T's methods are A's and B's.
+  void bounds(TSNode node, uint32_t scope) {
+    const bool parameter = kinds().of(node) == Kind::TypeParameter;
+    const TSNode name = field(node, parameter ? "name" : "left");
+    const TSNode list = field(node, "bounds");
+    if (ts_node_is_null(name) || ts_node_is_null(list) || type_of(name) != "type_identifier") {
+      return;
+    }
+    const std::string bound_name = kBoundOpen + std::string(text_of(name, bytes_)) + ">";
+    const uint32_t n = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < n; ++i) {
+      std::string trait = path_text(ts_node_named_child(list, i), bytes_);
+      if (!trait.empty()) facts_.typed_names.push_back({scope, bound_name, std::move(trait)});
+    }
+  }
+
+  std::string_view bytes_;
+  CodeFacts& facts_;
+};
+
+}  // namespace
+
+CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
+  CodeFacts facts;
+  facts.newline = first_newline(bytes);
+  facts.lines = count_lines(bytes);
+  const code::ParsedTree tree(parser, tree_sitter_rust(), bytes);
+  if (!tree) return facts;
+  const TSNode root = tree.root();
+  facts.parsed_cleanly = !ts_node_has_error(root);
+  if (const std::optional<uint64_t> anchor = code::file_anchor(bytes, true)) {
+    facts.has_file_anchor = true;
+    facts.file_anchor = *anchor;
+  }
+  Walker(bytes, facts).run(root);
+  return facts;
+}
+
+}  // namespace anchorfs::analysis::rust

@@ -1,0 +1,9 @@
+use geo_core::point;
+
+pub fn print(p: &point::Point) {
+    let n = p.norm();
+    let _ = n;
+    helper();
+}
+
+fn helper() {}
