@@ -2,7 +2,9 @@
 // stack) recording definitions, imports, calls and typed names.
 #include "analysis/java/extract.h"
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/code/anchors.h"
@@ -116,6 +118,73 @@ bool has_modifier(TSNode declaration, std::string_view word, std::string_view by
   return false;
 }
 
+// What the walk does at a node, by grammar symbol (one table lookup instead of comparing names).
+enum class Kind : uint8_t {
+  Descend,  // nothing of its own: its children are walked
+  Skip,     // comments, modifiers (annotations hold constants only), module declarations
+  Package,
+  Import,
+  TypeDeclaration,
+  Method,
+  Creation,
+  EnumConstant,
+  Invocation,
+  ExplicitConstructor,
+  Variables,
+  DeclaredVariable,
+  Instanceof,
+  TypePattern,
+  Lambda,
+};
+
+const std::vector<Kind>& symbol_kinds() {
+  static const std::vector<Kind> kinds = [] {
+    static constexpr std::pair<std::string_view, Kind> kNamed[] = {
+        {"line_comment", Kind::Skip},
+        {"block_comment", Kind::Skip},
+        {"modifiers", Kind::Skip},
+        {"module_declaration", Kind::Skip},
+        {"package_declaration", Kind::Package},
+        {"import_declaration", Kind::Import},
+        {"class_declaration", Kind::TypeDeclaration},
+        {"interface_declaration", Kind::TypeDeclaration},
+        {"enum_declaration", Kind::TypeDeclaration},
+        {"record_declaration", Kind::TypeDeclaration},
+        {"annotation_type_declaration", Kind::TypeDeclaration},
+        {"method_declaration", Kind::Method},
+        {"constructor_declaration", Kind::Method},
+        {"compact_constructor_declaration", Kind::Method},
+        {"object_creation_expression", Kind::Creation},
+        {"enum_constant", Kind::EnumConstant},
+        {"method_invocation", Kind::Invocation},
+        {"explicit_constructor_invocation", Kind::ExplicitConstructor},
+        {"field_declaration", Kind::Variables},
+        {"constant_declaration", Kind::Variables},
+        {"local_variable_declaration", Kind::Variables},
+        {"formal_parameter", Kind::DeclaredVariable},
+        {"spread_parameter", Kind::DeclaredVariable},
+        {"catch_formal_parameter", Kind::DeclaredVariable},
+        {"enhanced_for_statement", Kind::DeclaredVariable},
+        {"resource", Kind::DeclaredVariable},
+        {"instanceof_expression", Kind::Instanceof},
+        {"type_pattern", Kind::TypePattern},
+        {"lambda_expression", Kind::Lambda},
+    };
+    const TSLanguage* language = tree_sitter_java();
+    std::vector<Kind> out(ts_language_symbol_count(language), Kind::Descend);
+    for (uint32_t s = 0; s < out.size(); ++s) {
+      const auto symbol = static_cast<TSSymbol>(s);
+      if (ts_language_symbol_type(language, symbol) != TSSymbolTypeRegular) continue;
+      const std::string_view name = ts_language_symbol_name(language, symbol);
+      for (const auto& [node_type, kind] : kNamed) {
+        if (node_type == name) out[s] = kind;
+      }
+    }
+    return out;
+  }();
+  return kinds;
+}
+
 class Extractor {
  public:
   Extractor(std::string_view bytes, code::CodeFacts& facts) : bytes_(bytes), facts_(facts) {
@@ -123,12 +192,14 @@ class Extractor {
   }
 
   void run(TSNode root) {
+    cursor_ = ts_tree_cursor_new(root);
     push_children(root, 0);
     while (!stack_.empty()) {
       const Frame frame = stack_.back();
       stack_.pop_back();
       visit(frame.node, frame.scope);
     }
+    ts_tree_cursor_delete(&cursor_);
   }
 
  private:
@@ -140,67 +211,71 @@ class Extractor {
   void push(TSNode node, uint32_t scope) {
     if (!ts_node_is_null(node)) stack_.push_back({node, scope});
   }
-  // Children are pushed last first, so they are visited in source order (definitions must be
-  // numbered in source order, a parent before its children).
+  // Named children with children of their own (no leaf matters to the walk), pushed last first so
+  // they are visited in source order (definitions are numbered in source order, a parent before
+  // its children). A cursor steps through siblings in constant time each.
   void push_children(TSNode node, uint32_t scope) {
-    for (uint32_t i = ts_node_named_child_count(node); i-- > 0;) {
-      push(ts_node_named_child(node, i), scope);
-    }
+    const size_t first = stack_.size();
+    ts_tree_cursor_reset(&cursor_, node);
+    if (!ts_tree_cursor_goto_first_child(&cursor_)) return;
+    do {
+      const TSNode child = ts_tree_cursor_current_node(&cursor_);
+      if (ts_node_is_named(child) && ts_node_child_count(child) > 0) push(child, scope);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
+    std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end());
   }
 
   void visit(TSNode node, uint32_t scope) {
-    const std::string_view type = type_of(node);
-    if (type == "line_comment" || type == "block_comment" || type == "modifiers" ||
-        type == "module_declaration") {
-      return;
-    }
-    if (type == "package_declaration") {
-      for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-        const TSNode child = ts_node_named_child(node, i);
-        const std::string_view child_type = type_of(child);
-        if (child_type == "identifier" || child_type == "scoped_identifier") {
-          facts_.package = dotted(child, bytes_);
+    const std::vector<Kind>& kinds = symbol_kinds();
+    const TSSymbol symbol = ts_node_symbol(node);
+    switch (symbol < kinds.size() ? kinds[symbol] : Kind::Descend) {
+      case Kind::Skip:
+        return;
+      case Kind::Package:
+        for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+          const TSNode child = ts_node_named_child(node, i);
+          const std::string_view child_type = type_of(child);
+          if (child_type == "identifier" || child_type == "scoped_identifier") {
+            facts_.package = dotted(child, bytes_);
+          }
         }
+        return;
+      case Kind::Import:
+        return import(node);
+      case Kind::TypeDeclaration:
+        return type_declaration(node, type_of(node), scope);
+      case Kind::Method:
+        return method(node, type_of(node), scope);
+      case Kind::Creation:
+        return creation(node, scope);
+      case Kind::EnumConstant:
+        return enum_constant(node, scope);
+      case Kind::Invocation:
+        return invocation(node, scope);
+      case Kind::ExplicitConstructor:
+        add_call(scope, code::CallForm::Construct, "",
+                 std::string(text_of(field(node, "constructor"), bytes_)), node,
+                 field(node, "arguments"));
+        return push_children(node, scope);
+      case Kind::Variables:
+        return variables(node, scope);
+      case Kind::DeclaredVariable:
+        declared_variable(node, scope);
+        return push_children(node, scope);
+      case Kind::Instanceof: {
+        const TSNode name = field(node, "name");
+        if (!ts_node_is_null(name)) {
+          add_typed(scope, name, declared_type(field(node, "right"), scope));
+        }
+        return push_children(node, scope);
       }
-    } else if (type == "import_declaration") {
-      import(node);
-    } else if (type == "class_declaration" || type == "interface_declaration" ||
-               type == "enum_declaration" || type == "record_declaration" ||
-               type == "annotation_type_declaration") {
-      type_declaration(node, type, scope);
-    } else if (type == "method_declaration" || type == "constructor_declaration" ||
-               type == "compact_constructor_declaration") {
-      method(node, type, scope);
-    } else if (type == "object_creation_expression") {
-      creation(node, scope);
-    } else if (type == "enum_constant") {
-      enum_constant(node, scope);
-    } else if (type == "method_invocation") {
-      invocation(node, scope);
-    } else if (type == "explicit_constructor_invocation") {
-      const TSNode target = field(node, "constructor");
-      add_call(scope, code::CallForm::Construct, "", std::string(text_of(target, bytes_)), node,
-               field(node, "arguments"));
-      push_children(node, scope);
-    } else if (type == "field_declaration" || type == "constant_declaration" ||
-               type == "local_variable_declaration") {
-      variables(node, scope);
-    } else if (type == "formal_parameter" || type == "spread_parameter" ||
-               type == "catch_formal_parameter" || type == "enhanced_for_statement" ||
-               type == "resource") {
-      declared_variable(node, scope);
-      push_children(node, scope);
-    } else if (type == "instanceof_expression") {
-      const TSNode name = field(node, "name");
-      if (!ts_node_is_null(name)) add_typed(scope, name, declared_type(field(node, "right"), scope));
-      push_children(node, scope);
-    } else if (type == "type_pattern") {
-      add_typed(scope, ts_node_named_child(node, ts_node_named_child_count(node) - 1),
-                declared_type(ts_node_named_child(node, 0), scope));
-    } else if (type == "lambda_expression") {
-      lambda(node, scope);
-    } else {
-      push_children(node, scope);
+      case Kind::TypePattern:
+        return add_typed(scope, ts_node_named_child(node, ts_node_named_child_count(node) - 1),
+                         declared_type(ts_node_named_child(node, 0), scope));
+      case Kind::Lambda:
+        return lambda(node, scope);
+      case Kind::Descend:
+        return push_children(node, scope);
     }
   }
 
@@ -512,6 +587,7 @@ class Extractor {
   std::string_view bytes_;
   code::CodeFacts& facts_;
   std::vector<Frame> stack_;
+  TSTreeCursor cursor_{};
   std::vector<std::vector<std::string>> type_parameters_;  // by definition
   std::vector<uint32_t> anonymous_counts_{0};              // by definition
   std::vector<uint32_t> record_components_;                // by definition (records only)
