@@ -283,7 +283,10 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
   const int fd = source->fd();
   if (layout.empty()) {
     // Untagged: libfuse reads the range straight from the source fd into its reply.
-    fuse_bufvec data = FUSE_BUFVEC_INIT(length);
+    // FUSE_BUFVEC_INIT is a C compound literal; the same fields, set in C++.
+    fuse_bufvec data{};
+    data.count = 1;
+    data.buf[0].size = length;
     data.buf[0].flags = static_cast<fuse_buf_flags>(FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK);
     data.buf[0].fd = fd;
     data.buf[0].pos = off;

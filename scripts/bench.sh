@@ -10,7 +10,8 @@
 # scaling curve, then warm git status/diff in a mount of a git repository of sympy vs its checkout
 # (scripts/bench/git_status.py; skipped when --corpus is given, unless --git-repo names a clone to
 # use instead), then (full runs without --corpus) the per-language mount budgets on Go, Java, Rust
-# and TypeScript corpora (scripts/bench/languages.py). Writes the results into docs/benchmarks.md
+# and TypeScript corpora (scripts/bench/languages.py) and the shared-cache rows
+# (scripts/bench/cache_farm.py). Writes the results into docs/benchmarks.md
 # (between its bench and languages markers) unless --output; the git table goes to stdout.
 # Run as root for fair cold passes (it drops the page cache). Every mount is undone on exit.
 set -euo pipefail
@@ -53,7 +54,7 @@ fi
 # --- what the benchmark needs --------------------------------------------------------------------
 if [ "$install" = 1 ]; then
   need=(bindfs ripgrep fuse3 libfuse3-dev gcc pkg-config python3 python3-django python3-sympy
-        golang-1.19-src openjdk-17-source librust-regex-dev node-typescript)
+        golang-1.19-src openjdk-17-source librust-regex-dev node-typescript redis-server)
   missing=()
   for p in "${need[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -158,11 +159,15 @@ if [[ ",$configs," == *",anchorfs-"* ]] && { [ ${#corpora[@]} -eq 0 ] || [ -n "$
   [ -n "$git_repo" ] && git_args+=(--repo "$git_repo")
   python3 "$here/scripts/bench/git_status.py" "${git_args[@]}" || status=1
 fi
-# Per-language mount budgets (Go, Java, Rust, TypeScript corpora from Debian packages), full runs.
+# Per-language mount budgets (Go, Java, Rust, TypeScript corpora from Debian packages) and the
+# shared cache across checkouts and machines (redis-server), full runs.
 if [ "$quick" = 0 ] && [ ${#corpora[@]} -eq 0 ]; then
   lang_output="$output"; [ "$output" = "-" ] || lang_output="$here/docs/benchmarks.md"
   python3 "$here/scripts/bench/languages.py" --anchorfs "$anchorfs" \
     --parse-floor "$build/analysis/anchorfs_parse_floor" --reps "$reps" \
     --work "$work/languages" --output "$lang_output" || status=1
+  # The shared cache: a second checkout, and a second machine through Redis.
+  python3 "$here/scripts/bench/cache_farm.py" --anchorfs "$anchorfs" --reps "$reps" \
+    --work "$work/cache-farm" --output "$lang_output" || status=1
 fi
 exit "$status"
