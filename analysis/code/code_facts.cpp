@@ -23,6 +23,7 @@ std::string serialize(const CodeFacts& facts, std::string_view magic) {
   out.u64(facts.lines);
   out.u64(facts.dense_extracted);
   out.str(facts.package);
+  out.str(facts.build_condition);
   out.u64(facts.definitions.size());
   for (const Definition& d : facts.definitions) {
     out.u64(static_cast<uint64_t>(d.kind));
@@ -104,6 +105,7 @@ std::unique_ptr<CodeFacts> deserialize(std::string_view bytes, std::string_view 
   facts->lines = in.u32();
   facts->dense_extracted = in.boolean();
   facts->package = in.str();
+  facts->build_condition = in.str();
   facts->definitions.resize(in.count());
   for (Definition& d : facts->definitions) {
     const uint8_t kind = in.u8();

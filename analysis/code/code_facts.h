@@ -89,6 +89,9 @@ class CodeFacts final : public LanguageFacts {
   std::vector<Call> calls;
   std::vector<TypedName> typed_names;
   std::string package;  // the declared package or module name, where the language has one
+  // The condition the whole file is compiled under, as written (Go's `//go:build` expression);
+  // "" for none. Resolution keeps calls between files that can be built together.
+  std::string build_condition;
 
   friend bool operator==(const CodeFacts&, const CodeFacts&) = default;
 };

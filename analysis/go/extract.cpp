@@ -66,6 +66,7 @@ class Extractor {
 
   code::CodeFacts run(TSNode root) {
     facts_.parsed_cleanly = !ts_node_has_error(root);
+    build_condition(root);
     walk(root, 0, 0);
     if (too_deep_) facts_.parsed_cleanly = false;
     const std::optional<uint64_t> anchor = code::file_anchor(bytes_, false);
@@ -135,6 +136,24 @@ class Extractor {
         break;
     }
     walk_children(node, scope, depth);
+  }
+
+  // The `//go:build` line among the comments before the package clause.
+  void build_condition(TSNode root) {
+    constexpr std::string_view kPrefix = "//go:build";
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+      const TSNode child = ts_node_named_child(root, i);
+      if (kind_of(child) != Node::Comment) return;
+      std::string_view line = text(child);
+      if (!line.starts_with(kPrefix) || line.size() == kPrefix.size() ||
+          (line[kPrefix.size()] != ' ' && line[kPrefix.size()] != '\t')) {
+        continue;
+      }
+      line.remove_prefix(kPrefix.size());
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+      facts_.build_condition = std::string(line);
+      return;
+    }
   }
 
   // --- Definitions ----------------------------------------------------------------------------

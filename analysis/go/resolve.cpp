@@ -49,11 +49,12 @@ class Resolver {
     return files;
   }
 
-  // The non-test files of `package` declaring `member` at package level.
-  void declaring_files(const Package& package, std::string_view member,
+  // The non-test files of `package` declaring `member` at package level that may be built with
+  // `from`.
+  void declaring_files(const Package& package, std::string_view member, uint32_t from,
                        std::set<uint32_t>& files) const {
     auto add = [&](uint32_t f) {
-      if (!index_.files[f].test) files.insert(f);
+      if (!index_.files[f].test && index_.visible_file(f, from)) files.insert(f);
     };
     if (const auto it = package.functions.find(member); it != package.functions.end()) {
       for (const DefRef& def : it->second) add(def.file);
@@ -81,17 +82,18 @@ class Resolver {
         }
       }
       if (import.spec->alias == "_") {
-        declaring_files(package, "init", targets);
+        declaring_files(package, "init", f, targets);
       } else if (!import.local.empty()) {
         for (const code::Import& use : file.facts->imports) {
           if (!use.name.empty() && use.alias == import.local && use.source == import.spec->source) {
-            declaring_files(package, use.name, targets);
+            declaring_files(package, use.name, f, targets);
           }
         }
       }
       if (targets.empty()) {
-        const std::vector<uint32_t> all = product_files(package);
-        targets.insert(all.begin(), all.end());
+        for (const uint32_t target : product_files(package)) {
+          if (index_.visible_file(target, f)) targets.insert(target);
+        }
       }
       for (const uint32_t target : targets) {
         out_.push_back({file_entity(f), file_entity(target), Relation::Imports});
@@ -138,6 +140,14 @@ class Resolver {
     if (types_.local(call.scope, call.name)) return;
     const GoFile& file = index_.files[f];
     append(callees, index_.packages[file.package], call.name);
+    // A function the caller's own file declares is the one it calls: other declarations of the
+    // name are build variants or, in directories of independent files (testdata), other programs.
+    const auto own = std::find_if(callees.begin(), callees.end(),
+                                  [&](const DefRef& callee) { return callee.file == f; });
+    if (own != callees.end()) {
+      callees = {*own};
+      return;
+    }
     if (!callees.empty()) return;
     for (const FileImport& import : file.imports) {
       if (import.package && import.spec->alias == ".") {

@@ -36,7 +36,8 @@ inline constexpr char kBoundOpen = '<';
 // TypedName::type conventions. A type is a path with generic arguments, references and smart
 // pointers (Box, Rc, Arc) removed. A leading '?' marks an Option or Result of it (usable after
 // `?`, `.unwrap()` or `.expect(..)`). A trailing "()" means "what calling this path returns"
-// (`let x = Foo::new();` records x as "Foo::new()"; `let x = Foo::new()?;` as "?Foo::new()").
+// (`let x = Foo::new();` records x as "Foo::new()"; `let x = Foo::new()?;` as "?Foo::new()";
+// `let y = x.build();` as "x.build()": the method build on x's type).
 inline constexpr char kFallible = '?';
 inline constexpr std::string_view kCallResult = "()";
 

@@ -17,6 +17,7 @@ CodeFacts sample() {
   facts.newline = "\r\n";
   facts.lines = 40;
   facts.package = "geometry";
+  facts.build_condition = "linux && !cgo";
   Definition shape;
   shape.kind = EntityKind::Class;
   shape.name = "Shape";
