@@ -14,10 +14,45 @@
 namespace anchorfs::analysis::java {
 namespace {
 
-using code::field;
 using code::line_of;
 using code::text_of;
 using code::type_of;
+
+// The grammar's field ids, looked up once (tree-sitter 0.20 finds an id by name by comparing it
+// with every field name).
+struct FieldIds {
+  TSFieldId arguments;
+  TSFieldId body;
+  TSFieldId constructor;
+  TSFieldId dimensions;
+  TSFieldId element;
+  TSFieldId field;
+  TSFieldId interfaces;
+  TSFieldId name;
+  TSFieldId object;
+  TSFieldId parameters;
+  TSFieldId right;
+  TSFieldId scope;
+  TSFieldId superclass;
+  TSFieldId type;
+  TSFieldId type_parameters;
+  TSFieldId value;
+};
+
+const FieldIds& fields() {
+  static const FieldIds ids = [] {
+    auto id = [](std::string_view name) {
+      return ts_language_field_id_for_name(tree_sitter_java(), name.data(),
+                                           static_cast<uint32_t>(name.size()));
+    };
+    return FieldIds{id("arguments"), id("body"), id("constructor"), id("dimensions"), id("element"), id("field"), id("interfaces"), id("name"), id("object"), id("parameters"), id("right"), id("scope"), id("superclass"), id("type"), id("type_parameters"), id("value")};
+  }();
+  return ids;
+}
+
+TSNode by_field(TSNode node, TSFieldId id) {
+  return ts_node_child_by_field_id(node, id);
+}
 
 bool is_comment(TSNode node) {
   const std::string_view type = type_of(node);
@@ -44,7 +79,7 @@ std::string type_name(TSNode node, std::string_view bytes) {
     return out;
   }
   if (type == "generic_type") return type_name(ts_node_named_child(node, 0), bytes);
-  if (type == "array_type") return type_name(field(node, "element"), bytes) + "[]";
+  if (type == "array_type") return type_name(by_field(node, fields().element), bytes) + "[]";
   if (type == "annotated_type") {
     return type_name(ts_node_named_child(node, ts_node_named_child_count(node) - 1), bytes);
   }
@@ -54,8 +89,8 @@ std::string type_name(TSNode node, std::string_view bytes) {
 // "a.b.c" for an identifier or scoped_identifier, whatever spacing sits between the parts.
 std::string dotted(TSNode node, std::string_view bytes) {
   if (type_of(node) == "scoped_identifier") {
-    return dotted(field(node, "scope"), bytes) + "." +
-           std::string(text_of(field(node, "name"), bytes));
+    return dotted(by_field(node, fields().scope), bytes) + "." +
+           std::string(text_of(by_field(node, fields().name), bytes));
   }
   return std::string(text_of(node, bytes));
 }
@@ -69,7 +104,7 @@ std::string receiver_name(TSNode node, std::string_view bytes) {
     type = type_of(node);
   }
   if (type == "object_creation_expression") {
-    const TSNode created = field(node, "type");
+    const TSNode created = by_field(node, fields().type);
     for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
       if (type_of(ts_node_named_child(node, i)) == "class_body") return {};  // anonymous
     }
@@ -77,21 +112,21 @@ std::string receiver_name(TSNode node, std::string_view bytes) {
     return name.empty() ? std::string() : "new " + name;
   }
   if (type == "cast_expression") {
-    const std::string name = type_name(field(node, "type"), bytes);
+    const std::string name = type_name(by_field(node, fields().type), bytes);
     return name.empty() ? std::string() : "(" + name + ")";
   }
   if (type == "identifier" || type == "this" || type == "super") {
     return std::string(text_of(node, bytes));
   }
   if (type == "field_access") {
-    const TSNode object_node = field(node, "object");
+    const TSNode object_node = by_field(node, fields().object);
     const std::string_view object_type = type_of(object_node);
     if (object_type != "identifier" && object_type != "this" && object_type != "super" &&
         object_type != "field_access") {
       return {};
     }
     const std::string object = receiver_name(object_node, bytes);
-    const TSNode name = field(node, "field");
+    const TSNode name = by_field(node, fields().field);
     if (object.empty() || ts_node_is_null(name)) return {};
     return object + "." + std::string(text_of(name, bytes));
   }
@@ -254,8 +289,8 @@ class Extractor {
         return invocation(node, scope);
       case Kind::ExplicitConstructor:
         add_call(scope, code::CallForm::Construct, "",
-                 std::string(text_of(field(node, "constructor"), bytes_)), node,
-                 field(node, "arguments"));
+                 std::string(text_of(by_field(node, fields().constructor), bytes_)), node,
+                 by_field(node, fields().arguments));
         return push_children(node, scope);
       case Kind::Variables:
         return variables(node, scope);
@@ -263,9 +298,9 @@ class Extractor {
         declared_variable(node, scope);
         return push_children(node, scope);
       case Kind::Instanceof: {
-        const TSNode name = field(node, "name");
+        const TSNode name = by_field(node, fields().name);
         if (!ts_node_is_null(name)) {
-          add_typed(scope, name, declared_type(field(node, "right"), scope));
+          add_typed(scope, name, declared_type(by_field(node, fields().right), scope));
         }
         return push_children(node, scope);
       }
@@ -332,7 +367,7 @@ class Extractor {
   }
 
   void record_type_parameters(TSNode node, uint32_t definition) {
-    const TSNode parameters = field(node, "type_parameters");
+    const TSNode parameters = by_field(node, fields().type_parameters);
     if (ts_node_is_null(parameters)) return;
     for (uint32_t i = 0; i < ts_node_named_child_count(parameters); ++i) {
       const TSNode parameter = ts_node_named_child(parameters, i);
@@ -375,21 +410,21 @@ class Extractor {
     for (const auto& [node_type, word] : kRoles) {
       if (node_type == type) role = word;
     }
-    const TSNode name = field(node, "name");
+    const TSNode name = by_field(node, fields().name);
     const uint32_t d = add_definition(node, EntityKind::Class, scope,
                                       std::string(text_of(name, bytes_)), role, name);
     record_type_parameters(node, d);
     code::Definition& def = facts_.definitions[d];
     def.exported = has_modifier(node, "public", bytes_);
-    add_bases(field(node, "superclass"), def);
-    add_bases(field(node, "interfaces"), def);
+    add_bases(by_field(node, fields().superclass), def);
+    add_bases(by_field(node, fields().interfaces), def);
     for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
       const TSNode child = ts_node_named_child(node, i);
       if (type_of(child) == "extends_interfaces") add_bases(child, facts_.definitions[d]);
     }
     if (role == "record") {
       // Record components are its fields.
-      const TSNode components = field(node, "parameters");
+      const TSNode components = by_field(node, fields().parameters);
       for (uint32_t i = 0; i < ts_node_named_child_count(components); ++i) {
         const TSNode component = ts_node_named_child(components, i);
         if (!is_comment(component)) declared_variable(component, d);
@@ -397,19 +432,19 @@ class Extractor {
       record_components_.resize(facts_.definitions.size(), 0);
       record_components_[d] = named_count_without_comments(components);
     }
-    push(field(node, "body"), d);
+    push(by_field(node, fields().body), d);
   }
 
   void method(TSNode node, std::string_view type, uint32_t scope) {
     const bool constructor = type != "method_declaration";
-    const TSNode name = field(node, "name");
+    const TSNode name = by_field(node, fields().name);
     const uint32_t d = add_definition(node, EntityKind::Function, scope,
                                       std::string(text_of(name, bytes_)),
                                       constructor ? "constructor" : "method", name);
     record_type_parameters(node, d);
     code::Definition& def = facts_.definitions[d];
     def.exported = has_modifier(node, "public", bytes_);
-    const TSNode parameters = field(node, "parameters");
+    const TSNode parameters = by_field(node, fields().parameters);
     if (type == "compact_constructor_declaration") {
       def.arity = scope < record_components_.size() ? record_components_[scope] : 0;
     } else {
@@ -421,14 +456,14 @@ class Extractor {
         def.variadic = parameter_type == "spread_parameter";
       }
     }
-    push(field(node, "body"), d);
+    push(by_field(node, fields().body), d);
     if (type != "compact_constructor_declaration") push(parameters, d);  // visited first
   }
 
   void creation(TSNode node, uint32_t scope) {
-    const TSNode type = field(node, "type");
+    const TSNode type = by_field(node, fields().type);
     const std::string name = type_name(type, bytes_);
-    add_call(scope, code::CallForm::Construct, "", name, node, field(node, "arguments"));
+    add_call(scope, code::CallForm::Construct, "", name, node, by_field(node, fields().arguments));
     TSNode body{};
     for (uint32_t i = ts_node_named_child_count(node); i-- > 0;) {
       const TSNode child = ts_node_named_child(node, i);
@@ -449,13 +484,13 @@ class Extractor {
 
   void enum_constant(TSNode node, uint32_t scope) {
     const std::string enum_name = facts_.definitions[scope].name;  // definitions may grow
-    const TSNode arguments = field(node, "arguments");
+    const TSNode arguments = by_field(node, fields().arguments);
     if (!ts_node_is_null(arguments)) {
       add_call(scope, code::CallForm::Construct, "", enum_name, node, arguments);
     }
-    const TSNode body = field(node, "body");
+    const TSNode body = by_field(node, fields().body);
     if (!ts_node_is_null(body)) {
-      const TSNode name = field(node, "name");
+      const TSNode name = by_field(node, fields().name);
       const uint32_t d = add_definition(node, EntityKind::Class, scope,
                                         std::string(text_of(name, bytes_)), "enum_constant", name);
       facts_.definitions[d].bases.push_back(enum_name);
@@ -465,9 +500,9 @@ class Extractor {
   }
 
   void invocation(TSNode node, uint32_t scope) {
-    const TSNode object = field(node, "object");
-    const std::string name(text_of(field(node, "name"), bytes_));
-    const TSNode arguments = field(node, "arguments");
+    const TSNode object = by_field(node, fields().object);
+    const std::string name(text_of(by_field(node, fields().name), bytes_));
+    const TSNode arguments = by_field(node, fields().arguments);
     if (ts_node_is_null(object)) {
       add_call(scope, code::CallForm::Plain, "", name, node, arguments);
     } else {
@@ -517,7 +552,7 @@ class Extractor {
 
   // A parameter, resource, catch or for-each variable: one name, one type.
   void declared_variable(TSNode node, uint32_t scope) {
-    TSNode type = field(node, "type");
+    TSNode type = by_field(node, fields().type);
     if (type_of(node) == "catch_formal_parameter") {
       for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
         const TSNode child = ts_node_named_child(node, i);
@@ -526,36 +561,36 @@ class Extractor {
         }
       }
     }
-    TSNode name = field(node, "name");
+    TSNode name = by_field(node, fields().name);
     if (type_of(node) == "spread_parameter") {
       for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
         const TSNode child = ts_node_named_child(node, i);
-        if (type_of(child) == "variable_declarator") name = field(child, "name");
+        if (type_of(child) == "variable_declarator") name = by_field(child, fields().name);
       }
       add_typed(scope, name, {});  // an array of the written type
       return;
     }
     if (ts_node_is_null(name)) return;  // `try (existing)`
     std::string written = ts_node_is_null(type) ? std::string() : declared_type(type, scope);
-    if (!ts_node_is_null(field(node, "dimensions"))) written.clear();
+    if (!ts_node_is_null(by_field(node, fields().dimensions))) written.clear();
     add_typed(scope, name, std::move(written));
   }
 
   void variables(TSNode node, uint32_t scope) {
-    const TSNode type = field(node, "type");
+    const TSNode type = by_field(node, fields().type);
     const bool inferred = text_of(type, bytes_) == "var";
     const std::string written = inferred ? std::string() : declared_type(type, scope);
     for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
       const TSNode declarator = ts_node_named_child(node, i);
       if (type_of(declarator) != "variable_declarator") continue;
-      const TSNode value = field(declarator, "value");
+      const TSNode value = by_field(declarator, fields().value);
       std::string declared = written;
       if (inferred && !ts_node_is_null(value) && type_of(value) == "object_creation_expression" &&
           ts_node_is_null(value_class_body(value))) {
-        declared = declared_type(field(value, "type"), scope);
+        declared = declared_type(by_field(value, fields().type), scope);
       }
-      if (!ts_node_is_null(field(declarator, "dimensions"))) declared.clear();
-      add_typed(scope, field(declarator, "name"), std::move(declared));
+      if (!ts_node_is_null(by_field(declarator, fields().dimensions))) declared.clear();
+      add_typed(scope, by_field(declarator, fields().name), std::move(declared));
       push(value, scope);
     }
   }
@@ -571,7 +606,7 @@ class Extractor {
   // Lambda parameters have no evident type: they are recorded untyped so they hide any field of
   // the same name; the body's calls belong to the enclosing definition.
   void lambda(TSNode node, uint32_t scope) {
-    const TSNode parameters = field(node, "parameters");
+    const TSNode parameters = by_field(node, fields().parameters);
     if (type_of(parameters) == "identifier") {
       add_typed(scope, parameters, {});
     } else if (type_of(parameters) == "inferred_parameters") {
@@ -581,7 +616,7 @@ class Extractor {
     } else {
       push(parameters, scope);
     }
-    push(field(node, "body"), scope);
+    push(by_field(node, fields().body), scope);
   }
 
   std::string_view bytes_;
