@@ -1,5 +1,6 @@
 // The registry of language front ends.
 #include "analysis/go/front_end.h"
+#include "analysis/java/front_end.h"
 #include "analysis/javascript/front_end.h"
 #include "analysis/language.h"
 #include "analysis/python/front_end.h"
@@ -13,6 +14,7 @@ const std::vector<std::unique_ptr<LanguageFrontEnd>>& front_ends() {
     v.push_back(std::make_unique<python::PythonFrontEnd>());
     v.push_back(std::make_unique<go::GoFrontEnd>());
     v.push_back(std::make_unique<rust::RustFrontEnd>());
+    v.push_back(std::make_unique<java::JavaFrontEnd>());
     v.push_back(std::make_unique<javascript::JavaScriptFrontEnd>());
     return v;
   }();

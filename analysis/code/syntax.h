@@ -25,8 +25,7 @@ class ParserState final : public ExtractorState {
 };
 
 // An owned syntax tree; empty when the bytes could not be parsed within their memory budget
-// (analysis/parse_budget.h), are too large for tree-sitter's 32-bit offsets, or nest brackets
-// deeper than tree-sitter's trees can hold.
+// (analysis/parse_budget.h) or are too large for tree-sitter's 32-bit offsets.
 class ParsedTree {
  public:
   ParsedTree(TSParser* parser, const TSLanguage* language, std::string_view bytes);

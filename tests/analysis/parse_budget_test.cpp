@@ -67,6 +67,27 @@ TEST(ParseBudget, TokenDenseFileIsServedUnchangedWithinItsBound) {
   }
 }
 
+// 100,000 brackets open at once: libtree-sitter 0.20.7 would abort freeing the tree it built
+// (heap corruption in its error recovery), taking a mount's daemon with it. The file is served
+// untagged; the rest of the repository is analysed as usual.
+TEST(ParseBudget, BracketsNestedTooDeepAreNotParsed) {
+  EXPECT_FALSE(nests_too_deep_to_parse(std::string(kMaxOpenBrackets, '[')));
+  EXPECT_TRUE(nests_too_deep_to_parse(std::string(kMaxOpenBrackets + 1, '(')));
+  EXPECT_FALSE(nests_too_deep_to_parse(std::string(kMaxOpenBrackets, '{') + "}" + "{"));
+  TempRepo repo;
+  repo.write("deep.py", "x = " + std::string(100000, '[') + "\n");
+  repo.write("app.py", "def k():\n    return 1\n\n\ndef main():\n    return k()\n");
+  const Analysis analysis = repo.analyze(2);
+  EXPECT_TRUE(test::has_edge(analysis.graph, Relation::Calls, "app.py:main", "app.py:k"));
+  const EntityIndex file = find_entity(analysis.graph, "deep.py");
+  ASSERT_NE(file, kNoEntity);
+  for (const FileInfo& info : analysis.graph.files) {
+    if (info.entity == file) {
+      EXPECT_FALSE(info.taggable);
+    }
+  }
+}
+
 // Real code of the same size class stays well inside its budget and is analysed in full.
 TEST(ParseBudget, OrdinaryLargeModuleParsesInFull) {
   TempRepo repo;
