@@ -1,8 +1,6 @@
 // Spawning and bounded waiting for the test helpers' child processes.
 #include "tests/hostile/support/process.h"
 
-#include "tests/support/sanitizer.h"
-
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
@@ -18,6 +16,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "tests/support/sanitizer.h"
 
 extern char** environ;
 
