@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tests/analysis/temp_repo.h"
+#include "tests/support/sanitizer.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -48,11 +49,7 @@ TEST(ParseBudget, TokenDenseFileIsServedUnchangedWithinItsBound) {
   const Analysis analysis = repo.analyze(2);
   // Without the bound the parse alone peaks at 1.4 GB of syntax tree; with it, at its cap.
   // ASan's redzones and quarantine add to what the process holds.
-#if defined(__SANITIZE_ADDRESS__)
-  constexpr long kBoundMiB = 1400;
-#else
-  constexpr long kBoundMiB = 900;
-#endif
+  constexpr long kBoundMiB = test_support::kAddressSanitizer ? 1400 : 900;
   EXPECT_LT(peak_rss_mib(), kBoundMiB);
   const auto skipped = std::find_if(analysis.skipped.begin(), analysis.skipped.end(),
                                     [](const SkippedFile& s) { return s.path == "generated.py"; });
