@@ -51,6 +51,7 @@ enum class Kind : uint8_t {
   Let,
   Parameter,
   Field,
+  TupleFields,
   TypeParameter,
   WherePredicate,
 };
@@ -60,7 +61,7 @@ class KindTable {
   KindTable() {
     const TSLanguage* language = tree_sitter_rust();
     kinds_.assign(ts_language_symbol_count(language), Kind::Descend);
-    const std::array<std::pair<std::string_view, Kind>, 30> named = {{
+    const std::array<std::pair<std::string_view, Kind>, 31> named = {{
         {"function_item", Kind::Function},
         {"function_signature_item", Kind::FunctionSignature},
         {"struct_item", Kind::Struct},
@@ -76,6 +77,7 @@ class KindTable {
         {"let_declaration", Kind::Let},
         {"parameter", Kind::Parameter},
         {"field_declaration", Kind::Field},
+        {"ordered_field_declaration_list", Kind::TupleFields},
         {"type_parameter", Kind::TypeParameter},
         {"where_predicate", Kind::WherePredicate},
         {"attribute_item", Kind::Skip},
@@ -235,15 +237,19 @@ std::string value_type(TSNode value, std::string_view bytes, int depth = 0) {
   return kFallible + inner;
 }
 
-// A call receiver the resolver can type: `self`, a name, `self.field`, or a call's result.
+// A call receiver the resolver can type: `self`, a name, a field of either (`self.field`,
+// `x.0`), or a call's result.
 std::string receiver_text(TSNode value, std::string_view bytes, int depth) {
   const std::string_view kind = type_of(value);
   if (kind == "self" || kind == "identifier") return std::string(text_of(value, bytes));
   if (kind == "field_expression") {
     const TSNode object = field(value, "value");
     const TSNode name = field(value, "field");
-    if (type_of(object) == "self" && type_of(name) == "field_identifier") {
-      return "self." + std::string(text_of(name, bytes));
+    const std::string_view object_kind = type_of(object);
+    const std::string_view name_kind = type_of(name);
+    if ((object_kind == "self" || object_kind == "identifier") &&
+        (name_kind == "field_identifier" || name_kind == "integer_literal")) {
+      return std::string(text_of(object, bytes)) + "." + std::string(text_of(name, bytes));
     }
     return {};
   }
@@ -361,6 +367,9 @@ class Walker {
             facts_.definitions[scope].role == kRoleUnion) {
           typed(scope, field(node, "name"), type_path(field(node, "type"), bytes_));
         }
+        return;
+      case Kind::TupleFields:
+        if (facts_.definitions[scope].role == kRoleStruct) tuple_fields(node, scope);
         return;
       case Kind::TypeParameter:
       case Kind::WherePredicate:
@@ -622,6 +631,22 @@ class Walker {
     const std::string_view kind = type_of(pattern);
     if (kind != "identifier" && kind != "field_identifier") return;
     facts_.typed_names.push_back({scope, std::string(text_of(pattern, bytes_)), std::move(type)});
+  }
+
+  // `struct Regex(Exec, pub Pool)`: fields named by position ("0", "1").
+  void tuple_fields(TSNode list, uint32_t scope) {
+    uint32_t position = 0;
+    const uint32_t n = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode child = ts_node_named_child(list, i);
+      const std::string_view kind = type_of(child);
+      if (kind == "attribute_item" || kind == "visibility_modifier") continue;
+      std::string type = type_path(child, bytes_);
+      if (!type.empty()) {
+        facts_.typed_names.push_back({scope, std::to_string(position), std::move(type)});
+      }
+      ++position;
+    }
   }
 
   // `T: A + B` in a parameter list or a where clause: T's methods are A's and B's.

@@ -28,6 +28,7 @@ inline constexpr std::string_view kRoleMod = "mod";  // an inline `mod name { ..
 // the module path), name its last segment or "*", alias the `as` name.
 inline constexpr std::string_view kModDeclaration = "mod";
 
+// A tuple struct's fields are TypedNames of the struct named by position ("0", "1", ...).
 // TypedName::name of a function's return type (not an identifier, so no binding clashes).
 inline constexpr std::string_view kReturnType = "->";
 // TypedName::name prefix of a generic parameter's trait bound: "<T>" has type "Trait".

@@ -337,15 +337,17 @@ Targets Names::call_result(std::string_view callee, EntityIndex scope, bool unwr
   return out;
 }
 
-// The types of a receiver: `self`, `self.field`, a call's result, or a name typed in the
-// innermost enclosing function declaring it (conflicting types there: nothing).
+// The types of a receiver: `self`, a call's result, a field of `self` or of a typed name
+// (`self.field`, `x.0`), or a name typed in the innermost enclosing function declaring it
+// (conflicting types there: nothing).
 Targets Names::receiver_types(std::string_view receiver, EntityIndex scope, int depth) {
   if (receiver == "self") return self_types(scope, depth + 1);
   if (receiver.ends_with(kCallResult)) return type_targets(receiver, scope, depth + 1);
-  if (receiver.starts_with("self.")) {
-    const std::string_view name = receiver.substr(5);
+  const size_t dot = receiver.find('.');
+  if (dot != std::string_view::npos) {  // a field of `self` or of a typed name
+    const std::string_view name = receiver.substr(dot + 1);
     Targets out;
-    for (EntityIndex type : self_types(scope, depth + 1)) {
+    for (EntityIndex type : receiver_types(receiver.substr(0, dot), scope, depth + 1)) {
       const auto [begin, end] = typed_.equal_range(Key{type, name});
       for (auto it = begin; it != end; ++it) {
         append_unique(out, type_targets(it->second->type, type, depth + 1));

@@ -162,3 +162,31 @@ pub fn go<R>(r: &R) where R: Run {
 
 }  // namespace
 }  // namespace anchorfs::languages_test
+
+namespace anchorfs::languages_test {
+namespace {
+
+TEST(RustResolve, TupleFieldsAndFieldsOfTypedNames) {
+  TempRepo repo;
+  repo.write("src/lib.rs", R"(pub struct Exec;
+impl Exec { pub fn search(&self) {} }
+pub struct Regex(pub Exec);
+pub struct Holder { pub inner: Regex }
+impl Regex {
+    pub fn find(&self) { self.0.search(); }
+}
+pub fn run(h: &Holder, pair: (Exec, Exec)) {
+    h.inner.find();
+    h.inner.0.search();
+    pair.0.search();
+}
+)");
+  const analysis::Analysis result = repo.analyze();
+  EXPECT_TRUE(calls(result.graph, "src/lib.rs:Regex.find", "src/lib.rs:Exec.search"));
+  EXPECT_TRUE(calls(result.graph, "src/lib.rs:run", "src/lib.rs:Regex.find"));
+  // Two levels of fields and tuple values are not typed.
+  EXPECT_FALSE(calls(result.graph, "src/lib.rs:run", "src/lib.rs:Exec.search"));
+}
+
+}  // namespace
+}  // namespace anchorfs::languages_test
