@@ -479,20 +479,22 @@ class Extractor {
   }
 
   // An expression as a chain of names and calls ("a.b", "F()", "a.f().g"), "" when it is
-  // anything else.
-  std::string receiver_chain(TSNode node) const {
+  // anything else or longer than resolution follows (which also bounds the recursion).
+  std::string receiver_chain(TSNode node, int length = 0) const {
+    constexpr int kMaxChain = 16;
+    if (length > kMaxChain || ts_node_is_null(node)) return {};
     const std::string_view t = type_of(node);
     if (t == "identifier") return std::string(text(node));
     if (t == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
-      return receiver_chain(ts_node_named_child(node, 0));
+      return receiver_chain(ts_node_named_child(node, 0), length + 1);
     }
     if (t == "selector_expression") {
-      std::string operand = receiver_chain(child(node, Field::Operand));
+      std::string operand = receiver_chain(child(node, Field::Operand), length + 1);
       if (operand.empty()) return {};
       return operand + "." + std::string(text(child(node, Field::Field)));
     }
     if (t == "call_expression") {
-      std::string function = receiver_chain(child(node, Field::Function));
+      std::string function = receiver_chain(child(node, Field::Function), length + 1);
       if (function.empty()) return {};
       return function + "()";
     }
