@@ -465,13 +465,26 @@ class Walker {
     for (const std::string_view name : names) f_.typed_names.push_back({scope, std::string(name), ""});
   }
 
-  // The variables a callback's body declares at its top level (not those holding functions,
-  // classes or modules, which become definitions and imports, nor evidently typed ones).
-  void callback_declarations(TSNode body) {
+  // The variables a callback's body declares, in nested blocks too (not inside the functions
+  // and classes it holds; not those holding functions, classes or modules, which become
+  // definitions and imports, nor evidently typed ones).
+  void callback_declarations(TSNode body, int depth = 0) {
+    if (ts_node_is_null(body) || depth > 64) return;
     const uint32_t count = ts_node_named_child_count(body);
-    for (uint32_t i = 0; i < count && !ts_node_is_null(body); ++i) {
+    for (uint32_t i = 0; i < count; ++i) {
       const TSNode statement = ts_node_named_child(body, i);
-      if (k_.of(statement) != Kind::Declaration) continue;
+      const Kind kind = k_.of(statement);
+      if (kind == Kind::FunctionValue || kind == Kind::Function || kind == Kind::Class ||
+          kind == Kind::ClassValue) {
+        continue;
+      }
+      if (kind != Kind::Declaration) {
+        if (type_name(statement).ends_with("statement") || type_name(statement).ends_with("block") ||
+            type_name(statement).ends_with("clause")) {
+          callback_declarations(statement, depth + 1);
+        }
+        continue;
+      }
       const uint32_t declarators = ts_node_named_child_count(statement);
       for (uint32_t j = 0; j < declarators; ++j) {
         const TSNode declarator = ts_node_named_child(statement, j);
