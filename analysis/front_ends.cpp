@@ -1,6 +1,7 @@
 // The registry of language front ends.
-#include "analysis/language.h"
 #include "analysis/go/front_end.h"
+#include "analysis/java/front_end.h"
+#include "analysis/language.h"
 #include "analysis/python/front_end.h"
 #include "analysis/rust/front_end.h"
 
@@ -12,6 +13,7 @@ const std::vector<std::unique_ptr<LanguageFrontEnd>>& front_ends() {
     v.push_back(std::make_unique<python::PythonFrontEnd>());
     v.push_back(std::make_unique<go::GoFrontEnd>());
     v.push_back(std::make_unique<rust::RustFrontEnd>());
+    v.push_back(std::make_unique<java::JavaFrontEnd>());
     return v;
   }();
   return all;

@@ -134,8 +134,9 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   build_options.on_progress = [&reporter](size_t done, size_t total) {
     reporter.progress(done, total);
   };
-  build_options.git_view =
-      fs::GitViewOptions{.filter_command = git_filter_command(paths.repo), .filter_patterns = {}};
+  build_options.git_view = fs::GitViewOptions{.filter_command = git_filter_command(paths.repo),
+                                              .filter_patterns = {},
+                                              .assume_unchanged = !args.writable};
   refresh::SnapshotBuilder builder(build_options);
   refresh::Built built;
   try {

@@ -14,6 +14,7 @@ namespace {
 constexpr size_t kHeaderSize = 12;
 constexpr size_t kStatSize = 40;  // ten 32-bit fields before the object id
 constexpr uint16_t kExtendedFlag = 0x4000;
+constexpr unsigned char kAssumeUnchangedFlag = 0x80;  // CE_VALID, high bit of the flags' first byte
 
 uint32_t load32(const char* at) {
   const auto* b = reinterpret_cast<const unsigned char*>(at);
@@ -139,9 +140,14 @@ std::optional<std::string> rewrite_index_stats(std::string_view index, const Res
     if (!entries) continue;
     std::string out(index);
     for (const EntryAt& entry : *entries) {
-      const IndexedStat recorded = load_stat(out.data() + entry.offset);
+      char* flags = out.data() + entry.offset + kStatSize + hash_size;
+      IndexedStat recorded = load_stat(out.data() + entry.offset);
+      recorded.assume_unchanged = (static_cast<unsigned char>(*flags) & kAssumeUnchangedFlag) != 0;
       if (std::optional<IndexedStat> replacement = restat(entry.path, recorded)) {
         store_stat(out.data() + entry.offset, *replacement);
+        *flags = static_cast<char>(replacement->assume_unchanged
+                                       ? static_cast<unsigned char>(*flags) | kAssumeUnchangedFlag
+                                       : static_cast<unsigned char>(*flags) & ~kAssumeUnchangedFlag);
       }
     }
     if (!skip_hash) {

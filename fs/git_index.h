@@ -21,6 +21,9 @@ struct IndexedStat {
   uint32_t uid = 0;
   uint32_t gid = 0;
   uint32_t size = 0;
+  // The entry's "assume unchanged" flag (CE_VALID): git then takes the worktree file to equal
+  // the indexed blob without looking, and `git grep` searches the blob.
+  bool assume_unchanged = false;
   bool operator==(const IndexedStat&) const = default;
 };
 
@@ -29,7 +32,7 @@ struct IndexedStat {
 using RestatFn =
     std::function<std::optional<IndexedStat>(std::string_view path, const IndexedStat& recorded)>;
 
-// `index` with each entry's stat data replaced as `restat` says and the trailing checksum (SHA-1
+// `index` with each entry's stat data (and assume-unchanged flag) replaced as `restat` says and the trailing checksum (SHA-1
 // or SHA-256, whichever the file uses) recomputed; everything else (flags, paths, extensions) is
 // kept byte for byte, so the size does not change. Nullopt when the bytes are not an index this
 // can rewrite faithfully: unknown signature or version, a split index (`link` extension, whose

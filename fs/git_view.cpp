@@ -438,6 +438,9 @@ std::shared_ptr<const std::string> served_git_index(
     IndexedStat served = recorded;
     served.size = static_cast<uint32_t>(snapshot.view_size(*index));
     served.ino = static_cast<uint32_t>(inode_of(*index));
+    if (snapshot.git_view() && snapshot.git_view()->assume_unchanged && S_ISREG(entry.mode)) {
+      served.assume_unchanged = true;
+    }
     return served;
   };
   std::optional<std::string> rewritten = rewrite_index_stats(checkout_index, restat);

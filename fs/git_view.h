@@ -21,6 +21,10 @@ struct GitViewOptions {
   std::string filter_command;
   // gitattributes patterns of the files that go through it (e.g. "*.py").
   std::vector<std::string> filter_patterns;
+  // Read-only mounts: index entries whose file is unchanged since git recorded it are served
+  // "assume unchanged", so `git grep` searches the indexed blob (the checkout's bytes) instead of
+  // the tagged view. Never in a writable mount, whose git writes the index back.
+  bool assume_unchanged = false;
 };
 
 // Where the checkout's repository lives: `gitdir` holds the per-worktree files (HEAD, index),

@@ -23,6 +23,7 @@ std::string serialize(const CodeFacts& facts, std::string_view magic) {
   out.u64(facts.lines);
   out.u64(facts.dense_extracted);
   out.str(facts.package);
+  out.str(facts.build_condition);
   out.u64(facts.definitions.size());
   for (const Definition& d : facts.definitions) {
     out.u64(static_cast<uint64_t>(d.kind));
@@ -37,6 +38,8 @@ std::string serialize(const CodeFacts& facts, std::string_view magic) {
     out.u64(d.bases.size());
     for (const std::string& base : d.bases) out.str(base);
     out.u64(d.exported);
+    out.u64(d.arity);
+    out.u64(d.variadic);
   }
   out.u64(facts.imports.size());
   for (const Import& i : facts.imports) {
@@ -54,6 +57,7 @@ std::string serialize(const CodeFacts& facts, std::string_view magic) {
     out.str(c.receiver);
     out.str(c.name);
     out.u64(c.line);
+    out.u64(c.arity);
   }
   out.u64(facts.typed_names.size());
   for (const TypedName& t : facts.typed_names) {
@@ -101,6 +105,7 @@ std::unique_ptr<CodeFacts> deserialize(std::string_view bytes, std::string_view 
   facts->lines = in.u32();
   facts->dense_extracted = in.boolean();
   facts->package = in.str();
+  facts->build_condition = in.str();
   facts->definitions.resize(in.count());
   for (Definition& d : facts->definitions) {
     const uint8_t kind = in.u8();
@@ -117,6 +122,8 @@ std::unique_ptr<CodeFacts> deserialize(std::string_view bytes, std::string_view 
     d.bases.resize(in.count());
     for (std::string& base : d.bases) base = in.str();
     d.exported = in.boolean();
+    d.arity = in.u32();
+    d.variadic = in.boolean();
     if (!in.ok()) return nullptr;
   }
   facts->imports.resize(in.count());
@@ -137,6 +144,7 @@ std::unique_ptr<CodeFacts> deserialize(std::string_view bytes, std::string_view 
     c.receiver = in.str();
     c.name = in.str();
     c.line = in.u32();
+    c.arity = in.u32();
   }
   facts->typed_names.resize(in.count());
   for (TypedName& t : facts->typed_names) {

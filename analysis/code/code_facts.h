@@ -29,6 +29,10 @@ struct Definition {
   // Supertypes as written: extends / implements / embedded types / `impl Trait for`.
   std::vector<std::string> bases;
   bool exported = false;  // visible outside its module as the language defines it
+  // A function's parameter count, the last one variadic when `variadic` (Java `T... xs`): where a
+  // language overloads by arity, resolution picks among same-named functions with it.
+  uint32_t arity = 0;
+  bool variadic = false;
 
   friend bool operator==(const Definition&, const Definition&) = default;
 };
@@ -60,6 +64,7 @@ struct Call {
   std::string receiver;  // as written; "" for Plain
   std::string name;
   uint32_t line = 1;
+  uint32_t arity = 0;  // the number of arguments written
 
   friend bool operator==(const Call&, const Call&) = default;
 };
@@ -84,6 +89,9 @@ class CodeFacts final : public LanguageFacts {
   std::vector<Call> calls;
   std::vector<TypedName> typed_names;
   std::string package;  // the declared package or module name, where the language has one
+  // The condition the whole file is compiled under, as written (Go's `//go:build` expression);
+  // "" for none. Resolution keeps calls between files that can be built together.
+  std::string build_condition;
 
   friend bool operator==(const CodeFacts&, const CodeFacts&) = default;
 };

@@ -3,6 +3,7 @@
 #include "analysis/go/extract.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 #include <string>
@@ -16,7 +17,6 @@
 namespace anchorfs::analysis::go {
 namespace {
 
-using code::field;
 using code::text_of;
 using code::type_of;
 
@@ -60,12 +60,43 @@ std::vector<std::string> qualifier_candidates(std::string_view path, std::string
   return names;
 }
 
+// Tree cursors reused across the walk, one per depth: tree-sitter finds the i-th child of a node
+// by scanning from the first, so a loop over a long child list (a file's declarations, a
+// function's statements) goes through a cursor instead.
+class ChildCursors {
+ public:
+  ChildCursors() = default;
+  ChildCursors(const ChildCursors&) = delete;
+  ChildCursors& operator=(const ChildCursors&) = delete;
+  ~ChildCursors() {
+    for (TSTreeCursor& cursor : cursors_) ts_tree_cursor_delete(&cursor);
+  }
+
+  // Calls f on each named child of `node`; `depth` must differ from the depth of every loop
+  // that is running around this one.
+  template <typename F>
+  void each_named(TSNode node, size_t depth, F&& f) {
+    while (cursors_.size() <= depth) cursors_.push_back(ts_tree_cursor_new(node));
+    TSTreeCursor& cursor = cursors_[depth];
+    ts_tree_cursor_reset(&cursor, node);
+    if (!ts_tree_cursor_goto_first_child(&cursor)) return;
+    do {
+      const TSNode child = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_is_named(child)) f(child);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+
+ private:
+  std::deque<TSTreeCursor> cursors_;  // a deque: references stay valid as it grows
+};
+
 class Extractor {
  public:
   explicit Extractor(std::string_view bytes) : bytes_(bytes) {}
 
   code::CodeFacts run(TSNode root) {
     facts_.parsed_cleanly = !ts_node_has_error(root);
+    build_condition(root);
     walk(root, 0, 0);
     if (too_deep_) facts_.parsed_cleanly = false;
     const std::optional<uint64_t> anchor = code::file_anchor(bytes_, false);
@@ -79,8 +110,9 @@ class Extractor {
   std::string_view text(TSNode node) const { return text_of(node, bytes_); }
 
   void walk_children(TSNode node, uint32_t scope, int depth) {
-    const uint32_t count = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) walk(ts_node_named_child(node, i), scope, depth + 1);
+    if (ts_node_child_count(node) == 0) return;  // most nodes are leaves: no cursor needed
+    cursors_.each_named(node, static_cast<size_t>(depth),
+                        [&](TSNode child) { walk(child, scope, depth + 1); });
   }
 
   void walk(TSNode node, uint32_t scope, int depth) {
@@ -114,27 +146,48 @@ class Extractor {
         short_var(node, scope);
         break;
       case Node::RangeClause:
-        declare_untyped(field(node, "left"), scope);
+        declare_untyped(child(node, Field::Left), scope);
         break;
       case Node::TypeSwitchStatement:
-        declare_untyped(field(node, "alias"), scope);
+        declare_untyped(child(node, Field::Alias), scope);
         break;
       case Node::FuncLiteral:
-        parameters(field(node, "parameters"), scope);
+        parameters(child(node, Field::Parameters), scope);
         break;
       case Node::CallExpression:
         call(node, scope);
         break;
       case Node::SelectorExpression:
-        use(field(node, "operand"), field(node, "field"));
+        use(child(node, Field::Operand), child(node, Field::Field));
         break;
       case Node::QualifiedType:
-        use(field(node, "package"), field(node, "name"));
+        use(child(node, Field::Package), child(node, Field::Name));
+        return;
+      case Node::Comment:
+      case Node::Literal:
         return;
       default:
         break;
     }
     walk_children(node, scope, depth);
+  }
+
+  // The `//go:build` line among the comments before the package clause.
+  void build_condition(TSNode root) {
+    constexpr std::string_view kPrefix = "//go:build";
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+      const TSNode child = ts_node_named_child(root, i);
+      if (kind_of(child) != Node::Comment) return;
+      std::string_view line = text(child);
+      if (!line.starts_with(kPrefix) || line.size() == kPrefix.size() ||
+          (line[kPrefix.size()] != ' ' && line[kPrefix.size()] != '\t')) {
+        continue;
+      }
+      line.remove_prefix(kPrefix.size());
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+      facts_.build_condition = std::string(line);
+      return;
+    }
   }
 
   // --- Definitions ----------------------------------------------------------------------------
@@ -152,7 +205,7 @@ class Extractor {
   }
 
   void function(TSNode node, int depth) {
-    const TSNode name = field(node, "name");
+    const TSNode name = child(node, Field::Name);
     code::Definition def;
     def.kind = EntityKind::Function;
     def.name = std::string(text(name));
@@ -160,24 +213,24 @@ class Extractor {
     def.role = "func";
     const uint32_t d = add_definition(std::move(def), node);
     type_params_.clear();
-    type_parameters(field(node, "type_parameters"));
+    type_parameters(child(node, Field::TypeParameters));
     signature(node, d);
-    const TSNode body = field(node, "body");
+    const TSNode body = child(node, Field::Body);
     if (!ts_node_is_null(body)) walk(body, d, depth + 1);
     type_params_.clear();
   }
 
   void method(TSNode node, int depth) {
-    const TSNode name = field(node, "name");
+    const TSNode name = child(node, Field::Name);
     type_params_.clear();
     std::string receiver_name;
     std::string owner;
-    const TSNode receivers = field(node, "receiver");
+    const TSNode receivers = child(node, Field::Receiver);
     for (uint32_t i = 0; i < ts_node_named_child_count(receivers); ++i) {
       const TSNode param = ts_node_named_child(receivers, i);
       if (type_of(param) != std::string_view("parameter_declaration")) continue;
-      owner = receiver_type(field(param, "type"));
-      const TSNode pname = field(param, "name");
+      owner = receiver_type(child(param, Field::Type));
+      const TSNode pname = child(param, Field::Name);
       if (!ts_node_is_null(pname)) receiver_name = std::string(text(pname));
       break;
     }
@@ -196,7 +249,7 @@ class Extractor {
       facts_.typed_names.push_back({d, receiver_name, owner});
     }
     signature(node, d);
-    const TSNode body = field(node, "body");
+    const TSNode body = child(node, Field::Body);
     if (!ts_node_is_null(body)) walk(body, d, depth + 1);
     type_params_.clear();
   }
@@ -210,11 +263,11 @@ class Extractor {
     }
     if (ts_node_is_null(type)) return {};
     if (type_of(type) == std::string_view("generic_type")) {
-      const TSNode args = field(type, "type_arguments");
+      const TSNode args = child(type, Field::TypeArguments);
       for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
         type_params_.emplace(text(ts_node_named_child(args, i)));
       }
-      type = field(type, "type");
+      type = child(type, Field::Type);
     }
     if (type_of(type) != std::string_view("type_identifier")) return {};
     return std::string(text(type));
@@ -243,8 +296,8 @@ class Extractor {
 
   // Parameters and the first result of a function or method declared as definition `d`.
   void signature(TSNode node, uint32_t d) {
-    parameters(field(node, "parameters"), d);
-    TSNode result = field(node, "result");
+    parameters(child(node, Field::Parameters), d);
+    TSNode result = child(node, Field::Result);
     if (ts_node_is_null(result)) return;
     if (type_of(result) == std::string_view("parameter_list")) {
       if (ts_node_named_child_count(result) == 0) return;
@@ -252,7 +305,7 @@ class Extractor {
       if (type_of(first) != std::string_view("parameter_declaration")) return;
       // Named results are variables of the body too.
       parameters(result, d);
-      result = field(first, "type");
+      result = child(first, Field::Type);
     }
     const std::string type = named_type(result);
     if (!type.empty()) facts_.typed_names.push_back({d, "return", type});
@@ -264,7 +317,7 @@ class Extractor {
       const TSNode param = ts_node_named_child(list, i);
       const bool variadic = type_of(param) == std::string_view("variadic_parameter_declaration");
       if (!variadic && type_of(param) != std::string_view("parameter_declaration")) continue;
-      const std::string type = variadic ? std::string() : named_type(field(param, "type"));
+      const std::string type = variadic ? std::string() : named_type(child(param, Field::Type));
       declare_names(param, "name", scope, type);
     }
   }
@@ -303,16 +356,15 @@ class Extractor {
   void type_declaration(TSNode node, uint32_t scope, int depth) {
     const bool grouped = ts_node_named_child_count(node) > 1 ||
                          (ts_node_child_count(node) > 2);  // `type ( ... )`
-    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-      const TSNode spec = ts_node_named_child(node, i);
-      if (kind_of(spec) != Node::TypeSpec) continue;  // aliases declare no new type
-      type_spec(spec, grouped ? spec : node, scope, depth);
-    }
+    cursors_.each_named(node, static_cast<size_t>(depth), [&](TSNode spec) {
+      // Aliases declare no new type.
+      if (kind_of(spec) == Node::TypeSpec) type_spec(spec, grouped ? spec : node, scope, depth);
+    });
   }
 
   void type_spec(TSNode spec, TSNode anchor_node, uint32_t scope, int depth) {
-    const TSNode name = field(spec, "name");
-    const TSNode type = field(spec, "type");
+    const TSNode name = child(spec, Field::Name);
+    const TSNode type = child(spec, Field::Type);
     code::Definition def;
     def.kind = EntityKind::Class;
     def.parent = scope;
@@ -321,7 +373,7 @@ class Extractor {
     const std::string_view shape = ts_node_is_null(type) ? "" : type_of(type);
     def.role = shape == "struct_type" ? "struct" : shape == "interface_type" ? "interface" : "type";
     const auto saved = std::exchange(type_params_, {});
-    type_parameters(field(spec, "type_parameters"));
+    type_parameters(child(spec, Field::TypeParameters));
     const uint32_t d = add_definition(std::move(def), anchor_node);
     if (shape == "struct_type") struct_fields(type, d);
     if (shape == "interface_type") interface_elements(type, d);
@@ -334,8 +386,8 @@ class Extractor {
     for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
       const TSNode decl = ts_node_named_child(list, i);
       if (type_of(decl) != std::string_view("field_declaration")) continue;
-      const std::string type_name = named_type(field(decl, "type"));
-      if (ts_node_is_null(field(decl, "name"))) {
+      const std::string type_name = named_type(child(decl, Field::Type));
+      if (ts_node_is_null(child(decl, Field::Name))) {
         // An embedded field: its type is a base, and its name is the type's last part.
         if (type_name.empty()) continue;
         facts_.definitions[d].bases.push_back(type_name);
@@ -380,17 +432,17 @@ class Extractor {
       if (t == "pointer_type" || t == "parenthesized_type") {
         type = ts_node_named_child(type, 0);
       } else if (t == "generic_type") {
-        type = field(type, "type");
+        type = child(type, Field::Type);
       } else if (t == "type_identifier" || t == "identifier") {
         const std::string name(text(type));
         return type_params_.count(name) > 0 ? std::string() : name;
       } else if (t == "qualified_type") {
-        return std::string(text(field(type, "package"))) + "." +
-               std::string(text(field(type, "name")));
+        return std::string(text(child(type, Field::Package))) + "." +
+               std::string(text(child(type, Field::Name)));
       } else if (t == "selector_expression") {
-        const TSNode operand = field(type, "operand");
+        const TSNode operand = child(type, Field::Operand);
         if (type_of(operand) != std::string_view("identifier")) return {};
-        return std::string(text(operand)) + "." + std::string(text(field(type, "field")));
+        return std::string(text(operand)) + "." + std::string(text(child(type, Field::Field)));
       } else {
         return {};
       }
@@ -407,14 +459,14 @@ class Extractor {
         value = ts_node_named_child(value, 0);
       } else if (t == "unary_expression" &&
                  text(ts_node_child(value, 0)) == std::string_view("&")) {
-        value = field(value, "operand");
+        value = child(value, Field::Operand);
       } else if (t == "composite_literal") {
-        return named_type(field(value, "type"));
+        return named_type(child(value, Field::Type));
       } else if (t == "type_assertion_expression") {
-        return named_type(field(value, "type"));
+        return named_type(child(value, Field::Type));
       } else if (t == "call_expression") {
-        const TSNode function = field(value, "function");
-        const TSNode args = field(value, "arguments");
+        const TSNode function = child(value, Field::Function);
+        const TSNode args = child(value, Field::Arguments);
         if (text(function) == std::string_view("new") && ts_node_named_child_count(args) == 1) {
           return named_type(ts_node_named_child(args, 0));
         }
@@ -427,20 +479,22 @@ class Extractor {
   }
 
   // An expression as a chain of names and calls ("a.b", "F()", "a.f().g"), "" when it is
-  // anything else.
-  std::string receiver_chain(TSNode node) const {
+  // anything else or longer than resolution follows (which also bounds the recursion).
+  std::string receiver_chain(TSNode node, int length = 0) const {
+    constexpr int kMaxChain = 16;
+    if (length > kMaxChain || ts_node_is_null(node)) return {};
     const std::string_view t = type_of(node);
     if (t == "identifier") return std::string(text(node));
     if (t == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
-      return receiver_chain(ts_node_named_child(node, 0));
+      return receiver_chain(ts_node_named_child(node, 0), length + 1);
     }
     if (t == "selector_expression") {
-      std::string operand = receiver_chain(field(node, "operand"));
+      std::string operand = receiver_chain(child(node, Field::Operand), length + 1);
       if (operand.empty()) return {};
-      return operand + "." + std::string(text(field(node, "field")));
+      return operand + "." + std::string(text(child(node, Field::Field)));
     }
     if (t == "call_expression") {
-      std::string function = receiver_chain(field(node, "function"));
+      std::string function = receiver_chain(child(node, Field::Function), length + 1);
       if (function.empty()) return {};
       return function + "()";
     }
@@ -448,8 +502,8 @@ class Extractor {
   }
 
   void value_spec(TSNode node, uint32_t scope) {
-    std::string type = named_type(field(node, "type"));
-    const TSNode values = field(node, "value");
+    std::string type = named_type(child(node, Field::Type));
+    const TSNode values = child(node, Field::Value);
     std::vector<TSNode> names;
     TSTreeCursor cursor = ts_tree_cursor_new(node);
     if (ts_tree_cursor_goto_first_child(&cursor)) {
@@ -461,17 +515,17 @@ class Extractor {
       } while (ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
-    const bool typed = !ts_node_is_null(field(node, "type"));
+    const bool typed = !ts_node_is_null(child(node, Field::Type));
     for (size_t i = 0; i < names.size(); ++i) {
       declare(names[i], scope, typed ? type : assigned_type(values, i, names.size()));
     }
   }
 
   void short_var(TSNode node, uint32_t scope) {
-    const TSNode left = field(node, "left");
+    const TSNode left = child(node, Field::Left);
     const uint32_t count = ts_node_named_child_count(left);
     for (uint32_t i = 0; i < count; ++i) {
-      declare(ts_node_named_child(left, i), scope, assigned_type(field(node, "right"), i, count));
+      declare(ts_node_named_child(left, i), scope, assigned_type(child(node, Field::Right), i, count));
     }
   }
 
@@ -493,8 +547,8 @@ class Extractor {
   // --- References -----------------------------------------------------------------------------
 
   void import_spec(TSNode node) {
-    const TSNode path = field(node, "path");
-    const TSNode name = field(node, "name");
+    const TSNode path = child(node, Field::Path);
+    const TSNode name = child(node, Field::Name);
     code::Import import;
     import.source = unquote(text(path));
     import.alias = ts_node_is_null(name) ? std::string() : std::string(text(name));
@@ -509,9 +563,9 @@ class Extractor {
     if (ts_node_is_null(qualifier) || ts_node_is_null(member)) return;
     const std::string_view t = type_of(qualifier);
     if (t != "identifier" && t != "package_identifier") return;
-    const std::string name(text(qualifier));
-    if (qualifiers_.count(name) == 0) return;
-    uses_.emplace(name, std::string(text(member)));
+    const std::string_view name = text(qualifier);
+    if (qualifiers_.find(name) == qualifiers_.end()) return;
+    uses_.emplace(std::string(name), std::string(text(member)));
   }
 
   void add_member_uses() {
@@ -527,7 +581,7 @@ class Extractor {
   }
 
   void call(TSNode node, uint32_t scope) {
-    const TSNode function = field(node, "function");
+    const TSNode function = child(node, Field::Function);
     code::Call c;
     c.scope = scope;
     c.line = code::line_of(node);
@@ -536,10 +590,10 @@ class Extractor {
       c.form = code::CallForm::Plain;
       c.name = std::string(text(function));
     } else if (t == "selector_expression") {
-      c.receiver = receiver_chain(field(function, "operand"));
+      c.receiver = receiver_chain(child(function, Field::Operand));
       if (c.receiver.empty()) return;
       c.form = code::CallForm::Member;
-      c.name = std::string(text(field(function, "field")));
+      c.name = std::string(text(child(function, Field::Field)));
     } else {
       return;
     }
@@ -547,9 +601,11 @@ class Extractor {
   }
 
   std::string_view bytes_;
+  ChildCursors cursors_;
   code::CodeFacts facts_;
   std::set<std::string> type_params_;                // of the function or type being walked
-  std::multimap<std::string, size_t> qualifiers_;    // possible package names -> import index
+  // Possible package names -> import index.
+  std::multimap<std::string, size_t, std::less<>> qualifiers_;
   std::set<std::pair<std::string, std::string>> uses_;  // (qualifier, member)
   bool too_deep_ = false;
 };

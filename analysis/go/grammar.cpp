@@ -2,6 +2,7 @@
 #include "analysis/go/grammar.h"
 
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 namespace anchorfs::analysis::go {
@@ -29,7 +30,13 @@ constexpr Named kNamed[] = {
     {"selector_expression", Node::SelectorExpression},
     {"qualified_type", Node::QualifiedType},
     {"comment", Node::Comment},
+    {"interpreted_string_literal", Node::Literal},
+    {"raw_string_literal", Node::Literal},
+    {"rune_literal", Node::Literal},
 };
+
+constexpr const char* kFieldNames[] = {"alias", "arguments", "body", "field", "function", "left", "name", "operand", "package", "parameters", "path", "receiver", "result", "right", "type", "type_arguments", "type_parameters", "value"};
+static_assert(std::size(kFieldNames) == static_cast<size_t>(Field::Value) + 1);
 
 std::vector<Node> build_table() {
   const TSLanguage* language = tree_sitter_go();
@@ -48,6 +55,18 @@ std::vector<Node> build_table() {
 }
 
 }  // namespace
+
+TSNode child(TSNode node, Field f) {
+  static const std::vector<TSFieldId> ids = [] {
+    std::vector<TSFieldId> v;
+    for (const char* name : kFieldNames) {
+      v.push_back(ts_language_field_id_for_name(tree_sitter_go(), name,
+                                                static_cast<uint32_t>(std::strlen(name))));
+    }
+    return v;
+  }();
+  return ts_node_child_by_field_id(node, ids[static_cast<size_t>(f)]);
+}
 
 Node kind_of(TSNode node) {
   static const std::vector<Node> table = build_table();

@@ -28,7 +28,34 @@ enum class Node : uint8_t {
   SelectorExpression,
   QualifiedType,
   Comment,
+  Literal,  // strings and runes: nothing inside is walked
 };
+
+// The fields the extractor reads, their ids looked up once (by name, tree-sitter compares
+// strings with every field of the grammar).
+enum class Field : uint8_t {
+  Alias,
+  Arguments,
+  Body,
+  Field,
+  Function,
+  Left,
+  Name,
+  Operand,
+  Package,
+  Parameters,
+  Path,
+  Receiver,
+  Result,
+  Right,
+  Type,
+  TypeArguments,
+  TypeParameters,
+  Value,
+};
+
+// The child of `node` in `f`, or a null node.
+TSNode child(TSNode node, Field f);
 
 // The kind of `node` (a table indexed by grammar symbol, built on first use).
 Node kind_of(TSNode node);

@@ -33,6 +33,7 @@ PackageIndex::PackageIndex(const ResolverInput& input) {
     go_file.input = &file;
     go_file.facts = facts;
     go_file.test = file.path.ends_with("_test.go");
+    go_file.platforms = platforms_of(file.path, facts->build_condition);
     const std::string dir(directory_of_path(file.path));
     const auto [it, added] =
         by_key.emplace(std::make_pair(dir, std::string_view(facts->package)),

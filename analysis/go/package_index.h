@@ -11,6 +11,7 @@
 
 #include "analysis/code/code_facts.h"
 #include "analysis/go/modules.h"
+#include "analysis/go/platforms.h"
 #include "analysis/language.h"
 
 namespace anchorfs::analysis::go {
@@ -51,6 +52,7 @@ struct GoFile {
   const code::CodeFacts* facts = nullptr;
   uint32_t package = 0;
   bool test = false;  // a _test.go file: only test files of its package see its names
+  PlatformSet platforms = 0;  // where it may be built (file-name suffixes, //go:build)
   std::vector<FileImport> imports;
 };
 
@@ -65,8 +67,14 @@ class PackageIndex {
   // package name among them), or nullopt.
   std::optional<uint32_t> package_in(std::string_view dir) const;
 
-  // Whether `def` is visible to code in `from` (a test file's names only to test files).
-  bool visible(DefRef def, uint32_t from) const { return !files[def.file].test || files[from].test; }
+  // Whether `def` is visible to code in `from`: a test file's names only to test files, and
+  // only names of files that may be built together with it (one platform at least).
+  bool visible(DefRef def, uint32_t from) const { return visible_file(def.file, from); }
+  bool visible_file(uint32_t file, uint32_t from) const {
+    if (file == from) return true;
+    return (!files[file].test || files[from].test) &&
+           (files[file].platforms & files[from].platforms) != 0;
+  }
 
   const code::Definition& definition(DefRef ref) const {
     return files[ref.file].facts->definitions[ref.def];

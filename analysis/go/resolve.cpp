@@ -49,11 +49,22 @@ class Resolver {
     return files;
   }
 
-  // The non-test files of `package` declaring `member` at package level.
-  void declaring_files(const Package& package, std::string_view member,
+  // Whether an importer in file `from` compiles against file `f` of the imported package: its
+  // non-test files, and its test files too for the package's own external test package (Go
+  // builds `foo_test` against `foo` with foo's _test.go files, e.g. export_test.go).
+  bool compiled_with(uint32_t f, uint32_t from) const {
+    const GoFile& file = index_.files[f];
+    const GoFile& importer = index_.files[from];
+    const bool own_tests = importer.test && index_.packages[importer.package].dir ==
+                                                index_.packages[file.package].dir;
+    return (!file.test || own_tests) && index_.visible_file(f, from);
+  }
+
+  // The files of `package` declaring `member` at package level that `from` compiles against.
+  void declaring_files(const Package& package, std::string_view member, uint32_t from,
                        std::set<uint32_t>& files) const {
     auto add = [&](uint32_t f) {
-      if (!index_.files[f].test) files.insert(f);
+      if (compiled_with(f, from)) files.insert(f);
     };
     if (const auto it = package.functions.find(member); it != package.functions.end()) {
       for (const DefRef& def : it->second) add(def.file);
@@ -67,8 +78,11 @@ class Resolver {
   }
 
   // An import reaches the files of the package declaring the members the importer uses
-  // (`pkg.X`) or the methods it calls (`s.M()` on a type of the package); a blank import the files with an init function; when none is identifiable (a dot
-  // import, members declared in no file), every non-test file of the package.
+  // (`pkg.X`) or the methods it calls (`s.M()` on a type of the package); a blank import the
+  // files with an init function. When the importer names no member at all (a dot import, a
+  // package used for its methods only through values), every non-test file of the package;
+  // when it names members no file declares (another implementation, such as gccgo's runtime),
+  // no file.
   void imports(uint32_t f) {
     const GoFile& file = index_.files[f];
     for (const FileImport& import : file.imports) {
@@ -76,22 +90,26 @@ class Resolver {
       const Package& package = index_.packages[*import.package];
       std::set<uint32_t> targets;
       for (const uint32_t callee : callee_files_) {
-        if (index_.files[callee].package == *import.package && !index_.files[callee].test) {
+        if (index_.files[callee].package == *import.package && compiled_with(callee, f)) {
           targets.insert(callee);
         }
       }
+      bool names_members = false;
       if (import.spec->alias == "_") {
-        declaring_files(package, "init", targets);
+        declaring_files(package, "init", f, targets);
       } else if (!import.local.empty()) {
         for (const code::Import& use : file.facts->imports) {
           if (!use.name.empty() && use.alias == import.local && use.source == import.spec->source) {
-            declaring_files(package, use.name, targets);
+            names_members = true;
+            declaring_files(package, use.name, f, targets);
           }
         }
       }
+      if (names_members && targets.empty()) continue;
       if (targets.empty()) {
-        const std::vector<uint32_t> all = product_files(package);
-        targets.insert(all.begin(), all.end());
+        for (const uint32_t target : product_files(package)) {
+          if (index_.visible_file(target, f)) targets.insert(target);
+        }
       }
       for (const uint32_t target : targets) {
         out_.push_back({file_entity(f), file_entity(target), Relation::Imports});
@@ -138,6 +156,14 @@ class Resolver {
     if (types_.local(call.scope, call.name)) return;
     const GoFile& file = index_.files[f];
     append(callees, index_.packages[file.package], call.name);
+    // A function the caller's own file declares is the one it calls: other declarations of the
+    // name are build variants or, in directories of independent files (testdata), other programs.
+    const auto own = std::find_if(callees.begin(), callees.end(),
+                                  [&](const DefRef& callee) { return callee.file == f; });
+    if (own != callees.end()) {
+      callees = {*own};
+      return;
+    }
     if (!callees.empty()) return;
     for (const FileImport& import : file.imports) {
       if (import.package && import.spec->alias == ".") {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "analysis/code/syntax.h"
 #include "analysis/python/dense_parts.h"
 #include "analysis/python/dense_resolve.h"
 #include "analysis/python/entry_points.h"
@@ -18,17 +19,7 @@
 namespace anchorfs::analysis::python {
 namespace {
 
-class ParserState final : public ExtractorState {
- public:
-  ParserState() : parser_(ts_parser_new()) {}
-  ~ParserState() override { ts_parser_delete(parser_); }
-  ParserState(const ParserState&) = delete;
-  ParserState& operator=(const ParserState&) = delete;
-  TSParser* parser() { return parser_; }
-
- private:
-  TSParser* parser_;
-};
+using code::ParserState;
 
 // The core's input with every file's facts seen as what this front end made them: Python facts.
 class PythonInput {

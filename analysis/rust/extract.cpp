@@ -4,6 +4,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -45,10 +46,12 @@ enum class Kind : uint8_t {
   Macro,
   Use,
   ExternCrate,
+  MacroCall,
   Call,
   Let,
   Parameter,
   Field,
+  TupleFields,
   TypeParameter,
   WherePredicate,
 };
@@ -58,7 +61,7 @@ class KindTable {
   KindTable() {
     const TSLanguage* language = tree_sitter_rust();
     kinds_.assign(ts_language_symbol_count(language), Kind::Descend);
-    const std::array<std::pair<std::string_view, Kind>, 30> named = {{
+    const std::array<std::pair<std::string_view, Kind>, 31> named = {{
         {"function_item", Kind::Function},
         {"function_signature_item", Kind::FunctionSignature},
         {"struct_item", Kind::Struct},
@@ -74,11 +77,12 @@ class KindTable {
         {"let_declaration", Kind::Let},
         {"parameter", Kind::Parameter},
         {"field_declaration", Kind::Field},
+        {"ordered_field_declaration_list", Kind::TupleFields},
         {"type_parameter", Kind::TypeParameter},
         {"where_predicate", Kind::WherePredicate},
         {"attribute_item", Kind::Skip},
         {"inner_attribute_item", Kind::Skip},
-        {"macro_invocation", Kind::Skip},
+        {"macro_invocation", Kind::MacroCall},
         {"token_tree", Kind::Skip},
         {"line_comment", Kind::Skip},
         {"block_comment", Kind::Skip},
@@ -193,6 +197,8 @@ std::string path_attribute(TSNode mod, std::string_view bytes) {
   return {};
 }
 
+std::string receiver_text(TSNode value, std::string_view bytes, int depth = 0);
+
 // The type an expression's value evidently has (facts_layout.h form), or "".
 std::string value_type(TSNode value, std::string_view bytes, int depth = 0) {
   if (ts_node_is_null(value) || depth > 8) return {};
@@ -215,7 +221,14 @@ std::string value_type(TSNode value, std::string_view bytes, int depth = 0) {
     }
     if (function_kind == "field_expression") {
       const std::string_view method = text_of(field(function, "field"), bytes);
-      if (method == "unwrap" || method == "expect") unwrapped = field(function, "value");
+      if (method == "unwrap" || method == "expect") {
+        unwrapped = field(function, "value");
+      } else {
+        // `x.m()`: what m returns on x's type ("x.m()").
+        const std::string receiver = receiver_text(field(function, "value"), bytes, depth + 1);
+        if (receiver.empty() || type_of(field(function, "field")) != "field_identifier") return {};
+        return receiver + "." + std::string(method) + std::string(kCallResult);
+      }
     }
   }
   if (ts_node_is_null(unwrapped)) return {};
@@ -224,20 +237,46 @@ std::string value_type(TSNode value, std::string_view bytes, int depth = 0) {
   return kFallible + inner;
 }
 
-// A call receiver the resolver can type: `self`, a name, `self.field`, or a call's result.
-std::string receiver_text(TSNode value, std::string_view bytes) {
+// A call receiver the resolver can type: `self`, a name, a field of either (`self.field`,
+// `x.0`), or a call's result.
+std::string receiver_text(TSNode value, std::string_view bytes, int depth) {
   const std::string_view kind = type_of(value);
   if (kind == "self" || kind == "identifier") return std::string(text_of(value, bytes));
   if (kind == "field_expression") {
     const TSNode object = field(value, "value");
     const TSNode name = field(value, "field");
-    if (type_of(object) == "self" && type_of(name) == "field_identifier") {
-      return "self." + std::string(text_of(name, bytes));
+    const std::string_view object_kind = type_of(object);
+    const std::string_view name_kind = type_of(name);
+    if ((object_kind == "self" || object_kind == "identifier") &&
+        (name_kind == "field_identifier" || name_kind == "integer_literal")) {
+      return std::string(text_of(object, bytes)) + "." + std::string(text_of(name, bytes));
     }
     return {};
   }
-  const std::string type = value_type(value, bytes);
+  const std::string type = value_type(value, bytes, depth + 1);
   return type.ends_with(kCallResult) ? type : std::string();
+}
+
+// The standard macros whose arguments are expressions: calls in their token trees are calls.
+// Any other macro's tokens may be a language of its own, and are left alone.
+bool takes_expressions(TSNode invocation, std::string_view bytes) {
+  static constexpr std::array<std::string_view, 22> kExpressionMacros = {
+      "assert",        "assert_eq",        "assert_ne", "debug_assert", "debug_assert_eq",
+      "debug_assert_ne", "dbg",            "eprint",    "eprintln",     "format",
+      "format_args",   "matches",          "panic",     "print",        "println",
+      "todo",          "unimplemented",    "unreachable", "vec",        "write",
+      "writeln",       "assert_matches"};
+  const std::string macro = path_text(field(invocation, "macro"), bytes);
+  const std::string_view name = last_segment(macro);
+  if (macro != name && !macro.starts_with("std::") && !macro.starts_with("core::")) return false;
+  return std::find(kExpressionMacros.begin(), kExpressionMacros.end(), name) !=
+         kExpressionMacros.end();
+}
+
+// A macro invocation's argument token tree (its last named child).
+TSNode field_less_token_tree(TSNode invocation) {
+  const uint32_t n = ts_node_named_child_count(invocation);
+  return n == 0 ? TSNode{} : ts_node_named_child(invocation, n - 1);
 }
 
 class Walker {
@@ -305,6 +344,13 @@ class Walker {
       case Kind::ExternCrate:
         extern_crate(node, scope);
         return;
+      case Kind::MacroCall:
+        if (takes_expressions(node, bytes_)) {
+          tokens(field_less_token_tree(node), scope, depth);
+        } else {
+          macro_call(node, scope);
+        }
+        return;
       case Kind::Call:
         call(node, scope);
         break;
@@ -322,12 +368,102 @@ class Walker {
           typed(scope, field(node, "name"), type_path(field(node, "type"), bytes_));
         }
         return;
+      case Kind::TupleFields:
+        if (facts_.definitions[scope].role == kRoleStruct) tuple_fields(node, scope);
+        return;
       case Kind::TypeParameter:
       case Kind::WherePredicate:
         bounds(node, scope);
         return;
     }
     children(cursor, scope, depth);
+  }
+
+  // `name!(...)`, `crate::name!` or `$crate::name!`: a call of a macro of this crate, written
+  // as a plain call of "name!" (macros have a namespace of their own).
+  void macro_call(TSNode node, uint32_t scope) {
+    std::string macro = path_text(field(node, "macro"), bytes_);
+    for (std::string_view prefix : {"crate::", "$crate::"}) {
+      if (macro.starts_with(prefix)) macro.erase(0, prefix.size());
+    }
+    if (macro.empty() || macro.find("::") != std::string::npos) return;
+    code::Call c;
+    c.scope = scope;
+    c.line = line_of(node);
+    c.name = macro + "!";
+    facts_.calls.push_back(std::move(c));
+  }
+
+  // Calls written in an expression macro's tokens: `f(`, `a::b::f(`, `x.m(`, `self.x.m(`.
+  void tokens(TSNode tree, uint32_t scope, int depth) {
+    if (ts_node_is_null(tree) || type_of(tree) != "token_tree" || depth > kMaxDepth) return;
+    std::vector<TSNode> list;
+    const uint32_t n = ts_node_child_count(tree);
+    list.reserve(n);
+    for (uint32_t i = 0; i < n; ++i) list.push_back(ts_node_child(tree, i));
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (type_of(list[i]) != "token_tree") continue;
+      // A nested macro's tokens (`name!(...)`) are that macro's business.
+      if (i > 0 && text_of(list[i - 1], bytes_) == "!") continue;
+      tokens(list[i], scope, depth + 1);
+      if (i == 0 || text_of(list[i], bytes_).front() != '(') continue;
+      token_call(list, i - 1, scope);
+    }
+  }
+
+  // The call whose callee name is list[at], if the tokens before it make one.
+  void token_call(const std::vector<TSNode>& list, size_t at, uint32_t scope) {
+    if (type_of(list[at]) != "identifier") return;
+    auto token = [&](size_t i) { return text_of(list[i], bytes_); };
+    code::Call c;
+    c.scope = scope;
+    c.line = line_of(list[at]);
+    c.name = std::string(token(at));
+    if (at > 0) {
+      // Punctuation runs are single tokens (`::<`, `>::`, `0.`): only a lone `.` or `::`
+      // qualifies a name; anything else ending in one hides a qualifier we cannot read.
+      const std::string_view before = token(at - 1);
+      const bool qualified = before == "." || before == "::";
+      if (!qualified && (before.ends_with('.') || before.ends_with(':') || before == "fn")) return;
+    }
+    if (at == 0 || (token(at - 1) != "." && token(at - 1) != "::")) {
+      facts_.calls.push_back(std::move(c));
+      return;
+    }
+    if (token(at - 1) == ".") {
+      if (at < 2) return;
+      const std::string_view object = type_of(list[at - 2]);
+      const bool chained = at >= 3 && token(at - 3) == ".";
+      if (object == "self" && !chained) {
+        c.receiver = "self";
+      } else if (object == "identifier" && !chained) {
+        c.receiver = std::string(token(at - 2));
+      } else if (object == "identifier" && at >= 4 && type_of(list[at - 4]) == "self" &&
+                 !(at >= 5 && token(at - 5) == ".")) {
+        c.receiver = "self." + std::string(token(at - 2));
+      } else {
+        return;
+      }
+      c.form = CallForm::Member;
+      facts_.calls.push_back(std::move(c));
+      return;
+    }
+    // a::b::f( : segments joined by "::" tokens back to the first.
+    std::string path;
+    size_t i = at;
+    while (i >= 2 && token(i - 1) == "::") {
+      const std::string_view segment_type = type_of(list[i - 2]);
+      if (segment_type != "identifier" && segment_type != "self" && segment_type != "super" &&
+          segment_type != "crate") {
+        return;
+      }
+      path = path.empty() ? std::string(token(i - 2)) : std::string(token(i - 2)) + "::" + path;
+      i -= 2;
+    }
+    if (path.empty() || (i >= 1 && (token(i - 1) == "::" || token(i - 1) == "."))) return;
+    c.form = CallForm::Path;
+    c.receiver = std::move(path);
+    facts_.calls.push_back(std::move(c));
   }
 
   uint32_t define(TSNode node, TSNode name_node, EntityKind kind, std::string name,
@@ -495,6 +631,22 @@ class Walker {
     const std::string_view kind = type_of(pattern);
     if (kind != "identifier" && kind != "field_identifier") return;
     facts_.typed_names.push_back({scope, std::string(text_of(pattern, bytes_)), std::move(type)});
+  }
+
+  // `struct Regex(Exec, pub Pool)`: fields named by position ("0", "1").
+  void tuple_fields(TSNode list, uint32_t scope) {
+    uint32_t position = 0;
+    const uint32_t n = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode child = ts_node_named_child(list, i);
+      const std::string_view kind = type_of(child);
+      if (kind == "attribute_item" || kind == "visibility_modifier") continue;
+      std::string type = type_path(child, bytes_);
+      if (!type.empty()) {
+        facts_.typed_names.push_back({scope, std::to_string(position), std::move(type)});
+      }
+      ++position;
+    }
   }
 
   // `T: A + B` in a parameter list or a where clause: T's methods are A's and B's.

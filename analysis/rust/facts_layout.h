@@ -28,6 +28,7 @@ inline constexpr std::string_view kRoleMod = "mod";  // an inline `mod name { ..
 // the module path), name its last segment or "*", alias the `as` name.
 inline constexpr std::string_view kModDeclaration = "mod";
 
+// A tuple struct's fields are TypedNames of the struct named by position ("0", "1", ...).
 // TypedName::name of a function's return type (not an identifier, so no binding clashes).
 inline constexpr std::string_view kReturnType = "->";
 // TypedName::name prefix of a generic parameter's trait bound: "<T>" has type "Trait".
@@ -36,7 +37,8 @@ inline constexpr char kBoundOpen = '<';
 // TypedName::type conventions. A type is a path with generic arguments, references and smart
 // pointers (Box, Rc, Arc) removed. A leading '?' marks an Option or Result of it (usable after
 // `?`, `.unwrap()` or `.expect(..)`). A trailing "()" means "what calling this path returns"
-// (`let x = Foo::new();` records x as "Foo::new()"; `let x = Foo::new()?;` as "?Foo::new()").
+// (`let x = Foo::new();` records x as "Foo::new()"; `let x = Foo::new()?;` as "?Foo::new()";
+// `let y = x.build();` as "x.build()": the method build on x's type).
 inline constexpr char kFallible = '?';
 inline constexpr std::string_view kCallResult = "()";
 

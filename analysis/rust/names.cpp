@@ -43,6 +43,7 @@ Names::Names(const RustFiles& files, const ModuleTree& tree) : files_(files), tr
         all_impls_.push_back(base + d);
         continue;
       }
+      if (def.role == kRoleMacro) macros_[def.name].push_back(base + d);
       items_.emplace(Key{base + def.parent, def.name}, base + d);
     }
     for (const code::Import& import : facts.imports) {
@@ -309,10 +310,22 @@ Targets Names::callable(std::string_view text, EntityIndex scope, int depth) {
   return out;
 }
 
-// What calling `callee` returns (its declared return type at the function's own scope).
+// What calling `callee` (a path, or a method on a receiver) returns: its declared return type,
+// read at the function's own scope.
 Targets Names::call_result(std::string_view callee, EntityIndex scope, bool unwrap, int depth) {
+  Targets functions;
+  const size_t dot = callee.rfind('.');
+  if (dot == std::string_view::npos) {
+    functions = callable(callee, scope, depth + 1);
+  } else {  // a method on a receiver: "x.m", "self.a.m", "Foo::new().m"
+    for (EntityIndex type : receiver_types(callee.substr(0, dot), scope, depth + 1)) {
+      for (EntityIndex t : associated(type, callee.substr(dot + 1), depth + 1)) {
+        if (is_function(t)) functions.push_back(t);
+      }
+    }
+  }
   Targets out;
-  for (EntityIndex function : callable(callee, scope, depth + 1)) {
+  for (EntityIndex function : functions) {
     const auto [begin, end] = typed_.equal_range(Key{function, kReturnType});
     for (auto it = begin; it != end; ++it) {
       std::string_view returns = it->second->type;
@@ -324,14 +337,17 @@ Targets Names::call_result(std::string_view callee, EntityIndex scope, bool unwr
   return out;
 }
 
-// The types of a receiver: `self`, `self.field`, a call's result, or a name typed in the
-// innermost enclosing function declaring it (conflicting types there: nothing).
+// The types of a receiver: `self`, a call's result, a field of `self` or of a typed name
+// (`self.field`, `x.0`), or a name typed in the innermost enclosing function declaring it
+// (conflicting types there: nothing).
 Targets Names::receiver_types(std::string_view receiver, EntityIndex scope, int depth) {
   if (receiver == "self") return self_types(scope, depth + 1);
-  if (receiver.starts_with("self.")) {
-    const std::string_view name = receiver.substr(5);
+  if (receiver.ends_with(kCallResult)) return type_targets(receiver, scope, depth + 1);
+  const size_t dot = receiver.find('.');
+  if (dot != std::string_view::npos) {  // a field of `self` or of a typed name
+    const std::string_view name = receiver.substr(dot + 1);
     Targets out;
-    for (EntityIndex type : self_types(scope, depth + 1)) {
+    for (EntityIndex type : receiver_types(receiver.substr(0, dot), scope, depth + 1)) {
       const auto [begin, end] = typed_.equal_range(Key{type, name});
       for (auto it = begin; it != end; ++it) {
         append_unique(out, type_targets(it->second->type, type, depth + 1));
@@ -339,7 +355,6 @@ Targets Names::receiver_types(std::string_view receiver, EntityIndex scope, int 
     }
     return out;
   }
-  if (receiver.ends_with(kCallResult)) return type_targets(receiver, scope, depth + 1);
   for (EntityIndex s = scope; s != kNoEntity && !files_.is_module(s); s = files_.parent(s)) {
     const auto [begin, end] = typed_.equal_range(Key{s, receiver});
     if (begin == end) continue;
@@ -352,6 +367,22 @@ Targets Names::receiver_types(std::string_view receiver, EntityIndex scope, int 
   return {};
 }
 
+// A macro invoked by name: the file's own macro_rules! of that name (textual scope), else the
+// only one of the crate (#[macro_use] modules, #[macro_export]); several: nothing.
+Targets Names::macros(uint32_t f, std::string_view name) const {
+  const auto found = macros_.find(name);
+  if (found == macros_.end()) return {};
+  Targets same_file;
+  Targets same_crate;
+  const EntityIndex crate = tree_.crate_root(files_.entity(f));
+  for (EntityIndex macro : found->second) {
+    if (files_.file_of(macro) == f) same_file.push_back(macro);
+    if (tree_.crate_root(macro) == crate) same_crate.push_back(macro);
+  }
+  if (!same_file.empty()) return same_file;
+  return same_crate.size() == 1 ? same_crate : Targets{};
+}
+
 Targets Names::imported(uint32_t f, const code::Import& import) {
   return use_targets({f, &import}, 0);
 }
@@ -361,7 +392,7 @@ Targets Names::callees(uint32_t f, const code::Call& call) {
   Targets out;
   switch (call.form) {
     case code::CallForm::Plain:
-      out = callable(call.name, scope, 0);
+      out = call.name.ends_with('!') ? macros(f, call.name) : callable(call.name, scope, 0);
       break;
     case code::CallForm::Path:
       for (EntityIndex q : path(call.receiver, scope, false, 0)) {

@@ -55,6 +55,7 @@ class Names {
   Targets receiver_types(std::string_view receiver, EntityIndex scope, int depth);
   Targets call_result(std::string_view callee, EntityIndex scope, bool unwrap, int depth);
   Targets callable(std::string_view path, EntityIndex scope, int depth);
+  Targets macros(uint32_t f, std::string_view name) const;
   const std::vector<EntityIndex>& impls_of(EntityIndex type);
   bool is_type(EntityIndex e) const;
   bool is_function(EntityIndex e) const;
@@ -71,6 +72,7 @@ class Names {
   std::unordered_map<EntityIndex, Targets> impl_type_memo_;
   std::unordered_map<EntityIndex, std::vector<EntityIndex>> impls_;  // type -> impl blocks
   std::vector<EntityIndex> all_impls_;
+  std::unordered_map<std::string_view, std::vector<EntityIndex>> macros_;  // by "name!"
   bool impls_ready_ = false;
 };
 

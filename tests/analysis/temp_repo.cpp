@@ -1,14 +1,10 @@
 // Temporary repositories for analysis tests.
 #include "tests/analysis/temp_repo.h"
 
-#include <stdlib.h>
 #include <tree_sitter/api.h>
 
-#include <filesystem>
-#include <fstream>
-#include <stdexcept>
-
 #include "analysis/python/extract.h"
+#include "tests/support/files.h"
 
 namespace anchorfs::analysis::test {
 
@@ -19,29 +15,18 @@ python::FileFacts extract_python(std::string_view source) {
   return facts;
 }
 
-TempRepo::TempRepo() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "anchorfs-analysis-XXXXXX");
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  root_ = pattern;
-}
-
-TempRepo::~TempRepo() {
-  std::error_code ignored;
-  std::filesystem::remove_all(root_, ignored);
-}
+TempRepo::TempRepo() = default;
+TempRepo::~TempRepo() = default;
 
 void TempRepo::write(const std::string& path, std::string_view content) const {
-  const std::filesystem::path full = std::filesystem::path(root_) / path;
-  std::filesystem::create_directories(full.parent_path());
-  std::ofstream out(full, std::ios::binary);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  test_support::write_file(root() + "/" + path, std::string(content));
 }
 
 Analysis TempRepo::analyze(unsigned threads, FactCache* cache) const {
   AnalysisOptions options;
   options.threads = threads;
   options.cache = cache;
-  return analysis::analyze(scan_tree(root_), options);
+  return analysis::analyze(scan_tree(root()), options);
 }
 
 std::vector<std::string> edges_of(const Graph& graph, Relation relation) {

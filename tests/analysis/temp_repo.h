@@ -7,6 +7,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/python/facts.h"
+#include "tests/support/temp_dir.h"
 
 namespace anchorfs::analysis::test {
 
@@ -19,11 +20,11 @@ class TempRepo {
 
   // Writes `content` at repository-relative `path`, creating directories.
   void write(const std::string& path, std::string_view content) const;
-  const std::string& root() const { return root_; }
+  const std::string& root() const { return dir_.path(); }
   Analysis analyze(unsigned threads = 2, FactCache* cache = nullptr) const;
 
  private:
-  std::string root_;
+  test_support::TempDir dir_{"anchorfs-analysis"};
 };
 
 // The Python facts of `source`, extracted with a fresh parser.

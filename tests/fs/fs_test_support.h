@@ -14,26 +14,16 @@
 #include "fs/server.h"
 #include "fs/snapshot.h"
 #include "render/tag_plan.h"
+#include "tests/support/files.h"
+#include "tests/support/mount_table.h"
+#include "tests/support/temp_dir.h"
 
 namespace anchorfs::fs::test {
 
-// A fresh directory under $TMPDIR (or /tmp), removed at destruction unless something is still
-// mounted below it (then it is left behind rather than risk deleting through a mount).
-class TempDir {
- public:
-  explicit TempDir(const std::string& prefix);
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& relative) const { return path_ + "/" + relative; }
-
- private:
-  std::string path_;
-};
-
-std::string read_file(const std::string& path);  // via read(2); throws on error
-void write_file(const std::string& path, const std::string& bytes);
+using test_support::is_mounted;
+using test_support::read_file;
+using test_support::TempDir;
+using test_support::write_file;
 
 // The tagged view of `original`, computed independently of fs/ (insertions are sorted).
 std::string reference_apply(const std::string& original, const render::TagPlan& plan);
@@ -42,8 +32,6 @@ std::string reference_apply(const std::string& original, const render::TagPlan& 
 using PlanSpec = std::map<std::string, std::vector<std::pair<uint64_t, std::string>>>;
 std::vector<std::pair<std::string, render::TagPlan>> to_plans(const PlanSpec& spec);
 render::TagPlan to_plan(const std::vector<std::pair<uint64_t, std::string>>& insertions);
-
-bool is_mounted(const std::string& mountpoint);  // per /proc/self/mountinfo
 
 // A Server mounted on a fresh mountpoint and run on a background thread. The destructor stops
 // it and, should that fail, unmounts lazily so no test leaves a mount behind.

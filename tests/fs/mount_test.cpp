@@ -673,13 +673,13 @@ TEST(MountLifecycle, CallerChosenFsnameIsKept) {
   ServerOptions options;
   options.fuse_options = {"fsname=" + src.path()};
   test::LiveMount mount(make_snapshot(analysis::scan_tree(src.path()), {}), mnt.path(), options);
-  std::ifstream mounts("/proc/self/mountinfo");
-  std::string line;
   bool found = false;
-  while (std::getline(mounts, line)) {
-    if (line.find(" " + mnt.path() + " ") == std::string::npos) continue;
+  for (const test_support::MountEntry& entry : test_support::mount_table()) {
+    if (entry.point != mnt.path()) continue;
     found = true;
-    EXPECT_NE(line.find(" - fuse.anchorfs " + src.path() + " ro,"), std::string::npos) << line;
+    EXPECT_EQ(entry.fstype, "fuse.anchorfs");
+    EXPECT_EQ(entry.source, src.path());
+    EXPECT_TRUE(entry.super_options.starts_with("ro,")) << entry.super_options;
   }
   EXPECT_TRUE(found);
 }

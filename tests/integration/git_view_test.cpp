@@ -100,6 +100,8 @@ TEST_F(GitInMount, HistoryBlameShowAndCachedGrepAreTheCheckouts) {
       {"diff", "HEAD~1", "--stat"},
       {"grep", "--cached", "-n", "def "},
       {"grep", "-n", "def ", "HEAD"},
+      {"grep", "-n", "def "},
+      {"grep", "-c", "return"},
       {"ls-files", "-s"},
       {"stash", "list"},
       {"rev-parse", "HEAD"},
@@ -109,6 +111,15 @@ TEST_F(GitInMount, HistoryBlameShowAndCachedGrepAreTheCheckouts) {
     EXPECT_EQ(git_ok(mnt_, command), in_checkout) << "git " << command[0] << " " << command[1];
     EXPECT_FALSE(has_tags(in_checkout)) << command[0];
   }
+}
+
+// Unmodified files are served "assume unchanged" in the index, so a worktree `git grep` searches
+// the indexed blobs, which are the checkout's bytes: it never finds a tag line.
+TEST_F(GitInMount, WorktreeGrepNeverFindsATagLine) {
+  const ProcessResult grep = git(mnt_, {"grep", "-n", "Annotation ==="});
+  EXPECT_EQ(grep.exit_code, 1) << grep.out;
+  EXPECT_EQ(grep.out, "");
+  EXPECT_NE(read_file(mnt_ + "/bookshelf/models.py").find("Annotation ==="), std::string::npos);
 }
 
 TEST_F(GitInMount, TheFilterIsConfiguredInTheViewOnly) {
@@ -184,7 +195,7 @@ TEST(GitView, AnEditInTheCheckoutShowsOnlyItsOwnLines) {
   // Until the refresh swaps the snapshot the mount serves the old version (its attributes, and
   // the index that matches them); a stale page would end in padding instead of the new last line.
   ASSERT_TRUE(wait_until([&] {
-    const std::string view = read_file(mnt + "/bookshelf/services.py");
+    const std::string view = read_file_if_readable(mnt + "/bookshelf/services.py");
     return view.ends_with("def added_helper():\n    return LendingService()\n") &&
            view.find("days=30") != std::string::npos;
   }));

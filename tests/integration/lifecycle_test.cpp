@@ -184,7 +184,7 @@ TEST_F(Lifecycle, MountFollowsEditsToTheRepository) {
   fingerprint_ = tree_fingerprint(repo_);
   const bool refreshed = wait_until(
       [&] {
-        return read_file(mnt_ + "/bookshelf/errors.py").find("CALLED_BY: missing") !=
+        return read_file_if_readable(mnt_ + "/bookshelf/errors.py").find("CALLED_BY: missing") !=
                std::string::npos;
       },
       20);

@@ -137,52 +137,6 @@ ProcessResult anchorfs(const std::vector<std::string>& args, const RunOptions& o
   return run(argv, options);
 }
 
-TempDir::TempDir(const std::string& prefix) {
-  const char* base = std::getenv("TMPDIR");
-  std::string pattern =
-      std::string(base != nullptr && *base ? base : "/tmp") + "/" + prefix + "-XXXXXX";
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  // A mount left below us (a failed test) is detached first, deepest first: never delete
-  // through a mount.
-  std::vector<std::string> mounts;
-  std::ifstream in("/proc/self/mountinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string field, mount_point;
-    for (int i = 0; i < 5 && fields >> field; ++i) mount_point = field;
-    if (mount_point.rfind(path_ + "/", 0) == 0) mounts.push_back(mount_point);
-  }
-  std::sort(mounts.begin(), mounts.end(),
-            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-  for (const std::string& mount_point : mounts) umount2(mount_point.c_str(), MNT_DETACH);
-  std::error_code ignored;
-  fsys::permissions(path_, fsys::perms::owner_all, fsys::perm_options::add, ignored);
-  fsys::remove_all(path_, ignored);
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
-
-void make_dirs(const std::string& path) {
-  fsys::create_directories(path);
-}
-
 void copy_tree(const std::string& from, const std::string& to) {
   fsys::copy(from, to, fsys::copy_options::recursive | fsys::copy_options::copy_symlinks);
 }
@@ -230,22 +184,6 @@ std::string tree_fingerprint(const std::string& root) {
 
 namespace {
 
-std::string mountinfo_fstype(const std::string& path) {
-  std::ifstream in("/proc/self/mountinfo");
-  std::string line, found;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::vector<std::string> parts;
-    std::string part;
-    while (fields >> part) parts.push_back(part);
-    if (parts.size() < 5 || parts[4] != path) continue;
-    for (size_t i = 6; i + 1 < parts.size(); ++i) {
-      if (parts[i] == "-") found = parts[i + 1];
-    }
-  }
-  return found;
-}
-
 // Every anchorfs the tests start caches into a private directory of this test process, so runs
 // never depend on (or fill) the user's cache.
 struct PrivateCacheHome {
@@ -256,12 +194,6 @@ const PrivateCacheHome private_cache_home;
 
 }  // namespace
 
-bool is_mounted(const std::string& path) {
-  return !mountinfo_fstype(path).empty();
-}
-std::string mount_fstype(const std::string& path) {
-  return mountinfo_fstype(path);
-}
 
 std::vector<pid_t> find_processes(const std::vector<std::string>& needles) {
   std::vector<pid_t> pids;

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/files.h"
+#include "tests/support/mount_table.h"
+#include "tests/support/temp_dir.h"
+
 namespace anchorfs::itest {
 
 inline const std::string kAnchorfs = ANCHORFS_BIN;
@@ -35,23 +39,11 @@ RunOptions in_dir(std::string cwd, std::map<std::string, std::string> env = {});
 ProcessResult run(const std::vector<std::string>& argv, const RunOptions& options = {});
 ProcessResult anchorfs(const std::vector<std::string>& args, const RunOptions& options = {});
 
-// A directory below $TMPDIR removed (recursively, never crossing into a mount) at destruction.
-class TempDir {
- public:
-  explicit TempDir(const std::string& prefix = "anchorfs-it");
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
-std::string read_file(const std::string& path);
-void write_file(const std::string& path, const std::string& bytes);
-void make_dirs(const std::string& path);
+using test_support::make_dirs;
+using test_support::read_file;
+using test_support::read_file_if_readable;
+using test_support::TempDir;
+using test_support::write_file;
 void copy_tree(const std::string& from, const std::string& to);
 
 // Every entry below `root` (relative paths, sorted), without following symlinks.
@@ -65,8 +57,8 @@ std::vector<TreeItem> list_tree(const std::string& root);
 // symlink targets.
 std::string tree_fingerprint(const std::string& root);
 
-bool is_mounted(const std::string& path);
-std::string mount_fstype(const std::string& path);
+using test_support::is_mounted;
+using test_support::mount_fstype;
 
 // Pids of running processes whose command line contains every one of `needles`.
 std::vector<pid_t> find_processes(const std::vector<std::string>& needles);

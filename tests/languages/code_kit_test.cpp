@@ -17,6 +17,7 @@ CodeFacts sample() {
   facts.newline = "\r\n";
   facts.lines = 40;
   facts.package = "geometry";
+  facts.build_condition = "linux && !cgo";
   Definition shape;
   shape.kind = EntityKind::Class;
   shape.name = "Shape";
@@ -32,11 +33,13 @@ CodeFacts sample() {
   area.line = 5;
   area.anchor_indent = "\t";
   area.owner = "*Square";
+  area.arity = 2;
+  area.variadic = true;
   facts.definitions.push_back(shape);
   facts.definitions.push_back(area);
   facts.imports.push_back({"example.com/m/util", "", "u", 2, false});
   facts.imports.push_back({"./x", "*", "", 3, true, 1});
-  facts.calls.push_back({2, CallForm::Member, "s.side", "Scale", 6});
+  facts.calls.push_back({2, CallForm::Member, "s.side", "Scale", 6, 1});
   facts.calls.push_back({0, CallForm::Construct, "", "Square", 9});
   facts.typed_names.push_back({2, "s", "Square"});
   return facts;

@@ -121,6 +121,10 @@ std::vector<std::string> lines_before(std::string_view text, std::string_view li
   return before;
 }
 
+std::string graph_id(const analysis::Graph& graph, const analysis::FileInfo& file) {
+  return graph.id(file.entity);
+}
+
 class GoTags : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -180,6 +184,25 @@ TEST_F(GoTags, MethodsBelongToTheirTypeAndTheBrokenFileIsServedUnchanged) {
     }
     if (graph.id(file.entity) == "store.go") {
       EXPECT_TRUE(file.taggable);
+    }
+  }
+}
+
+TEST(GoHostile, DeepChainsAndNestingAreServedWithoutCrashing) {
+  TempRepo repo;
+  std::string chain = "package deep\n\nfunc f() {\n\tx";
+  for (int i = 0; i < 20000; ++i) chain += ".m()";
+  chain += "\n}\n";
+  std::string parens = "package deep\n\nvar v = ";
+  parens += std::string(20000, '(') + "1" + std::string(20000, ')') + "\n";
+  repo.write("chain.go", chain);
+  repo.write("parens.go", parens);
+  repo.write("garbage.go", "\xff}{)(func type ((\xfe\xff");
+  const analysis::Analysis result = repo.analyze();
+  EXPECT_EQ(result.graph.files.size(), 3u);
+  for (const analysis::FileInfo& file : result.graph.files) {
+    if (graph_id(result.graph, file) == "parens.go") {
+      EXPECT_FALSE(file.taggable);  // deeper than the walk goes: served unchanged
     }
   }
 }

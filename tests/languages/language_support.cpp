@@ -8,16 +8,12 @@
 #include <sstream>
 
 #include "render/tag_plan.h"
+#include "tests/support/files.h"
 
 namespace anchorfs::languages_test {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using test_support::read_file;
 
 void dump(TSNode node, std::string_view bytes, std::string& out) {
   const std::string_view type = ts_node_type(node);

@@ -135,7 +135,7 @@ TEST(RustExtract, FileAnchorAfterByteOrderMarkAndShebangButNotInnerAttribute) {
   EXPECT_EQ(attribute.file_anchor, 0u);
 }
 
-TEST(RustExtract, MacroBodiesHoldNoEntitiesOrCalls) {
+TEST(RustExtract, MacroBodiesHoldNoEntitiesAndOnlyExpressionMacrosCalls) {
   const CodeFacts facts = extract(R"(fn real() {
     thread_local! { static X: u8 = 0; }
     let s = r#"
@@ -146,7 +146,23 @@ fn in_raw_string() {}
 }
 )");
   ASSERT_EQ(facts.definitions.size(), 2u);
-  EXPECT_TRUE(facts.calls.empty());
+  ASSERT_EQ(facts.calls.size(), 3u);
+  EXPECT_EQ(facts.calls[0].name, "thread_local!");  // a macro call; its body is not code
+  EXPECT_EQ(facts.calls[1].name, "make");
+  EXPECT_EQ(facts.calls[2].name, "other");
+}
+
+TEST(RustExtract, CallsInStandardExpressionMacrosOnly) {
+  const CodeFacts facts = extract(R"(fn t() {
+    assert_eq!(self.x.m(a), crate::b::g(1), "{}", !h(2).k());
+    println!("{}", Vec::<u8>::new(), y.0.z(), a.b.c());
+    std::println!("{}", w(), fn_like!(q()));
+    quote!(r(1));
+}
+)");
+  std::vector<std::string> calls;
+  for (const auto& c : facts.calls) calls.push_back(c.receiver + "|" + c.name);
+  EXPECT_EQ(calls, (std::vector<std::string>{"self.x|m", "crate::b|g", "|h", "|w", "|quote!"}));
 }
 
 TEST(RustExtract, UsesModsAndTypedNames) {
@@ -160,6 +176,7 @@ fn k<T: Tr + Other>(p: &mut Foo, q: Box<dyn Bar>) -> Option<Self> where T: Third
     let y: Vec<u8> = Vec::new();
     let z = Foo::open()?;
     let w = Foo { a: 1 };
+    let v = self.make().build();
     x.m();
     self.field.n();
     Foo::new().o();
@@ -177,10 +194,11 @@ fn k<T: Tr + Other>(p: &mut Foo, q: Box<dyn Bar>) -> Option<Self> where T: Third
   for (const auto& t : facts.typed_names) typed.push_back(t.name + ":" + t.type);
   EXPECT_EQ(typed, (std::vector<std::string>{"->:?Self", "<T>:Tr", "<T>:Other", "p:Foo",
                                              "q:Bar", "<T>:Third", "x:Foo::new()", "y:Vec",
-                                             "z:?Foo::open()", "w:Foo"}));
+                                             "z:?Foo::open()", "w:Foo",
+                                             "v:self.make().build()"}));
   std::vector<std::string> calls;
   for (const auto& c : facts.calls) calls.push_back(c.receiver + "|" + c.name);
-  EXPECT_EQ(calls, (std::vector<std::string>{"Foo|new", "Vec|new", "Foo|open", "x|m",
+  EXPECT_EQ(calls, (std::vector<std::string>{"Foo|new", "Vec|new", "Foo|open", "self.make()|build", "self|make", "x|m",
                                              "self.field|n", "Foo::new()|o", "Foo|new",
                                              "crate::util|f"}));
 }

@@ -1,7 +1,8 @@
 // Checks rendering on a real repository: render_corpus_check REPO [OUT_DIR].
 // Per view: strip(apply(x)) == x for every analysed file, and where the tag bytes go (share of
 // source bytes per field). With OUT_DIR, writes OUT_DIR/<view>/<path> tagged copies for
-// tests/render/ast_check.py (python `ast.dump` equality). Not a unit test: it needs a corpus.
+// `tests/support/python_ast_check.py REPO OUT_DIR/<view>` (python `ast.dump` equality). Not a
+// unit test: it needs a corpus.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>

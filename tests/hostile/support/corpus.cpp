@@ -23,31 +23,7 @@ std::string from_hex(const std::string& hex) {
   return out;
 }
 
-bool has_mount_below(const std::string& dir) {
-  std::ifstream in("/proc/self/mountinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string skip, mountpoint;
-    fields >> skip >> skip >> skip >> skip >> mountpoint;
-    if (mountpoint.rfind(dir + "/", 0) == 0) return true;
-  }
-  return false;
-}
-
 }  // namespace
-
-TempDir::TempDir(const std::string& label) {
-  std::string templ = "/tmp/anchorfs-" + label + "-XXXXXX";
-  if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp " + templ);
-  path_ = templ;
-}
-
-TempDir::~TempDir() {
-  if (has_mount_below(path_)) return;  // leaking beats deleting through a live mount
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
 
 std::string corpus_mode() {
   const char* mode = std::getenv("ANCHORFS_HOSTILE_MODE");

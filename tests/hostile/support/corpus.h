@@ -6,20 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
+
 namespace anchorfs::testing {
 
-// A private directory under /tmp removed on destruction (never while something is mounted in
-// it, and without following symlinks).
-class TempDir {
+// A private directory "anchorfs-LABEL-XXXXXX" (tests/support/temp_dir.h: mounts below it are
+// detached before it is removed, so nothing is deleted through a mount).
+class TempDir : public test_support::TempDir {
  public:
-  explicit TempDir(const std::string& label);
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+  explicit TempDir(const std::string& label) : test_support::TempDir("anchorfs-" + label) {}
 };
 
 // "ci" (default) or "long", from ANCHORFS_HOSTILE_MODE.

@@ -1,6 +1,8 @@
 // Test-side control of an anchorfs daemon: start, readiness, watchdog, cleanup.
 #include "tests/hostile/support/mount_session.h"
 
+#include "tests/support/mount_table.h"
+
 #include <signal.h>
 #include <sys/mount.h>
 
@@ -10,51 +12,6 @@
 #include <stdexcept>
 
 namespace anchorfs::testing {
-namespace {
-
-// mountinfo escapes space, tab, newline and backslash as octal.
-std::string unescape_mountinfo(const std::string& field) {
-  std::string out;
-  for (size_t i = 0; i < field.size(); ++i) {
-    if (field[i] == '\\' && i + 3 < field.size()) {
-      out.push_back(static_cast<char>(std::stoi(field.substr(i + 1, 3), nullptr, 8)));
-      i += 3;
-    } else {
-      out.push_back(field[i]);
-    }
-  }
-  return out;
-}
-
-struct MountInfoLine {
-  std::string mountpoint;
-  std::string fstype;
-  std::string super_options;
-};
-
-std::vector<MountInfoLine> read_mountinfo() {
-  std::vector<MountInfoLine> lines;
-  std::ifstream in("/proc/self/mountinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::vector<std::string> parts;
-    std::string part;
-    while (fields >> part) parts.push_back(part);
-    size_t dash = 0;
-    while (dash < parts.size() && parts[dash] != "-") ++dash;
-    if (parts.size() < 5 || dash + 3 >= parts.size()) continue;
-    MountInfoLine entry;
-    entry.mountpoint = unescape_mountinfo(parts[4]);
-    entry.fstype = parts[dash + 1];
-    entry.super_options = parts[dash + 3];
-    lines.push_back(entry);
-  }
-  return lines;
-}
-
-}  // namespace
-
 const std::string& anchorfs_binary() {
   // ANCHORFS_TEST_BINARY in the environment runs the suites against another build (e.g. main's,
   // to watch a new test fail before its fix).
@@ -66,16 +23,16 @@ const std::string& anchorfs_binary() {
 }
 
 bool is_fuse_mounted(const std::string& mountpoint) {
-  for (const auto& line : read_mountinfo()) {
-    if (line.mountpoint == mountpoint && line.fstype.rfind("fuse", 0) == 0) return true;
+  for (const test_support::MountEntry& entry : test_support::mount_table()) {
+    if (entry.point == mountpoint && entry.fstype.rfind("fuse", 0) == 0) return true;
   }
   return false;
 }
 
 std::string mount_super_options(const std::string& mountpoint) {
   std::string options;
-  for (const auto& line : read_mountinfo()) {
-    if (line.mountpoint == mountpoint) options = line.super_options;
+  for (const test_support::MountEntry& entry : test_support::mount_table()) {
+    if (entry.point == mountpoint) options = entry.super_options;
   }
   return options;
 }

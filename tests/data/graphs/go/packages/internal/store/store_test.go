@@ -9,5 +9,5 @@ import (
 func TestAdd(t *testing.T) {
 	s := store.New()
 	s.Add("x")
-	t.Log(s.Report())
+	t.Log(s.Report(), store.Total(s))
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks that tags are comments only: every served .py file whose source Python can parse must
-parse to the same AST (ast.dump equal). Usage: ast_check.py SOURCE MOUNT [--max-bytes N]
-Prints one line per mismatch and a summary; exits 1 on any mismatch."""
+parse to the same AST (ast.dump equal). Usage: python_ast_check.py SOURCE SERVED [--max-bytes N]
+SERVED is a mount of SOURCE, or a directory of tagged copies (anchorfs export, or one view's
+directory written by render_corpus_check). Prints one line per mismatch and a summary; exits 1
+on any mismatch."""
 
 import argparse
 import ast

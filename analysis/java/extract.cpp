@@ -1,0 +1,668 @@
+// Java extraction: an explicit-stack walk (no recursion, so absurd nesting cannot overflow the
+// stack) recording definitions, imports, calls and typed names.
+#include "analysis/java/extract.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/code/anchors.h"
+#include "analysis/code/syntax.h"
+#include "analysis/java/grammar.h"
+
+namespace anchorfs::analysis::java {
+namespace {
+
+using code::line_of;
+using code::text_of;
+using code::type_of;
+
+// The grammar's field ids, looked up once (tree-sitter 0.20 finds an id by name by comparing it
+// with every field name).
+struct FieldIds {
+  TSFieldId arguments;
+  TSFieldId body;
+  TSFieldId constructor;
+  TSFieldId dimensions;
+  TSFieldId element;
+  TSFieldId field;
+  TSFieldId interfaces;
+  TSFieldId name;
+  TSFieldId object;
+  TSFieldId parameters;
+  TSFieldId right;
+  TSFieldId scope;
+  TSFieldId superclass;
+  TSFieldId type;
+  TSFieldId type_parameters;
+  TSFieldId value;
+};
+
+const FieldIds& fields() {
+  static const FieldIds ids = [] {
+    auto id = [](std::string_view name) {
+      return ts_language_field_id_for_name(tree_sitter_java(), name.data(),
+                                           static_cast<uint32_t>(name.size()));
+    };
+    return FieldIds{id("arguments"), id("body"), id("constructor"), id("dimensions"), id("element"), id("field"), id("interfaces"), id("name"), id("object"), id("parameters"), id("right"), id("scope"), id("superclass"), id("type"), id("type_parameters"), id("value")};
+  }();
+  return ids;
+}
+
+TSNode by_field(TSNode node, TSFieldId id) {
+  return ts_node_child_by_field_id(node, id);
+}
+
+bool is_comment(TSNode node) {
+  const std::string_view type = type_of(node);
+  return type == "line_comment" || type == "block_comment";
+}
+
+// A type as written, annotations and generic arguments removed: "Map.Entry", "String[]", "int".
+std::string type_name(TSNode node, std::string_view bytes) {
+  if (ts_node_is_null(node)) return {};
+  const std::string_view type = type_of(node);
+  if (type == "type_identifier" || type == "identifier") return std::string(text_of(node, bytes));
+  if (type == "scoped_type_identifier") {
+    std::string out;
+    const uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode part = ts_node_named_child(node, i);
+      const std::string_view part_type = type_of(part);
+      if (part_type == "annotation" || part_type == "marker_annotation" || is_comment(part)) {
+        continue;
+      }
+      if (!out.empty()) out += '.';
+      out += type_name(part, bytes);
+    }
+    return out;
+  }
+  if (type == "generic_type") return type_name(ts_node_named_child(node, 0), bytes);
+  if (type == "array_type") return type_name(by_field(node, fields().element), bytes) + "[]";
+  if (type == "annotated_type") {
+    return type_name(ts_node_named_child(node, ts_node_named_child_count(node) - 1), bytes);
+  }
+  return std::string(text_of(node, bytes));  // a primitive type: never a repository type
+}
+
+// "a.b.c" for an identifier or scoped_identifier, whatever spacing sits between the parts.
+std::string dotted(TSNode node, std::string_view bytes) {
+  if (type_of(node) == "scoped_identifier") {
+    return dotted(by_field(node, fields().scope), bytes) + "." +
+           std::string(text_of(by_field(node, fields().name), bytes));
+  }
+  return std::string(text_of(node, bytes));
+}
+
+// A call receiver whose static type is evident: a name ("x", "this", "super", "a.b",
+// "Outer.this"), an instance creation ("new T") or a cast ("(T)"); "" for any other expression.
+std::string receiver_name(TSNode node, std::string_view bytes) {
+  std::string_view type = type_of(node);
+  while (type == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
+    node = ts_node_named_child(node, 0);
+    type = type_of(node);
+  }
+  if (type == "object_creation_expression") {
+    const TSNode created = by_field(node, fields().type);
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+      if (type_of(ts_node_named_child(node, i)) == "class_body") return {};  // anonymous
+    }
+    const std::string name = type_name(created, bytes);
+    return name.empty() ? std::string() : "new " + name;
+  }
+  if (type == "cast_expression") {
+    const std::string name = type_name(by_field(node, fields().type), bytes);
+    return name.empty() ? std::string() : "(" + name + ")";
+  }
+  if (type == "identifier" || type == "this" || type == "super") {
+    return std::string(text_of(node, bytes));
+  }
+  if (type == "field_access") {
+    const TSNode object_node = by_field(node, fields().object);
+    const std::string_view object_type = type_of(object_node);
+    if (object_type != "identifier" && object_type != "this" && object_type != "super" &&
+        object_type != "field_access") {
+      return {};
+    }
+    const std::string object = receiver_name(object_node, bytes);
+    const TSNode name = by_field(node, fields().field);
+    if (object.empty() || ts_node_is_null(name)) return {};
+    return object + "." + std::string(text_of(name, bytes));
+  }
+  return {};
+}
+
+uint32_t named_count_without_comments(TSNode node) {
+  uint32_t count = 0;
+  const uint32_t n = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < n; ++i) count += !is_comment(ts_node_named_child(node, i));
+  return count;
+}
+
+bool has_modifier(TSNode declaration, std::string_view word, std::string_view bytes) {
+  const uint32_t n = ts_node_child_count(declaration);
+  for (uint32_t i = 0; i < n; ++i) {
+    const TSNode child = ts_node_child(declaration, i);
+    if (type_of(child) != "modifiers") continue;
+    const uint32_t m = ts_node_child_count(child);
+    for (uint32_t j = 0; j < m; ++j) {
+      if (text_of(ts_node_child(child, j), bytes) == word) return true;
+    }
+  }
+  return false;
+}
+
+// What the walk does at a node, by grammar symbol (one table lookup instead of comparing names).
+enum class Kind : uint8_t {
+  Descend,  // nothing of its own: its children are walked
+  Skip,     // comments, modifiers (annotations hold constants only), module declarations
+  Package,
+  Import,
+  TypeDeclaration,
+  Method,
+  Creation,
+  EnumConstant,
+  Invocation,
+  ExplicitConstructor,
+  Variables,
+  DeclaredVariable,
+  Instanceof,
+  TypePattern,
+  Lambda,
+};
+
+const std::vector<Kind>& symbol_kinds() {
+  static const std::vector<Kind> kinds = [] {
+    static constexpr std::pair<std::string_view, Kind> kNamed[] = {
+        {"line_comment", Kind::Skip},
+        {"block_comment", Kind::Skip},
+        {"modifiers", Kind::Skip},
+        {"module_declaration", Kind::Skip},
+        {"package_declaration", Kind::Package},
+        {"import_declaration", Kind::Import},
+        {"class_declaration", Kind::TypeDeclaration},
+        {"interface_declaration", Kind::TypeDeclaration},
+        {"enum_declaration", Kind::TypeDeclaration},
+        {"record_declaration", Kind::TypeDeclaration},
+        {"annotation_type_declaration", Kind::TypeDeclaration},
+        {"method_declaration", Kind::Method},
+        {"constructor_declaration", Kind::Method},
+        {"compact_constructor_declaration", Kind::Method},
+        {"object_creation_expression", Kind::Creation},
+        {"enum_constant", Kind::EnumConstant},
+        {"method_invocation", Kind::Invocation},
+        {"explicit_constructor_invocation", Kind::ExplicitConstructor},
+        {"field_declaration", Kind::Variables},
+        {"constant_declaration", Kind::Variables},
+        {"local_variable_declaration", Kind::Variables},
+        {"formal_parameter", Kind::DeclaredVariable},
+        {"spread_parameter", Kind::DeclaredVariable},
+        {"catch_formal_parameter", Kind::DeclaredVariable},
+        {"enhanced_for_statement", Kind::DeclaredVariable},
+        {"resource", Kind::DeclaredVariable},
+        {"instanceof_expression", Kind::Instanceof},
+        {"type_pattern", Kind::TypePattern},
+        {"lambda_expression", Kind::Lambda},
+    };
+    const TSLanguage* language = tree_sitter_java();
+    std::vector<Kind> out(ts_language_symbol_count(language), Kind::Descend);
+    for (uint32_t s = 0; s < out.size(); ++s) {
+      const auto symbol = static_cast<TSSymbol>(s);
+      if (ts_language_symbol_type(language, symbol) != TSSymbolTypeRegular) continue;
+      const std::string_view name = ts_language_symbol_name(language, symbol);
+      for (const auto& [node_type, kind] : kNamed) {
+        if (node_type == name) out[s] = kind;
+      }
+    }
+    return out;
+  }();
+  return kinds;
+}
+
+class Extractor {
+ public:
+  Extractor(std::string_view bytes, code::CodeFacts& facts) : bytes_(bytes), facts_(facts) {
+    type_parameters_.emplace_back();
+  }
+
+  void run(TSNode root) {
+    cursor_ = ts_tree_cursor_new(root);
+    push_children(root, 0);
+    while (!stack_.empty()) {
+      const Frame frame = stack_.back();
+      stack_.pop_back();
+      visit(frame.node, frame.scope);
+    }
+    ts_tree_cursor_delete(&cursor_);
+  }
+
+ private:
+  struct Frame {
+    TSNode node;
+    uint32_t scope;
+  };
+
+  void push(TSNode node, uint32_t scope) {
+    if (!ts_node_is_null(node)) stack_.push_back({node, scope});
+  }
+  // Named children with children of their own (no leaf matters to the walk), pushed last first so
+  // they are visited in source order (definitions are numbered in source order, a parent before
+  // its children). A cursor steps through siblings in constant time each.
+  void push_children(TSNode node, uint32_t scope) {
+    const size_t first = stack_.size();
+    ts_tree_cursor_reset(&cursor_, node);
+    if (!ts_tree_cursor_goto_first_child(&cursor_)) return;
+    do {
+      const TSNode child = ts_tree_cursor_current_node(&cursor_);
+      if (ts_node_is_named(child) && ts_node_child_count(child) > 0) push(child, scope);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
+    std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end());
+  }
+
+  void visit(TSNode node, uint32_t scope) {
+    const std::vector<Kind>& kinds = symbol_kinds();
+    const TSSymbol symbol = ts_node_symbol(node);
+    switch (symbol < kinds.size() ? kinds[symbol] : Kind::Descend) {
+      case Kind::Skip:
+        return;
+      case Kind::Package:
+        for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+          const TSNode child = ts_node_named_child(node, i);
+          const std::string_view child_type = type_of(child);
+          if (child_type == "identifier" || child_type == "scoped_identifier") {
+            facts_.package = dotted(child, bytes_);
+          }
+        }
+        return;
+      case Kind::Import:
+        return import(node);
+      case Kind::TypeDeclaration:
+        return type_declaration(node, type_of(node), scope);
+      case Kind::Method:
+        return method(node, type_of(node), scope);
+      case Kind::Creation:
+        return creation(node, scope);
+      case Kind::EnumConstant:
+        return enum_constant(node, scope);
+      case Kind::Invocation:
+        return invocation(node, scope);
+      case Kind::ExplicitConstructor:
+        add_call(scope, code::CallForm::Construct, "",
+                 std::string(text_of(by_field(node, fields().constructor), bytes_)), node,
+                 by_field(node, fields().arguments));
+        return push_children(node, scope);
+      case Kind::Variables:
+        return variables(node, scope);
+      case Kind::DeclaredVariable:
+        declared_variable(node, scope);
+        return push_children(node, scope);
+      case Kind::Instanceof: {
+        const TSNode name = by_field(node, fields().name);
+        if (!ts_node_is_null(name)) {
+          add_typed(scope, name, declared_type(by_field(node, fields().right), scope));
+        }
+        return push_children(node, scope);
+      }
+      case Kind::TypePattern:
+        return add_typed(scope, ts_node_named_child(node, ts_node_named_child_count(node) - 1),
+                         declared_type(ts_node_named_child(node, 0), scope));
+      case Kind::Lambda:
+        return lambda(node, scope);
+      case Kind::Descend:
+        return push_children(node, scope);
+    }
+  }
+
+  void import(TSNode node) {
+    code::Import out;
+    out.line = line_of(node);
+    bool is_static = false;
+    bool wildcard = false;
+    std::string name;
+    for (uint32_t i = 0; i < ts_node_child_count(node); ++i) {
+      const TSNode child = ts_node_child(node, i);
+      const std::string_view type = type_of(child);
+      if (type == "static") is_static = true;
+      if (type == "asterisk") wildcard = true;
+      if (type == "identifier" || type == "scoped_identifier") name = dotted(child, bytes_);
+    }
+    if (name.empty()) return;
+    if (wildcard) {
+      out.source = name;
+      out.name = "*";
+    } else if (is_static) {
+      const size_t dot = name.rfind('.');
+      if (dot == std::string::npos) return;
+      out.source = name.substr(0, dot);
+      out.name = name.substr(dot + 1);
+    } else {
+      out.source = name;
+    }
+    facts_.imports.push_back(std::move(out));
+  }
+
+  // A new definition under `parent`, its tag block above its doc comments and annotations when
+  // that is the start of a line (annotations belong to the declaration's own modifiers node).
+  uint32_t add_definition(TSNode node, EntityKind kind, uint32_t parent, std::string name,
+                          std::string role, TSNode name_node) {
+    code::Definition d;
+    d.kind = kind;
+    d.parent = parent;
+    d.name = std::move(name);
+    d.role = std::move(role);
+    d.line = line_of(ts_node_is_null(name_node) ? node : name_node);
+    if (d.role != "anonymous") {
+      const TSNode start = code::attached_start(node, bytes_, {"line_comment", "block_comment"});
+      if (const auto line = code::own_line_start(bytes_, ts_node_start_byte(start))) {
+        d.has_anchor = true;
+        d.anchor_offset = *line;
+        d.anchor_indent = std::string(code::indent_at(bytes_, *line));
+      }
+    }
+    facts_.definitions.push_back(std::move(d));
+    type_parameters_.emplace_back();
+    anonymous_counts_.push_back(0);
+    return static_cast<uint32_t>(facts_.definitions.size() - 1);
+  }
+
+  void record_type_parameters(TSNode node, uint32_t definition) {
+    const TSNode parameters = by_field(node, fields().type_parameters);
+    if (ts_node_is_null(parameters)) return;
+    for (uint32_t i = 0; i < ts_node_named_child_count(parameters); ++i) {
+      const TSNode parameter = ts_node_named_child(parameters, i);
+      if (type_of(parameter) != "type_parameter") continue;
+      for (uint32_t j = 0; j < ts_node_named_child_count(parameter); ++j) {
+        const TSNode part = ts_node_named_child(parameter, j);
+        if (type_of(part) == "type_identifier") {
+          type_parameters_[definition].emplace_back(text_of(part, bytes_));
+          break;
+        }
+      }
+    }
+  }
+
+  // The bases of a type declaration as written: superclass, then interfaces.
+  void add_bases(TSNode list, code::Definition& d) {
+    if (ts_node_is_null(list)) return;
+    const std::string_view type = type_of(list);
+    if (type == "superclass") {
+      d.bases.push_back(type_name(ts_node_named_child(list, 0), bytes_));
+      return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
+      const TSNode child = ts_node_named_child(list, i);
+      if (type_of(child) == "type_list") {
+        for (uint32_t j = 0; j < ts_node_named_child_count(child); ++j) {
+          const TSNode base = ts_node_named_child(child, j);
+          if (!is_comment(base)) d.bases.push_back(type_name(base, bytes_));
+        }
+      }
+    }
+  }
+
+  void type_declaration(TSNode node, std::string_view type, uint32_t scope) {
+    static constexpr std::pair<std::string_view, std::string_view> kRoles[] = {
+        {"class_declaration", "class"},         {"interface_declaration", "interface"},
+        {"enum_declaration", "enum"},           {"record_declaration", "record"},
+        {"annotation_type_declaration", "annotation"}};
+    std::string role;
+    for (const auto& [node_type, word] : kRoles) {
+      if (node_type == type) role = word;
+    }
+    const TSNode name = by_field(node, fields().name);
+    const uint32_t d = add_definition(node, EntityKind::Class, scope,
+                                      std::string(text_of(name, bytes_)), role, name);
+    record_type_parameters(node, d);
+    code::Definition& def = facts_.definitions[d];
+    def.exported = has_modifier(node, "public", bytes_);
+    add_bases(by_field(node, fields().superclass), def);
+    add_bases(by_field(node, fields().interfaces), def);
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+      const TSNode child = ts_node_named_child(node, i);
+      if (type_of(child) == "extends_interfaces") add_bases(child, facts_.definitions[d]);
+    }
+    if (role == "record") {
+      // Record components are its fields.
+      const TSNode components = by_field(node, fields().parameters);
+      for (uint32_t i = 0; i < ts_node_named_child_count(components); ++i) {
+        const TSNode component = ts_node_named_child(components, i);
+        if (!is_comment(component)) declared_variable(component, d);
+      }
+      record_components_.resize(facts_.definitions.size(), 0);
+      record_components_[d] = named_count_without_comments(components);
+    }
+    push(by_field(node, fields().body), d);
+  }
+
+  void method(TSNode node, std::string_view type, uint32_t scope) {
+    const bool constructor = type != "method_declaration";
+    const TSNode name = by_field(node, fields().name);
+    const uint32_t d = add_definition(node, EntityKind::Function, scope,
+                                      std::string(text_of(name, bytes_)),
+                                      constructor ? "constructor" : "method", name);
+    record_type_parameters(node, d);
+    code::Definition& def = facts_.definitions[d];
+    def.exported = has_modifier(node, "public", bytes_);
+    const TSNode parameters = by_field(node, fields().parameters);
+    if (type == "compact_constructor_declaration") {
+      def.arity = scope < record_components_.size() ? record_components_[scope] : 0;
+    } else {
+      for (uint32_t i = 0; i < ts_node_named_child_count(parameters); ++i) {
+        const TSNode parameter = ts_node_named_child(parameters, i);
+        const std::string_view parameter_type = type_of(parameter);
+        if (parameter_type != "formal_parameter" && parameter_type != "spread_parameter") continue;
+        ++def.arity;
+        def.variadic = parameter_type == "spread_parameter";
+      }
+    }
+    push(by_field(node, fields().body), d);
+    if (type != "compact_constructor_declaration") push(parameters, d);  // visited first
+  }
+
+  void creation(TSNode node, uint32_t scope) {
+    const TSNode type = by_field(node, fields().type);
+    const std::string name = type_name(type, bytes_);
+    add_call(scope, code::CallForm::Construct, "", name, node, by_field(node, fields().arguments));
+    TSNode body{};
+    for (uint32_t i = ts_node_named_child_count(node); i-- > 0;) {
+      const TSNode child = ts_node_named_child(node, i);
+      if (type_of(child) == "class_body") {
+        body = child;
+      } else if (!ts_node_eq(child, type)) {
+        push(child, scope);
+      }
+    }
+    if (ts_node_is_null(body)) return;
+    const uint32_t n = ++anonymous_counts_[scope];
+    const uint32_t d = add_definition(node, EntityKind::Class, scope,
+                                      "<anonymous" + std::to_string(n) + ">", "anonymous", type);
+    facts_.definitions[d].bases.push_back(name);
+    // Visited before the arguments pushed above: its definitions follow it in source order.
+    push(body, d);
+  }
+
+  void enum_constant(TSNode node, uint32_t scope) {
+    const std::string enum_name = facts_.definitions[scope].name;  // definitions may grow
+    const TSNode arguments = by_field(node, fields().arguments);
+    if (!ts_node_is_null(arguments)) {
+      add_call(scope, code::CallForm::Construct, "", enum_name, node, arguments);
+    }
+    const TSNode body = by_field(node, fields().body);
+    if (!ts_node_is_null(body)) {
+      const TSNode name = by_field(node, fields().name);
+      const uint32_t d = add_definition(node, EntityKind::Class, scope,
+                                        std::string(text_of(name, bytes_)), "enum_constant", name);
+      facts_.definitions[d].bases.push_back(enum_name);
+      push(body, d);
+    }
+    push(arguments, scope);
+  }
+
+  void invocation(TSNode node, uint32_t scope) {
+    const TSNode object = by_field(node, fields().object);
+    const std::string name(text_of(by_field(node, fields().name), bytes_));
+    const TSNode arguments = by_field(node, fields().arguments);
+    if (ts_node_is_null(object)) {
+      add_call(scope, code::CallForm::Plain, "", name, node, arguments);
+    } else {
+      std::string receiver = receiver_name(object, bytes_);
+      // `I.super.m()`: the `super` between the object and the name is no field of its own.
+      for (uint32_t i = 0; i < ts_node_child_count(node) && !receiver.empty(); ++i) {
+        const TSNode child = ts_node_child(node, i);
+        if (type_of(child) == "super" && !ts_node_eq(child, object)) receiver += ".super";
+      }
+      if (!receiver.empty()) {
+        add_call(scope, code::CallForm::Member, std::move(receiver), name, node, arguments);
+      }
+    }
+    push(arguments, scope);
+    push(object, scope);
+  }
+
+  void add_call(uint32_t scope, code::CallForm form, std::string receiver, std::string name,
+                TSNode node, TSNode arguments) {
+    if (name.empty()) return;
+    code::Call call;
+    call.scope = scope;
+    call.form = form;
+    call.receiver = std::move(receiver);
+    call.name = std::move(name);
+    call.line = line_of(node);
+    call.arity = ts_node_is_null(arguments) ? 0 : named_count_without_comments(arguments);
+    facts_.calls.push_back(std::move(call));
+  }
+
+  // A declared type, or "" when it names a type parameter of an enclosing definition.
+  std::string declared_type(TSNode type, uint32_t scope) {
+    std::string name = type_name(type, bytes_);
+    for (uint32_t d = scope;; d = facts_.definitions[d].parent) {
+      for (const std::string& parameter : type_parameters_[d]) {
+        if (parameter == name) return {};
+      }
+      if (d == 0) break;
+    }
+    return name;
+  }
+
+  void add_typed(uint32_t scope, TSNode name, std::string type) {
+    if (ts_node_is_null(name) || type_of(name) != "identifier") return;
+    facts_.typed_names.push_back({scope, std::string(text_of(name, bytes_)), std::move(type)});
+  }
+
+  // A parameter, resource, catch or for-each variable: one name, one type.
+  void declared_variable(TSNode node, uint32_t scope) {
+    TSNode type = by_field(node, fields().type);
+    if (type_of(node) == "catch_formal_parameter") {
+      for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+        const TSNode child = ts_node_named_child(node, i);
+        if (type_of(child) == "catch_type" && ts_node_named_child_count(child) == 1) {
+          type = ts_node_named_child(child, 0);
+        }
+      }
+    }
+    TSNode name = by_field(node, fields().name);
+    if (type_of(node) == "spread_parameter") {
+      for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+        const TSNode child = ts_node_named_child(node, i);
+        if (type_of(child) == "variable_declarator") name = by_field(child, fields().name);
+      }
+      add_typed(scope, name, {});  // an array of the written type
+      return;
+    }
+    if (ts_node_is_null(name)) return;  // `try (existing)`
+    std::string written = ts_node_is_null(type) ? std::string() : declared_type(type, scope);
+    if (!ts_node_is_null(by_field(node, fields().dimensions))) written.clear();
+    add_typed(scope, name, std::move(written));
+  }
+
+  void variables(TSNode node, uint32_t scope) {
+    const TSNode type = by_field(node, fields().type);
+    const bool inferred = text_of(type, bytes_) == "var";
+    const std::string written = inferred ? std::string() : declared_type(type, scope);
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+      const TSNode declarator = ts_node_named_child(node, i);
+      if (type_of(declarator) != "variable_declarator") continue;
+      const TSNode value = by_field(declarator, fields().value);
+      std::string declared = written;
+      if (inferred && !ts_node_is_null(value) && type_of(value) == "object_creation_expression" &&
+          ts_node_is_null(value_class_body(value))) {
+        declared = declared_type(by_field(value, fields().type), scope);
+      }
+      if (!ts_node_is_null(by_field(declarator, fields().dimensions))) declared.clear();
+      add_typed(scope, by_field(declarator, fields().name), std::move(declared));
+      push(value, scope);
+    }
+  }
+
+  static TSNode value_class_body(TSNode creation) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(creation); ++i) {
+      const TSNode child = ts_node_named_child(creation, i);
+      if (type_of(child) == "class_body") return child;
+    }
+    return TSNode{};
+  }
+
+  // Lambda parameters have no evident type: they are recorded untyped so they hide any field of
+  // the same name; the body's calls belong to the enclosing definition.
+  void lambda(TSNode node, uint32_t scope) {
+    const TSNode parameters = by_field(node, fields().parameters);
+    if (type_of(parameters) == "identifier") {
+      add_typed(scope, parameters, {});
+    } else if (type_of(parameters) == "inferred_parameters") {
+      for (uint32_t i = 0; i < ts_node_named_child_count(parameters); ++i) {
+        add_typed(scope, ts_node_named_child(parameters, i), {});
+      }
+    } else {
+      push(parameters, scope);
+    }
+    push(by_field(node, fields().body), scope);
+  }
+
+  std::string_view bytes_;
+  code::CodeFacts& facts_;
+  std::vector<Frame> stack_;
+  TSTreeCursor cursor_{};
+  std::vector<std::vector<std::string>> type_parameters_;  // by definition
+  std::vector<uint32_t> anonymous_counts_{0};              // by definition
+  std::vector<uint32_t> record_components_;                // by definition (records only)
+};
+
+uint32_t count_lines(std::string_view bytes) {
+  uint32_t lines = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (bytes[i] == '\n' || (bytes[i] == '\r' && (i + 1 == bytes.size() || bytes[i + 1] != '\n'))) {
+      ++lines;
+    }
+  }
+  return lines + (!bytes.empty() && bytes.back() != '\n' && bytes.back() != '\r');
+}
+
+std::string first_newline(std::string_view bytes) {
+  const size_t at = bytes.find_first_of("\r\n");
+  if (at == std::string_view::npos) return "\n";
+  if (bytes[at] == '\n') return "\n";
+  return bytes.compare(at, 2, "\r\n") == 0 ? "\r\n" : "\r";
+}
+
+}  // namespace
+
+code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
+  code::CodeFacts facts;
+  facts.lines = count_lines(bytes);
+  facts.newline = first_newline(bytes);
+  const code::ParsedTree tree(parser, tree_sitter_java(), bytes);
+  if (!tree) return facts;
+  const TSNode root = tree.root();
+  facts.parsed_cleanly = !ts_node_has_error(root);
+  facts.dense_extracted = true;  // Java has no dense facts: these are complete for every view
+  // Comments may precede `package`; a block above the first line keeps it the first declaration.
+  if (const auto anchor = code::file_anchor(bytes, false)) {
+    facts.has_file_anchor = true;
+    facts.file_anchor = *anchor;
+  }
+  Extractor(bytes, facts).run(root);
+  return facts;
+}
+
+}  // namespace anchorfs::analysis::java

@@ -1,0 +1,35 @@
+// Java facts from one file: one parse, one walk into the brace-language kit's CodeFacts.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <string_view>
+
+#include "analysis/code/code_facts.h"
+
+namespace anchorfs::analysis::java {
+
+// Definitions (types with their role and bases, methods and constructors with their arity),
+// the package, imports, call sites and typed names of `bytes`. Never fails: a file that does not
+// parse within its budget gives facts with only the file entity and parsed_cleanly false.
+//
+// How Java is written into CodeFacts (analysis/java/resolve.cpp reads it back):
+// - Definition roles: "class", "interface", "enum", "record", "annotation", "anonymous" (named
+//   "<anonymousN>", N counted from 1 within its parent), "enum_constant" (a constant with a
+//   body, named after the constant), "method", "constructor" (named after its class).
+// - Imports: `import a.B;` {source "a.B"}; `import a.*;` {source "a", name "*"};
+//   `import static a.B.m;` {source "a.B", name "m"}; `import static a.B.*;` {source "a.B",
+//   name "*"} (an on-demand import names a package or a type; resolution tries both).
+// - Calls: `m()` Plain; `x.m()`, `this.m()`, `super.m()`, `a.b.m()`, `Outer.this.m()`,
+//   `I.super.m()` Member with the receiver as a dotted name, `new T().m()` Member with receiver
+//   "new T", `((T) x).m()` Member with receiver "(T)"; `new T()` Construct named "T";
+//   `this(...)` / `super(...)` Construct named "this" / "super"; an enum constant's arguments
+//   Construct named after the enum. Other receivers (a call result, an array
+//   element) are not recorded. Calls in lambdas belong to the enclosing definition.
+// - Typed names: fields (scope: their class), parameters, locals, resources, catch and for-each
+//   variables, pattern variables; a `var` local typed only by `new T(...)`; a name whose type is
+//   not evident (lambda parameters, `var` from other expressions, a type parameter) gets an
+//   empty type, so it still hides a field of the same name.
+code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes);
+
+}  // namespace anchorfs::analysis::java

@@ -1,0 +1,335 @@
+// Java resolution: edges from the type index, and call sites resolved through the receiver's
+// declared type and arity (precision first: an uncertain call gets no edge).
+#include "analysis/java/resolve.h"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "analysis/java/type_index.h"
+
+namespace anchorfs::analysis::java {
+namespace {
+
+bool is_method(const code::Definition& d) {
+  return d.kind == EntityKind::Function && d.role == "method";
+}
+
+bool accepts(const code::Definition& d, uint32_t arity, bool variadic_phase) {
+  if (variadic_phase) return d.variadic && arity + 1 >= d.arity;
+  return !d.variadic && d.arity == arity;
+}
+
+// CamelCase with a capital first: how Java spells types (a constant is all capitals, a
+// variable starts lower case).
+bool spelled_as_type(std::string_view name) {
+  return !name.empty() && name[0] >= 'A' && name[0] <= 'Z' &&
+         std::any_of(name.begin(), name.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
+// Typed names of every file by (scope, name), and what each one's type resolves to.
+class Variables {
+ public:
+  explicit Variables(TypeIndex& types) : types_(types), sorted_(types.file_count()) {
+    resolved_.resize(types.file_count());
+    for (uint32_t f = 0; f < types.file_count(); ++f) {
+      const auto& names = types.facts(f).typed_names;
+      auto& order = sorted_[f];
+      order.resize(names.size());
+      for (uint32_t i = 0; i < names.size(); ++i) order[i] = i;
+      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return std::tie(names[a].scope, names[a].name, a) <
+               std::tie(names[b].scope, names[b].name, b);
+      });
+      resolved_[f].assign(names.size(), kUnset);
+    }
+  }
+
+  // The type of `name` declared directly in definition `scope` of `file`: kNone when it is
+  // declared there without a repository type (or with two different ones), `missing` when it
+  // is not declared there at all.
+  static constexpr uint32_t kMissing = UINT32_MAX - 1;
+  uint32_t declared_in(uint32_t file, uint32_t scope, std::string_view name) {
+    const auto& names = types_.facts(file).typed_names;
+    const auto& order = sorted_[file];
+    auto it = std::lower_bound(order.begin(), order.end(), std::make_pair(scope, name),
+                               [&](uint32_t i, const std::pair<uint32_t, std::string_view>& key) {
+                                 return std::make_pair(names[i].scope,
+                                                       std::string_view(names[i].name)) < key;
+                               });
+    uint32_t type = kMissing;
+    for (; it != order.end() && names[*it].scope == scope && names[*it].name == name; ++it) {
+      const uint32_t t = type_of(file, *it);
+      if (type != kMissing && t != type) return kNone;
+      type = t;
+    }
+    return type;
+  }
+
+  // Resolves every typed name once (so a file's uses of types through its package and
+  // on-demand imports are all recorded, whether or not a call needs them).
+  void resolve_all() {
+    for (uint32_t f = 0; f < types_.file_count(); ++f) {
+      for (uint32_t i = 0; i < resolved_[f].size(); ++i) type_of(f, i);
+    }
+  }
+
+ private:
+  static constexpr uint32_t kUnset = UINT32_MAX - 2;
+  uint32_t type_of(uint32_t file, uint32_t i) {
+    uint32_t& memo = resolved_[file][i];
+    if (memo == kUnset) {
+      const code::TypedName& t = types_.facts(file).typed_names[i];
+      memo = types_.resolve_type(file, t.scope, t.type);
+    }
+    return memo;
+  }
+
+  TypeIndex& types_;
+  std::vector<std::vector<uint32_t>> sorted_;
+  std::vector<std::vector<uint32_t>> resolved_;
+};
+
+class CallResolver {
+ public:
+  CallResolver(TypeIndex& types, Variables& variables) : types_(types), variables_(variables) {}
+
+  // The callee of one call site, or kNone.
+  uint32_t resolve(uint32_t file, const code::Call& call) {
+    switch (call.form) {
+      case code::CallForm::Plain:
+        return unqualified(file, call);
+      case code::CallForm::Member:
+        return qualified(file, call);
+      case code::CallForm::Construct:
+        return construct(file, call);
+      case code::CallForm::Path:
+        return kNone;  // not produced for Java
+    }
+    return kNone;
+  }
+
+ private:
+  // The innermost class at or around definition `local` of `file`, or kNone.
+  uint32_t enclosing_class(uint32_t file, uint32_t local) {
+    for (uint32_t d = local; d != 0;) {
+      const code::Definition& def = types_.facts(file).definitions[d];
+      if (def.kind == EntityKind::Class) return types_.global(file, d);
+      d = def.parent;
+    }
+    return kNone;
+  }
+
+  bool declares_method(uint32_t type, std::string_view name) {
+    for (uint32_t t : types_.chain(type)) {
+      for (uint32_t m : types_.children_named(t, name)) {
+        if (is_method(types_.definition(m))) return true;
+      }
+    }
+    return false;
+  }
+
+  // The method `name(arity arguments)` of `type` or, when it declares none of that arity, of the
+  // nearest supertype that does (breadth first, superclass before interfaces). Fixed-arity
+  // methods are preferred to variadic ones, as javac's first phases do. Several candidates of the
+  // same arity in one type (overloads by parameter type) give none.
+  uint32_t find_method(uint32_t type, std::string_view name, uint32_t arity, bool skip_self) {
+    const std::vector<uint32_t> chain = types_.chain(type);
+    for (bool variadic_phase : {false, true}) {
+      for (size_t i = skip_self ? 1 : 0; i < chain.size(); ++i) {
+        uint32_t found = kNone;
+        for (uint32_t m : types_.children_named(chain[i], name)) {
+          const code::Definition& def = types_.definition(m);
+          if (!is_method(def) || !accepts(def, arity, variadic_phase)) continue;
+          if (found != kNone) return kNone;
+          found = m;
+        }
+        if (found != kNone) return found;
+      }
+    }
+    return kNone;
+  }
+
+  // `m()`: the innermost enclosing class whose members (own or inherited) include a method named
+  // m decides (JLS 15.12.1); an enclosing class with a supertype outside the repository may
+  // inherit m unseen, so the search stops there. Then single and on-demand static imports.
+  uint32_t unqualified(uint32_t file, const code::Call& call) {
+    for (uint32_t c = enclosing_class(file, call.scope); c != kNone;
+         c = enclosing_class(file, types_.definition(c).parent)) {
+      if (declares_method(c, call.name)) return find_method(c, call.name, call.arity, false);
+      if (!types_.chain_complete(c)) return kNone;
+    }
+    for (bool on_demand : {false, true}) {
+      for (const code::Import& import : types_.facts(file).imports) {
+        if (import.name != (on_demand ? std::string_view("*") : std::string_view(call.name))) {
+          continue;
+        }
+        const uint32_t type = types_.by_fqn(import.source, file);
+        if (type != kNone && declares_method(type, call.name)) {
+          return find_method(type, call.name, call.arity, false);
+        }
+      }
+    }
+    return kNone;
+  }
+
+  // The field `name` of `type` or a supertype: its type, kNone when it has no repository type,
+  // Variables::kMissing when there is no such field.
+  uint32_t field_type(uint32_t type, std::string_view name) {
+    for (uint32_t t : types_.chain(type)) {
+      const uint32_t found = variables_.declared_in(types_.file_of(t), types_.local_of(t), name);
+      if (found != Variables::kMissing) return found;
+    }
+    return Variables::kMissing;
+  }
+
+  // A variable named `name` visible at `scope`: locals and parameters of the enclosing
+  // definitions, fields of the enclosing classes and their supertypes, innermost first.
+  uint32_t variable_type(uint32_t file, uint32_t scope, std::string_view name) {
+    for (uint32_t d = scope;;) {
+      const uint32_t g = types_.global(file, d);
+      if (d != 0 && types_.definition(g).kind == EntityKind::Class) {
+        const uint32_t found = field_type(g, name);
+        if (found != Variables::kMissing) return found;
+        // An unseen supertype may declare it, unless it is spelled as Java spells types
+        // (`Helper.run()` in a class extending a library class is a static call).
+        if (!types_.chain_complete(g) && !spelled_as_type(name)) return kNone;
+      } else {
+        const uint32_t found = variables_.declared_in(file, d, name);
+        if (found != Variables::kMissing) return found;
+      }
+      if (d == 0) return Variables::kMissing;
+      d = types_.facts(file).definitions[d].parent;
+    }
+  }
+
+  // `receiver.m()`: the receiver's static type (a variable's declared type, a type named for a
+  // static call, `this`, `super`, `Outer.this`, a field chain), then m in that type's chain.
+  uint32_t qualified(uint32_t file, const code::Call& call) {
+    const std::string_view receiver = call.receiver;
+    if (receiver.starts_with("new ") || receiver.starts_with("(")) {
+      const std::string_view written = receiver.starts_with("new ")
+                                           ? receiver.substr(4)
+                                           : receiver.substr(1, receiver.size() - 2);
+      const uint32_t type = types_.resolve_type(file, call.scope, written);
+      return type == kNone ? kNone : find_method(type, call.name, call.arity, false);
+    }
+    std::vector<std::string_view> parts;
+    for (size_t at = 0; at <= call.receiver.size();) {
+      const size_t dot = std::min(call.receiver.find('.', at), call.receiver.size());
+      parts.push_back(std::string_view(call.receiver).substr(at, dot - at));
+      at = dot + 1;
+    }
+    uint32_t type = kNone;
+    size_t next = 1;
+    bool skip_self = false;
+    if (parts[0] == "this" || parts[0] == "super") {
+      type = enclosing_class(file, call.scope);
+      skip_self = parts[0] == "super";
+    } else {
+      const uint32_t variable = variable_type(file, call.scope, parts[0]);
+      if (variable != Variables::kMissing) {
+        type = variable;
+      } else {
+        // A type: the longest prefix naming one ("Outer.Inner", "com.x.T").
+        for (next = parts.size(); next > 0; --next) {
+          const char* end = parts[next - 1].data() + parts[next - 1].size();
+          type = types_.resolve_type(file, call.scope,
+                                     std::string_view(call.receiver.data(),
+                                                      static_cast<size_t>(end - call.receiver.data())));
+          if (type != kNone) break;
+        }
+      }
+    }
+    for (; next < parts.size() && type != kNone; ++next) {
+      if (parts[next] == "this") continue;  // Outer.this
+      if (parts[next] == "super") {
+        // Outer.super.m(): Outer's superclass; I.super.m(): the interface I itself.
+        skip_self = types_.definition(type).role != "interface";
+        continue;
+      }
+      const uint32_t field = field_type(type, parts[next]);
+      type = field == Variables::kMissing ? kNone : field;
+    }
+    if (type == kNone) return kNone;
+    return find_method(type, call.name, call.arity, skip_self);
+  }
+
+  // A constructor of `type` taking `arity` arguments; a class or record declaring none gets the
+  // edge itself (its implicit constructor has no definition of its own).
+  uint32_t constructor_of(uint32_t type, uint32_t arity) {
+    const code::Definition& def = types_.definition(type);
+    if (def.kind != EntityKind::Class) return kNone;
+    bool declared = false;
+    for (bool variadic_phase : {false, true}) {
+      uint32_t found = kNone;
+      for (uint32_t c : types_.children_named(type, def.name)) {
+        const code::Definition& ctor = types_.definition(c);
+        if (ctor.kind != EntityKind::Function || ctor.role != "constructor") continue;
+        declared = true;
+        if (!accepts(ctor, arity, variadic_phase)) continue;
+        if (found != kNone) return kNone;
+        found = c;
+      }
+      if (found != kNone) return found;
+    }
+    if (declared) return kNone;
+    return def.role == "class" || def.role == "record" ? type : kNone;
+  }
+
+  uint32_t construct(uint32_t file, const code::Call& call) {
+    if (call.name == "this" || call.name == "super") {
+      const uint32_t c = enclosing_class(file, call.scope);
+      if (c == kNone) return kNone;
+      if (call.name == "this") return constructor_of(c, call.arity);
+      for (uint32_t base : types_.bases(c)) {
+        if (types_.definition(base).role == "class") return constructor_of(base, call.arity);
+      }
+      return kNone;
+    }
+    const uint32_t type = types_.resolve_type(file, call.scope, call.name);
+    return type == kNone ? kNone : constructor_of(type, call.arity);
+  }
+
+  TypeIndex& types_;
+  Variables& variables_;
+};
+
+}  // namespace
+
+void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
+  TypeIndex types(input);
+  for (uint32_t f = 0; f < types.file_count(); ++f) {
+    const auto& defs = types.facts(f).definitions;
+    for (uint32_t d = 1; d < defs.size(); ++d) {
+      const uint32_t g = types.global(f, d);
+      edges.push_back({types.entity(types.global(f, defs[d].parent)), types.entity(g),
+                       Relation::Contains});
+      if (defs[d].kind != EntityKind::Class) continue;
+      for (uint32_t base : types.bases(g)) {
+        edges.push_back({types.entity(g), types.entity(base), Relation::Inherits});
+      }
+    }
+  }
+  Variables variables(types);
+  variables.resolve_all();
+  CallResolver calls(types, variables);
+  for (uint32_t f = 0; f < types.file_count(); ++f) {
+    for (const code::Call& call : types.facts(f).calls) {
+      const uint32_t callee = calls.resolve(f, call);
+      if (callee == kNone) continue;
+      edges.push_back({types.entity(types.global(f, call.scope)), types.entity(callee),
+                       Relation::Calls});
+    }
+  }
+  types.record_import_declarations();
+  std::vector<std::pair<uint32_t, uint32_t>> uses = types.uses();
+  std::sort(uses.begin(), uses.end());
+  uses.erase(std::unique(uses.begin(), uses.end()), uses.end());
+  for (const auto& [from, to] : uses) {
+    edges.push_back({types.file_entity(from), types.file_entity(to), Relation::Imports});
+  }
+}
+
+}  // namespace anchorfs::analysis::java

@@ -1,0 +1,267 @@
+// Java type names: the scopes a simple name is looked up in (JLS 6.4: enclosing classes and their
+// inherited member types, local classes, the file's types, single-type imports, the package,
+// on-demand imports, java.lang) and fully qualified names.
+#include "analysis/java/type_index.h"
+
+#include <algorithm>
+
+namespace anchorfs::analysis::java {
+namespace {
+
+std::string directory_of(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
+}
+
+// `a/b/src/main/java/com/x/Y.java` with `package com.x;` has root `a/b/src/main/java`; a file
+// whose directories do not end with its package keeps its own directory (marked so it never
+// equals a real root).
+std::string source_root(std::string_view path, std::string_view package) {
+  const std::string dir = directory_of(path);
+  std::string package_path(package);
+  std::replace(package_path.begin(), package_path.end(), '.', '/');
+  if (package_path.empty()) return dir;
+  if (dir == package_path) return {};
+  if (dir.size() > package_path.size() && dir.ends_with(package_path) &&
+      dir[dir.size() - package_path.size() - 1] == '/') {
+    return dir.substr(0, dir.size() - package_path.size() - 1);
+  }
+  return "?" + dir;
+}
+
+std::string_view last_segment(std::string_view dotted) {
+  const size_t dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
+
+}  // namespace
+
+TypeIndex::TypeIndex(const ResolverInput& input) {
+  files_.reserve(input.files.size());
+  uint32_t total = 0;
+  for (const ResolverFile& file : input.files) {
+    const auto& facts = static_cast<const code::CodeFacts&>(*file.facts);
+    files_.push_back({file.path, &facts, file.entity, source_root(file.path, facts.package)});
+    offsets_.push_back(total);
+    total += static_cast<uint32_t>(facts.definitions.size());
+  }
+  owner_.resize(total);
+  std::vector<uint32_t> parent(total, kNone);
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const auto& defs = files_[f].facts->definitions;
+    for (uint32_t d = 0; d < defs.size(); ++d) {
+      owner_[offsets_[f] + d] = f;
+      if (d > 0) parent[offsets_[f] + d] = offsets_[f] + defs[d].parent;
+    }
+  }
+  child_start_.assign(total + 1, 0);
+  for (uint32_t g = 0; g < total; ++g) {
+    if (parent[g] != kNone) ++child_start_[parent[g] + 1];
+  }
+  for (uint32_t g = 0; g < total; ++g) child_start_[g + 1] += child_start_[g];
+  child_list_.resize(child_start_[total]);
+  std::vector<uint32_t> fill(child_start_.begin(), child_start_.end() - 1);
+  for (uint32_t g = 0; g < total; ++g) {
+    if (parent[g] != kNone) child_list_[fill[parent[g]]++] = g;
+  }
+  for (uint32_t g = 0; g < total; ++g) {
+    std::sort(child_list_.begin() + child_start_[g], child_list_.begin() + child_start_[g + 1],
+              [&](uint32_t a, uint32_t b) {
+                return std::make_pair(std::string_view(definition(a).name), a) <
+                       std::make_pair(std::string_view(definition(b).name), b);
+              });
+  }
+  // Fully qualified names of the types reachable by name: a chain of classes up to the file.
+  std::vector<std::string> qualified(total);
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const code::CodeFacts& facts = *files_[f].facts;
+    qualified[offsets_[f]] = facts.package;
+    for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
+      const code::Definition& def = facts.definitions[d];
+      const uint32_t g = offsets_[f] + d;
+      const std::string& outer = qualified[offsets_[f] + def.parent];
+      const bool named = def.kind == EntityKind::Class && def.role != "anonymous" &&
+                         def.role != "enum_constant" &&
+                         (def.parent == 0 || !outer.empty());
+      if (!named) continue;
+      qualified[g] = outer.empty() ? def.name : outer + "." + def.name;
+      by_fqn_[qualified[g]].push_back(g);
+    }
+  }
+  file_names_.resize(files_.size());
+  base_state_.assign(total, BaseState::Unresolved);
+  bases_.resize(total);
+  complete_.assign(total, -1);
+}
+
+std::span<const uint32_t> TypeIndex::children_named(uint32_t g, std::string_view name) const {
+  const auto begin = child_list_.begin() + child_start_[g];
+  const auto end = child_list_.begin() + child_start_[g + 1];
+  const auto lower = std::lower_bound(begin, end, name, [&](uint32_t c, std::string_view n) {
+    return std::string_view(definition(c).name) < n;
+  });
+  auto upper = lower;
+  while (upper != end && definition(*upper).name == name) ++upper;
+  return {child_list_.data() + (lower - child_list_.begin()), static_cast<size_t>(upper - lower)};
+}
+
+uint32_t TypeIndex::by_fqn(std::string_view fqn, uint32_t from_file) const {
+  const auto it = by_fqn_.find(std::string(fqn));
+  if (it == by_fqn_.end()) return kNone;
+  if (it->second.size() == 1) return it->second.front();
+  uint32_t found = kNone;
+  for (uint32_t g : it->second) {
+    if (files_[owner_[g]].root != files_[from_file].root) continue;
+    if (found != kNone) return kNone;
+    found = g;
+  }
+  return found;
+}
+
+void TypeIndex::use(uint32_t file, uint32_t type) {
+  if (type != kNone && owner_[type] != file) uses_.emplace_back(file, owner_[type]);
+}
+
+uint32_t TypeIndex::resolve_type(uint32_t file, uint32_t scope, std::string_view written) {
+  if (written.empty() || written.back() == ']') return kNone;
+  const size_t dot = written.find('.');
+  uint32_t type = lexical_type(file, scope, written.substr(0, dot));
+  if (type == kNone) {
+    if (dot == std::string_view::npos) return kNone;
+    type = by_fqn(written, file);  // a fully qualified name (nested types have one too)
+    use(file, type);
+    return type;
+  }
+  for (size_t at = dot; at != std::string_view::npos && type != kNone;) {
+    const size_t next = written.find('.', at + 1);
+    type = member_type(type, written.substr(at + 1, next == std::string_view::npos
+                                                        ? std::string_view::npos
+                                                        : next - at - 1));
+    at = next;
+  }
+  return type;
+}
+
+uint32_t TypeIndex::lexical_type(uint32_t file, uint32_t scope, std::string_view name) {
+  for (uint32_t d = scope; d != 0;) {
+    const uint32_t g = global(file, d);
+    const code::Definition& def = definition(g);
+    if (def.kind == EntityKind::Class) {
+      const uint32_t member = member_type(g, name);
+      if (member != kNone) return member;
+    } else {
+      for (uint32_t local : children_named(g, name)) {
+        if (definition(local).kind == EntityKind::Class) return local;
+      }
+    }
+    d = def.parent;
+  }
+  return file_level_type(file, name);
+}
+
+uint32_t TypeIndex::file_level_type(uint32_t file, std::string_view name) {
+  auto& memo = file_names_[file];
+  const auto it = memo.find(std::string(name));
+  if (it != memo.end()) return it->second;
+  bool implicit = false;
+  const uint32_t type = file_level_lookup(file, name, implicit);
+  if (implicit) use(file, type);
+  memo.emplace(std::string(name), type);
+  return type;
+}
+
+uint32_t TypeIndex::file_level_lookup(uint32_t file, std::string_view name, bool& implicit) {
+  for (uint32_t top : children_named(global(file, 0), name)) {
+    if (definition(top).kind == EntityKind::Class) return top;
+  }
+  const code::CodeFacts& facts = *files_[file].facts;
+  for (const code::Import& import : facts.imports) {
+    if (import.name.empty() && last_segment(import.source) == name) {
+      return by_fqn(import.source, file);
+    }
+    if (import.name == name) return by_fqn(import.source + "." + std::string(name), file);
+  }
+  implicit = true;
+  const std::string simple(name);
+  uint32_t type = by_fqn(facts.package.empty() ? simple : facts.package + "." + simple, file);
+  if (type != kNone) return type;
+  for (const code::Import& import : facts.imports) {
+    if (import.name != "*") continue;
+    const uint32_t candidate = by_fqn(import.source + "." + simple, file);
+    if (candidate == kNone || candidate == type) continue;
+    if (type != kNone) return kNone;  // two on-demand imports offer it: ambiguous
+    type = candidate;
+  }
+  if (type != kNone) return type;
+  return by_fqn("java.lang." + simple, file);
+}
+
+std::span<const uint32_t> TypeIndex::bases(uint32_t type) {
+  if (base_state_[type] == BaseState::Done) return bases_[type];
+  if (base_state_[type] == BaseState::InProgress) return {};  // a cycle: javac rejects it
+  base_state_[type] = BaseState::InProgress;
+  const code::Definition& def = definition(type);
+  std::vector<uint32_t> resolved;
+  bool complete = true;
+  for (const std::string& written : def.bases) {
+    const uint32_t base = resolve_type(owner_[type], def.parent, written);
+    if (base == kNone || base == type) {
+      complete = false;
+      continue;
+    }
+    if (std::find(resolved.begin(), resolved.end(), base) == resolved.end()) {
+      resolved.push_back(base);
+    }
+  }
+  bases_[type] = std::move(resolved);
+  if (!complete) complete_[type] = 0;
+  base_state_[type] = BaseState::Done;
+  return bases_[type];
+}
+
+bool TypeIndex::chain_complete(uint32_t type) {
+  if (complete_[type] >= 0) return complete_[type] == 1;
+  complete_[type] = 1;  // provisional: a cycle does not make a chain incomplete
+  bool complete = true;
+  for (uint32_t base : bases(type)) complete = complete && chain_complete(base);
+  if (complete_[type] == 0) complete = false;  // bases() found an unresolved supertype
+  complete_[type] = complete ? 1 : 0;
+  return complete;
+}
+
+std::vector<uint32_t> TypeIndex::chain(uint32_t type) {
+  std::vector<uint32_t> out{type};
+  for (size_t i = 0; i < out.size(); ++i) {
+    for (uint32_t base : bases(out[i])) {
+      if (std::find(out.begin(), out.end(), base) == out.end()) out.push_back(base);
+    }
+  }
+  return out;
+}
+
+uint32_t TypeIndex::member_type(uint32_t type, std::string_view name) {
+  for (uint32_t t : chain(type)) {
+    for (uint32_t member : children_named(t, name)) {
+      if (definition(member).kind == EntityKind::Class) return member;
+    }
+  }
+  return kNone;
+}
+
+void TypeIndex::record_import_declarations() {
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    for (const code::Import& import : files_[f].facts->imports) {
+      uint32_t type = by_fqn(import.source, f);
+      if (type == kNone && import.name.empty()) {
+        // `import a.B.C;` where C is a member type B inherits.
+        const size_t dot = import.source.rfind('.');
+        const uint32_t outer =
+            dot == std::string::npos ? kNone : by_fqn(import.source.substr(0, dot), f);
+        if (outer != kNone) type = member_type(outer, import.source.substr(dot + 1));
+      }
+      use(f, type);
+    }
+  }
+}
+
+}  // namespace anchorfs::analysis::java

@@ -1,0 +1,92 @@
+// The repository's Java types: definitions by global id, fully qualified names, and how a type
+// name written in a file resolves (nested, local, imported, same-package, java.lang, qualified).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analysis/code/code_facts.h"
+#include "analysis/language.h"
+
+namespace anchorfs::analysis::java {
+
+inline constexpr uint32_t kNone = UINT32_MAX;
+
+// Every definition of every file has a global id: its file's offset plus its index in the file
+// (index 0, the file itself, stands for the file's top-level scope). Resolution is single
+// threaded; lookups memoize into the index, so it is not const.
+class TypeIndex {
+ public:
+  explicit TypeIndex(const ResolverInput& input);
+
+  uint32_t file_count() const { return static_cast<uint32_t>(files_.size()); }
+  const code::CodeFacts& facts(uint32_t file) const { return *files_[file].facts; }
+  uint32_t global(uint32_t file, uint32_t local) const { return offsets_[file] + local; }
+  uint32_t file_of(uint32_t g) const { return owner_[g]; }
+  uint32_t local_of(uint32_t g) const { return g - offsets_[owner_[g]]; }
+  const code::Definition& definition(uint32_t g) const {
+    return files_[owner_[g]].facts->definitions[local_of(g)];
+  }
+  EntityIndex entity(uint32_t g) const { return files_[owner_[g]].entity + local_of(g); }
+  EntityIndex file_entity(uint32_t file) const { return files_[file].entity; }
+
+  // The definitions directly inside `g` named `name`.
+  std::span<const uint32_t> children_named(uint32_t g, std::string_view name) const;
+
+  // The type a name written in `file` at definition `scope` denotes, or kNone: "T", "Outer.Inner",
+  // "com.x.T". Arrays and primitives denote no type.
+  uint32_t resolve_type(uint32_t file, uint32_t scope, std::string_view written);
+
+  // The type with this fully qualified name; among several (the same class in two source roots)
+  // the one in `from_file`'s source root, else none.
+  uint32_t by_fqn(std::string_view fqn, uint32_t from_file) const;
+
+  // A type's resolved supertypes in declaration order (superclass first), and whether every
+  // supertype up its chain resolved to a repository type.
+  std::span<const uint32_t> bases(uint32_t type);
+  bool chain_complete(uint32_t type);
+
+  // `type` and its supertypes, breadth first, each once.
+  std::vector<uint32_t> chain(uint32_t type);
+
+  // A member type named `name` of `type` or of a supertype, or kNone.
+  uint32_t member_type(uint32_t type, std::string_view name);
+
+  // File pairs (from, to) where `from` names a type `to` declares: explicit imports, and the
+  // types a file uses through on-demand imports, its own package, java.lang or a qualified name.
+  const std::vector<std::pair<uint32_t, uint32_t>>& uses() const { return uses_; }
+  void record_import_declarations();
+
+ private:
+  struct File {
+    std::string_view path;
+    const code::CodeFacts* facts;
+    EntityIndex entity;
+    std::string root;  // the source root its package declaration implies
+  };
+  uint32_t lexical_type(uint32_t file, uint32_t scope, std::string_view name);
+  uint32_t file_level_type(uint32_t file, std::string_view name);
+  uint32_t file_level_lookup(uint32_t file, std::string_view name, bool& implicit);
+  void use(uint32_t file, uint32_t type);
+
+  std::vector<File> files_;
+  std::vector<uint32_t> offsets_;  // by file
+  std::vector<uint32_t> owner_;    // file of each global id
+  // Children of each global id sorted by name (CSR): child_start_[g] .. child_start_[g + 1].
+  std::vector<uint32_t> child_start_;
+  std::vector<uint32_t> child_list_;
+  std::unordered_map<std::string, std::vector<uint32_t>> by_fqn_;
+  std::vector<std::unordered_map<std::string, uint32_t>> file_names_;  // memo by file
+  enum class BaseState : uint8_t { Unresolved, InProgress, Done };
+  std::vector<BaseState> base_state_;
+  std::vector<std::vector<uint32_t>> bases_;
+  std::vector<int8_t> complete_;  // -1 unknown, 0 no, 1 yes
+  std::vector<std::pair<uint32_t, uint32_t>> uses_;
+};
+
+}  // namespace anchorfs::analysis::java

@@ -1,0 +1,3 @@
+package sys
+
+func pagesize() int { return 4096 }

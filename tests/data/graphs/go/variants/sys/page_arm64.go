@@ -1,0 +1,5 @@
+//go:build !windows
+
+package sys
+
+func pagesize() int { return 16384 }

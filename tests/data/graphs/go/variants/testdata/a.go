@@ -1,0 +1,5 @@
+package p
+
+func f() {}
+
+func g() { f() }

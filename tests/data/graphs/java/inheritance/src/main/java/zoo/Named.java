@@ -1,0 +1,5 @@
+package zoo;
+
+public interface Named {
+  String name();
+}

@@ -1,0 +1,3 @@
+package zoo;
+
+public interface Pet extends Named, Comparable<Pet> {}

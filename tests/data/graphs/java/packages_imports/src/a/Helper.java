@@ -1,0 +1,7 @@
+package a;
+
+class Helper {
+  static int help() {
+    return Util.twice(1);
+  }
+}

@@ -1,0 +1,5 @@
+package d;
+
+public class Tool {
+  public void use() {}
+}

@@ -1,0 +1,3 @@
+package d;
+
+public class Unused {}

@@ -1,0 +1,6 @@
+/**
+ * Shapes and their areas.
+ */
+@Deprecated(
+    since = "2")
+package com.example.shapes;

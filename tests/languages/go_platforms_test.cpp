@@ -1,0 +1,44 @@
+// Go build constraints as platform sets: file-name suffixes and //go:build expressions.
+#include <gtest/gtest.h>
+
+#include "analysis/go/modules.h"
+#include "analysis/go/platforms.h"
+
+namespace anchorfs::analysis::go {
+namespace {
+
+bool together(std::string_view a, std::string_view ca, std::string_view b, std::string_view cb) {
+  return (platforms_of(a, ca) & platforms_of(b, cb)) != 0;
+}
+
+TEST(GoPlatforms, FileNameSuffixesNameOsArchOrBoth) {
+  EXPECT_FALSE(together("sys/open_linux.go", "", "sys/open_windows.go", ""));
+  EXPECT_TRUE(together("sys/open_linux.go", "", "sys/page_amd64.go", ""));
+  EXPECT_FALSE(together("sys/zsys_linux_arm64.go", "", "sys/zsys_linux_amd64.go", ""));
+  EXPECT_TRUE(together("sys/x_android_test.go", "", "sys/y_linux.go", ""));  // android is linux
+  // The first part is the file's own name, never a constraint.
+  EXPECT_TRUE(together("sys/linux.go", "", "sys/open_windows.go", ""));
+  EXPECT_EQ(platforms_of("a/zos_only_zos.go", ""), 0u);  // a port outside the dist list
+}
+
+TEST(GoPlatforms, BuildExpressionsAreEvaluatedWithUnknownTagsEitherWay) {
+  EXPECT_FALSE(together("a.go", "linux && !cgo", "b_windows.go", ""));
+  EXPECT_TRUE(together("a.go", "linux && !cgo", "b.go", "cgo"));  // cgo may be false or true
+  EXPECT_TRUE(together("a.go", "unix", "b_darwin.go", ""));
+  EXPECT_FALSE(together("a.go", "!unix", "b_darwin.go", ""));
+  EXPECT_FALSE(together("a.go", "amd64 && (linux || darwin)", "b.go", "arm64 || windows"));
+  EXPECT_TRUE(together("a.go", "(linux || darwin) && !(386 || arm)", "b_darwin_arm64.go", ""));
+  // Malformed expressions constrain nothing.
+  EXPECT_EQ(platforms_of("a.go", "linux &&"), platforms_of("a.go", ""));
+  EXPECT_EQ(platforms_of("a.go", "(((linux"), platforms_of("a.go", ""));
+}
+
+TEST(GoModules, ModulePathIsReadWithCommentsAndQuotes) {
+  EXPECT_EQ(module_path("// header\nmodule example.com/m // trailing\n\ngo 1.19\n"), "example.com/m");
+  EXPECT_EQ(module_path("module \"example.com/q\"\r\n"), "example.com/q");
+  EXPECT_EQ(module_path("go 1.19\nmodulex y\n"), "");
+  EXPECT_EQ(module_path(""), "");
+}
+
+}  // namespace
+}  // namespace anchorfs::analysis::go
