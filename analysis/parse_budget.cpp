@@ -79,4 +79,16 @@ ParseBudget::~ParseBudget() {
   t_limit = std::numeric_limits<int64_t>::max();
 }
 
+bool nests_too_deep_to_parse(std::string_view bytes) {
+  int64_t open = 0;
+  for (const char c : bytes) {
+    if (c == '(' || c == '[' || c == '{') {
+      if (++open > kMaxOpenBrackets) return true;
+    } else if ((c == ')' || c == ']' || c == '}') && open > 0) {
+      --open;
+    }
+  }
+  return false;
+}
+
 }  // namespace anchorfs::analysis

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 struct TSParser;
 
@@ -33,5 +34,13 @@ class ParseBudget {
   TSParser* parser_;
   size_t cancel_ = 0;  // tree-sitter's cancellation flag, raised by the counting allocator
 };
+
+// libtree-sitter 0.20.7 corrupts its heap freeing the tree it built for bytes with about 65,000
+// brackets open at once (error recovery, whatever the grammar: ts_tree_delete aborts with
+// "munmap_chunk(): invalid pointer"). No real source nests so deep: bytes with more than
+// kMaxOpenBrackets brackets open at once (strings and comments counted too) are not parsed, and
+// the file is served like one that does not parse.
+inline constexpr int64_t kMaxOpenBrackets = 50000;
+bool nests_too_deep_to_parse(std::string_view bytes);
 
 }  // namespace anchorfs::analysis

@@ -62,7 +62,10 @@ namespace {
 int refuse_changed(ServerState& state, const struct stat* st, const analysis::TreeEntry& entry) {
   state.stale_reads.fetch_add(1, std::memory_order_relaxed);
   if (state.options.on_source_changed) state.options.on_source_changed();
-  const bool same_file = st != nullptr && st->st_dev == entry.device && st->st_ino == entry.inode;
+  // Same device, inode number and type: a chmod or chown of the file. A new file may reuse the
+  // inode number of one just removed (a .py replaced by a FIFO), and then its type differs.
+  const bool same_file = st != nullptr && st->st_dev == entry.device && st->st_ino == entry.inode &&
+                         (st->st_mode & S_IFMT) == (entry.mode & S_IFMT);
   const bool permissions_changed =
       same_file &&
       (st->st_mode != entry.mode || st->st_uid != entry.uid || st->st_gid != entry.gid);

@@ -1407,9 +1407,10 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
     facts.scopes.push_back(module);
     return facts;
   }
-  // A file whose syntax tree would outgrow its budget is served like one that does not parse.
+  // A file whose syntax tree would outgrow its budget, or that nests deeper than the runtime can
+  // free (parse_budget.h), is served like one that does not parse.
   TSTree* tree = nullptr;
-  {
+  if (!nests_too_deep_to_parse(bytes)) {
     const ParseBudget budget(parser, parse_budget_bytes(bytes.size()));
     tree = ts_parser_parse_string(parser, nullptr, bytes.data(),
                                   static_cast<uint32_t>(bytes.size()));

@@ -90,11 +90,21 @@ Targets Names::in_namespace(EntityIndex ns, std::string_view name, int depth) {
   if (!out.empty()) return out;
   const auto globs = globs_.find(ns);
   if (globs == globs_.end()) return out;
+  // What a namespace's globs give a name is computed once: modules glob each other in cycles
+  // and diamonds (`use super::*` in children of a module that globs them), and a search per
+  // path through them would grow exponentially. A search reaching a namespace whose globs are
+  // still being searched for the name finds nothing there that the outer search will not.
+  std::string key = std::to_string(ns);
+  key += '/';
+  key += name;
+  const auto [memo, fresh] = glob_memo_.try_emplace(std::move(key));
+  if (!fresh) return memo->second;  // done, or in progress (empty so far)
   for (const Use& glob : globs->second) {
     for (EntityIndex module : use_targets(glob, depth + 1)) {
       if (files_.is_module(module)) append_unique(out, in_namespace(module, name, depth + 1));
     }
   }
+  glob_memo_[std::to_string(ns) + "/" + std::string(name)] = out;
   return out;
 }
 

@@ -3,6 +3,7 @@
 // evident (a local closure, a type from another crate, an ambiguous method) resolves to nothing.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -69,6 +70,7 @@ class Names {
   std::unordered_multimap<Key, const code::TypedName*, KeyHash> typed_;
   std::unordered_map<const code::Import*, Targets> use_memo_;
   std::unordered_set<const code::Import*> use_busy_;  // cycle guard (`use a::b; use b::a;`)
+  std::unordered_map<std::string, Targets> glob_memo_;  // "<namespace>/<name>" -> via globs
   std::unordered_map<EntityIndex, Targets> impl_type_memo_;
   std::unordered_map<EntityIndex, std::vector<EntityIndex>> impls_;  // type -> impl blocks
   std::vector<EntityIndex> all_impls_;

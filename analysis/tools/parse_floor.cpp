@@ -12,6 +12,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/language.h"
+#include "analysis/parse_budget.h"
 #include "analysis/source_files.h"
 
 namespace {
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
     size_t bytes = 0;
     for (const SourceFile& file : select_sources(tree)) {
       SourceBytes source = read_source(tree.root, file.path, AnalysisOptions{}.max_file_bytes);
-      if (!source.ok) continue;
+      if (!source.ok || nests_too_deep_to_parse(source.bytes)) continue;
       bytes += source.bytes.size();
       sources.emplace_back(front_ends()[file.front_end]->grammar(file.path),
                            std::move(source.bytes));

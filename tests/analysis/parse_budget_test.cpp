@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tests/analysis/temp_repo.h"
+#include "tests/support/sanitizer.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -48,17 +49,34 @@ TEST(ParseBudget, TokenDenseFileIsServedUnchangedWithinItsBound) {
   const Analysis analysis = repo.analyze(2);
   // Without the bound the parse alone peaks at 1.4 GB of syntax tree; with it, at its cap.
   // ASan's redzones and quarantine add to what the process holds.
-#if defined(__SANITIZE_ADDRESS__)
-  constexpr long kBoundMiB = 1400;
-#else
-  constexpr long kBoundMiB = 900;
-#endif
+  constexpr long kBoundMiB = test_support::kAddressSanitizer ? 1400 : 900;
   EXPECT_LT(peak_rss_mib(), kBoundMiB);
   const auto skipped = std::find_if(analysis.skipped.begin(), analysis.skipped.end(),
                                     [](const SkippedFile& s) { return s.path == "generated.py"; });
   EXPECT_NE(skipped, analysis.skipped.end());
   EXPECT_TRUE(test::has_edge(analysis.graph, Relation::Calls, "app.py:main", "app.py:k"));
   const EntityIndex file = find_entity(analysis.graph, "generated.py");
+  ASSERT_NE(file, kNoEntity);
+  for (const FileInfo& info : analysis.graph.files) {
+    if (info.entity == file) {
+      EXPECT_FALSE(info.taggable);
+    }
+  }
+}
+
+// 100,000 brackets open at once: libtree-sitter 0.20.7 would abort freeing the tree it built
+// (heap corruption in its error recovery), taking a mount's daemon with it. The file is served
+// untagged; the rest of the repository is analysed as usual.
+TEST(ParseBudget, BracketsNestedTooDeepAreNotParsed) {
+  EXPECT_FALSE(nests_too_deep_to_parse(std::string(kMaxOpenBrackets, '[')));
+  EXPECT_TRUE(nests_too_deep_to_parse(std::string(kMaxOpenBrackets + 1, '(')));
+  EXPECT_FALSE(nests_too_deep_to_parse(std::string(kMaxOpenBrackets, '{') + "}" + "{"));
+  TempRepo repo;
+  repo.write("deep.py", "x = " + std::string(100000, '[') + "\n");
+  repo.write("app.py", "def k():\n    return 1\n\n\ndef main():\n    return k()\n");
+  const Analysis analysis = repo.analyze(2);
+  EXPECT_TRUE(test::has_edge(analysis.graph, Relation::Calls, "app.py:main", "app.py:k"));
+  const EntityIndex file = find_entity(analysis.graph, "deep.py");
   ASSERT_NE(file, kNoEntity);
   for (const FileInfo& info : analysis.graph.files) {
     if (info.entity == file) {

@@ -8,6 +8,7 @@
 #include "analysis/code/syntax.h"
 #include "analysis/rust/extract.h"
 #include "analysis/rust/grammar.h"
+#include "analysis/language.h"
 #include "render/view.h"
 #include "tests/languages/language_support.h"
 
@@ -305,11 +306,36 @@ pub fn unit() -> f64 {
 }
 )");
   repo.write("src/main.rs", "#!/usr/bin/env rust\nfn main() {\n    demo::shapes::unit();\n}\n");
+  repo.write("src/crlf.rs",
+             "/// Windows line ends.\r\npub fn a() {\r\n    b();\r\n}\r\n\r\nfn b() {}\r\n");
   const analysis::Analysis result = repo.analyze();
   size_t tagged = 0;
   for (const analysis::FileInfo& info : result.graph.files) tagged += info.taggable;
-  EXPECT_EQ(tagged, 3u);
+  EXPECT_EQ(tagged, 4u);
   expect_tags_change_no_program(repo.root(), result.graph, "rust", tree_sitter_rust());
+}
+
+}  // namespace
+}  // namespace anchorfs::languages_test
+
+namespace anchorfs::languages_test {
+namespace {
+
+TEST(RustFrontEnd, ClaimsRustFilesAndItsFactsRoundTripThroughTheCacheEncoding) {
+  const analysis::LanguageFrontEnd* rust = analysis::front_end_named("rust");
+  ASSERT_NE(rust, nullptr);
+  EXPECT_TRUE(rust->claims("src/lib.rs"));
+  EXPECT_FALSE(rust->claims("src/.rs"));
+  EXPECT_FALSE(rust->claims("Cargo.toml"));
+  EXPECT_EQ(rust->tag_syntax().line_comment, "//");
+  const auto state = rust->new_state();
+  const auto facts = rust->extract(*state, "mod a;\nuse a::b;\nfn f(x: &T) { x.m(); }\n", {});
+  const std::string bytes = rust->serialize_facts(*facts);
+  const auto back = rust->deserialize_facts(bytes);
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(static_cast<const CodeFacts&>(*back), static_cast<const CodeFacts&>(*facts));
+  EXPECT_EQ(rust->deserialize_facts(bytes.substr(0, bytes.size() / 2)), nullptr);
+  EXPECT_EQ(rust->deserialize_facts("go-facts-1 garbage"), nullptr);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // trait methods and crate names, shadowing, use cycles, constructors that are not functions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "analysis/graph.h"
@@ -186,6 +187,33 @@ pub fn run(h: &Holder, pair: (Exec, Exec)) {
   EXPECT_TRUE(calls(result.graph, "src/lib.rs:run", "src/lib.rs:Regex.find"));
   // Two levels of fields and tuple values are not typed.
   EXPECT_FALSE(calls(result.graph, "src/lib.rs:run", "src/lib.rs:Exec.search"));
+}
+
+}  // namespace
+}  // namespace anchorfs::languages_test
+
+namespace anchorfs::languages_test {
+namespace {
+
+// Modules globbing their parent and their neighbours form cycles and diamonds; a name no module
+// defines (every std name) is looked up through all of them. Searched per path through the
+// globs, the work grows with the number of paths; searched once per namespace and name, with
+// cycles cut, it stays linear.
+TEST(RustResolve, GlobCyclesAndDiamondsAreSearchedOncePerNamespace) {
+  TempRepo repo;
+  std::string lib;
+  constexpr int kModules = 80;
+  for (int i = 0; i < kModules; ++i) {
+    lib += "pub mod m" + std::to_string(i) + ";\npub use m" + std::to_string(i) + "::*;\n";
+    std::string body = "use super::*;\nuse crate::*;\n";
+    for (int j = std::max(0, i - 5); j < i; ++j) body += "pub use crate::m" + std::to_string(j) + "::*;\n";
+    body += "pub fn f" + std::to_string(i) + "() { Box::new(1); Some(2); f0(); }\n";
+    repo.write("src/m" + std::to_string(i) + ".rs", body);
+  }
+  repo.write("src/lib.rs", lib);
+  const analysis::Analysis result = repo.analyze();
+  EXPECT_TRUE(calls(result.graph, "src/m79.rs:f79", "src/m0.rs:f0"));
+  EXPECT_TRUE(calls(result.graph, "src/m0.rs:f0", "src/m0.rs:f0"));
 }
 
 }  // namespace

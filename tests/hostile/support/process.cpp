@@ -17,6 +17,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tests/support/sanitizer.h"
+
 extern char** environ;
 
 namespace anchorfs::testing {
@@ -153,14 +155,7 @@ long timeout_scale() {
     const long value = std::strtol(scale, nullptr, 10);
     if (value > 0) return value;
   }
-#if defined(__SANITIZE_ADDRESS__)
-  return 3;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return 3;
-#endif
-#endif
-  return 1;
+  return test_support::kAddressSanitizer ? 3 : 1;
 }
 
 RunResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
