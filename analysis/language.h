@@ -91,9 +91,10 @@ class LanguageFrontEnd {
   virtual TagSyntax tag_syntax() const = 0;
 
   // --- Resolution -----------------------------------------------------------------------------
-  // Repository-relative files resolution reads itself, beyond the sources this front end claims
-  // (build or packaging metadata). Their contents are part of the graph cache key: a file
-  // missing here would let an edit to it go unnoticed.
+  // Files resolution reads itself, beyond the sources this front end claims (build or packaging
+  // metadata): a repository-relative path, or a bare file name ("go.mod") for every file so
+  // called in the tree (analysis/resolution_key.h). Their contents are part of the graph cache
+  // key: a file missing here would let an edit to it go unnoticed.
   virtual std::vector<std::string_view> resolution_inputs(const FrontEndOptions& options) const {
     (void)options;
     return {};

@@ -1,14 +1,17 @@
 // Computing the resolution key (see resolution_key.h for what it covers and why).
 #include "analysis/resolution_key.h"
 
+#include <sys/stat.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 
 #include "analysis/build_identity.h"
 #include "analysis/graph_serialize.h"
 #include "analysis/language.h"
+#include "analysis/source_files.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -48,7 +51,43 @@ void add_state(KeyHasher& h, bool ok, const ContentDigest& digest, std::string_v
   }
 }
 
+// Whether a repository-relative path lies below a directory the analysis never enters.
+bool in_excluded_directory(std::string_view path) {
+  size_t start = 0;
+  for (size_t slash = path.find('/'); slash != std::string_view::npos;
+       slash = path.find('/', start)) {
+    if (is_excluded_directory_name(path.substr(start, slash - start))) return true;
+    start = slash + 1;
+  }
+  return false;
+}
+
 }  // namespace
+
+std::vector<std::string> resolution_input_paths(const SourceTree& tree,
+                                                const std::vector<std::string_view>& names) {
+  std::vector<std::string> paths;
+  for (const std::string_view name : names) {
+    if (name.find('/') != std::string_view::npos) {
+      paths.emplace_back(name);
+      continue;
+    }
+    bool found = false;
+    for (const TreeEntry& entry : tree.entries) {
+      const std::string_view path = entry.path;
+      const size_t slash = path.rfind('/');
+      const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+      if (base != name || !S_ISREG(entry.mode) || in_excluded_directory(path)) continue;
+      paths.emplace_back(path);
+      found |= path == name;
+    }
+    // The top-level one is always named, so its appearing later changes the key.
+    if (!found) paths.emplace_back(name);
+  }
+  std::sort(paths.begin(), paths.end());
+  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+  return paths;
+}
 
 std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
                                             const std::vector<SourceFile>& sources,
@@ -75,9 +114,10 @@ std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
   }
   const FrontEndOptions front_end_options{.dense = options.dense};
   for (const auto& front_end : front_ends()) {
-    for (const std::string_view name : front_end->resolution_inputs(front_end_options)) {
-      const SourceBytes input = read_source(tree.root, std::string(name), kMaxResolutionInputBytes);
-      h.text(name);
+    for (const std::string& path :
+         resolution_input_paths(tree, front_end->resolution_inputs(front_end_options))) {
+      const SourceBytes input = read_source(tree.root, path, kMaxResolutionInputBytes);
+      h.text(path);
       add_state(h, input.ok, input.ok ? digest_of(input.bytes) : ContentDigest{}, input.problem);
     }
   }

@@ -16,6 +16,13 @@ namespace anchorfs::analysis {
 // to this size; larger ones count as unreadable.
 inline constexpr size_t kMaxResolutionInputBytes = size_t{1} << 20;
 
+// The files LanguageFrontEnd::resolution_inputs names, sorted: a name holding a '/' is that one
+// repository-relative path; a bare file name ("go.mod", "Cargo.toml") is every regular file so
+// called outside the directories the analysis never enters (node_modules, .git, ...), and the
+// top-level one whether it exists or not.
+std::vector<std::string> resolution_input_paths(const SourceTree& tree,
+                                                const std::vector<std::string_view>& names);
+
 // xxh3-128 over: the graph format version, every front end's name and facts version, the
 // analyser's build id, the options that change the graph (dense), the repository root (its name
 // can make it a package), every source's path, front end and state (digest and keep_unchanged,

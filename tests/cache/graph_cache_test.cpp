@@ -4,6 +4,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/graph_serialize.h"
+#include "analysis/resolution_key.h"
 #include "analysis/source_tree.h"
 #include "cache/store_info.h"
 #include "cache_test_support.h"
@@ -115,6 +116,29 @@ TEST_F(GraphCacheTest, EveryChangeResolutionDependsOnIsAMiss) {
   };
   expect_miss_then_hit(*cache, "a file kept unchanged");
   EXPECT_TRUE(warnings().empty());
+}
+
+// Build metadata below the root (a Go module nested in the repository, a workspace member's
+// Cargo.toml) is read by resolution as much as the top-level file: editing only it is a miss.
+// Copies inside directories the analysis never enters (node_modules) are not inputs.
+TEST_F(GraphCacheTest, NestedBuildMetadataIsAResolutionInput) {
+  put("svc/go.mod", "module example.com/svc\n\ngo 1.19\n");
+  put("svc/main.go", "package main\n\nfunc main() {}\n");
+  put("crates/a/Cargo.toml", "[package]\nname = \"a\"\nversion = \"0.1.0\"\n");
+  put("crates/a/src/lib.rs", "pub fn f() {}\n");
+  put("node_modules/dep/go.mod", "module dep\n");
+  auto cache = open_cache();
+  expect_miss_then_hit(*cache, "initial tree");
+  put("svc/go.mod", "module example.com/renamed\n\ngo 1.19\n");
+  expect_miss_then_hit(*cache, "a nested go.mod");
+  put("crates/a/Cargo.toml", "[package]\nname = \"b\"\nversion = \"0.1.0\"\n");
+  expect_miss_then_hit(*cache, "a member crate's Cargo.toml");
+  put("node_modules/dep/go.mod", "module changed\n");
+  EXPECT_TRUE(is_hit(*cache)) << "node_modules is never analysed";
+
+  const analysis::SourceTree tree = analysis::scan_tree(repo_);
+  EXPECT_EQ(analysis::resolution_input_paths(tree, {"go.mod", "docs/x.toml"}),
+            (std::vector<std::string>{"docs/x.toml", "go.mod", "svc/go.mod"}));
 }
 
 TEST_F(GraphCacheTest, RevertingAnEditIsAHit) {
