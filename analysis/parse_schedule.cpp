@@ -18,7 +18,7 @@ ParseSchedule::ParseSchedule(const std::vector<uint64_t>& sizes, uint64_t large_
 }
 
 std::optional<size_t> ParseSchedule::next() {
-  const std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   if (front_ == back_) return std::nullopt;
   const size_t largest = by_size_[front_];
   if (large_in_flight_ == 0 || large_in_flight_ + sizes_[largest] <= large_budget_) {
@@ -31,7 +31,7 @@ std::optional<size_t> ParseSchedule::next() {
 }
 
 void ParseSchedule::finished(size_t index) {
-  const std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   if (taken_as_large_[index]) large_in_flight_ -= sizes_[index];
 }
 

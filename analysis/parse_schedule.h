@@ -3,9 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <vector>
+
+#include "sync/mutex.h"
 
 namespace anchorfs::analysis {
 
@@ -19,19 +20,20 @@ class ParseSchedule {
   ParseSchedule(const std::vector<uint64_t>& sizes, uint64_t large_budget);
 
   // The next file index to parse, or nullopt once every file has been handed out.
-  std::optional<size_t> next();
+  std::optional<size_t> next() EXCLUDES(mutex_);
   // Called when the file `index` (from next()) is parsed.
-  void finished(size_t index);
+  void finished(size_t index) EXCLUDES(mutex_);
 
  private:
   const std::vector<uint64_t>& sizes_;
   const uint64_t large_budget_;
-  std::mutex mutex_;
-  std::vector<size_t> by_size_;  // indices, largest first
-  size_t front_ = 0;             // by_size_[front_, back_) are not handed out yet
-  size_t back_ = 0;
-  uint64_t large_in_flight_ = 0;      // bytes of the files taken from the front, not finished
-  std::vector<bool> taken_as_large_;  // by index
+  sync::Mutex mutex_;
+  std::vector<size_t> by_size_;          // indices, largest first; fixed once constructed
+  size_t front_ GUARDED_BY(mutex_) = 0;  // by_size_[front_, back_) are not handed out yet
+  size_t back_ GUARDED_BY(mutex_) = 0;
+  // Bytes of the files taken from the front, not finished.
+  uint64_t large_in_flight_ GUARDED_BY(mutex_) = 0;
+  std::vector<bool> taken_as_large_ GUARDED_BY(mutex_);  // by index
 };
 
 }  // namespace anchorfs::analysis

@@ -184,6 +184,8 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
   std::unique_ptr<LmdbFactCache> cache(new LmdbFactCache(std::move(resolved), dir));
   {
     DirLock lock(dir);
+    // No other thread knows the cache yet; the lock states what open_env() and env_ need.
+    const sync::WriterLock exclusive(cache->env_mutex_);
     if (const int error = preallocate_lock_file(dir); error != 0) {
       emit_warning(options.warn,
                    fmt::format("no cache: fact cache {}: {}", dir, std::strerror(error)));
@@ -202,8 +204,8 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
       emit_warning(options.warn, fmt::format("no cache: {}", e.what()));
       return nullptr;
     }
+    if (cache->env_ == nullptr) return nullptr;  // it faulted or the disk is full: warned already
   }
-  if (cache->env_ == nullptr) return nullptr;  // it faulted or the disk is full: warned already
   if (options.remote) {
     RemoteOptions remote;
     remote.address = *options.remote;
@@ -252,8 +254,9 @@ int LmdbFactCache::try_open_env() {
   // NOMETASYNC: one fsync per commit (the data pages), not two; a system crash can lose the
   // last commit but LMDB's alternating meta pages keep the previous one intact. NOTLS: read
   // transactions belong to the call, not the thread, which suits TBB's worker threads.
-  bool ran =
-      run_guarded([&] { rc = mdb_env_open(env_, dir_.c_str(), MDB_NOTLS | MDB_NOMETASYNC, 0600); });
+  bool ran = run_guarded([&]() REQUIRES(env_mutex_) {
+    rc = mdb_env_open(env_, dir_.c_str(), MDB_NOTLS | MDB_NOMETASYNC, 0600);
+  });
   if (!ran) {
     abandon_env();
     return MDB_PANIC;
@@ -271,7 +274,7 @@ int LmdbFactCache::try_open_env() {
     env_device_ = st.st_dev;
     env_inode_ = st.st_ino;
   }
-  ran = run_guarded([&] {
+  ran = run_guarded([&]() REQUIRES(env_mutex_) {
     int dead = 0;
     mdb_reader_check(env_, &dead);  // slots of readers that died (e.g. a crashed check child)
   });
@@ -279,7 +282,7 @@ int LmdbFactCache::try_open_env() {
     abandon_env();
     return MDB_PANIC;
   }
-  rc = write_txn([&](MDB_txn* txn) { return open_store_dbs(txn, dbs_); });
+  rc = write_txn([&](MDB_txn* txn) REQUIRES(env_mutex_) { return open_store_dbs(txn, dbs_); });
   if (rc != 0 && env_ != nullptr) {
     mdb_env_close(env_);
     env_ = nullptr;
@@ -338,7 +341,7 @@ int LmdbFactCache::write_txn(const std::function<int(MDB_txn*)>& body) {
   bool emptied = false;
   for (int attempt = 0; attempt < 8 && env_ != nullptr; ++attempt) {
     int rc = 0;
-    const bool ran = run_guarded([&] {
+    const bool ran = run_guarded([&]() REQUIRES(env_mutex_) {
       MDB_txn* txn = nullptr;
       rc = mdb_txn_begin(env_, nullptr, 0, &txn);
       if (rc != 0) return;
@@ -384,20 +387,23 @@ void LmdbFactCache::empty_store() {
 
 int LmdbFactCache::make_room(uint64_t target_bytes) {
   int rc = 0;
-  const auto commit = [&](const std::function<int(MDB_txn*)>& body) {
+  const auto commit = [&](const std::function<int(MDB_txn*)>& body) REQUIRES(env_mutex_) {
     MDB_txn* txn = nullptr;
     if ((rc = mdb_txn_begin(env_, nullptr, 0, &txn)) != 0) return;
     rc = body(txn);
     rc = rc == 0 ? mdb_txn_commit(txn) : (mdb_txn_abort(txn), rc);
   };
-  const bool ran = run_guarded([&] {
+  const bool ran = run_guarded([&]() REQUIRES(env_mutex_) {
     size_t deleted = 0;
-    commit([&](MDB_txn* txn) {
+    commit([&](MDB_txn* txn) REQUIRES(env_mutex_) {
       return evict_oldest(txn, dbs_, records_target(txn, dbs_, target_bytes), SIZE_MAX, deleted);
     });
     // LMDB reuses pages freed by a transaction only from the second commit after it: one more
     // small commit makes the room usable by the retry.
-    if (rc == 0) commit([&](MDB_txn* txn) { return add_to_counter(txn, dbs_, kClockCounter, 1); });
+    const auto advance_clock = [&](MDB_txn* txn) REQUIRES(env_mutex_) {
+      return add_to_counter(txn, dbs_, kClockCounter, 1);
+    };
+    if (rc == 0) commit(advance_clock);
   });
   if (!ran) {
     handle_fault("evicting from the store");
@@ -408,11 +414,11 @@ int LmdbFactCache::make_room(uint64_t target_bytes) {
 
 std::optional<std::string> LmdbFactCache::read_record(RecordKind kind, const std::string& key) {
   for (int attempt = 0; attempt < 2 && !corrupt_.load() && !faulted_.load(); ++attempt) {
-    std::shared_lock lock(env_mutex_);
+    sync::ReaderLock lock(env_mutex_);
     if (env_ == nullptr || faulted_.load()) return std::nullopt;
     int rc = 0;
     std::optional<std::string> result;
-    const bool ran = run_guarded([&] {
+    const bool ran = run_guarded([&]() REQUIRES_SHARED(env_mutex_) {
       MDB_txn* txn = nullptr;
       rc = mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn);
       if (rc != 0) return;
@@ -434,7 +440,7 @@ std::optional<std::string> LmdbFactCache::read_record(RecordKind kind, const std
     }
     if (rc == MDB_MAP_RESIZED) {  // another process grew the map; adopting it needs exclusivity
       lock.unlock();
-      std::unique_lock exclusive(env_mutex_);
+      const sync::WriterLock exclusive(env_mutex_);
       if (env_ != nullptr && !faulted_.load()) mdb_env_set_mapsize(env_, 0);
       continue;
     }
@@ -459,18 +465,18 @@ std::optional<std::string> LmdbFactCache::load(const analysis::FactsKey& facts_k
   const std::string key =
       encode_key(facts_namespace(facts_key.front_end, facts_key.facts_version), facts_key.digest);
   {
-    std::lock_guard lock(pending_mutex_);
+    const sync::MutexLock lock(pending_mutex_);
     if (auto it = pending_facts_.find(key); it != pending_facts_.end()) return it->second.payload;
   }
   if (auto local = read_record(RecordKind::Facts, key)) {
-    std::lock_guard lock(pending_mutex_);
+    const sync::MutexLock lock(pending_mutex_);
     used_facts_.insert(key);
     ++unflushed_.fact_hits;
     ++total_.fact_hits;
     return local;
   }
   auto remote = read_remote(RecordKind::Facts, key);
-  std::lock_guard lock(pending_mutex_);
+  const sync::MutexLock lock(pending_mutex_);
   if (remote) {
     pending_facts_.try_emplace(key, Pending{*remote, false});
     ++unflushed_.fact_remote_hits;
@@ -485,7 +491,7 @@ std::optional<std::string> LmdbFactCache::load(const analysis::FactsKey& facts_k
 void LmdbFactCache::store(const analysis::FactsKey& facts_key, std::string_view facts) {
   std::string key =
       encode_key(facts_namespace(facts_key.front_end, facts_key.facts_version), facts_key.digest);
-  std::lock_guard lock(pending_mutex_);
+  const sync::MutexLock lock(pending_mutex_);
   // Replaces a remote value that verified but did not deserialize: the remote gets ours.
   pending_facts_.insert_or_assign(std::move(key), Pending{std::string(facts), remote_ != nullptr});
 }
@@ -493,21 +499,21 @@ void LmdbFactCache::store(const analysis::FactsKey& facts_key, std::string_view 
 std::optional<std::string> LmdbFactCache::load_graph(const analysis::ResolutionKey& resolution) {
   const std::string key = encode_key(graph_namespace(), resolution);
   {
-    std::lock_guard lock(pending_mutex_);
+    const sync::MutexLock lock(pending_mutex_);
     if (auto it = pending_graphs_.find(key); it != pending_graphs_.end()) {
       used_graphs_.insert(key);
       return it->second.payload;
     }
   }
   if (auto local = read_record(RecordKind::Graph, key)) {
-    std::lock_guard lock(pending_mutex_);
+    const sync::MutexLock lock(pending_mutex_);
     used_graphs_.insert(key);
     ++unflushed_.graph_hits;
     ++total_.graph_hits;
     return local;
   }
   auto remote = read_remote(RecordKind::Graph, key);
-  std::lock_guard lock(pending_mutex_);
+  const sync::MutexLock lock(pending_mutex_);
   if (remote) {
     pending_graphs_.try_emplace(key, Pending{*remote, false});
     ++unflushed_.graph_remote_hits;
@@ -522,7 +528,7 @@ std::optional<std::string> LmdbFactCache::load_graph(const analysis::ResolutionK
 void LmdbFactCache::store_graph(const analysis::ResolutionKey& resolution,
                                 std::string_view analysis) {
   std::string key = encode_key(graph_namespace(), resolution);
-  std::lock_guard lock(pending_mutex_);
+  const sync::MutexLock lock(pending_mutex_);
   pending_graphs_.insert_or_assign(std::move(key),
                                    Pending{std::string(analysis), remote_ != nullptr});
 }
@@ -567,7 +573,7 @@ int LmdbFactCache::commit_pending_locked() {
   const uint64_t incoming = 2 * bytes;
   const uint64_t evict_to = std::min(percent_of(options_.max_bytes, kEvictToPercent),
                                      evict_above > incoming ? evict_above - incoming : 0);
-  return write_txn([&](MDB_txn* txn) {
+  return write_txn([&](MDB_txn* txn) REQUIRES(env_mutex_, pending_mutex_) {
     int rc = 0;
     if (used_bytes(txn, dbs_) + incoming > evict_above) {
       size_t deleted = 0;
@@ -619,8 +625,8 @@ void LmdbFactCache::rebuild(const std::string& why) {
 void LmdbFactCache::flush() {
   std::vector<std::pair<std::string, std::string>> write_back;
   {
-    std::unique_lock exclusive(env_mutex_);
-    std::lock_guard lock(pending_mutex_);
+    const sync::WriterLock exclusive(env_mutex_);
+    const sync::MutexLock lock(pending_mutex_);
     for (const auto& [kind, pending] : {std::pair{RecordKind::Facts, &pending_facts_},
                                         std::pair{RecordKind::Graph, &pending_graphs_}}) {
       for (const auto& [key, record] : *pending) {
@@ -659,11 +665,11 @@ void LmdbFactCache::flush() {
 
 size_t LmdbFactCache::trim(std::optional<uint64_t> target_bytes) {
   flush();
-  std::unique_lock exclusive(env_mutex_);
+  const sync::WriterLock exclusive(env_mutex_);
   size_t deleted = 0;
   if (env_ == nullptr) return 0;
   const uint64_t target = target_bytes.value_or(percent_of(options_.max_bytes, kEvictAbovePercent));
-  int rc = write_txn([&](MDB_txn* txn) {
+  int rc = write_txn([&](MDB_txn* txn) REQUIRES(env_mutex_) {
     deleted = 0;
     return evict_oldest(txn, dbs_, records_target(txn, dbs_, target), SIZE_MAX, deleted);
   });
@@ -675,7 +681,7 @@ size_t LmdbFactCache::trim(std::optional<uint64_t> target_bytes) {
 }
 
 HitCounts LmdbFactCache::hits() const {
-  std::lock_guard lock(pending_mutex_);
+  const sync::MutexLock lock(pending_mutex_);
   return total_;
 }
 
@@ -688,13 +694,13 @@ StoreInfo LmdbFactCache::info() const {
   info.location = dir_;
   info.max_bytes = options_.max_bytes;
   info.bytes_on_disk = file_bytes(dir_ + "/" + kDataFile) + file_bytes(dir_ + "/" + kLockFile);
-  std::shared_lock lock(env_mutex_);
+  sync::ReaderLock lock(env_mutex_);
   if (env_ == nullptr || faulted_.load()) {
     info.healthy = false;
     info.problem = "store could not be opened";
     return info;
   }
-  const bool ran = run_guarded([&] {
+  const bool ran = run_guarded([&]() REQUIRES_SHARED(env_mutex_) {
     MDB_txn* txn = nullptr;
     if (mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn) != 0) return;
     MDB_stat stat{};

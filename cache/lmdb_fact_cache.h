@@ -10,9 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -24,6 +22,8 @@
 #include "cache/lru_index.h"
 #include "cache/remote_address.h"
 #include "cache/store_info.h"
+#include "sync/mutex.h"
+#include "sync/shared_mutex.h"
 
 namespace anchorfs::cache {
 
@@ -91,19 +91,23 @@ class LmdbFactCache final : public analysis::FactCache {
   };
 
   LmdbFactCache(CacheOptions options, std::string dir);
-  // The members below require env_mutex_ held exclusively (or no other user yet).
-  void open_env();  // opens the store, setting it aside and retrying once if LMDB rejects it
-  int try_open_env();
-  void abandon_env();  // after a fault: never touch the environment again (it is leaked)
+  // Opens the store, setting it aside and retrying once if LMDB rejects it.
+  void open_env() REQUIRES(env_mutex_);
+  int try_open_env() REQUIRES(env_mutex_);
+  // After a fault: never touch the environment again (it is leaked).
+  void abandon_env() REQUIRES(env_mutex_);
   // Runs `body` in a write transaction, faults caught; MDB_MAP_FULL evicts harder and retries.
-  int write_txn(const std::function<int(MDB_txn*)>& body);
-  int make_room(uint64_t target_bytes);  // evicts down to target_bytes, in commits of its own
-  void empty_store();                    // when even eviction cannot commit; also needs no txn
-  int commit_pending_locked();           // also requires pending_mutex_
-  void handle_fault(const std::string& during);  // also requires pending_mutex_ or no readers
-  void set_aside(const std::string& why);        // also requires the directory lock
-  void rebuild(const std::string& why);          // set aside (unless another process did), reopen
-  bool room_for(uint64_t bytes);                 // free space on the store's filesystem
+  int write_txn(const std::function<int(MDB_txn*)>& body) REQUIRES(env_mutex_);
+  // Evicts down to target_bytes, in commits of its own.
+  int make_room(uint64_t target_bytes) REQUIRES(env_mutex_);
+  // When even eviction cannot commit; also needs no transaction open.
+  void empty_store() REQUIRES(env_mutex_);
+  int commit_pending_locked() REQUIRES(env_mutex_, pending_mutex_);
+  void handle_fault(const std::string& during) REQUIRES(env_mutex_);
+  void set_aside(const std::string& why);  // requires the directory lock (DirLock)
+  // Set aside (unless another process did), reopen.
+  void rebuild(const std::string& why) REQUIRES(env_mutex_);
+  bool room_for(uint64_t bytes);  // free space on the store's filesystem
 
   // A verified record (no lock required); a damaged one marks the store corrupt.
   std::optional<std::string> read_record(RecordKind kind, const std::string& key);
@@ -112,24 +116,30 @@ class LmdbFactCache final : public analysis::FactCache {
   CacheOptions options_;
   std::string dir_;
 
-  mutable std::shared_mutex env_mutex_;  // shared: read transactions; exclusive: env changes
-  MDB_env* env_ = nullptr;
-  StoreDbs dbs_;
-  uint64_t env_device_ = 0;  // identity of the data file we opened, to notice a rebuild by
-  uint64_t env_inode_ = 0;   // another process before setting a file aside ourselves
+  // Shared: read transactions; exclusive: changes to the environment. Taken before
+  // pending_mutex_ when both are needed (flush).
+  mutable sync::SharedMutex env_mutex_;
+  MDB_env* env_ GUARDED_BY(env_mutex_) = nullptr;
+  StoreDbs dbs_ GUARDED_BY(env_mutex_);
+  // Identity of the data file we opened, to notice a rebuild by another process before setting
+  // a file aside ourselves.
+  uint64_t env_device_ GUARDED_BY(env_mutex_) = 0;
+  uint64_t env_inode_ GUARDED_BY(env_mutex_) = 0;
 
-  mutable std::mutex pending_mutex_;
-  std::unordered_map<std::string, Pending> pending_facts_;   // encoded key -> facts
-  std::unordered_map<std::string, Pending> pending_graphs_;  // encoded key -> analysis
-  std::unordered_set<std::string> used_facts_;   // loaded from disk since the last flush
-  std::unordered_set<std::string> used_graphs_;  // loaded or stored since the last flush
-  HitCounts unflushed_;                          // counted since the last flush
-  HitCounts total_;                              // counted since open
+  mutable sync::Mutex pending_mutex_;
+  // Encoded key -> facts, and -> analysis.
+  std::unordered_map<std::string, Pending> pending_facts_ GUARDED_BY(pending_mutex_);
+  std::unordered_map<std::string, Pending> pending_graphs_ GUARDED_BY(pending_mutex_);
+  // Loaded from disk since the last flush; loaded or stored since the last flush.
+  std::unordered_set<std::string> used_facts_ GUARDED_BY(pending_mutex_);
+  std::unordered_set<std::string> used_graphs_ GUARDED_BY(pending_mutex_);
+  HitCounts unflushed_ GUARDED_BY(pending_mutex_);  // counted since the last flush
+  HitCounts total_ GUARDED_BY(pending_mutex_);      // counted since open
 
   std::unique_ptr<RedisTier> remote_;
   std::atomic<bool> corrupt_{false};  // a read failed verification: stop reading, rebuild on flush
   std::atomic<bool> faulted_{false};  // a store access faulted: the environment is abandoned
-  bool warned_space_ = false;         // guarded by pending_mutex_
+  bool warned_space_ GUARDED_BY(pending_mutex_) = false;
 };
 
 }  // namespace anchorfs::cache

@@ -49,7 +49,7 @@ std::string describe(const redisContext* context, const redisReply* reply,
 }  // namespace
 
 RedisTier::RedisTier(RemoteOptions options) : options_(std::move(options)) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   context_ = redisConnectWithTimeout(options_.address.host.c_str(), options_.address.port,
                                      as_timeval(options_.timeout));
   if (context_ == nullptr) {
@@ -81,12 +81,12 @@ RedisTier::RedisTier(RemoteOptions options) : options_(std::move(options)) {
 }
 
 RedisTier::~RedisTier() {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   if (context_ != nullptr) redisFree(context_);
 }
 
 bool RedisTier::up() const {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   return context_ != nullptr;
 }
 
@@ -101,7 +101,7 @@ void RedisTier::fail_locked(const std::string& why) {
 }
 
 std::optional<std::string> RedisTier::get(std::string_view key) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   if (context_ == nullptr) return std::nullopt;
   // GETRANGE bounds what a hostile server can make us read: one byte past the limit is enough
   // to refuse the value. A missing key reads as "" (and "" is no valid record either).
@@ -119,7 +119,7 @@ std::optional<std::string> RedisTier::get(std::string_view key) {
 }
 
 void RedisTier::put(const std::vector<std::pair<std::string, std::string>>& records) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   if (context_ == nullptr || records.empty()) return;
   for (const auto& [key, value] : records) {
     const char* argv[] = {"SET", key.data(), value.data()};

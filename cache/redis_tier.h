@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +12,7 @@
 
 #include "cache/cache_location.h"
 #include "cache/remote_address.h"
+#include "sync/mutex.h"
 
 struct redisContext;
 
@@ -43,11 +43,11 @@ class RedisTier {
   bool up() const;
 
  private:
-  void fail_locked(const std::string& why);  // requires mutex_
+  void fail_locked(const std::string& why) REQUIRES(mutex_);
 
   RemoteOptions options_;
-  mutable std::mutex mutex_;
-  redisContext* context_ = nullptr;  // guarded by mutex_; null once off
+  mutable sync::Mutex mutex_;
+  redisContext* context_ GUARDED_BY(mutex_) = nullptr;  // null once off
 };
 
 }  // namespace anchorfs::cache

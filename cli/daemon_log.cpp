@@ -38,7 +38,7 @@ void DaemonLog::write(const std::string& line) {
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &local);
   const std::string text = fmt::format("{} anchorfs: {}\n", stamp, line);
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   write_fd(STDERR_FILENO, text);
   if (file_fd_ >= 0) write_fd(file_fd_, text);
 }

@@ -2,8 +2,9 @@
 // in the foreground with --log, to that file too.
 #pragma once
 
-#include <mutex>
 #include <string>
+
+#include "sync/mutex.h"
 
 namespace anchorfs::cli {
 
@@ -19,8 +20,8 @@ class DaemonLog {
   void write(const std::string& line);  // thread-safe
 
  private:
-  std::mutex mutex_;
-  int file_fd_ = -1;
+  sync::Mutex mutex_;  // keeps lines whole when threads log at once (guards the output)
+  int file_fd_ = -1;   // fixed once constructed
 };
 
 }  // namespace anchorfs::cli

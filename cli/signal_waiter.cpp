@@ -33,19 +33,19 @@ SignalWaiter::~SignalWaiter() {
 }
 
 void SignalWaiter::mounting() {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   phase_ = Phase::Mounting;
 }
 
 void SignalWaiter::serving(fs::Server& server) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   phase_ = Phase::Serving;
   server_ = &server;
   if (stop_requested_) server_->stop();
 }
 
 void SignalWaiter::finished() {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   phase_ = Phase::Finished;
   server_ = nullptr;
 }
@@ -55,7 +55,7 @@ void SignalWaiter::wait_loop() {
   for (;;) {
     int sig = 0;
     if (sigwait(&set, &sig) != 0) continue;
-    std::lock_guard lock(mutex_);
+    const sync::MutexLock lock(mutex_);
     switch (phase_) {
       case Phase::Analysing:
         if (sig != SIGUSR1) ::_exit(128 + sig);

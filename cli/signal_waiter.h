@@ -1,8 +1,9 @@
 // Turns SIGTERM/SIGINT/SIGHUP into a clean stop of the server, from a thread that sigwait()s.
 #pragma once
 
-#include <mutex>
 #include <thread>
+
+#include "sync/mutex.h"
 
 namespace anchorfs::fs {
 class Server;
@@ -32,10 +33,10 @@ class SignalWaiter {
   enum class Phase { Analysing, Mounting, Serving, Finished };
   void wait_loop();
 
-  std::mutex mutex_;
-  Phase phase_ = Phase::Analysing;
-  fs::Server* server_ = nullptr;
-  bool stop_requested_ = false;
+  sync::Mutex mutex_;
+  Phase phase_ GUARDED_BY(mutex_) = Phase::Analysing;
+  fs::Server* server_ GUARDED_BY(mutex_) = nullptr;
+  bool stop_requested_ GUARDED_BY(mutex_) = false;
   std::thread thread_;
 };
 

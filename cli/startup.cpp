@@ -27,18 +27,21 @@ void write_stderr(std::string_view text) {
   }
 }
 
-// Emits at most one progress line per interval, plus always the final one; never blocks a
-// worker behind another that is already printing.
-template <typename Emit>
-void throttled(std::mutex& mutex, std::chrono::steady_clock::time_point& last, size_t done,
-               size_t total, Emit emit) {
-  std::unique_lock lock(mutex, std::try_to_lock);
-  if (!lock.owns_lock() && done != total) return;
-  if (!lock.owns_lock()) lock.lock();
+// Takes `mutex` for a progress line unless another thread holds it: only the final line waits
+// for it, so a worker never blocks behind another that is already printing.
+bool take_progress_turn(sync::Mutex& mutex, size_t done, size_t total) TRY_ACQUIRE(true, mutex) {
+  if (mutex.try_lock()) return true;
+  if (done != total) return false;
+  mutex.lock();
+  return true;
+}
+
+// At most one progress line per interval, plus always the final one; `last` is the last one's.
+bool progress_due(std::chrono::steady_clock::time_point& last, size_t done, size_t total) {
   const auto now = std::chrono::steady_clock::now();
-  if (done != total && now - last < kProgressInterval) return;
+  if (done != total && now - last < kProgressInterval) return false;
   last = now;
-  emit();
+  return true;
 }
 
 // Once every file is parsed the whole-repository resolution runs, silently: say so.
@@ -57,23 +60,22 @@ void on_parent_signal(int) {
 ForegroundReporter::ForegroundReporter() : terminal_(::isatty(STDERR_FILENO) == 1) {}
 
 void ForegroundReporter::progress(size_t done, size_t total) {
-  if (!terminal_) return;
-  throttled(mutex_, last_, done, total, [&] {
-    if (ready_) return;
-    progress_shown_ = true;
-    write_stderr(progress_text(done, total));
-  });
+  if (!terminal_ || !take_progress_turn(mutex_, done, total)) return;
+  const sync::MutexLock lock(mutex_, std::adopt_lock);
+  if (!progress_due(last_, done, total) || ready_) return;
+  progress_shown_ = true;
+  write_stderr(progress_text(done, total));
 }
 
 void ForegroundReporter::note(std::string_view line) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   if (progress_shown_) write_stderr("\n");
   progress_shown_ = false;
   write_stderr(fmt::format("anchorfs: {}\n", line));
 }
 
 void ForegroundReporter::ready(std::string_view summary) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   if (progress_shown_) write_stderr("\r\033[K");
   progress_shown_ = false;
   ready_ = true;
@@ -104,23 +106,24 @@ void PipeReporter::send(std::string_view kind, std::string_view text) {
 }
 
 void PipeReporter::progress(size_t done, size_t total) {
-  throttled(mutex_, last_, done, total,
-            [&] { send("progress", fmt::format("{} {}", done, total)); });
+  if (!take_progress_turn(mutex_, done, total)) return;
+  const sync::MutexLock lock(mutex_, std::adopt_lock);
+  if (progress_due(last_, done, total)) send("progress", fmt::format("{} {}", done, total));
 }
 
 void PipeReporter::note(std::string_view line) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   send("note", line);
 }
 
 void PipeReporter::ready(std::string_view summary) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   send("ready", summary);
   close_pipe();
 }
 
 void PipeReporter::failed(std::string_view message) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   send("error", message);
   close_pipe();
 }

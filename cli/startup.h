@@ -6,9 +6,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
-#include <mutex>
 #include <string>
 #include <string_view>
+
+#include "sync/mutex.h"
 
 namespace anchorfs::cli {
 
@@ -32,11 +33,12 @@ class ForegroundReporter : public StartupReporter {
   void ready(std::string_view summary) override;
 
  private:
-  bool terminal_;
-  bool ready_ = false;  // later analyses (refreshes) report in the log, not as progress
-  std::mutex mutex_;
-  std::chrono::steady_clock::time_point last_{};
-  bool progress_shown_ = false;
+  const bool terminal_;
+  sync::Mutex mutex_;
+  // Later analyses (refreshes) report in the log, not as progress.
+  bool ready_ GUARDED_BY(mutex_) = false;
+  std::chrono::steady_clock::time_point last_ GUARDED_BY(mutex_){};
+  bool progress_shown_ GUARDED_BY(mutex_) = false;
 };
 
 // The daemon side of the startup pipe: one line per message ("progress D T", "note ...",
@@ -52,11 +54,11 @@ class PipeReporter : public StartupReporter {
   void failed(std::string_view message);
 
  private:
-  void send(std::string_view kind, std::string_view text);
-  void close_pipe();
-  int fd_;
-  std::mutex mutex_;
-  std::chrono::steady_clock::time_point last_{};
+  void send(std::string_view kind, std::string_view text) REQUIRES(mutex_);
+  void close_pipe() REQUIRES(mutex_);
+  sync::Mutex mutex_;
+  int fd_ GUARDED_BY(mutex_);
+  std::chrono::steady_clock::time_point last_ GUARDED_BY(mutex_){};
 };
 
 // The parent side: relays the child's messages until it is ready (returns 0) or failed / died

@@ -20,7 +20,7 @@ void InodeTable::retire_locked(const Generation& generation, uint32_t index) {
 
 void InodeTable::swap(std::shared_ptr<const Generation> next,
                       const std::vector<std::pair<uint64_t, uint32_t>>& dropped) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   std::shared_ptr<const Generation> previous = generation_.load();
   for (const auto& [inode, index] : dropped) {
     if (lookups_.contains(inode)) retire_locked(*previous, index);
@@ -30,7 +30,7 @@ void InodeTable::swap(std::shared_ptr<const Generation> next,
 
 void InodeTable::remember(const Generation& served, std::span<const uint32_t> entries) {
   if (entries.empty()) return;
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   std::shared_ptr<const Generation> now = generation_.load();
   const bool served_is_current = now.get() == &served;
   for (uint32_t index : entries) {
@@ -41,7 +41,7 @@ void InodeTable::remember(const Generation& served, std::span<const uint32_t> en
 }
 
 bool InodeTable::forget(uint64_t inode, uint64_t count) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   auto found = lookups_.find(inode);
   if (found == lookups_.end()) return true;
   if (found->second > count) {
@@ -54,18 +54,18 @@ bool InodeTable::forget(uint64_t inode, uint64_t count) {
 }
 
 std::shared_ptr<const RetiredFile> InodeTable::retired(uint64_t inode) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   auto found = retired_.find(inode);
   return found == retired_.end() ? nullptr : found->second;
 }
 
 size_t InodeTable::known_inodes() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   return lookups_.size();
 }
 
 size_t InodeTable::retired_inodes() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   return retired_.size();
 }
 

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -15,6 +14,7 @@
 #include "analysis/source_tree.h"
 #include "fs/file_layout.h"
 #include "fs/generation.h"
+#include "sync/mutex.h"
 
 namespace anchorfs::fs {
 
@@ -62,13 +62,14 @@ class InodeTable {
   size_t retired_inodes() const;  // old file versions kept for the kernel
 
  private:
-  // Retires entry `index` of `generation` if it is a file version; mutex_ held.
-  void retire_locked(const Generation& generation, uint32_t index);
+  // Retires entry `index` of `generation` if it is a file version.
+  void retire_locked(const Generation& generation, uint32_t index) REQUIRES(mutex_);
 
-  mutable std::mutex mutex_;
-  std::atomic<std::shared_ptr<const Generation>> generation_;  // stored with mutex_ held
-  std::unordered_map<uint64_t, uint64_t> lookups_;             // guarded by mutex_
-  std::unordered_map<uint64_t, std::shared_ptr<const RetiredFile>> retired_;  // by mutex_
+  mutable sync::Mutex mutex_;
+  // Loaded without the lock (current()); stored with mutex_ held.
+  std::atomic<std::shared_ptr<const Generation>> generation_;
+  std::unordered_map<uint64_t, uint64_t> lookups_ GUARDED_BY(mutex_);
+  std::unordered_map<uint64_t, std::shared_ptr<const RetiredFile>> retired_ GUARDED_BY(mutex_);
 };
 
 }  // namespace anchorfs::fs

@@ -19,7 +19,7 @@ OpenFile::~OpenFile() {
 }
 
 uint64_t OpenFiles::add(std::shared_ptr<OpenFile> file, std::string path) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   const uint64_t handle = next_handle_++;
   if (file->kind == OpenFile::Kind::Staged) ++staged_;
   entries_.emplace(handle, Entry{std::move(file), std::move(path)});
@@ -27,13 +27,13 @@ uint64_t OpenFiles::add(std::shared_ptr<OpenFile> file, std::string path) {
 }
 
 std::shared_ptr<OpenFile> OpenFiles::find(uint64_t handle) const {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   auto found = entries_.find(handle);
   return found == entries_.end() ? nullptr : found->second.file;
 }
 
 void OpenFiles::remove(uint64_t handle) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   auto found = entries_.find(handle);
   if (found == entries_.end()) return;
   if (found->second.file->kind == OpenFile::Kind::Staged) --staged_;
@@ -41,7 +41,7 @@ void OpenFiles::remove(uint64_t handle) {
 }
 
 std::optional<std::string> OpenFiles::target(uint64_t handle) const {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   auto found = entries_.find(handle);
   return found == entries_.end() ? std::nullopt : found->second.path;
 }
@@ -57,20 +57,20 @@ const OpenFiles::Entry* OpenFiles::latest_stage_entry(uint64_t inode) const {
 }
 
 std::optional<uint64_t> OpenFiles::staged_size(uint64_t inode) const {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   const Entry* latest = latest_stage_entry(inode);
   if (latest == nullptr) return std::nullopt;
   return latest->staged_size;
 }
 
 std::shared_ptr<OpenFile> OpenFiles::latest_stage(uint64_t inode) const {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   const Entry* latest = latest_stage_entry(inode);
   return latest == nullptr ? nullptr : latest->file;
 }
 
 void OpenFiles::staged_written(uint64_t handle, uint64_t size) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   auto found = entries_.find(handle);
   if (found == entries_.end()) return;
   found->second.staged_size = size;
@@ -78,7 +78,7 @@ void OpenFiles::staged_written(uint64_t handle, uint64_t size) {
 }
 
 void OpenFiles::renamed(const std::string& from, const std::string& to) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   for (auto& [handle, entry] : entries_) {
     if (!entry.path) continue;
     if (within(*entry.path, from)) {
@@ -90,7 +90,7 @@ void OpenFiles::renamed(const std::string& from, const std::string& to) {
 }
 
 void OpenFiles::removed(const std::string& path) {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   for (auto& [handle, entry] : entries_) {
     if (entry.path && within(*entry.path, path)) entry.path.reset();
   }

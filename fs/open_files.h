@@ -3,10 +3,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
+
+#include "sync/mutex.h"
 
 namespace anchorfs::fs {
 
@@ -26,10 +27,9 @@ struct OpenFile {
   const int fd;          // in place: the checkout file; staged: the stage
   const bool append;     // O_APPEND: every write goes to the end
   // Serialises writes with storing the stage (a commit reads the whole stage).
-  std::mutex mutex;
-  // Written since last stored (staged) or since the mount last rescanned (in place); guarded by
-  // mutex.
-  bool dirty = false;
+  sync::Mutex mutex;
+  // Written since last stored (staged) or since the mount last rescanned (in place).
+  bool dirty GUARDED_BY(mutex) = false;
 };
 
 // Thread-safety: every member is thread-safe.
@@ -64,12 +64,12 @@ class OpenFiles {
     uint64_t staged_size = 0;
     uint64_t written_at = 0;  // order of the last write, for staged_size()
   };
-  const Entry* latest_stage_entry(uint64_t inode) const;  // mutex_ held
-  mutable std::mutex mutex_;
-  uint64_t next_handle_ = 1;                     // guarded by mutex_
-  uint64_t writes_ = 0;                          // guarded by mutex_
-  size_t staged_ = 0;                            // guarded by mutex_
-  std::unordered_map<uint64_t, Entry> entries_;  // guarded by mutex_
+  const Entry* latest_stage_entry(uint64_t inode) const REQUIRES(mutex_);
+  mutable sync::Mutex mutex_;
+  uint64_t next_handle_ GUARDED_BY(mutex_) = 1;
+  uint64_t writes_ GUARDED_BY(mutex_) = 0;
+  size_t staged_ GUARDED_BY(mutex_) = 0;
+  std::unordered_map<uint64_t, Entry> entries_ GUARDED_BY(mutex_);
 };
 
 }  // namespace anchorfs::fs

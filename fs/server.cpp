@@ -44,7 +44,7 @@ ServerState::ServerState(std::shared_ptr<const Snapshot> snapshot, ServerOptions
 ServerState::~ServerState() = default;
 
 void notify(ServerState& state, const Invalidations& changed) {
-  std::lock_guard<std::timed_mutex> lock(state.session_mutex);
+  const sync::TimedMutexLock lock(state.session_mutex);
   if (state.session == nullptr || state.session_closed) return;
   // Changed files have new inode numbers, so nothing the kernel caches for an old number is
   // ever wrong: readers holding an old file keep its old size and bytes. What must go are the
@@ -62,7 +62,7 @@ void notify(ServerState& state, const Invalidations& changed) {
 void queue_notification(ServerState& state, Invalidations changed) {
   if (changed.contents.empty() && changed.attributes.empty() && changed.names.empty()) return;
   {
-    std::lock_guard lock(state.pending_mutex);
+    const sync::MutexLock lock(state.pending_mutex);
     state.pending.push_back(std::move(changed));
   }
   state.pending_changed.notify_one();
@@ -70,7 +70,7 @@ void queue_notification(ServerState& state, Invalidations changed) {
 
 std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
     ServerState& state, std::span<const PathMove> moves) {
-  std::lock_guard lock(state.swap_mutex);
+  const sync::MutexLock lock(state.swap_mutex);
   std::shared_ptr<const Generation> previous = state.current();
   const Snapshot& current = previous->snapshot();
   auto next = std::make_shared<const Generation>(
@@ -94,15 +94,15 @@ std::shared_ptr<const SourceRoot> open_root(const Snapshot& snapshot) {
 
 // libfuse reports why a mount failed through its log function; keep the last message so the
 // exception can say it.
-std::mutex log_mutex;
-std::string last_fuse_message;
+sync::Mutex log_mutex;
+std::string last_fuse_message GUARDED_BY(log_mutex);
 
 void capture_fuse_log(enum fuse_log_level, const char* format, va_list args) {
   char line[512];
   std::vsnprintf(line, sizeof line, format, args);
   std::string message(line);
   while (!message.empty() && message.back() == '\n') message.pop_back();
-  std::lock_guard<std::mutex> lock(log_mutex);
+  const sync::MutexLock lock(log_mutex);
   last_fuse_message = std::move(message);
 }
 
@@ -148,10 +148,11 @@ std::string mount_options(const ServerOptions& server_options) {
 
 // Sends queued invalidations until stopped; what is still queued then is moot (unmounting).
 void run_notifier(ServerState* state) {
-  std::unique_lock lock(state->pending_mutex);
+  sync::MutexLock lock(state->pending_mutex);
   while (true) {
-    state->pending_changed.wait(
-        lock, [state] { return state->notifier_stopping || !state->pending.empty(); });
+    while (!state->notifier_stopping && state->pending.empty()) {
+      state->pending_changed.wait(state->pending_mutex);
+    }
     if (state->notifier_stopping) return;
     std::vector<Invalidations> batch = std::move(state->pending);
     state->pending.clear();
@@ -163,7 +164,7 @@ void run_notifier(ServerState* state) {
 
 void stop_notifier(ServerState& state) {
   {
-    std::lock_guard lock(state.pending_mutex);
+    const sync::MutexLock lock(state.pending_mutex);
     state.notifier_stopping = true;
   }
   state.pending_changed.notify_all();
@@ -192,7 +193,7 @@ Server::Server(std::shared_ptr<const Snapshot> snapshot, ServerOptions options)
 Server::~Server() {
   if (state_->session != nullptr) {
     {
-      std::lock_guard<std::timed_mutex> lock(state_->session_mutex);
+      const sync::TimedMutexLock lock(state_->session_mutex);
       state_->session_closed = true;
       fuse_session_unmount(state_->session);
     }
@@ -224,7 +225,7 @@ void Server::mount() {
   fuse_args args = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
 
   {
-    std::lock_guard<std::mutex> lock(log_mutex);
+    const sync::MutexLock lock(log_mutex);
     last_fuse_message.clear();
   }
   fuse_set_log_func(capture_fuse_log);
@@ -241,7 +242,7 @@ void Server::mount() {
   fuse_set_log_func(nullptr);
   fuse_opt_free_args(&args);
   if (session == nullptr) {
-    std::lock_guard<std::mutex> lock(log_mutex);
+    const sync::MutexLock lock(log_mutex);
     if (!last_fuse_message.empty()) failure += ": " + last_fuse_message;
     throw std::runtime_error(failure);
   }
@@ -264,11 +265,11 @@ int Server::run() {
 
   // A notifier stuck in the kernel (on a page a dead worker will never fill) is released by
   // the unmount itself, so do not wait for it forever.
-  std::unique_lock<std::timed_mutex> lock(state_->session_mutex, std::chrono::seconds(2));
+  const bool locked = state_->session_mutex.try_lock_for(std::chrono::seconds(2));
   state_->session_closed = true;
   fuse_session_unmount(state_->session);
   state_->running = false;
-  if (lock.owns_lock()) lock.unlock();
+  if (locked) state_->session_mutex.unlock();
   stop_notifier(*state_);
   // A positive value is a signal libfuse's own handlers caught: still a clean, requested exit.
   return rc > 0 ? 0 : rc;
@@ -293,7 +294,7 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
   if (!next) throw std::invalid_argument("replace_snapshot: null snapshot");
   Invalidations changed;
   {
-    std::lock_guard lock(state_->swap_mutex);
+    const sync::MutexLock lock(state_->swap_mutex);
     if (unless_mutated_since && state_->mutations.load() != *unless_mutated_since) return false;
     std::shared_ptr<const Generation> previous = state_->current();
     if (next->root() != previous->snapshot().root()) {

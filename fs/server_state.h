@@ -4,9 +4,7 @@
 #include <fuse_lowlevel.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <thread>
@@ -18,6 +16,8 @@
 #include "fs/open_files.h"
 #include "fs/server.h"
 #include "fs/source_handles.h"
+#include "sync/cond_var.h"
+#include "sync/mutex.h"
 
 namespace anchorfs::fs {
 
@@ -70,24 +70,27 @@ class ServerState {
   std::atomic<bool> stopping{false};
   std::atomic<bool> running{false};
 
-  // Guards `session` against unmounting while notifying the kernel.
-  std::timed_mutex session_mutex;
-  bool session_closed = false;  // guarded by session_mutex
+  // Guards `session` against unmounting while notifying the kernel (the pointer is set before
+  // any other thread starts; what the lock orders is its use against the unmount).
+  sync::TimedMutex session_mutex;
+  // Set under session_mutex, except by run() when a notifier stuck in the kernel holds the
+  // mutex past its timeout: atomic, so that write is no data race with notify()'s read.
+  std::atomic<bool> session_closed{false};
 
   // Serialises generation swaps (refreshes and a writable mount's rescans): a rescan and its swap
   // happen together, so no swap can publish a scan older than the current generation's. Never
-  // held while talking to the kernel.
-  std::mutex swap_mutex;
+  // held while talking to the kernel. It orders a sequence of steps, so no data is GUARDED_BY it.
+  sync::Mutex swap_mutex;
   std::atomic<uint64_t> mutations{0};  // rescans after changes made through the mount
 
   OpenFiles open_files;  // writable mounts: files open for writing
 
   // Invalidations a request handler cannot send itself (the kernel holds the directory locks
   // of the request until the reply): sent by the notifier thread while run() serves.
-  std::mutex pending_mutex;
-  std::condition_variable pending_changed;
-  std::vector<Invalidations> pending;  // guarded by pending_mutex
-  bool notifier_stopping = false;      // guarded by pending_mutex
+  sync::Mutex pending_mutex;
+  sync::CondVar pending_changed;
+  std::vector<Invalidations> pending GUARDED_BY(pending_mutex);
+  bool notifier_stopping GUARDED_BY(pending_mutex) = false;
   std::thread notifier;
 
  private:

@@ -16,7 +16,7 @@ SourceHandle::~SourceHandle() {
 SourceHandles::SourceHandles(size_t capacity) : capacity_(std::max<size_t>(capacity, 1)) {}
 
 std::shared_ptr<const SourceHandle> SourceHandles::find(uint64_t inode) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   auto found = slots_.find(inode);
   if (found == slots_.end()) return nullptr;
   order_.splice(order_.begin(), order_, found->second.position);
@@ -25,7 +25,7 @@ std::shared_ptr<const SourceHandle> SourceHandles::find(uint64_t inode) {
 
 void SourceHandles::insert(uint64_t inode, std::shared_ptr<const SourceHandle> handle) {
   std::vector<std::shared_ptr<const SourceHandle>> evicted;  // closed outside the lock
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   auto found = slots_.find(inode);
   if (found != slots_.end()) {
     evicted.push_back(std::move(found->second.handle));
@@ -45,7 +45,7 @@ void SourceHandles::insert(uint64_t inode, std::shared_ptr<const SourceHandle> h
 
 void SourceHandles::erase(uint64_t inode) {
   std::shared_ptr<const SourceHandle> evicted;
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   auto found = slots_.find(inode);
   if (found == slots_.end()) return;
   evicted = std::move(found->second.handle);
@@ -55,7 +55,7 @@ void SourceHandles::erase(uint64_t inode) {
 
 void SourceHandles::shrink() {
   std::vector<std::shared_ptr<const SourceHandle>> evicted;
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   const size_t keep = slots_.size() / 2;
   while (slots_.size() > keep) {
     auto oldest = slots_.find(order_.back());
@@ -66,7 +66,7 @@ void SourceHandles::shrink() {
 }
 
 size_t SourceHandles::size() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   return slots_.size();
 }
 

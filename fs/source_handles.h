@@ -5,8 +5,9 @@
 #include <cstdint>
 #include <list>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
+
+#include "sync/mutex.h"
 
 namespace anchorfs::fs {
 
@@ -48,9 +49,9 @@ class SourceHandles {
   };
 
   const size_t capacity_;
-  mutable std::mutex mutex_;
-  Order order_;                               // guarded by mutex_
-  std::unordered_map<uint64_t, Slot> slots_;  // guarded by mutex_
+  mutable sync::Mutex mutex_;
+  Order order_ GUARDED_BY(mutex_);
+  std::unordered_map<uint64_t, Slot> slots_ GUARDED_BY(mutex_);
 };
 
 // How many source descriptors a server keeps: a quarter of the descriptor limit, within [64,

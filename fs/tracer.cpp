@@ -286,7 +286,7 @@ Tracer::Tracer(TraceOptions options)
 
 Tracer::~Tracer() {
   {
-    std::lock_guard lock(mutex_);
+    const sync::MutexLock lock(mutex_);
     stopping_ = true;
   }
   wake_writer_.notify_one();
@@ -297,12 +297,12 @@ void Tracer::record(TraceEvent event) {
   std::shared_ptr<const Process> process;
   bool new_pid = false;
   {
-    std::lock_guard lock(mutex_);
+    const sync::MutexLock lock(mutex_);
     new_pid = seen_pids_.insert(event.pid).second;
   }
   if (new_pid) process = describe_process(event.pid);
   {
-    std::lock_guard lock(mutex_);
+    const sync::MutexLock lock(mutex_);
     const size_t needed = process ? 2 : 1;
     if (queue_.size() + needed > options_.queue_capacity) {
       dropped_.fetch_add(1, std::memory_order_relaxed);
@@ -317,7 +317,7 @@ void Tracer::record(TraceEvent event) {
 }
 
 TraceStats Tracer::stats() const {
-  std::lock_guard lock(mutex_);
+  const sync::MutexLock lock(mutex_);
   return {queued_total_, dropped_.load(std::memory_order_relaxed), written_total_,
           rotations_.load(std::memory_order_relaxed)};
 }
@@ -329,8 +329,8 @@ void Tracer::run_writer() {
   for (;;) {
     bool stop = false;
     {
-      std::unique_lock lock(mutex_);
-      wake_writer_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      const sync::MutexLock lock(mutex_);
+      while (!stopping_ && queue_.empty()) wake_writer_.wait(mutex_);
       batch.swap(queue_);
       stop = stopping_ && batch.empty();
     }
@@ -349,7 +349,7 @@ void Tracer::run_writer() {
     if (stop) {
       uint64_t written = 0;
       {
-        std::lock_guard lock(mutex_);
+        const sync::MutexLock lock(mutex_);
         written = written_total_ + events;
       }
       writer_->write_end(written, dropped);
@@ -357,7 +357,7 @@ void Tracer::run_writer() {
     writer_->flush();
     rotations_.fetch_add(rotations, std::memory_order_relaxed);
     {
-      std::lock_guard lock(mutex_);
+      const sync::MutexLock lock(mutex_);
       written_total_ += events;
     }
     if (stop) return;

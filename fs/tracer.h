@@ -5,11 +5,9 @@
 #include <sys/types.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -18,6 +16,8 @@
 
 #include "fs/generation.h"
 #include "fs/inode_table.h"
+#include "sync/cond_var.h"
+#include "sync/mutex.h"
 
 namespace anchorfs::fs {
 
@@ -87,13 +87,13 @@ class Tracer {
   TraceOptions options_;
   std::unique_ptr<Writer> writer_;  // used by the writer thread only
 
-  mutable std::mutex mutex_;
-  std::condition_variable wake_writer_;
-  std::vector<Queued> queue_;            // guarded by mutex_
-  std::unordered_set<pid_t> seen_pids_;  // guarded by mutex_
-  uint64_t queued_total_ = 0;            // guarded by mutex_
-  uint64_t written_total_ = 0;           // guarded by mutex_
-  bool stopping_ = false;                // guarded by mutex_
+  mutable sync::Mutex mutex_;
+  sync::CondVar wake_writer_;
+  std::vector<Queued> queue_ GUARDED_BY(mutex_);
+  std::unordered_set<pid_t> seen_pids_ GUARDED_BY(mutex_);
+  uint64_t queued_total_ GUARDED_BY(mutex_) = 0;
+  uint64_t written_total_ GUARDED_BY(mutex_) = 0;
+  bool stopping_ GUARDED_BY(mutex_) = false;
   std::atomic<uint64_t> dropped_{0};
   std::atomic<uint64_t> rotations_{0};
   std::thread thread_;

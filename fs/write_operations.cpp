@@ -111,7 +111,8 @@ int open_handle(ServerState& state, const Served& served, uint64_t ino, int flag
     if (stage < 0) return errno;
     file = std::make_shared<OpenFile>(OpenFile::Kind::Staged, ino, stage, append);
     if (truncate) {
-      file->dirty = true;  // `: > file` truncates even without a write
+      const sync::MutexLock lock(file->mutex);  // no other thread has the file yet
+      file->dirty = true;                       // `: > file` truncates even without a write
     } else {
       std::string view;
       if (const int error = read_view(state, served, view); error != 0) return error;
@@ -130,9 +131,9 @@ int open_handle(ServerState& state, const Served& served, uint64_t ino, int flag
   return 0;
 }
 
-// Stores what `file` (handle `handle`) holds in the checkout if it changed; file->mutex held.
+// Stores what `file` (handle `handle`) holds in the checkout if it changed.
 // Returns 0 or an errno; a target removed or renamed over meanwhile is left alone.
-int store(ServerState& state, uint64_t handle, OpenFile& file) {
+int store(ServerState& state, uint64_t handle, OpenFile& file) REQUIRES(file.mutex) {
   if (!file.dirty) return 0;
   if (file.kind == OpenFile::Kind::InPlace) {
     file.dirty = false;
@@ -210,7 +211,10 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
   }
   if (created >= 0) {
     // Created empty: nothing to store unless written.
-    if (auto file = state.open_files.find(fi->fh)) file->dirty = false;
+    if (auto file = state.open_files.find(fi->fh)) {
+      const sync::MutexLock lock(file->mutex);
+      file->dirty = false;
+    }
   }
   state.inodes.remember(*generation, std::span<const uint32_t>(&*index, 1));
   if (fuse_reply_create(req, &e, fi) != 0) {
@@ -224,7 +228,7 @@ void op_write(fuse_req_t req, fuse_ino_t, const char* buffer, size_t size, off_t
   ServerState& state = state_of(req);
   std::shared_ptr<OpenFile> file = state.open_files.find(fi->fh);
   if (!file) return reply_error(req, EBADF);
-  std::lock_guard lock(file->mutex);
+  const sync::MutexLock lock(file->mutex);
   const bool staged = file->kind == OpenFile::Kind::Staged;
   const uint64_t offset = staged && file->append ? file_size(file->fd) : static_cast<uint64_t>(off);
   if (const int error = write_fully(file->fd, std::string_view(buffer, size), offset); error != 0) {
@@ -242,7 +246,7 @@ void store_and_reply(fuse_req_t req, ServerState& state, fuse_file_info* fi, boo
   if (!file) return reply_error(req, 0);
   bool changed = false;
   {
-    std::lock_guard lock(file->mutex);
+    const sync::MutexLock lock(file->mutex);
     changed = file->dirty;
     if (const int error = store(state, fi->fh, *file); error != 0) return reply_error(req, error);
     if (sync && file->kind == OpenFile::Kind::InPlace &&
@@ -272,7 +276,7 @@ void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
   std::shared_ptr<OpenFile> file = state.open_files.find(fi->fh);
   bool changed = false;
   if (file) {
-    std::lock_guard lock(file->mutex);
+    const sync::MutexLock lock(file->mutex);
     changed = file->dirty;
     store(state, fi->fh, *file);  // nobody is left to tell of a failure (close already returned)
   }
@@ -294,7 +298,7 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
   if ((to_set & FUSE_SET_ATTR_SIZE) != 0) {
     const off_t size = attr->st_size;
     if (file) {
-      std::lock_guard lock(file->mutex);
+      const sync::MutexLock lock(file->mutex);
       if (::ftruncate(file->fd, size) != 0) return reply_error(req, errno);
       file->dirty = true;
       if (file->kind == OpenFile::Kind::Staged) {

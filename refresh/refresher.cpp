@@ -43,7 +43,7 @@ void Refresher::log(const std::string& line) const {
 
 void Refresher::enter_polling(const std::string& why) {
   {
-    std::lock_guard lock(stats_mutex_);
+    const sync::MutexLock lock(stats_mutex_);
     if (stats_.polling) {
       return;
     }
@@ -62,7 +62,7 @@ bool Refresher::make_watcher() {
     const bool complete = watcher->complete();
     const size_t watches = watcher->watch_count();
     {
-      std::lock_guard lock(watcher_mutex_);
+      const sync::MutexLock lock(watcher_mutex_);
       watcher_ = std::move(watcher);
     }
     if (!complete) {
@@ -82,7 +82,7 @@ bool Refresher::make_watcher() {
 }
 
 void Refresher::wake_watcher() {
-  std::lock_guard lock(watcher_mutex_);
+  const sync::MutexLock lock(watcher_mutex_);
   if (watcher_) {
     watcher_->wake();
   }
@@ -90,7 +90,7 @@ void Refresher::wake_watcher() {
 
 void Refresher::lose_root() {
   {
-    std::lock_guard lock(watcher_mutex_);
+    const sync::MutexLock lock(watcher_mutex_);
     watcher_.reset();
   }
   root_lost_ = true;
@@ -130,7 +130,7 @@ void Refresher::stop() {
     return;
   }
   {
-    std::lock_guard lock(wake_mutex_);
+    const sync::MutexLock lock(wake_mutex_);
     stopping_ = true;
   }
   wake_.notify_all();
@@ -142,26 +142,27 @@ void Refresher::request_rescan() {
   if (rescan_requested_.exchange(true)) {
     return;  // already asked; the loop has not picked it up yet
   }
-  { std::lock_guard lock(wake_mutex_); }
+  { const sync::MutexLock lock(wake_mutex_); }
   wake_.notify_all();
   wake_watcher();
 }
 
 size_t Refresher::wait_events(milliseconds timeout, std::string* sample) {
-  if (!watcher_) {
-    std::unique_lock lock(wake_mutex_);
-    wake_.wait_for(lock, timeout, [this] {
+  TreeWatcher* watcher = own_watcher();
+  if (watcher == nullptr) {
+    const sync::MutexLock lock(wake_mutex_);
+    wake_.wait_for(wake_mutex_, timeout, [this] {
       return stopping_.load() || rescan_requested_.load() || idle_owed();
     });
     return 0;
   }
-  const WatchEvents events = watcher_->wait(timeout);
+  const WatchEvents events = watcher->wait(timeout);
   if (sample != nullptr && sample->empty() && !events.samples.empty()) {
     *sample = events.samples.front();
   }
-  if (!watcher_->complete()) {
+  if (!watcher->complete()) {
     enter_polling(
-        fmt::format("inotify watch limit reached after {} directories", watcher_->watch_count()));
+        fmt::format("inotify watch limit reached after {} directories", watcher->watch_count()));
   }
   return events.count;
 }
@@ -198,7 +199,7 @@ bool Refresher::rebuild_now(const Burst& burst) {
     last_failure_.clear();
     failures_unlogged_ = 0;
     {
-      std::lock_guard lock(stats_mutex_);
+      const sync::MutexLock lock(stats_mutex_);
       if (what) {
         ++stats_.refreshes;
         stats_.last_seconds = seconds;
@@ -212,7 +213,7 @@ bool Refresher::rebuild_now(const Burst& burst) {
     log_failure(fmt::format("refresh failed ({}); retrying every {:.1f} s", error.what(),
                             std::chrono::duration<double>(options_.retry_after).count()));
     {
-      std::lock_guard lock(stats_mutex_);
+      const sync::MutexLock lock(stats_mutex_);
       ++stats_.failures;
     }
     stats_changed_.notify_all();
@@ -226,7 +227,7 @@ bool Refresher::idle_owed() const {
 
 void Refresher::answer_idle(uint64_t asked) {
   {
-    std::lock_guard lock(stats_mutex_);
+    const sync::MutexLock lock(stats_mutex_);
     if (asked > idle_answered_.load()) idle_answered_.store(asked);
   }
   stats_changed_.notify_all();
@@ -259,7 +260,7 @@ void Refresher::run() {
     if (stopping_) {
       break;
     }
-    if (!root_lost_ && watcher_ && watcher_->root_lost()) {
+    if (!root_lost_ && own_watcher() != nullptr && own_watcher()->root_lost()) {
       lose_root();
       next_rescan = Clock::now() + options_.rescan_interval;
       continue;
@@ -294,24 +295,29 @@ void Refresher::run() {
 }
 
 RefreshStats Refresher::stats() const {
-  std::lock_guard lock(stats_mutex_);
+  const sync::MutexLock lock(stats_mutex_);
   return stats_;
 }
 
 bool Refresher::wait_for_refreshes(uint64_t count, milliseconds timeout) const {
-  std::unique_lock lock(stats_mutex_);
-  return stats_changed_.wait_for(lock, timeout, [&] { return stats_.refreshes >= count; });
+  const auto deadline = Clock::now() + timeout;
+  const sync::MutexLock lock(stats_mutex_);
+  while (stats_.refreshes < count) {
+    if (!stats_changed_.wait_until(stats_mutex_, deadline)) return stats_.refreshes >= count;
+  }
+  return true;
 }
 
 bool Refresher::wait_until_idle(milliseconds timeout) {
   const uint64_t ticket = idle_asked_.fetch_add(1) + 1;
   {
-    std::lock_guard lock(wake_mutex_);  // the polling loop checks idle_owed() under it
+    const sync::MutexLock lock(wake_mutex_);  // the polling loop checks idle_owed() under it
   }
   wake_.notify_all();
   wake_watcher();
-  std::unique_lock lock(stats_mutex_);
-  return stats_changed_.wait_for(lock, timeout, [&] { return idle_answered_.load() >= ticket; });
+  const sync::MutexLock lock(stats_mutex_);
+  return stats_changed_.wait_for(stats_mutex_, timeout,
+                                 [&] { return idle_answered_.load() >= ticket; });
 }
 
 }  // namespace anchorfs::refresh

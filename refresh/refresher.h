@@ -3,15 +3,16 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "sync/cond_var.h"
+#include "sync/mutex.h"
 
 namespace anchorfs::refresh {
 
@@ -99,21 +100,25 @@ class Refresher {
   std::string root_;
   RebuildFn rebuild_;
   RefreshOptions options_;
-  std::unique_ptr<TreeWatcher> watcher_;  // replaced on the refresher thread, under watcher_mutex_
-  std::mutex watcher_mutex_;              // guards watcher_ against wake-ups from other threads
-  bool root_lost_ = false;                // refresher thread only
-  std::string last_failure_;              // refresher thread only
+  // The watcher as the refresher thread reads it: that thread alone replaces it (under
+  // watcher_mutex_), so its own reads need no lock.
+  TreeWatcher* own_watcher() const NO_THREAD_SAFETY_ANALYSIS { return watcher_.get(); }
+
+  sync::Mutex watcher_mutex_;  // guards watcher_ against wake-ups from other threads
+  std::unique_ptr<TreeWatcher> watcher_ GUARDED_BY(watcher_mutex_);
+  bool root_lost_ = false;    // refresher thread only
+  std::string last_failure_;  // refresher thread only
   std::chrono::steady_clock::time_point last_failure_logged_{};
   uint64_t failures_unlogged_ = 0;
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> rescan_requested_{false};
-  std::mutex wake_mutex_;  // without a watcher, polling sleeps on this until stop()
-  std::condition_variable wake_;
+  sync::Mutex wake_mutex_;  // without a watcher, polling sleeps on this until stop()
+  sync::CondVar wake_;
 
-  mutable std::mutex stats_mutex_;
-  mutable std::condition_variable stats_changed_;
-  RefreshStats stats_;
+  mutable sync::Mutex stats_mutex_;
+  mutable sync::CondVar stats_changed_;
+  RefreshStats stats_ GUARDED_BY(stats_mutex_);
   // wait_until_idle() requests, numbered, and the last one the loop answered (written under
   // stats_mutex_, which its waiters wait on).
   std::atomic<uint64_t> idle_asked_{0};

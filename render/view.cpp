@@ -7,13 +7,13 @@
 
 #include <algorithm>
 #include <array>
-#include <mutex>
 
 #include "analysis/language.h"
 #include "render/block.h"
 #include "render/graph_index.h"
 #include "render/render_index.h"
 #include "render/sanitize.h"
+#include "sync/mutex.h"
 
 namespace anchorfs::render {
 
@@ -270,7 +270,7 @@ std::vector<TagPlan> render_plans(const GraphIndex& index, const ViewChoice& cho
   }
   if (choice.view == View::None) return plans;
   BlockPolicy policy = policy_for(choice);
-  std::mutex counters_mutex;
+  sync::Mutex counters_mutex;  // serialises the workers' additions to *counters
   tbb::parallel_for(tbb::blocked_range<size_t>(0, graph.files.size(), 16),
                     [&](const tbb::blocked_range<size_t>& range) {
                       BlockScratch scratch;
@@ -278,7 +278,7 @@ std::vector<TagPlan> render_plans(const GraphIndex& index, const ViewChoice& cho
                         plans[f] = render_file(index, f, policy, scratch);
                       }
                       if (counters != nullptr) {
-                        std::lock_guard lock(counters_mutex);
+                        const sync::MutexLock lock(counters_mutex);
                         counters->add(scratch.counters);
                       }
                     });
