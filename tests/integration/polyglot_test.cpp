@@ -1,6 +1,7 @@
-// One mount of a repository mixing languages: each language's files carry tags in its own comment
-// syntax with links resolved within the language, files no front end claims stay byte-identical,
-// strip and git see the checkout's bytes, and stats report every language.
+// One mount of a repository mixing Python, Go, Rust, Java, TypeScript and JavaScript: each
+// language's files carry tags in its own comment syntax with links resolved within the language,
+// files no front end claims stay byte-identical, strip and git see the checkout's bytes, and
+// stats report every language.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -40,6 +41,21 @@ class Polyglot : public ::testing::Test {
                "pub fn demo() -> u32 { area::of(&Square::new(2)) }\n");
     write_file(repo_ + "/rs/src/area.rs",
                "use crate::Square;\n\npub fn of(s: &Square) -> u32 { s.side * s.side }\n");
+    make_dirs(repo_ + "/java/src/com/shop");
+    write_file(repo_ + "/java/src/com/shop/Cart.java",
+               "package com.shop;\n\n/** A cart. */\npublic class Cart {\n"
+               "    private final Pricing pricing = new Pricing();\n\n"
+               "    public int total(int n) {\n        return pricing.price(n);\n    }\n}\n");
+    write_file(repo_ + "/java/src/com/shop/Pricing.java",
+               "package com.shop;\n\nclass Pricing {\n    int price(int n) {\n        return 2 * n;\n"
+               "    }\n}\n");
+    make_dirs(repo_ + "/web/src");
+    write_file(repo_ + "/web/src/format.ts",
+               "/** Formats a price. */\nexport function formatPrice(cents: number): string {\n"
+               "  return `${(cents / 100).toFixed(2)}\n// not a comment`;\n}\n");
+    write_file(repo_ + "/web/src/view.js",
+               "import { formatPrice } from \"./format\";\n\nexport class View {\n"
+               "  render(cents) {\n    return formatPrice(cents);\n  }\n}\n");
     make_dirs(repo_ + "/native");
     write_file(repo_ + "/native/util.c", "/* C has no front end */\nint util(void) { return 1; }\n");
     write_file(repo_ + "/README.md", "# polyglot\n");
@@ -76,12 +92,25 @@ TEST_F(Polyglot, EachLanguageIsTaggedInItsOwnSyntaxAndOtherFilesPassThrough) {
   for (const std::string path : {"go/store/store.go", "go/main.go"}) {
     EXPECT_FALSE(contains(view(path), ".rs")) << path;
     EXPECT_FALSE(contains(view(path), ".py")) << path;
+    EXPECT_FALSE(contains(view(path), ".java")) << path;
   }
+
+  const std::string java_pricing = view("java/src/com/shop/Pricing.java");
+  EXPECT_TRUE(contains(java_pricing, "// CALLED_BY: java/src/com/shop/Cart.java:Cart.total"))
+      << java_pricing;
+
+  // A TypeScript function called from JavaScript: one front end resolves both.
+  const std::string ts_format = view("web/src/format.ts");
+  EXPECT_TRUE(contains(ts_format, "// CALLED_BY: web/src/view.js:View.render")) << ts_format;
+  EXPECT_TRUE(contains(ts_format, "`${(cents / 100).toFixed(2)}\n// not a comment`;\n"))
+      << ts_format;
 
   EXPECT_EQ(view("native/util.c"), checkout("native/util.c"));
   EXPECT_EQ(view("README.md"), checkout("README.md"));
   for (const std::string path :
-       {"py/app/core.py", "go/store/store.go", "go/main.go", "rs/src/lib.rs", "rs/src/area.rs"}) {
+       {"py/app/core.py", "go/store/store.go", "go/main.go", "rs/src/lib.rs", "rs/src/area.rs",
+        "java/src/com/shop/Cart.java", "java/src/com/shop/Pricing.java", "web/src/format.ts",
+        "web/src/view.js"}) {
     const ProcessResult stripped = anchorfs({"strip", mnt_ + "/" + path});
     ASSERT_EQ(stripped.exit_code, 0) << stripped.err;
     EXPECT_EQ(stripped.out, checkout(path)) << path;
@@ -98,7 +127,7 @@ TEST_F(Polyglot, StatsReportEveryLanguage) {
     EXPECT_GT(language["functions"].get<int>(), 0) << language.dump();
     EXPECT_GT(language["edges"]["calls"].get<int>(), 0) << language.dump();
   }
-  EXPECT_EQ(names, (std::set<std::string>{"go", "python", "rust"}));
+  EXPECT_EQ(names, (std::set<std::string>{"go", "java", "javascript", "python", "rust"}));
 }
 
 TEST_F(Polyglot, GitInTheMountSeesTheCheckoutsBytesInEveryLanguage) {
