@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "analysis/code/syntax.h"
 #include "analysis/go/extract.h"
 #include "analysis/go/grammar.h"
 #include "analysis/go/resolve.h"
@@ -21,6 +20,11 @@ bool under_vendor(std::string_view path) {
 
 }  // namespace
 
+// Methods sit outside their type's braces, so nesting does not show by indentation: lean
+// blocks keep PARENT and CHILDREN, and names are qualified within the file.
+GoFrontEnd::GoFrontEnd()
+    : CodeFrontEnd(kFactsMagic, kGoFactsFingerprint, /*nesting_shown_by_indent=*/false) {}
+
 // vendor/ holds copies of other modules: analysing them would double every package they hold,
 // so they are served unchanged (Go itself resolves imports to them only in vendor mode).
 bool GoFrontEnd::claims(std::string_view path) const {
@@ -35,33 +39,9 @@ bool GoFrontEnd::is_test_path(std::string_view path) const {
   return path.ends_with("_test.go");
 }
 
-std::string_view GoFrontEnd::facts_version() const {
-  static const std::string version = std::string(kFactsMagic) + "+" + std::string(kGoFactsFingerprint);
-  return version;
-}
-
-std::unique_ptr<ExtractorState> GoFrontEnd::new_state() const {
-  return std::make_unique<code::ParserState>();
-}
-
-std::unique_ptr<LanguageFacts> GoFrontEnd::extract(ExtractorState& state, std::string_view bytes,
-                                                   const FrontEndOptions& /*options*/) const {
-  TSParser* parser = static_cast<code::ParserState&>(state).parser();
-  return std::make_unique<code::CodeFacts>(extract_facts(parser, bytes));
-}
-
-std::string GoFrontEnd::serialize_facts(const LanguageFacts& facts) const {
-  return code::serialize(static_cast<const code::CodeFacts&>(facts), kFactsMagic);
-}
-
-std::unique_ptr<LanguageFacts> GoFrontEnd::deserialize_facts(std::string_view bytes) const {
-  return code::deserialize(bytes, kFactsMagic);
-}
-
-// Methods sit outside their type's braces, so nesting does not show by indentation: lean
-// blocks keep PARENT and CHILDREN, and names are qualified within the file.
-TagSyntax GoFrontEnd::tag_syntax() const {
-  return {.line_comment = "//", .nesting_shown_by_indent = false};
+code::CodeFacts GoFrontEnd::extract_code(TSParser* parser, std::string_view bytes,
+                                         const FrontEndOptions& /*options*/) const {
+  return extract_facts(parser, bytes);
 }
 
 std::vector<std::string_view> GoFrontEnd::resolution_inputs(

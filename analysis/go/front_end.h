@@ -2,25 +2,23 @@
 // packages through go.mod.
 #pragma once
 
-#include "analysis/language.h"
+#include "analysis/code/front_end.h"
 
 namespace anchorfs::analysis::go {
 
-class GoFrontEnd final : public LanguageFrontEnd {
+class GoFrontEnd final : public code::CodeFrontEnd {
  public:
+  GoFrontEnd();
   std::string_view name() const override { return "go"; }
-  std::string_view facts_version() const override;
   bool claims(std::string_view path) const override;
-  std::unique_ptr<ExtractorState> new_state() const override;
   const TSLanguage* grammar(std::string_view path) const override;
   bool is_test_path(std::string_view path) const override;
-  std::unique_ptr<LanguageFacts> extract(ExtractorState& state, std::string_view bytes,
-                                         const FrontEndOptions& options) const override;
-  std::string serialize_facts(const LanguageFacts& facts) const override;
-  std::unique_ptr<LanguageFacts> deserialize_facts(std::string_view bytes) const override;
-  TagSyntax tag_syntax() const override;
   std::vector<std::string_view> resolution_inputs(const FrontEndOptions& options) const override;
   void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;
+
+ protected:
+  code::CodeFacts extract_code(TSParser* parser, std::string_view bytes,
+                               const FrontEndOptions& options) const override;
 };
 
 }  // namespace anchorfs::analysis::go

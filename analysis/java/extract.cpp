@@ -655,7 +655,6 @@ code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
   if (!tree) return facts;
   const TSNode root = tree.root();
   facts.parsed_cleanly = !ts_node_has_error(root);
-  facts.dense_extracted = true;  // Java has no dense facts: these are complete for every view
   // Comments may precede `package`; a block above the first line keeps it the first declaration.
   if (const auto anchor = code::file_anchor(bytes, false)) {
     facts.has_file_anchor = true;

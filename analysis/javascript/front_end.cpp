@@ -4,8 +4,6 @@
 
 #include <string>
 
-#include "analysis/code/code_facts.h"
-#include "analysis/code/syntax.h"
 #include "analysis/javascript/dialect.h"
 #include "analysis/javascript/extract.h"
 #include "analysis/javascript/project_config.h"
@@ -20,6 +18,12 @@ constexpr std::string_view kFactsMagic = "javascript-facts-1";
 
 }  // namespace
 
+// The magic, and a fingerprint of the sources that extract and encode the facts: an extractor
+// changed without a version bump (any development build) never gets another's facts. Nesting is
+// by braces, not indentation, so lean blocks keep PARENT/CHILDREN.
+JavaScriptFrontEnd::JavaScriptFrontEnd()
+    : CodeFrontEnd(kFactsMagic, kJavaScriptFactsFingerprint, /*nesting_shown_by_indent=*/false) {}
+
 bool JavaScriptFrontEnd::claims(std::string_view path) const {
   return dialect_of(path).has_value();
 }
@@ -30,18 +34,6 @@ const TSLanguage* JavaScriptFrontEnd::grammar(std::string_view path) const {
 
 std::string_view JavaScriptFrontEnd::dialect(std::string_view path) const {
   return dialect_name(dialect_of(path).value_or(Dialect::JavaScript));
-}
-
-// The magic, and a fingerprint of the sources that extract and encode the facts: an extractor
-// changed without a version bump (any development build) never gets another's facts.
-std::string_view JavaScriptFrontEnd::facts_version() const {
-  static const std::string version =
-      std::string(kFactsMagic) + "+" + std::string(kJavaScriptFactsFingerprint);
-  return version;
-}
-
-std::unique_ptr<ExtractorState> JavaScriptFrontEnd::new_state() const {
-  return std::make_unique<code::ParserState>();
 }
 
 // Tests by the conventions of Jest, Mocha, Vitest and Jasmine: *.test.*, *.spec.*, and files
@@ -58,31 +50,14 @@ bool JavaScriptFrontEnd::is_test_path(std::string_view path) const {
          base.find(".spec.") != std::string_view::npos;
 }
 
-std::unique_ptr<LanguageFacts> JavaScriptFrontEnd::extract(ExtractorState& state,
-                                                           std::string_view bytes,
-                                                           const FrontEndOptions& options) const {
-  TSParser* parser = static_cast<code::ParserState&>(state).parser();
-  const Dialect dialect = dialect_of(options.path).value_or(Dialect::JavaScript);
-  auto facts = std::make_unique<code::CodeFacts>(extract_facts(parser, bytes, dialect));
-  facts->dense_extracted = options.dense;  // the dense view adds nothing for this language yet
-  return facts;
-}
-
-std::string JavaScriptFrontEnd::serialize_facts(const LanguageFacts& facts) const {
-  return code::serialize(static_cast<const code::CodeFacts&>(facts), kFactsMagic);
-}
-
-std::unique_ptr<LanguageFacts> JavaScriptFrontEnd::deserialize_facts(std::string_view bytes) const {
-  return code::deserialize(bytes, kFactsMagic);
+code::CodeFacts JavaScriptFrontEnd::extract_code(TSParser* parser, std::string_view bytes,
+                                                 const FrontEndOptions& options) const {
+  return extract_facts(parser, bytes, dialect_of(options.path).value_or(Dialect::JavaScript));
 }
 
 std::vector<std::string_view> JavaScriptFrontEnd::resolution_inputs(
     const FrontEndOptions& /*options*/) const {
   return {std::begin(kConfigFiles), std::end(kConfigFiles)};
-}
-
-TagSyntax JavaScriptFrontEnd::tag_syntax() const {
-  return {.line_comment = "//", .nesting_shown_by_indent = false};
 }
 
 void JavaScriptFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {

@@ -3,8 +3,6 @@
 
 #include <string>
 
-#include "analysis/code/code_facts.h"
-#include "analysis/code/syntax.h"
 #include "analysis/rust/extract.h"
 #include "analysis/rust/facts_layout.h"
 #include "analysis/rust/grammar.h"
@@ -12,6 +10,10 @@
 #include "rust_facts_fingerprint.h"
 
 namespace anchorfs::analysis::rust {
+
+// Methods sit indented inside their impl block, so indentation shows nesting.
+RustFrontEnd::RustFrontEnd()
+    : CodeFrontEnd(kFactsMagic, kRustFactsFingerprint, /*nesting_shown_by_indent=*/true) {}
 
 bool RustFrontEnd::claims(std::string_view path) const {
   const size_t slash = path.rfind('/');
@@ -23,41 +25,15 @@ const TSLanguage* RustFrontEnd::grammar(std::string_view /*path*/) const {
   return tree_sitter_rust();
 }
 
-// The layout's magic plus a fingerprint of the sources that extract and encode the facts.
-std::string_view RustFrontEnd::facts_version() const {
-  static const std::string version =
-      std::string(kFactsMagic) + "+" + std::string(kRustFactsFingerprint);
-  return version;
-}
-
 // Cargo's test targets (tests/), and what conventionally holds only tests.
 bool RustFrontEnd::is_test_path(std::string_view path) const {
   return path.starts_with("tests/") || path.find("/tests/") != std::string_view::npos ||
          path.ends_with("/tests.rs") || path == "tests.rs";
 }
 
-std::unique_ptr<ExtractorState> RustFrontEnd::new_state() const {
-  return std::make_unique<code::ParserState>();
-}
-
-std::unique_ptr<LanguageFacts> RustFrontEnd::extract(ExtractorState& state, std::string_view bytes,
-                                                     const FrontEndOptions& /*options*/) const {
-  TSParser* parser = static_cast<code::ParserState&>(state).parser();
-  return std::make_unique<code::CodeFacts>(extract_facts(parser, bytes));
-}
-
-std::string RustFrontEnd::serialize_facts(const LanguageFacts& facts) const {
-  return code::serialize(static_cast<const code::CodeFacts&>(facts), kFactsMagic);
-}
-
-std::unique_ptr<LanguageFacts> RustFrontEnd::deserialize_facts(std::string_view bytes) const {
-  return code::deserialize(bytes, kFactsMagic);
-}
-
-// Rust code is indented under what contains it (rustfmt), so lean blocks name definitions by their
-// simple names, as Python's do.
-TagSyntax RustFrontEnd::tag_syntax() const {
-  return {.line_comment = "//", .nesting_shown_by_indent = true};
+code::CodeFacts RustFrontEnd::extract_code(TSParser* parser, std::string_view bytes,
+                                           const FrontEndOptions& /*options*/) const {
+  return extract_facts(parser, bytes);
 }
 
 // The repository's top Cargo.toml. Manifests further down (workspace members, or crates side by
