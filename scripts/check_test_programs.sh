@@ -27,7 +27,11 @@ shell_scripts=(tests/*/*.sh scripts/*.sh)
 programs+=$'\n'"$(sed -E 's/(^|[[:space:]])#.*$//' "${shell_scripts[@]}" 2>/dev/null |
   sed -E 's/\$\(|`|\|\||&&|[|;({]/\n/g' |
   sed -E 's/^[[:space:]]*//; s/^(if|then|else|elif|while|until|do|time|!|exec|sudo|\$sudo|env)[[:space:]]+//' |
+  sed -E 's/^([A-Za-z_][A-Za-z0-9_]*=[^[:space:]]*[[:space:]]+)+//' |
   grep -oE '^[a-z][a-z0-9_.+-]*' || true)"
+# Compilers named in the scripts' environment (CC=clang CXX=clang++ scripts/build.sh ...).
+programs+=$'\n'"$(grep -hoE '(^|[[:space:]])(CC|CXX)=[a-z][a-z0-9_.+-]*' "${shell_scripts[@]}" |
+  sed -E 's/.*=//' || true)"
 
 # Programs used only when present (scripts/bench/measure.py profiles with perf if it can).
 optional=(perf)

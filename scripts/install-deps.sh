@@ -11,7 +11,9 @@ packages=(
   bindfs ccache  # bindfs: the bench smoke compares against it; ccache: faster rebuilds
 )
 packages+=(patch util-linux)  # writable-mount tests: patch -p1, setpriv (a daemon without DAC override)
-packages+=(clang libclang-rt-14-dev)  # libFuzzer targets (scripts/fuzz.sh)
+# The sanitizer pass of scripts/test.sh and the libFuzzer targets build with clang (clang-14 is
+# what provides the clang binary; libclang-rt-14-dev its sanitizer and libFuzzer runtimes).
+packages+=(clang clang-14 libclang-rt-14-dev)
 packages+=(python3-matplotlib)  # scripts/study plots (tested by tests/study)
 packages+=("$@")
 
