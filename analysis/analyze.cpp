@@ -196,15 +196,19 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
                       r.facts->parsed_cleanly && !r.keep_unchanged);
     by_language[sources[i].front_end].push_back({sources[i].path, r.facts.get(), entity});
   }
+  // Each front end's per-analysis state (say, its module index) serves both of its steps.
+  std::vector<std::unique_ptr<ResolutionState>> states(by_language.size());
   for (size_t l = 0; l < by_language.size(); ++l) {
     if (by_language[l].empty()) continue;
-    front_ends()[l]->resolve({tree.root, by_language[l]}, graph.edges);
+    const LanguageFrontEnd& language = *front_ends()[l];
+    states[l] = language.prepare_resolution({tree.root, by_language[l]});
+    language.resolve({tree.root, by_language[l], states[l].get()}, graph.edges);
   }
   sort_edges(graph.edges);
   // Dense relations build on the final topology (calls, inheritance, imports).
   for (size_t l = 0; l < by_language.size() && options.dense; ++l) {
     if (by_language[l].empty()) continue;
-    front_ends()[l]->resolve_dense({tree.root, by_language[l]}, graph);
+    front_ends()[l]->resolve_dense({tree.root, by_language[l], states[l].get()}, graph);
   }
   sort_edges(graph.edges);
   std::sort(graph.labels.begin(), graph.labels.end(), [](const Label& a, const Label& b) {

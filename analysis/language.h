@@ -22,9 +22,20 @@ struct ResolverFile {
   EntityIndex entity = kNoEntity;        // its File entity; definition d is entity + d
 };
 
+// What a front end builds once per analysis from every file of its language and hands to each
+// of its resolution steps, so that they share it rather than each rebuilding it (Python: one
+// module index and import table for the call graph and the dense relations).
+class ResolutionState {
+ public:
+  virtual ~ResolutionState() = default;
+};
+
 struct ResolverInput {
   std::string_view root;  // absolute path of the repository (its basename may name a package)
   std::span<const ResolverFile> files;  // sorted by path
+  // What this front end's prepare_resolution made from the same root and files; nullptr when it
+  // makes nothing.
+  ResolutionState* state = nullptr;
 };
 
 // What the caller asks of an analysis that a front end must honour.
@@ -48,8 +59,9 @@ struct TagSyntax {
 };
 
 // A language front end. Implementations are stateless after construction: `extract` is called
-// concurrently from several threads, each with its own ExtractorState; `resolve` once per
-// analysis. Nothing outside analysis/<language>/ knows anything about a language but through
+// concurrently from several threads, each with its own ExtractorState; `prepare_resolution`,
+// `resolve` and `resolve_dense` once per analysis, in that order, their shared state owned by
+// the caller. Nothing outside analysis/<language>/ knows anything about a language but through
 // this interface (docs/architecture.md, "Adding a language").
 class LanguageFrontEnd {
  public:
@@ -106,6 +118,13 @@ class LanguageFrontEnd {
   virtual std::vector<std::string_view> resolution_inputs(const FrontEndOptions& options) const {
     (void)options;
     return {};
+  }
+
+  // Runs once per analysis before `resolve` and `resolve_dense`, which get what it returns in
+  // ResolverInput::state (input.state is nullptr here).
+  virtual std::unique_ptr<ResolutionState> prepare_resolution(const ResolverInput& input) const {
+    (void)input;
+    return nullptr;
   }
 
   // Appends the resolved edges among this language's files (any order, duplicates allowed).

@@ -9,6 +9,7 @@
 #include "analysis/python/dense_rules.h"
 #include "analysis/python/dense_symbols.h"
 #include "analysis/python/entry_points.h"
+#include "analysis/python/imports.h"
 #include "analysis/python/modules.h"
 #include "analysis/source_files.h"
 
@@ -71,8 +72,8 @@ bool is_config_getter(std::string_view name) {
 
 class DenseResolver {
  public:
-  DenseResolver(const ResolverInput& input, Graph& graph)
-      : input_(input), graph_(graph), modules_(input), symbols_(input, modules_, graph) {
+  DenseResolver(const ResolverInput& input, const ImportTable& imports, Graph& graph)
+      : input_(input), graph_(graph), modules_(imports.modules()), symbols_(input, imports, graph) {
     for (uint32_t i = 0; i < input.files.size(); ++i) {
       if (is_settings_path(input.files[i].path)) settings_files_.push_back(i);
     }
@@ -263,7 +264,7 @@ class DenseResolver {
 
   const ResolverInput& input_;
   Graph& graph_;
-  ModuleIndex modules_;
+  const ModuleIndex& modules_;
   SymbolResolver symbols_;
   std::vector<uint32_t> settings_files_;
   std::vector<Edge> edges_;
@@ -272,9 +273,9 @@ class DenseResolver {
 
 }  // namespace
 
-void add_dense_relations(const ResolverInput& input, Graph& graph) {
+void add_dense_relations(const ResolverInput& input, const ImportTable& imports, Graph& graph) {
   if (input.files.empty()) return;
-  DenseResolver(input, graph).run();
+  DenseResolver(input, imports, graph).run();
 }
 
 }  // namespace anchorfs::analysis::python

@@ -149,9 +149,13 @@ struct SymbolResolver::FileIndex {
   }
 };
 
-SymbolResolver::SymbolResolver(const ResolverInput& input, const ModuleIndex& modules,
+SymbolResolver::SymbolResolver(const ResolverInput& input, const ImportTable& imports,
                                const Graph& graph)
-    : input_(input), modules_(modules), graph_(graph), files_(input.files.size()) {
+    : input_(input),
+      imports_(imports),
+      modules_(imports.modules()),
+      graph_(graph),
+      files_(input.files.size()) {
   for (uint32_t i = 0; i < input.files.size(); ++i) file_by_entity_[input.files[i].entity] = i;
 }
 
@@ -291,21 +295,20 @@ Symbol SymbolResolver::resolve_name(uint32_t file, uint32_t scope, std::string_v
 Symbol SymbolResolver::import_of(uint32_t file, uint32_t stmt, int depth) {
   const FileFacts& f = *index(file).facts;
   const Stmt& st = f.stmts[stmt];
-  const std::string& spec = f.strings[st.a];
+  const ResolvedImport& import = *imports_.statement(file, stmt);
   Symbol out;
+  if (import.bound != kNone) return module_symbol(import.bound);
   if (st.kind == StmtKind::ImportModule) {
-    const std::string& bound = f.strings[st.str];
-    const std::string_view target = st.b == 1 ? std::string_view(bound) : std::string_view(spec);
-    if (const auto m = modules_.resolve(file, target)) return module_symbol(*m);
+    // Spelled as the name it binds: `import os.path` binds `os`.
     out.kind = Symbol::Kind::External;
-    out.spelled = target;
+    out.spelled = st.b == 1 ? f.strings[st.str] : f.strings[st.a];
     return out;
   }
+  const std::string& spec = f.strings[st.a];
   const std::string& imported = f.strings[st.b];
-  if (const auto m = modules_.resolve(file, spec)) {
-    if (const auto sub = modules_.submodule(*m, imported)) return module_symbol(*sub);
-    out = attribute(module_symbol(*m), imported, depth + 1);
-    out.spelled = modules_.modules()[*m].name + "." + imported;
+  if (import.module != kNone) {
+    out = attribute(module_symbol(import.module), imported, depth + 1);
+    out.spelled = modules_.modules()[import.module].name + "." + imported;
     return out;
   }
   if (!spec.empty() && spec[0] != '.') {
@@ -320,9 +323,9 @@ Symbol SymbolResolver::module_member(uint32_t file, std::string_view name, int d
   if (!s.builtin) return s;
   const FileIndex& fi = index(file);
   for (uint32_t stmt : fi.star_imports) {
-    const auto m = modules_.resolve(file, fi.facts->strings[fi.facts->stmts[stmt].a]);
-    if (!m || modules_.modules()[*m].file == UINT32_MAX) continue;
-    Symbol r = module_member(modules_.modules()[*m].file, name, depth + 1);
+    const uint32_t from = imports_.statement(file, stmt)->from_file;
+    if (from == kNone || !imports_.star_exports(from, name)) continue;
+    Symbol r = module_member(from, name, depth + 1);
     if (r.kind != Symbol::Kind::Unknown) return r;
   }
   return {};

@@ -10,6 +10,7 @@
 
 #include "analysis/graph.h"
 #include "analysis/python/facts.h"
+#include "analysis/python/imports.h"
 #include "analysis/python/modules.h"
 
 namespace anchorfs::analysis::python {
@@ -35,10 +36,12 @@ struct Symbol {
 };
 
 // Flow-insensitive, precision first: a name bound by both an import and a definition, or only
-// by assignments inside a function, is Unknown. Not thread-safe (memoizes).
+// by assignments inside a function, is Unknown. What an import statement names, and which names a
+// star import brings in, it takes from the ImportTable the call graph reads too. Not thread-safe
+// (memoizes).
 class SymbolResolver {
  public:
-  SymbolResolver(const ResolverInput& input, const ModuleIndex& modules, const Graph& graph);
+  SymbolResolver(const ResolverInput& input, const ImportTable& imports, const Graph& graph);
   ~SymbolResolver();
 
   // The symbol `chain` ("a.b().c") denotes when written in `scope` of `file`.
@@ -74,6 +77,7 @@ class SymbolResolver {
   uint32_t file_of_entity(EntityIndex e) const;
 
   const ResolverInput& input_;
+  const ImportTable& imports_;
   const ModuleIndex& modules_;
   const Graph& graph_;
   std::vector<std::unique_ptr<FileIndex>> files_;

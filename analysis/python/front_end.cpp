@@ -12,33 +12,14 @@
 #include "analysis/python/extract.h"
 #include "analysis/python/facts.h"
 #include "analysis/python/grammar.h"
+#include "analysis/python/resolution.h"
 #include "analysis/python/resolve.h"
 #include "analysis/python/source_encoding.h"
 #include "python_facts_fingerprint.h"
 
 namespace anchorfs::analysis::python {
-namespace {
 
 using code::ParserState;
-
-// The core's input with every file's facts seen as what this front end made them: Python facts.
-class PythonInput {
- public:
-  explicit PythonInput(const analysis::ResolverInput& input) {
-    files_.reserve(input.files.size());
-    for (const analysis::ResolverFile& file : input.files) {
-      files_.push_back({file.path, &static_cast<const FileFacts&>(*file.facts), file.entity});
-    }
-    input_ = {input.root, files_};
-  }
-  const ResolverInput& get() const { return input_; }
-
- private:
-  std::vector<ResolverFile> files_;
-  ResolverInput input_;
-};
-
-}  // namespace
 
 // Stub files (.pyi) are not analysed: they duplicate the module names of the sources they
 // describe and hold no calls, so they would only add ambiguity; they are served unchanged.
@@ -109,12 +90,19 @@ std::vector<std::string_view> PythonFrontEnd::resolution_inputs(
   return {std::begin(kEntryPointFiles), std::end(kEntryPointFiles)};
 }
 
+std::unique_ptr<analysis::ResolutionState> PythonFrontEnd::prepare_resolution(
+    const analysis::ResolverInput& input) const {
+  return std::make_unique<Resolution>(input);
+}
+
 void PythonFrontEnd::resolve(const analysis::ResolverInput& input, std::vector<Edge>& edges) const {
-  python::resolve(PythonInput(input).get(), edges);
+  const auto& resolution = static_cast<const Resolution&>(*input.state);
+  python::resolve(resolution.input(), resolution.imports(), edges);
 }
 
 void PythonFrontEnd::resolve_dense(const analysis::ResolverInput& input, Graph& graph) const {
-  add_dense_relations(PythonInput(input).get(), graph);
+  const auto& resolution = static_cast<const Resolution&>(*input.state);
+  add_dense_relations(resolution.input(), resolution.imports(), graph);
 }
 
 }  // namespace anchorfs::analysis::python

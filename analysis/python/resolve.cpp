@@ -944,8 +944,8 @@ void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, uint32_
 
 }  // namespace detail
 
-void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
-  detail::Resolver(input, edges).run();
+void resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges) {
+  detail::Resolver(input, imports, edges).run();
 }
 
 }  // namespace anchorfs::analysis::python

@@ -5,13 +5,15 @@
 
 #include "analysis/graph.h"
 #include "analysis/python/facts.h"
+#include "analysis/python/imports.h"
 
 namespace anchorfs::analysis::python {
 
 // Rounds of the flow-insensitive fixed point before giving up on convergence.
 inline constexpr int kMaxRounds = 12;
 
-// Appends Contains, Imports, Inherits and Calls edges among `input.files`.
-void resolve(const ResolverInput& input, std::vector<Edge>& edges);
+// Appends Contains, Imports, Inherits and Calls edges among `input.files`, whose imports
+// `imports` resolved.
+void resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges);
 
 }  // namespace anchorfs::analysis::python

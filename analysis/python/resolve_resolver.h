@@ -18,6 +18,7 @@
 #include "analysis/graph.h"
 #include "analysis/python/class_hierarchy.h"
 #include "analysis/python/literal_index.h"
+#include "analysis/python/imports.h"
 #include "analysis/python/modules.h"
 #include "analysis/python/resolve_flat_map.h"
 #include "analysis/python/resolve_read_lists.h"
@@ -127,8 +128,8 @@ inline void unite(Set& dst, const Set& src) {
 
 class Resolver {
  public:
-  Resolver(const ResolverInput& input, std::vector<Edge>& edges)
-      : input_(input), out_(edges), modules_(input) {}
+  Resolver(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges)
+      : input_(input), out_(edges), modules_(imports.modules()), imports_(imports) {}
 
   void run();
 
@@ -542,7 +543,8 @@ class Resolver {
 
   const ResolverInput& input_;
   std::vector<Edge>& out_;
-  ModuleIndex modules_;
+  const ModuleIndex& modules_;
+  const ImportTable& imports_;
 
   std::vector<FileRec> files_;
   std::vector<ScopeRec> scopes_;

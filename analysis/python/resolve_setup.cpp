@@ -189,14 +189,9 @@ void Resolver::bind_names() {
 }
 
 std::vector<uint32_t> Resolver::exports(uint32_t f) {
-  const FileFacts& ff = facts(f);
   std::vector<uint32_t> out;
-  if (ff.has_all) {
-    for (uint32_t s : ff.all_names) out.push_back(gs(f, s));
-  } else {
-    for (uint32_t name : module_names_[f]) {
-      if (!strings_by_id_[name].starts_with('_')) out.push_back(name);
-    }
+  for (uint32_t name : module_names_[f]) {
+    if (imports_.star_exports(f, strings_by_id_[name])) out.push_back(name);
   }
   return out;
 }
@@ -207,11 +202,10 @@ void Resolver::expand_star_imports() {
   };
   std::vector<Star> stars;
   for (uint32_t f = 0; f < files_.size(); ++f) {
-    for (const Stmt& s : facts(f).stmts) {
+    for (const ResolvedImport& import : imports_.of_file(f)) {
+      const Stmt& s = facts(f).stmts[import.stmt];
       if (s.kind != StmtKind::ImportStar) continue;
-      const auto m = modules_.resolve(f, facts(f).strings[s.a]);
-      if (!m) continue;
-      const uint32_t target = modules_.modules()[*m].file;
+      const uint32_t target = import.from_file;
       if (target != kNone && target != f) stars.push_back({f, gscope(f, s.scope), target});
       if (target != kNone) import_edges_.insert(key(f, target));
     }
@@ -237,28 +231,26 @@ void Resolver::expand_star_imports() {
 void Resolver::bind_imports() {
   for (uint32_t f = 0; f < files_.size(); ++f) {
     const FileFacts& ff = facts(f);
-    for (const Stmt& s : ff.stmts) {
+    for (const ResolvedImport& import : imports_.of_file(f)) {
+      const Stmt& s = ff.stmts[import.stmt];
+      if (import.module == kNone) continue;
       const uint32_t scope = gscope(f, s.scope);
       if (s.kind == StmtKind::ImportModule) {
-        std::optional<uint32_t> top;
-        const auto m = modules_.resolve(f, ff.strings[s.a], &top);
-        if (!m) continue;
-        const uint32_t target_file = modules_.modules()[*m].file;
+        const uint32_t target_file = modules_.modules()[import.module].file;
         if (target_file != kNone && target_file != f) import_edges_.insert(key(f, target_file));
-        const auto bound = s.b == 1 ? top : m;
-        if (bound) merge(find_var(scope, gs(f, s.str)), {value(VK::Module, *bound)});
+        if (import.bound != kNone) {
+          merge(find_var(scope, gs(f, s.str)), {value(VK::Module, import.bound)});
+        }
       } else if (s.kind == StmtKind::ImportFrom) {
-        const auto m = modules_.resolve(f, ff.strings[s.a]);
-        if (!m) continue;
         const uint32_t dst = find_var(scope, gs(f, s.str));
         const uint32_t name = gs(f, s.b);
-        if (const auto sub = modules_.submodule(*m, ff.strings[s.b])) {
-          merge(dst, {value(VK::Module, *sub)});
-          const uint32_t sub_file = modules_.modules()[*sub].file;
+        if (import.bound != kNone) {
+          merge(dst, {value(VK::Module, import.bound)});
+          const uint32_t sub_file = modules_.modules()[import.bound].file;
           if (sub_file != kNone && sub_file != f) import_edges_.insert(key(f, sub_file));
           continue;
         }
-        const uint32_t from_file = modules_.modules()[*m].file;
+        const uint32_t from_file = import.from_file;
         if (from_file == kNone) continue;
         const uint32_t src = find_var(module_scope(from_file), name);
         if (src != kNone && src != dst) copies_.push_back({f, dst, src});

@@ -316,6 +316,25 @@ TEST(DenseRegisters, EntryPointsFromSetupCfgAndPyproject) {
                 "tool/plugin.py = entry_point:builtin"}));
 }
 
+// Names reached through star imports mean what they mean in the call graph (one ImportTable):
+// `from .consts import *` does not bind HIDDEN in pkg when __all__ leaves it out, just as
+// `from .impl import *` does not bind _hidden, so neither is reached through `pkg.`.
+TEST(DenseImports, StarImportsBindWhatTheCallGraphSeesBound) {
+  TempRepo repo;
+  repo.write("pkg/__init__.py", "from .consts import *\nfrom .impl import *\n");
+  repo.write("pkg/consts.py", "__all__ = ['LIMIT']\nLIMIT = 3\nHIDDEN = 4\n");
+  repo.write("pkg/impl.py", "def run():\n    return 1\ndef _hidden():\n    return 2\n");
+  repo.write("main.py",
+             "import pkg\n"
+             "def f():\n    return pkg.LIMIT, pkg.HIDDEN\n"
+             "def g():\n    return pkg.run(), pkg._hidden()\n");
+  const Graph g = repo.analyze().graph;
+  EXPECT_EQ(labels_of(g, Relation::ConstRef),
+            (std::vector<std::string>{"main.py:f = pkg/consts.py:LIMIT"}));
+  EXPECT_EQ(edges_of(g, Relation::Calls),
+            (std::vector<std::string>{"main.py:g -> pkg/impl.py:run"}));
+}
+
 TEST(DenseDeterminism, SameLabelsAndEdgesForAnyThreadCountAndFromTheCache) {
   TempRepo repo;
   for (int i = 0; i < 12; ++i) {

@@ -1,8 +1,13 @@
-// Import resolution: ModuleIndex's relative and absolute specs, and `from m import *` chains.
+// Import resolution: ModuleIndex's relative and absolute specs, what ImportTable says each import
+// statement binds and which names a star import brings in, and `from m import *` chains.
+#include "analysis/python/imports.h"
+
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analysis/python/modules.h"
@@ -11,6 +16,7 @@
 namespace anchorfs::analysis {
 namespace {
 
+using python::ImportTable;
 using python::ModuleIndex;
 
 // A ModuleIndex over these repository-relative paths (no facts needed: names come from paths).
@@ -108,6 +114,105 @@ TEST(ModuleIndex, NamespacePackageHasNoFile) {
   const Modules m("/src/repo", {"ns/mod.py"});
   EXPECT_EQ(m.resolve("ns/mod.py", "ns"), "ns");
   EXPECT_EQ(m.resolve_file("ns/mod.py", "ns"), "<none>");
+}
+
+// An ImportTable over small files given as (path, source), extracted for real.
+class Imports {
+ public:
+  explicit Imports(const std::vector<std::pair<std::string, std::string>>& sources) {
+    for (const auto& [path, source] : sources) {
+      paths_.push_back(path);
+      facts_.push_back(test::extract_python(source));
+    }
+    for (size_t i = 0; i < paths_.size(); ++i) files_.push_back({paths_[i], &facts_[i], kNoEntity});
+    const python::ResolverInput input{"/src/repo", files_};
+    modules_.emplace(input);
+    table_.emplace(input, *modules_);
+  }
+  uint32_t file(std::string_view path) const {
+    for (uint32_t i = 0; i < paths_.size(); ++i) {
+      if (paths_[i] == path) return i;
+    }
+    ADD_FAILURE() << "no file " << path;
+    return 0;
+  }
+  // "module M, binds B, names of F" for each import statement of `path` binding `name` (a star
+  // import when `name` is "*"), joined by "; "; "-" for each part a statement has none of.
+  std::string targets(std::string_view path, std::string_view name) const {
+    const uint32_t f = file(path);
+    const python::FileFacts& facts = facts_[f];
+    std::string out;
+    for (const python::ResolvedImport& import : table_->of_file(f)) {
+      const python::Stmt& st = facts.stmts[import.stmt];
+      const bool star = st.kind == python::StmtKind::ImportStar;
+      if (star ? name != "*" : facts.strings[st.str] != name) continue;
+      EXPECT_EQ(table_->statement(f, import.stmt), &import);
+      if (!out.empty()) out += "; ";
+      out += "module " + module_name(import.module) + ", binds " + module_name(import.bound) +
+             ", names of " + (import.from_file == python::kNone ? "-" : paths_[import.from_file]);
+    }
+    return out;
+  }
+  const ImportTable& table() const { return *table_; }
+
+ private:
+  std::string module_name(uint32_t m) const {
+    return m == python::kNone ? "-" : modules_->modules()[m].name;
+  }
+  std::vector<std::string> paths_;
+  std::vector<python::FileFacts> facts_;
+  std::vector<python::ResolverFile> files_;
+  std::optional<ModuleIndex> modules_;
+  std::optional<ImportTable> table_;
+};
+
+TEST(ImportTable, ImportModuleBindsTheTopPackageUnlessAliased) {
+  const Imports i({{"pkg/__init__.py", ""},
+                   {"pkg/sub/__init__.py", ""},
+                   {"pkg/sub/mod.py", ""},
+                   {"main.py",
+                    "import pkg.sub.mod\nimport pkg.sub.mod as alias\nimport os.path\n"
+                    "import pkg.native\n"}});
+  // The second `pkg` names a module the repository does not hold: it binds nothing, though its
+  // package is known.
+  EXPECT_EQ(i.targets("main.py", "pkg"),
+            "module pkg.sub.mod, binds pkg, names of -; module -, binds -, names of -");
+  EXPECT_EQ(i.targets("main.py", "alias"), "module pkg.sub.mod, binds pkg.sub.mod, names of -");
+  EXPECT_EQ(i.targets("main.py", "os"), "module -, binds -, names of -");
+}
+
+TEST(ImportTable, FromImportBindsASubmoduleOrNamesOfTheModule) {
+  const Imports i({{"pkg/__init__.py", "from . import sub\nfrom .sub import helper\n"},
+                   {"pkg/sub.py", "def helper():\n    pass\n"},
+                   {"ns/inner.py", ""},
+                   {"main.py", "from pkg import sub as s\nfrom ns import inner, other\n"}});
+  EXPECT_EQ(i.targets("pkg/__init__.py", "sub"),
+            "module pkg, binds pkg.sub, names of pkg/__init__.py");
+  EXPECT_EQ(i.targets("pkg/__init__.py", "helper"), "module pkg.sub, binds -, names of pkg/sub.py");
+  EXPECT_EQ(i.targets("main.py", "s"), "module pkg, binds pkg.sub, names of pkg/__init__.py");
+  // A namespace package has no file whose names could be imported.
+  EXPECT_EQ(i.targets("main.py", "inner"), "module ns, binds ns.inner, names of -");
+  EXPECT_EQ(i.targets("main.py", "other"), "module ns, binds -, names of -");
+}
+
+TEST(ImportTable, StarImportNamesTheFileAndOnlyImportsAreListed) {
+  const Imports i({{"pkg/__init__.py", "x = 1\nfrom .impl import *\ndef f():\n    pass\n"},
+                   {"pkg/impl.py", "from missing import *\n"}});
+  EXPECT_EQ(i.targets("pkg/__init__.py", "*"), "module pkg.impl, binds -, names of pkg/impl.py");
+  EXPECT_EQ(i.targets("pkg/impl.py", "*"), "module -, binds -, names of -");
+  EXPECT_EQ(i.table().of_file(i.file("pkg/__init__.py")).size(), 1u);
+  EXPECT_EQ(i.table().statement(i.file("pkg/__init__.py"), 0), nullptr);  // `x = 1`
+}
+
+TEST(ImportTable, StarExportsFollowAllOrElseThePublicNames) {
+  const Imports i(
+      {{"listed.py", "__all__ = ['_special', 'tool']\n"}, {"plain.py", "def tool():\n    pass\n"}});
+  const ImportTable& t = i.table();
+  EXPECT_TRUE(t.star_exports(i.file("listed.py"), "_special"));
+  EXPECT_TRUE(t.star_exports(i.file("listed.py"), "tool"));
+  EXPECT_FALSE(t.star_exports(i.file("listed.py"), "public"));
+  EXPECT_TRUE(t.star_exports(i.file("plain.py"), "tool"));
+  EXPECT_FALSE(t.star_exports(i.file("plain.py"), "_private"));
 }
 
 using test::edges_of;
