@@ -190,6 +190,8 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   }
   const std::optional<MountEntry> mounted = find_mount(paths.mountpoint);
   presence.emplace(mounted ? mounted->device : std::string());
+  const dev_t device = mount_device(mounted);
+  server.skip_device(device);
   signals.serving(server);
 
   DaemonLog log(args.log_file, args.foreground || args.debug);
@@ -200,7 +202,6 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
     // itself (a bind mount with shared propagation), and only a serving mount answers the fstat
     // that tells the watcher and the rescans to keep out of its device.
     watching = std::thread([&] {
-      const dev_t device = mount_device(mounted);
       builder.skip_device(device);
       refresh::RefreshOptions refresh_options;
       refresh_options.log = [&log](const std::string& message) { log.write(message); };

@@ -74,7 +74,10 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
   std::shared_ptr<const Generation> previous = state.current();
   const Snapshot& current = previous->snapshot();
   auto next = std::make_shared<const Generation>(
-      rebase_snapshot(current, analysis::scan_tree(current.root()), moves), *previous, moves);
+      rebase_snapshot(current,
+                      analysis::scan_tree(current.root(), {.skip_device = state.own_device.load()}),
+                      moves),
+      *previous, moves);
   Invalidations changed = diff_generations(*previous, *next);
   state.inodes.swap(next, changed.dropped);
   state.mutations.fetch_add(1);
@@ -204,6 +207,10 @@ Server::~Server() {
 
 void Server::trace_to(std::shared_ptr<Tracer> tracer) {
   state_->tracer = std::move(tracer);
+}
+
+void Server::skip_device(uint64_t device) {
+  state_->own_device = device;
 }
 
 void Server::mount() {

@@ -73,6 +73,10 @@ class Server {
   // Call once, after mount(), from one thread.
   int run();
 
+  // The device the mount serves (from mountinfo, after mount()): rescans made by a writable
+  // mount's requests never enter directories on it. Call before run(), from the owning thread.
+  void skip_device(uint64_t device);
+
   // Ends run() and unmounts (like libfuse's SIGTERM handling: open files in the mount fail from
   // then on). Thread-safe; may be called from a signal-handling thread, before or during run().
   // Not async-signal-safe: call it from a thread that sigwait()ed, not from a signal handler.

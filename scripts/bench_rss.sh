@@ -2,25 +2,26 @@
 # Daemon memory under many concurrent readers: RSS after the mount, then after R readers spent S
 # seconds reading random files with their pages dropped (so every read reaches the daemon).
 #
-#   scripts/bench_rss.sh [--files N] [--readers R] [--seconds S] [--anchorfs BIN ...]
+#   scripts/bench_rss.sh [--files N] [--readers R] [--seconds S] [--view V] [--anchorfs BIN ...]
 #
-# Defaults: 100000 files, 16 readers, 30 s, build/anchorfs. Several --anchorfs compare binaries
+# Defaults: 100000 files, 16 readers, 30 s, view topo, build/cli/anchorfs (analysed without a cache). Several --anchorfs compare binaries
 # (e.g. main's and a branch's) on the same generated tree, one row each. Needs root (mounts).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-files=100000 readers=16 seconds=30 binaries=()
+files=100000 readers=16 seconds=30 view=topo binaries=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --files) files="$2"; shift ;;
     --readers) readers="$2"; shift ;;
     --seconds) seconds="$2"; shift ;;
+    --view) view="$2"; shift ;;
     --anchorfs) binaries+=("$2"); shift ;;
     -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
-[ ${#binaries[@]} -gt 0 ] || binaries=("$here/build/anchorfs")
+[ ${#binaries[@]} -gt 0 ] || binaries=("$here/build/cli/anchorfs")
 
 work="$(mktemp -d /tmp/anchorfs-bench-rss-XXXXXX)"
 mnt="$work/mnt"
@@ -39,10 +40,10 @@ PY
 
 rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 
-printf '| binary | files | readers | seconds | RSS after mount (MB) | RSS after readers (MB) | growth (MB) | reads |\n'
-printf '| --- | --- | --- | --- | --- | --- | --- | --- |\n'
+printf '| binary | view | files | readers | seconds | RSS after mount (MB) | RSS after readers (MB) | growth (MB) | reads |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for bin in "${binaries[@]}"; do
-  "$bin" mount "$work/repo" "$mnt" --view none --no-watch -f > "$work/daemon.log" 2>&1 &
+  "$bin" mount "$work/repo" "$mnt" --view "$view" --no-watch --no-cache -f > "$work/daemon.log" 2>&1 &
   daemon=$!
   for _ in $(seq 600); do grep -q " $mnt fuse" /proc/self/mounts && break; sleep 0.1; done
   find "$mnt" -name '*.py' | head -n "$files" > "$work/list"
@@ -69,6 +70,6 @@ PY
   after=$(rss_kib "$daemon")
   umount "$mnt"
   wait "$daemon" || true
-  awk -v b="$bin" -v f="$files" -v r="$readers" -v s="$seconds" -v x="$before" -v y="$after" -v n="$reads" \
-    'BEGIN { printf "| %s | %d | %d | %d | %.1f | %.1f | %+.1f | %d |\n", b, f, r, s, x/1024, y/1024, (y-x)/1024, n }'
+  awk -v b="$bin" -v v="$view" -v f="$files" -v r="$readers" -v s="$seconds" -v x="$before" -v y="$after" -v n="$reads" \
+    'BEGIN { printf "| %s | %s | %d | %d | %d | %.1f | %.1f | %+.1f | %d |\n", b, v, f, r, s, x/1024, y/1024, (y-x)/1024, n }'
 done

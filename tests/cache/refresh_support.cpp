@@ -1,4 +1,4 @@
-// Scratch trees and bounded waiting for the refresh tests.
+// Scratch trees and served bytes for the refresh tests.
 #include "refresh_support.h"
 
 #include <fcntl.h>
@@ -7,7 +7,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 namespace anchorfs::refresh::testing {
 
@@ -16,17 +15,6 @@ void put(const std::string& root, const std::string& relative, const std::string
   std::filesystem::create_directories(path.parent_path());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << bytes;
-}
-
-bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      return condition();
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
 }
 
 void ScratchTree::SetUp() {

@@ -1,10 +1,9 @@
-// Shared helpers for the refresh tests: a scratch tree and bounded waiting.
+// Shared helpers for the refresh tests: a scratch tree and what a snapshot serves (tests wait
+// for a refresh with Refresher::wait_until_idle, never by polling).
 #pragma once
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <functional>
 #include <string>
 
 #include "fs/snapshot.h"
@@ -13,10 +12,6 @@ namespace anchorfs::refresh::testing {
 
 // Writes `bytes` to root/relative, creating parent directories.
 void put(const std::string& root, const std::string& relative, const std::string& bytes);
-
-// Polls `condition` until it holds or `timeout` passes; returns its last value.
-bool eventually(const std::function<bool()>& condition,
-                std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
 // The bytes a reader of the mount would see for `path` in `snapshot` ("<missing>" when it is
 // not there, "<unreadable>" when reading fails).

@@ -29,15 +29,6 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-bool wait_until(std::chrono::milliseconds limit, const std::function<bool()>& done) {
-  const Clock::time_point deadline = Clock::now() + limit * timeout_scale();
-  while (!done()) {
-    if (Clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
-}
-
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << bytes;
@@ -195,23 +186,31 @@ TEST(SourceTree, ARepositoryDeletedAndMadeAgainIsServedAndFollowed) {
 
 // mount --bind r r; mount --make-shared r; mount --bind r rb; anchorfs mount rb r/emptydir: the
 // mount propagates into rb/emptydir, inside the repository it serves.
-TEST(SourceTree, AMountReachableFromItsRepositoryThroughABindMountServesAndFollows) {
+// REPO reaches the mount (bind mount with shared propagation): the mount must serve, follow an
+// edit and never scan into itself. `extra` runs once it serves; the script's exit code says
+// which step failed.
+void expect_served_through_a_bind_loop(const std::vector<std::string>& mount_options,
+                                       const std::string& extra) {
   TempDir tmp("bind");
   const std::string dir = tmp.path();
   std::filesystem::create_directories(dir + "/r/pkg");
   std::filesystem::create_directories(dir + "/r/emptydir");
   std::filesystem::create_directories(dir + "/rb");
   write_bytes(dir + "/r/pkg/a.py", module(1));
+  std::string options;
+  for (const std::string& option : mount_options) options += " " + option;
   const std::string script = R"sh(
 set -u
 cd "$1"; anchorfs="$2"
 mount --bind r r && mount --make-shared r && mount --bind r rb || exit 10
-"$anchorfs" mount -f rb r/emptydir > daemon.log 2>&1 &
+"$anchorfs" mount -f)sh" + options +
+                             R"sh( rb r/emptydir > daemon.log 2>&1 &
 echo $! > daemon.pid
 trap 'kill -9 $(cat daemon.pid) 2>/dev/null; umount -l r/emptydir 2>/dev/null' EXIT
 ready() { for i in $(seq 3000); do [ -e "$1" ] && return 0; sleep 0.02; done; return 1; }
 ready r/emptydir/pkg/a.py || exit 11
 [ -z "$(ls -A r/emptydir/emptydir)" ] || exit 12
+)sh" + extra + R"sh(
 echo 'def g(): return 2' > r/pkg/b.py
 ready r/emptydir/pkg/b.py || exit 13
 [ -z "$(ls -A rb/emptydir/emptydir)" ] || exit 14
@@ -226,6 +225,20 @@ wait "$(cat daemon.pid)" || exit 16
   if (!result.status.ok() && !pid_text.empty()) ::kill(std::stoi(pid_text), SIGKILL);
   EXPECT_TRUE(result.status.ok()) << result.status.describe() << "\n"
                                   << read_text_file(dir + "/daemon.log") << result.err;
+}
+
+TEST(SourceTree, AMountReachableFromItsRepositoryThroughABindMountServesAndFollows) {
+  expect_served_through_a_bind_loop({}, "");
+}
+
+// A writable mount rescans inside the request that changed the checkout: that scan must not
+// enter the mount either (it used to hang the writer and the daemon).
+TEST(SourceTree, AWritableMountReachableFromItsRepositoryLandsWritesWithoutScanningItself) {
+  expect_served_through_a_bind_loop({"--writable"}, R"sh(
+printf 'def h():\n    return 3\n' > r/emptydir/pkg/c.py || exit 20
+[ "$(cat r/pkg/c.py)" = "$(printf 'def h():\n    return 3')" ] || exit 21
+[ -z "$(ls -A r/emptydir/emptydir)" ] || exit 22
+)sh");
 }
 
 }  // namespace
