@@ -126,7 +126,6 @@ class LiveRefreshTest : public ScratchTree {
     }
     ::umount2(mnt_.c_str(), MNT_DETACH);
     cache_.reset();
-    ScratchTree::TearDown();
   }
 
   std::string view(const std::string& path) { return read_all(mnt_ + "/" + path); }

@@ -18,14 +18,7 @@ void put(const std::string& root, const std::string& relative, const std::string
 }
 
 void ScratchTree::SetUp() {
-  std::string pattern =
-      std::filesystem::temp_directory_path().string() + "/anchorfs-refresh-XXXXXX";
-  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-  root_ = std::filesystem::canonical(pattern).string();
-}
-
-void ScratchTree::TearDown() {
-  std::filesystem::remove_all(root_);
+  root_ = std::filesystem::canonical(dir_.path()).string();
 }
 
 std::string served_bytes(const fs::Snapshot& snapshot, const std::string& path) {

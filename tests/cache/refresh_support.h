@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fs/snapshot.h"
+#include "tests/support/temp_dir.h"
 
 namespace anchorfs::refresh::testing {
 
@@ -17,11 +18,12 @@ void put(const std::string& root, const std::string& relative, const std::string
 // not there, "<unreadable>" when reading fails).
 std::string served_bytes(const fs::Snapshot& snapshot, const std::string& path);
 
+// A test with a scratch directory of its own (removed after it, mounts below it detached).
 class ScratchTree : public ::testing::Test {
  protected:
   void SetUp() override;
-  void TearDown() override;
-  std::string root_;
+  test_support::TempDir dir_{"anchorfs-refresh"};
+  std::string root_;  // its canonical path
 };
 
 }  // namespace anchorfs::refresh::testing

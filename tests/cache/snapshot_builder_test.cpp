@@ -29,7 +29,6 @@ class SnapshotBuilderTest : public ScratchTree {
   void TearDown() override {
     cache_.reset();
     std::filesystem::remove_all(root_ + "-cache");
-    ScratchTree::TearDown();
   }
 
   cache::CacheOptions cache_options_;
