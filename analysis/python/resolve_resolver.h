@@ -31,8 +31,13 @@ inline constexpr size_t kMaxCalleesPerSite = 16;
 // Expression nesting the evaluator follows (facts are bounded by the extractor already).
 inline constexpr int kMaxEvalDepth = 500;
 inline constexpr uint32_t kUnresolved = UINT32_MAX - 1;
+// The key of a dict display's keys variable in key_vars_ (no string id is this large).
+inline constexpr uint32_t kDisplayKeys = UINT32_MAX - 2;
 
 // Wrapped(w, inner): what a wrapper-returning decorator made of `inner` (see find_wrappers).
+// Property(getter): what `property(getter)` made of a function not decorated as a property.
+// Param(i): in a return variable only, "the i-th positional argument of the call at hand"
+// (see find_param_returns); call_result puts the call's own argument in its place.
 enum class VK : uint8_t {
   Module,
   Class,
@@ -43,7 +48,9 @@ enum class VK : uint8_t {
   Container,
   Generator,
   Builtin,
-  Wrapped
+  Wrapped,
+  Property,
+  Param
 };
 
 enum class Builtin : uint8_t {
@@ -112,6 +119,13 @@ struct Args {
   Set starred;                   // elements of *args arguments
   Set double_starred;            // values of **kwargs arguments
   std::vector<std::pair<uint32_t, Set>> keywords;
+  // A call returned by a function with forwardable parameters (see find_param_returns): for the
+  // first kMaxForwarded positional arguments, the calling function's parameter the argument
+  // names unchanged (kNotForwarded for none), valid when `forwarding`.
+  static constexpr size_t kMaxForwarded = 8;
+  static constexpr uint8_t kNotForwarded = 0xff;
+  bool forwarding = false;
+  uint8_t forwarded[kMaxForwarded] = {};
 };
 
 inline uint64_t key(uint32_t a, uint32_t b) {
@@ -369,6 +383,28 @@ class Resolver {
   // call itself, so such helpers do not merge what all their callers pass.
   void find_identities();
 
+  // Positional parameters a function gives back unchanged in some of its returns (not all: those
+  // are find_identities'), as `return p` or as the same parameter passed on to a call whose
+  // callee returns it (`return self.register(name, p)`): such a return stores Param(i) instead
+  // of p's values (every caller's argument), and call_result puts each call's own argument in
+  // its place. So a registration method returning the function it registers on one path and a
+  // decorator on another does not give every registered function to every call.
+  void find_param_returns();
+
+  // The i-th positional argument of the call at hand of `function` (`receiver` as argument 0
+  // when bound): a positional argument, else, for a positional parameter, a keyword argument
+  // naming it or its default. Param(j) when the call forwards its caller's argument j.
+  Set argument_at(uint32_t function, uint32_t index, uint32_t receiver, const Args& args);
+
+  // The forwardable parameter of ctx.scope of `kind` that expression `x` names, or kNone.
+  uint32_t forwarded_param(const Ctx& ctx, const Expr& x, ParamKind kind) const;
+
+  // A Return statement's value in a function with forwardable parameters.
+  Set forwarding_return(const Ctx& ctx, uint32_t e);
+
+  // result_of with Param(0) as `receiver` and other Param values dropped (implicit calls).
+  Set returns_for(uint32_t function, uint32_t receiver, int depth);
+
   static bool expr_names(const FileFacts& ff, uint32_t e, uint32_t name, int depth);
 
   // The value of calling `function` with `args` (and `receiver` bound to its first parameter).
@@ -418,6 +454,10 @@ class Resolver {
   void evaluate_statement(uint32_t f, const Stmt& s);
 
   void define(const Ctx& ctx, uint32_t local_scope);
+
+  // A registration not known yet to give back its argument in the first round is bound from the
+  // second (its statement reads second_round_): a binding made now would stay (sets only grow).
+  void defer_to_second_round(bool& deferred);
 
   uint32_t lookup(const Ctx& ctx, uint32_t e, uint32_t name);
 
@@ -473,7 +513,10 @@ class Resolver {
 
   void evaluate_args(const Ctx& ctx, const Expr& call_expr, int depth, Args& args);
 
-  Set call(const Ctx& ctx, uint32_t e, const Expr& x, int depth);
+  Set call(const Ctx& ctx, uint32_t e, const Expr& x, int depth, bool forward = false);
+
+  // Fills args.forwarded for a call returned by ctx.scope (see find_param_returns).
+  void mark_forwarded(const Ctx& ctx, const Expr& call_expr, Args& args);
 
   void container_method(uint32_t site, uint32_t container, uint32_t method, const Args& args,
                         Set& out, int depth);
@@ -528,6 +571,10 @@ class Resolver {
   bool is_dict_display(uint32_t container) const;
   // The values stored under literal key `key` of the dict display at `site`.
   uint32_t key_var(uint32_t site, uint32_t key);
+  // A dict display's keys that are not plain string literals (what iterating it gives besides
+  // its values), in key_vars_ under kDisplayKeys; created by the display's first evaluation, so
+  // every iteration of the dict it makes reads it.
+  void create_display_keys(uint32_t f, const Expr& display, uint32_t site);
   void keyed_subscript(uint32_t container, uint32_t key, Set& out);
 
   // ---- output -------------------------------------------------------------------------------
@@ -630,6 +677,12 @@ class Resolver {
   std::vector<uint32_t> wrapper_of_;         // per scope: the wrapper closure it returns, or kNone
   // Per scope: the parameter every return gives back (kClassOfParam: its `__class__`).
   std::vector<uint32_t> returned_param_;
+  // Per scope: bit i set when parameter i (< 32), positional or *args, is never rebound and some
+  // return may give it back (see find_param_returns); 0 for functions without Param returns.
+  std::vector<uint32_t> forwardable_;
+  FlatMap<uint64_t> default_vars_;  // (function, parameter name) -> its default's values
+  // A pseudo-variable changed when the second round starts: statements deferred to it read it.
+  uint32_t second_round_ = kNone;
   static constexpr uint32_t kClassOfParam = 1u << 31;
   bool changed_ = false;
 

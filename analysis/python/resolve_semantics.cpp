@@ -18,7 +18,7 @@ void Resolver::record_iteration(const Ctx& ctx, uint32_t cls, uint32_t site) {
     record_call(ctx, values_[m].a, site);
     // A generator __iter__ returns a generator: its __next__ is Python's.
     if ((scopes_[values_[m].a].flags & kGenerator) != 0) continue;
-    const Set iterators = returns_of(values_[m].a, 0);
+    const Set iterators = returns_for(values_[m].a, instance_of(cls), 0);
     for (uint32_t it : iterators) {
       if (values_[it].kind != VK::Instance) continue;
       const uint32_t next = class_attribute(values_[it].a, s_next_);
@@ -222,6 +222,16 @@ uint32_t Resolver::key_var(uint32_t site, uint32_t key) {
     site_key_vars_[site].push_back(*var);
   }
   return *var;
+}
+
+void Resolver::create_display_keys(uint32_t f, const Expr& display, uint32_t site) {
+  for (uint32_t i = 0; i < display.list_count; i += 2) {
+    const Expr& k = expr_at(f, list_item(f, display.list_begin + i));
+    if (k.kind == ExprKind::Opaque && k.str != kNone) continue;  // a plain string: no value
+    const auto [var, inserted] = key_vars_.try_emplace(detail::key(site, kDisplayKeys), 0);
+    if (inserted) *var = new_var();
+    return;
+  }
 }
 
 // `d["k"]` reads what was stored under "k" and what was stored under no literal key (the

@@ -416,6 +416,73 @@ void Resolver::find_identities() {
   }
 }
 
+void Resolver::find_param_returns() {
+  forwardable_.assign(scopes_.size(), 0);
+  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+    const ScopeRec& s = scopes_[g];
+    if (s.kind != ScopeKind::Function && s.kind != ScopeKind::Lambda) continue;
+    if ((s.flags & kGenerator) != 0 || returned_param_[g] != kNone) continue;
+    const Scope& sc = facts(s.file).scopes[s.local];
+    for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
+      const ParamKind kind = facts(s.file).params[sc.params_begin + p].kind;
+      if (kind == ParamKind::Positional || kind == ParamKind::VarPositional) {
+        forwardable_[g] |= 1u << p;
+      }
+    }
+  }
+  const auto param_of = [&](uint32_t f, uint32_t g, uint32_t name) -> uint32_t {
+    const Scope& sc = facts(f).scopes[scopes_[g].local];
+    for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
+      if (facts(f).params[sc.params_begin + p].name == name) return p;
+    }
+    return kNone;
+  };
+  // A parameter rebound anywhere in its function (or by a nested function's `nonlocal`) is no
+  // longer the argument.
+  std::vector<uint8_t> gives_back(scopes_.size(), 0);
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      const uint32_t g = gscope(f, s.scope);
+      if (s.kind == StmtKind::Nonlocal || s.kind == StmtKind::Global) {
+        for (uint32_t p = g; p != kNone; p = scopes_[p].parent) {
+          const uint32_t i = forwardable_[p] == 0 ? kNone : param_of(f, p, s.str);
+          if (i != kNone) forwardable_[p] &= ~(1u << i);
+        }
+        continue;
+      }
+      if (forwardable_[g] == 0) continue;
+      if (s.kind == StmtKind::Assign) {
+        const Scope& sc = ff.scopes[s.scope];
+        for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
+          if (expr_names(ff, s.a, ff.params[sc.params_begin + p].name, 0)) {
+            forwardable_[g] &= ~(1u << p);
+          }
+        }
+      } else if (s.kind == StmtKind::Return) {
+        const Expr& r = ff.exprs[s.b];
+        gives_back[g] |= r.kind == ExprKind::Name || r.kind == ExprKind::Call ? 1 : 0;
+      }
+    }
+  }
+  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+    if (gives_back[g] == 0) forwardable_[g] = 0;
+  }
+  // Defaults: what a parameter is when the call passes nothing for it.
+  for (uint32_t f = 0; f < files_.size(); ++f) {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      if (s.kind != StmtKind::Assign || ff.exprs[s.a].kind != ExprKind::ScopedName) continue;
+      const Expr& t = ff.exprs[s.a];
+      const uint32_t g = gscope(f, t.a);
+      const uint32_t i = forwardable_[g] == 0 ? kNone : param_of(f, g, t.str);
+      if (i == kNone || (forwardable_[g] & (1u << i)) == 0) continue;
+      const auto [var, inserted] = default_vars_.try_emplace(key(g, gs(f, t.str)), 0);
+      if (inserted) *var = new_var();
+    }
+  }
+}
+
 bool Resolver::expr_names(const FileFacts& ff, uint32_t e, uint32_t name, int depth) {
   if (depth > 64) return true;
   const Expr& x = ff.exprs[e];
