@@ -56,9 +56,13 @@ int run_stats(const StatsArgs& args) {
   refresh::PipelineOptions options;
   options.cache = store.get();
   options.threads = args.threads;
-  // Stats reports the graph itself and every view's cost (dense included), whatever --view says.
+  // Stats reports the graph itself and every view's cost (dense included), whatever --view says;
+  // but `--view none` alone tags nothing, so, as in every command, it analyses nothing (the
+  // report then has no analysed file and a row of zero cost).
   const analysis::SourceTree tree = scan_repo(repo);
-  const analysis::Analysis analysed = refresh::analyse(tree, options, /*dense=*/true);
+  const bool analyse = !args.view.view_given() || refresh::view_needs_analysis(view_options);
+  const analysis::Analysis analysed =
+      analyse ? refresh::analyse(tree, options, /*dense=*/true) : analysis::Analysis{};
   const analysis::Graph& graph = analysed.graph;
   // Without --view (--style) every view's (style's) cost is shown, so the choice can be made
   // before mounting; a --tag-budget adds a budgeted row after each.

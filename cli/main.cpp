@@ -8,7 +8,7 @@
 
 int main(int argc, char** argv) {
   using namespace anchorfs::cli;
-  CLI::App app{"anchorfs: a read-only view of a Python repository with structural tag comments",
+  CLI::App app{"anchorfs: a view of a repository whose source files carry structural tag comments",
                "anchorfs"};
   app.set_version_flag("--version", "anchorfs " ANCHORFS_VERSION);
   app.require_subcommand(1);

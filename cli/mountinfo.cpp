@@ -45,17 +45,22 @@ std::vector<MountEntry> parse_mountinfo(const std::string& text) {
     entry.mount_point = unescape(parts[4]);
     entry.fstype = unescape(parts[dash + 1]);
     if (dash + 2 < parts.size()) entry.source = unescape(parts[dash + 2]);
+    if (dash + 3 < parts.size()) entry.super_options = unescape(parts[dash + 3]);
     mounts.push_back(std::move(entry));
   }
   return mounts;
 }
 
-std::optional<MountEntry> find_mount(const std::string& canonical_path) {
+std::vector<MountEntry> mount_table() {
   std::ifstream in("/proc/self/mountinfo");
   std::stringstream text;
   text << in.rdbuf();
+  return parse_mountinfo(text.str());
+}
+
+std::optional<MountEntry> find_mount(const std::string& canonical_path) {
   std::optional<MountEntry> found;
-  for (MountEntry& entry : parse_mountinfo(text.str())) {
+  for (MountEntry& entry : mount_table()) {
     if (entry.mount_point == canonical_path) found = std::move(entry);
   }
   return found;

@@ -55,6 +55,17 @@ fuse_entry_param entry_param(const Generation& generation, uint32_t index) {
   return e;
 }
 
+int open_for_reader(ServerState& state, const std::string& path) {
+  const std::shared_ptr<const SourceRoot> root = state.root();
+  int fd = open_source(root->fd, path);
+  if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+    state.handles.shrink();  // our own kept descriptors are the likely reason
+    fd = open_source(root->fd, path);
+  }
+  if (fd < 0) errno = open_error_for_reader(errno);
+  return fd;
+}
+
 namespace {
 
 // What a reader gets when the source no longer is the version the snapshot recorded: never bytes
@@ -72,24 +83,6 @@ int refuse_changed(ServerState& state, const struct stat* st, const analysis::Tr
   return permissions_changed ? EACCES : EIO;
 }
 
-// The errors a caller may see as themselves when a source cannot be opened; the rest (a symlink
-// or a mount swapped in, ...) are EIO.
-int visible_open_error(int error) {
-  switch (error) {
-    case EACCES:
-    case EPERM:
-    case ENOENT:
-    case ENOTDIR:
-    case EMFILE:
-    case ENFILE:
-    case ENOMEM:
-    case ENAMETOOLONG:
-      return error;
-    default:
-      return EIO;
-  }
-}
-
 // The descriptor serving `entry` as inode `ino`: the one kept for it while it still holds that
 // version, else the source opened by path and verified to be that version. Null with `error` set
 // otherwise. Bytes and permission decisions thus always come from the version the kernel was told.
@@ -102,14 +95,9 @@ std::shared_ptr<const SourceHandle> source_for(ServerState& state, fuse_ino_t in
     error = refuse_changed(state, &st, entry);
     return nullptr;
   }
-  const std::shared_ptr<const SourceRoot> root = state.root();
-  int fd = open_source(root->fd, entry.path);
-  if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
-    state.handles.shrink();  // our own kept descriptors are the likely reason
-    fd = open_source(root->fd, entry.path);
-  }
+  const int fd = open_for_reader(state, entry.path);
   if (fd < 0) {
-    error = visible_open_error(errno);
+    error = errno;
     return nullptr;
   }
   auto opened = std::make_shared<const SourceHandle>(fd);
@@ -299,7 +287,7 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
   thread_local std::vector<char> buffer;
   buffer.resize(length);
   if (!layout.read(fd, offset, std::span<char>(buffer.data(), length))) {
-    return static_cast<void>(fuse_reply_err(req, EIO));
+    return static_cast<void>(fuse_reply_err(req, errno));  // EIO for a short read
   }
   fuse_reply_buf(req, buffer.data(), length);
 }

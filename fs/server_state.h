@@ -124,6 +124,11 @@ double writable_attributes(const ServerState& state, uint64_t ino, const Served&
 void open_for_writing(fuse_req_t req, ServerState& state, uint64_t ino, fuse_file_info* fi);
 // Reads through a write handle (the stage, or the checkout file).
 void read_open_file(fuse_req_t req, ServerState& state, uint64_t handle, size_t size, off_t off);
+// Opens the source at `path` for a reader (open_source). Out of descriptors, it gives back kept
+// ones (our own are the likely cause) and tries once more. -1 with errno as a reader may see it
+// (open_error_for_reader): EMFILE, EACCES, ENOENT ... as themselves, never a blanket EIO.
+int open_for_reader(ServerState& state, const std::string& path);
+
 // Reads an untagged file of a writable mount as it is in the checkout now.
 void read_in_place(fuse_req_t req, ServerState& state, const analysis::TreeEntry& entry,
                    size_t size, off_t off);

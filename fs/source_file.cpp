@@ -39,6 +39,22 @@ int open_source(int root_fd, const std::string& path) {
   return analysis::open_beneath(root_fd, path, kBaseFlags);
 }
 
+int open_error_for_reader(int error) {
+  switch (error) {
+    case EACCES:
+    case EPERM:
+    case ENOENT:
+    case ENOTDIR:
+    case EMFILE:
+    case ENFILE:
+    case ENOMEM:
+    case ENAMETOOLONG:
+      return error;
+    default:
+      return EIO;
+  }
+}
+
 bool is_recorded_version(const struct stat& st, const analysis::TreeEntry& entry) {
   return same_owner_and_bytes(st, entry) && ctime_ns(st) == entry.ctime_ns;
 }

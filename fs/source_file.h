@@ -21,6 +21,11 @@ namespace anchorfs::fs {
 // set.
 int open_source(int root_fd, const std::string& path);
 
+// The errno a reader gets when opening a source failed with `error`: the causes a caller can act
+// on keep their value (ENOENT, EACCES, EPERM, ENOTDIR, EMFILE, ENFILE, ENOMEM, ENAMETOOLONG);
+// the rest (a symlink or a mount swapped in on the way: ELOOP, EXDEV, ...) are EIO.
+int open_error_for_reader(int error);
+
 // Opens `path` beneath `root_fd` with `flags` (and `mode` when creating) under the same rule:
 // no symlink on the way, nothing outside the root ("" is the root itself). A trailing symlink
 // is opened itself only with O_PATH|O_NOFOLLOW. Returns the fd, or -1 with errno set (ELOOP or

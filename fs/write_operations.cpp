@@ -595,11 +595,11 @@ void read_open_file(fuse_req_t req, ServerState& state, uint64_t handle, size_t 
 
 void read_in_place(fuse_req_t req, ServerState& state, const analysis::TreeEntry& entry,
                    size_t size, off_t off) {
-  UniqueFd fd(open_source(state.root()->fd, entry.path));
+  UniqueFd fd(open_for_reader(state, entry.path));
+  if (fd.get() < 0) return reply_error(req, errno);
   struct stat st {};
-  if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    return reply_error(req, EIO);
-  }
+  if (::fstat(fd.get(), &st) != 0) return reply_error(req, errno);
+  if (!S_ISREG(st.st_mode)) return reply_error(req, EIO);  // something else took its name
   thread_local std::vector<char> buffer;
   buffer.resize(size);
   const ssize_t n = pread_fully(fd.get(), buffer.data(), size, static_cast<uint64_t>(off));

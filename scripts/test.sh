@@ -7,11 +7,18 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 "$here/scripts/install-deps.sh"
 
-# Tests never touch the user's cache or configuration: every anchorfs a test starts without an
-# explicit --cache-dir uses this run's own XDG directories, removed at the end.
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
-export XDG_CACHE_HOME="$scratch/cache" XDG_CONFIG_HOME="$scratch/config"
+# Tests never touch the user's cache or configuration: ctest gives every test a home inside the
+# build tree (tests/CMakeLists.txt). Checked here: what anchorfs would write in the user's cache
+# and configuration directories, and which programs have a directory there, is the same after
+# each ctest run as before it.
+home_fingerprint() {
+  local dir
+  for dir in "$HOME/.cache" "${XDG_CACHE_HOME:-}" "$HOME/.config" "${XDG_CONFIG_HOME:-}"; do
+    [ -n "$dir" ] && [ -d "$dir" ] || continue
+    find "$dir" -mindepth 1 -maxdepth 1 -printf '%p\n'
+    if [ -d "$dir/anchorfs" ]; then find "$dir/anchorfs" -printf '%p %s %T@\n'; fi
+  done | sort -u
+}
 
 run_suite() {
   local build="$1" ctest_args="$2"; shift 2
@@ -20,8 +27,15 @@ run_suite() {
   "$here/scripts/build.sh" "$build" "$@" >/dev/null
   echo "anchorfs: built $build in $((SECONDS - start)) s" >&2
   start=$SECONDS
+  local before
+  before="$(home_fingerprint)"
   # shellcheck disable=SC2086
   (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 600 $ctest_args)
+  if [ "$(home_fingerprint)" != "$before" ]; then
+    echo "anchorfs: the tests changed the user's cache or configuration directories:" >&2
+    diff <(printf '%s\n' "$before") <(home_fingerprint) >&2 || true
+    exit 1
+  fi
   echo "anchorfs: tested $build in $((SECONDS - start)) s" >&2
 }
 

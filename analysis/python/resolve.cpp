@@ -42,7 +42,7 @@ void Resolver::run() {
     full_round_ = round == 0;
     if (round == 1) touch(second_round_);
     update_bases();
-    for (uint32_t f : evaluation_order_) evaluate_file(f);
+    for (const FileId f : evaluation_order_) evaluate_file(f);
     for (const auto& [file, dst, src] : copies_) merge(dst, vars_.get(src));
     stmt_reads_.compact();
     resolve_trace("round %d full %d evaluated %zu values %zu vars %zu", round, full_round_ ? 1 : 0,
@@ -55,15 +55,15 @@ void Resolver::run() {
   emit_edges();
 }
 
-Set Resolver::call_result(uint32_t function, uint32_t receiver, const Args& args, int depth) {
+Set Resolver::call_result(ScopeId function, ValueId receiver, const Args& args, int depth) {
   const uint32_t returned = returned_param_[function];
   if (returned == kNone) {
     Set returns = result_of(function, depth);
     if (forwardable_[function] == 0) return returns;
     Set out;
-    for (uint32_t v : returns) {
+    for (ValueId v : returns) {
       if (values_[v].kind == VK::Param) {
-        unite(out, argument_at(function, values_[v].a, receiver, args));
+        unite(out, argument_at(function, values_[v].index(), receiver, args));
       } else {
         insert(out, v);
       }
@@ -73,18 +73,18 @@ Set Resolver::call_result(uint32_t function, uint32_t receiver, const Args& args
   const Set argument = argument_at(function, returned & ~kClassOfParam, receiver, args);
   if ((returned & kClassOfParam) == 0) return argument;
   Set classes;
-  for (uint32_t v : argument) {
-    if (values_[v].kind == VK::Instance) insert(classes, value(VK::Class, values_[v].a));
+  for (ValueId v : argument) {
+    if (values_[v].kind == VK::Instance) insert(classes, values_.cls(values_[v].scope()));
   }
   return classes;
 }
 
-Set Resolver::argument_at(uint32_t function, uint32_t index, uint32_t receiver,
+Set Resolver::argument_at(ScopeId function, uint32_t index, ValueId receiver,
                           const Args& args) {
-  if (receiver != kNone && index == 0) return {receiver};
-  const size_t at = receiver != kNone ? index - 1 : index;
+  if (receiver != kNoValue && index == 0) return {receiver};
+  const size_t at = receiver != kNoValue ? index - 1 : index;
   if (args.forwarding && at < Args::kMaxForwarded && args.forwarded[at] != Args::kNotForwarded) {
-    return {value(VK::Param, args.forwarded[at])};
+    return {values_.param(args.forwarded[at])};
   }
   if (at < args.positional.size()) return args.positional[at];
   if (args.open_positional) return args.starred;  // `f(*items)`: any of the items
@@ -94,13 +94,13 @@ Set Resolver::argument_at(uint32_t function, uint32_t index, uint32_t receiver,
   if (index >= sc.params_count) return {};
   const Param& param = ff.params[sc.params_begin + index];
   if (param.kind != ParamKind::Positional) return {};
-  const uint32_t name = gs(s.file, param.name);
+  const NameId name = gs(s.file, param.name);
   for (const auto& [keyword, values] : args.keywords) {
     if (keyword == name) return values;
   }
   // A `**d` argument may bind the parameter without saying so: every caller's argument.
   if (!args.double_starred.empty()) return read(find_var(function, name));
-  const uint32_t* fallback = default_vars_.find(key(function, name));
+  const VarId* fallback = default_vars_.find(function, name);
   return fallback == nullptr ? Set{} : read(*fallback);
 }
 
@@ -120,7 +120,7 @@ uint32_t Resolver::forwarded_param(const Ctx& ctx, const Expr& x, ParamKind kind
 Set Resolver::forwarding_return(const Ctx& ctx, uint32_t e) {
   const Expr& x = expr_at(ctx.file, e);
   if (const uint32_t p = forwarded_param(ctx, x, ParamKind::Positional); p != kNone) {
-    return {value(VK::Param, p)};
+    return {values_.param(p)};
   }
   if (x.kind == ExprKind::Call) return call(ctx, e, x, 0, true);
   return eval(ctx, e, 0);
@@ -147,14 +147,14 @@ void Resolver::mark_forwarded(const Ctx& ctx, const Expr& call_expr, Args& args)
   for (; at < Args::kMaxForwarded; ++at) args.forwarded[at] = Args::kNotForwarded;
 }
 
-Set Resolver::returns_for(uint32_t function, uint32_t receiver, int depth) {
+Set Resolver::returns_for(ScopeId function, ValueId receiver, int depth) {
   Set returns = result_of(function, depth);
   if (forwardable_[function] == 0) return returns;
   Set out;
-  for (uint32_t v : returns) {
+  for (ValueId v : returns) {
     if (values_[v].kind != VK::Param) {
       insert(out, v);
-    } else if (values_[v].a == 0) {
+    } else if (values_[v].index() == 0) {
       insert(out, receiver);
     }
   }
@@ -162,7 +162,7 @@ Set Resolver::returns_for(uint32_t function, uint32_t receiver, int depth) {
 }
 
 void Resolver::update_bases() {
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (uint32_t s = 1; s < ff.scopes.size(); ++s) {
       if (ff.scopes[s].kind == ScopeKind::Class) update_class_bases(f, s);
@@ -170,71 +170,71 @@ void Resolver::update_bases() {
   }
 }
 
-void Resolver::update_class_bases(uint32_t f, uint32_t local) {
+void Resolver::update_class_bases(FileId f, uint32_t local) {
   const Scope& sc = facts(f).scopes[local];
   if (sc.bases_count == 0) return;
-  const uint32_t g = gscope(f, local);
+  const ScopeId g = gscope(f, local);
   const Ctx ctx{f, gscope(f, sc.parent), entity_of(gscope(f, sc.parent))};
   std::vector<uint32_t> bases;
   for (uint32_t i = 0; i < sc.bases_count; ++i) {
     const Set values = eval(ctx, list_item(f, sc.bases_begin + i), 0);
-    for (uint32_t v : values) {
-      if (values_[v].kind != VK::Class || values_[v].a == g) continue;
-      if (std::find(bases.begin(), bases.end(), values_[v].a) == bases.end()) {
-        bases.push_back(values_[v].a);
-      }
+    for (ValueId v : values) {
+      if (values_[v].kind != VK::Class || values_[v].scope() == g) continue;
+      const uint32_t base = raw(values_[v].scope());
+      if (std::find(bases.begin(), bases.end(), base) == bases.end()) bases.push_back(base);
     }
   }
   // Every cached MRO is recomputed when next asked for.
-  if (classes_.set_bases(g, std::move(bases))) touch(scope_shape(g));
+  if (classes_.set_bases(raw(g), std::move(bases))) touch(scope_shape(g));
 }
 
-uint32_t Resolver::class_attribute(uint32_t c, uint32_t name, size_t skip) {
-  const std::vector<uint32_t>& order = classes_.mro(c);
-  for (size_t i = 0; i < skip && i < order.size(); ++i) note_read(scope_shape(order[i]));
-  for (size_t i = 0; i < order.size(); ++i) read_attribute_shape(order[i], name);
+VarId Resolver::class_attribute(ScopeId c, NameId name, size_t skip) {
+  const std::vector<uint32_t>& order = mro(c);
+  for (size_t i = 0; i < skip && i < order.size(); ++i) note_read(scope_shape(ScopeId{order[i]}));
+  for (size_t i = 0; i < order.size(); ++i) read_attribute_shape(ScopeId{order[i]}, name);
   const size_t at = skip == 0 ? defining_class(c, name, order) : first_binding(order, name, skip);
-  for (size_t i = skip; i < order.size() && i <= at; ++i) note_read(scope_shape(order[i]));
-  return at < order.size() ? find_var(order[at], name) : kNone;
+  for (size_t i = skip; i < order.size() && i <= at; ++i) {
+    note_read(scope_shape(ScopeId{order[i]}));
+  }
+  return at < order.size() ? find_var(ScopeId{order[at]}, name) : kNoVar;
 }
 
-size_t Resolver::first_binding(const std::vector<uint32_t>& order, uint32_t name,
-                               size_t skip) const {
+size_t Resolver::first_binding(const std::vector<uint32_t>& order, NameId name, size_t skip) const {
   for (size_t i = skip; i < order.size(); ++i) {
-    if (find_var(order[i], name) != kNone) return i;
+    if (find_var(ScopeId{order[i]}, name) != kNoVar) return i;
   }
   return order.size();
 }
 
-size_t Resolver::defining_class(uint32_t c, uint32_t name, const std::vector<uint32_t>& order) {
+size_t Resolver::defining_class(ScopeId c, NameId name, const std::vector<uint32_t>& order) {
   if (class_cache_epoch_ != classes_.generation() + class_vars_created_) {
     class_cache_epoch_ = classes_.generation() + class_vars_created_;
     defining_class_.clear();
   }
-  const auto [index, inserted] = defining_class_.try_emplace(key(c, name), 0);
+  const auto [index, inserted] = defining_class_.try_emplace(c, name, 0);
   if (inserted) *index = static_cast<uint32_t>(first_binding(order, name, 0));
   return *index;
 }
 
-void Resolver::bind_method(uint32_t v, uint32_t receiver, Set& out, int depth) {
+void Resolver::bind_method(ValueId v, ValueId receiver, Set& out, int depth) {
   const Value val = values_[v];
   if (val.kind == VK::Wrapped && depth < kMaxEvalDepth) {
-    const Value inner = values_[val.b];
-    if (inner.kind == VK::Function && (scopes_[inner.a].flags & kProperty) != 0) {
-      bind_method(val.b, receiver, out, depth + 1);
+    const Value inner = values_[val.inner()];
+    if (inner.kind == VK::Function && (scopes_[inner.scope()].flags & kProperty) != 0) {
+      bind_method(val.inner(), receiver, out, depth + 1);
       return;
     }
     Set bound;
-    bind_method(val.b, receiver, bound, depth + 1);
-    for (uint32_t b : bound) insert(out, value(VK::Wrapped, val.a, b));
+    bind_method(val.inner(), receiver, bound, depth + 1);
+    for (ValueId b : bound) insert(out, values_.wrapped(val.scope(), b));
     return;
   }
   if (val.kind == VK::Property) {
     // Read on an instance it runs the getter (no edge: a property read is no call).
     if (values_[receiver].kind == VK::Instance) {
-      const ArgFrame frame(*this);
+      const ArgFrame frame(args_);
       const Args none(frame.storage());
-      unite(out, call_result(val.a, receiver, none, depth));
+      unite(out, call_result(val.getter(), receiver, none, depth));
     } else {
       insert(out, v);
     }
@@ -244,41 +244,40 @@ void Resolver::bind_method(uint32_t v, uint32_t receiver, Set& out, int depth) {
     insert(out, v);
     return;
   }
-  const uint8_t flags = scopes_[val.a].flags;
+  const uint8_t flags = scopes_[val.scope()].flags;
   const Value recv = values_[receiver];
   if ((flags & kStaticMethod) != 0) {
     insert(out, v);
   } else if ((flags & kClassMethod) != 0) {
-    const uint32_t cls = recv.kind == VK::Instance ? value(VK::Class, recv.a) : receiver;
-    insert(out, value(VK::Bound, val.a, cls));
+    const ValueId cls = recv.kind == VK::Instance ? values_.cls(recv.scope()) : receiver;
+    insert(out, values_.bound(val.scope(), cls));
   } else if ((flags & kProperty) != 0) {
     // Reading a property runs its getter on the instance: a getter giving back `self` or
     // `self.__class__` gives this receiver's. On a class it is the property object.
     if (recv.kind == VK::Instance) {
-      const ArgFrame frame(*this);
+      const ArgFrame frame(args_);
       const Args none(frame.storage());
-      unite(out, call_result(val.a, receiver, none, depth));
+      unite(out, call_result(val.scope(), receiver, none, depth));
     }
   } else if (recv.kind == VK::Instance) {
-    insert(out, value(VK::Bound, val.a, receiver));
+    insert(out, values_.bound(val.scope(), receiver));
   } else {
     insert(out, v);
   }
 }
 
-bool Resolver::stale(uint32_t stmt) const {
+bool Resolver::stale(StmtId stmt) const {
   if (full_round_) return true;
   const uint32_t since = stmt_round_[stmt];
-  return stmt_reads_.any_of(stmt, [&](uint32_t var) {
-    return vars_.recently_changed(var) && vars_.changed(var) >= since;
-  });
+  return stmt_reads_.any_of(
+      stmt, [&](VarId var) { return vars_.recently_changed(var) && vars_.changed(var) >= since; });
 }
 
-void Resolver::evaluate_file(uint32_t f) {
+void Resolver::evaluate_file(FileId f) {
   for (uint32_t c : copies_of_file_[f]) merge(copies_[c].dst, vars_.get(copies_[c].src));
   const FileFacts& ff = facts(f);
   for (uint32_t i = 0; i < ff.stmts.size(); ++i) {
-    const uint32_t stmt = files_[f].stmt_base + i;
+    const StmtId stmt = stmt_of(f, i);
     if (!stale(stmt)) continue;
     ++evaluated_;
     reads_.clear();
@@ -289,9 +288,9 @@ void Resolver::evaluate_file(uint32_t f) {
   }
 }
 
-void Resolver::evaluate_statement(uint32_t f, const Stmt& s) {
+void Resolver::evaluate_statement(FileId f, const Stmt& s) {
   {
-    const uint32_t scope = gscope(f, s.scope);
+    const ScopeId scope = gscope(f, s.scope);
     const Ctx ctx{f, scope, entity_of(scope)};
     switch (s.kind) {
       case StmtKind::Assign: {
@@ -321,10 +320,10 @@ void Resolver::evaluate_statement(uint32_t f, const Stmt& s) {
 }
 
 void Resolver::define(const Ctx& ctx, uint32_t local_scope) {
-  const uint32_t f = ctx.file;
+  const FileId f = ctx.file;
   const Scope& sc = facts(f).scopes[local_scope];
-  const uint32_t g = gscope(f, local_scope);
-  Set current{value(sc.kind == ScopeKind::Class ? VK::Class : VK::Function, g)};
+  const ScopeId g = gscope(f, local_scope);
+  Set current{sc.kind == ScopeKind::Class ? values_.cls(g) : values_.function(g)};
   bool deferred = false;
   // Decorators apply bottom-up; an unresolvable decorator (or one whose result is unknown)
   // leaves the definition itself in place.
@@ -333,52 +332,54 @@ void Resolver::define(const Ctx& ctx, uint32_t local_scope) {
     if (decorator.empty()) continue;
     Set result;
     Set general;
-    for (uint32_t d : decorator) {
+    for (ValueId d : decorator) {
       const Value dv = values_[d];
-      const uint32_t wrapper = dv.kind == VK::Function ? wrapper_of_[dv.a] : kNone;
-      if (wrapper == kNone) {
+      const ScopeId wrapper = dv.kind == VK::Function ? wrapper_of_[dv.scope()] : kNoScope;
+      if (wrapper == kNoScope) {
         general.insert(d);
         continue;
       }
       // A closure-returning decorator: each decorated definition gets its own wrapper value,
       // so the wrapper's call of the wrapped function stays specific to it.
-      call_edges_.insert(key(ctx.caller, entity_of(dv.a)));
-      for (uint32_t v : current) insert(result, value(VK::Wrapped, wrapper, v));
+      calls_.direct(ctx.caller, entity_of(dv.scope()));
+      for (ValueId v : current) insert(result, values_.wrapped(wrapper, v));
     }
     if (!general.empty()) {
-      const ArgFrame frame(*this);
+      const ArgFrame frame(args_);
       Args args(frame.storage());
       args.positional.push_back(current);
-      const Set applied = call_values(ctx, general, args, kNone, 0);
+      const Set applied = call_values(ctx, general, args, kNoSite, 0);
       // A decorator that gives back what it decorates (a registration: `@register`) is not
       // also the inner decorators its own body (or its factory's) defines and returns when
-      // called another way (`@register("name")`), nor the decorator itself, nor a module- or class-level
-      // definition: those reach its result through what its other callers pass (the closures
-      // and parameters it shares between calls). A wrapper closure it may return stays.
-      const bool gives_back = std::all_of(current.begin(), current.end(), [&](uint32_t v) {
+      // called another way (`@register("name")`), nor the decorator itself, nor a module- or
+      // class-level definition: those reach its result through what its other callers pass
+      // (the closures and parameters it shares between calls). A wrapper closure it may return
+      // stays.
+      const bool gives_back = std::all_of(current.begin(), current.end(), [&](ValueId v) {
         return std::find(applied.begin(), applied.end(), v) != applied.end();
       });
-      const auto foreign = [&](uint32_t v) {
+      const auto foreign = [&](ValueId v) {
         const Value val = values_[v];
         if (val.kind != VK::Function && val.kind != VK::Class) return false;
-        const uint32_t parent = scopes_[val.a].parent;
+        const ScopeId parent = scopes_[val.scope()].parent;
         const ScopeKind outer = scopes_[parent].kind;
         if (outer == ScopeKind::Module || outer == ScopeKind::Class) return true;
-        return std::any_of(general.begin(), general.end(), [&](uint32_t d) {
+        return std::any_of(general.begin(), general.end(), [&](ValueId d) {
           const Value dv = values_[d];
           const bool function = dv.kind == VK::Function || dv.kind == VK::Bound;
-          return function && (dv.a == val.a || dv.a == parent || scopes_[dv.a].parent == parent);
+          return function && (dv.scope() == val.scope() || dv.scope() == parent ||
+                              scopes_[dv.scope()].parent == parent);
         });
       };
       // In the first round a registration's result may still lack the returns that give its
       // argument back (defined further down); what is bound now would stay, so the name waits
       // for the second round.
-      const bool may_give_back = std::any_of(general.begin(), general.end(), [&](uint32_t d) {
+      const bool may_give_back = std::any_of(general.begin(), general.end(), [&](ValueId d) {
         const Value dv = values_[d];
-        return (dv.kind == VK::Function || dv.kind == VK::Bound) && forwardable_[dv.a] != 0;
+        return (dv.kind == VK::Function || dv.kind == VK::Bound) && forwardable_[dv.scope()] != 0;
       });
       if (full_round_ && !gives_back && may_give_back) defer_to_second_round(deferred);
-      for (uint32_t v : applied) {
+      for (ValueId v : applied) {
         const bool own = std::find(current.begin(), current.end(), v) != current.end();
         if (!gives_back || own || !foreign(v)) insert(result, v);
       }
@@ -395,20 +396,21 @@ void Resolver::defer_to_second_round(bool& deferred) {
   changed_ = true;  // so that there is a second round
 }
 
-uint32_t Resolver::lookup(const Ctx& ctx, uint32_t e, uint32_t name) {
-  uint32_t& cached = expr_slot_[files_[ctx.file].expr_base + e];
-  if (cached != kNone) return cached;
-  uint32_t found = find_var(ctx.scope, name);
-  for (uint32_t p = scopes_[ctx.scope].parent; found == kNone && p != kNone;
+VarId Resolver::lookup(const Ctx& ctx, uint32_t e, NameId name) {
+  // A Name's slot holds a variable.
+  uint32_t& cached = expr_slot_[site_of(ctx.file, e)];
+  if (cached != kNone) return VarId{cached};
+  VarId found = find_var(ctx.scope, name);
+  for (ScopeId p = scopes_[ctx.scope].parent; found == kNoVar && p != kNoScope;
        p = scopes_[p].parent) {
     if (scopes_[p].kind == ScopeKind::Class) continue;
     found = find_var(p, name);
   }
-  cached = found == kNone ? kUnresolved : found;
-  return cached;
+  cached = raw(found == kNoVar ? kUnresolved : found);
+  return VarId{cached};
 }
 
-std::optional<Builtin> Resolver::builtin(uint32_t name) const {
+std::optional<Builtin> Resolver::builtin(NameId name) const {
   if ((name_roles_[name] & kBuiltin) == 0) return std::nullopt;
   for (size_t b = 0; b < builtin_ids_.size(); ++b) {
     if (builtin_ids_[b] == name) return static_cast<Builtin>(b);
@@ -418,7 +420,7 @@ std::optional<Builtin> Resolver::builtin(uint32_t name) const {
 
 Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
   if (e == kNone || depth > kMaxEvalDepth) return {};
-  const uint32_t f = ctx.file;
+  const FileId f = ctx.file;
   const Expr x = expr_at(f, e);
   Set out;
   switch (x.kind) {
@@ -427,21 +429,21 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
       break;
     case ExprKind::Name: {
-      const uint32_t name = gs(f, x.str);
-      const uint32_t var = lookup(ctx, e, name);
+      const NameId name = gs(f, x.str);
+      const VarId var = lookup(ctx, e, name);
       if (var != kUnresolved) return read(var);
-      if (const auto b = builtin(name)) out.insert(value(VK::Builtin, static_cast<uint32_t>(*b)));
+      if (const auto b = builtin(name)) out.insert(values_.builtin(*b));
       break;
     }
     case ExprKind::ScopedName: {
-      const uint32_t var = find_var(gscope(f, x.a), gs(f, x.str));
-      if (var != kNone) return read(var);
+      const VarId var = find_var(gscope(f, x.a), gs(f, x.str));
+      if (var != kNoVar) return read(var);
       break;
     }
     case ExprKind::Attribute: {
       const Set objects = eval(ctx, x.a, depth + 1);
-      const uint32_t name = gs(f, x.str);
-      for (uint32_t o : objects) attribute(o, name, out, depth);
+      const NameId name = gs(f, x.str);
+      for (ValueId o : objects) attribute(o, name, out, depth);
       break;
     }
     case ExprKind::Call:
@@ -451,11 +453,11 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
       for (uint32_t i = 0; i < x.list_count; ++i)
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
       const LiteralIndex literal = literal_index_of(f, x);
-      const uint32_t key = literal.valid ? kNone : literal_key_of(f, x);
-      for (uint32_t o : objects) {
+      const NameId key = literal.valid ? kNoName : literal_key_of(f, x);
+      for (ValueId o : objects) {
         if (literal.valid && values_[o].kind == VK::Container) {
-          literal_subscript(values_[o].a, literal, files_[f].expr_base + e, out);
-        } else if (key != kNone && is_dict_display(o)) {
+          literal_subscript(values_[o].site(), literal, site_of(f, e), out);
+        } else if (key != kNoName && is_dict_display(o)) {
           keyed_subscript(o, key, out);
         } else {
           subscript(o, out, depth);
@@ -465,13 +467,14 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
     }
     case ExprKind::Container:
     case ExprKind::Tuple: {
-      const uint32_t site = files_[f].expr_base + e;
+      const SiteId site = site_of(f, e);
       // The literal's value, once its first evaluation has made it.
       uint32_t& made = expr_slot_[site];
-      const uint32_t elements = made == kNone ? elements_var(site) : elements_of(made);
-      uint32_t positions = kNone;
+      const VarId elements =
+          made == kNone ? heap_.elements_var(site) : heap_.elements_of(ValueId{made});
+      VarId positions = kNoVar;
       if (x.kind == ExprKind::Tuple) {
-        positions = positions_of(elements);
+        positions = Heap::positions_of(elements);
         if (made == kNone) {
           for (uint32_t i = 0; i < x.list_count; ++i) new_var();
         }
@@ -486,18 +489,19 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
         const Set v = eval(ctx, item, depth + 1);
         if (v.empty()) continue;
         if (pairs && i % 2 == 0) {
-          if (const uint32_t* keys = key_vars_.find(key(site, kDisplayKeys))) merge(*keys, v);
+          if (const VarId keys = heap_.display_keys(site); keys != kNoVar) merge(keys, v);
           continue;
         }
         merge(elements, v);
-        if (positions != kNone) merge(positions + i, v);
+        if (positions != kNoVar) merge(Heap::position(positions, i), v);
         if (pairs && i % 2 == 1) {
           const Expr& k = expr_at(f, list_item(f, x.list_begin + i - 1));
-          if (k.kind == ExprKind::Opaque && k.str != kNone) merge(key_var(site, gs(f, k.str)), v);
+          if (k.kind == ExprKind::Opaque && k.str != kNone)
+            merge(heap_.key_var(site, gs(f, k.str)), v);
         }
       }
-      if (made == kNone) made = value(VK::Container, site);
-      out.insert(made);
+      if (made == kNone) made = raw(values_.container(site));
+      out.insert(ValueId{made});
       break;
     }
     case ExprKind::Alternatives:
@@ -507,92 +511,91 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
       }
       break;
     case ExprKind::Definition:
-      out.insert(value(VK::Function, gscope(f, x.a)));
+      out.insert(values_.function(gscope(f, x.a)));
       break;
     case ExprKind::Keyword:
       return eval(ctx, x.a, depth + 1);
     case ExprKind::Star:
-      for (uint32_t v : eval(ctx, x.a, depth + 1)) iterate(v, out, depth);
+      for (ValueId v : eval(ctx, x.a, depth + 1)) iterate(v, out, depth);
       break;
     case ExprKind::Iterate:
-      for (uint32_t v : eval(ctx, x.a, depth + 1)) {
+      for (ValueId v : eval(ctx, x.a, depth + 1)) {
         iterate(v, out, depth);
-        if (values_[v].kind == VK::Instance) {
-          record_iteration(ctx, values_[v].a, files_[f].expr_base + e);
-        }
+        if (values_[v].kind == VK::Instance)
+          record_iteration(ctx, values_[v].scope(), site_of(f, e));
       }
       break;
     case ExprKind::DoubleStar:
-      for (uint32_t v : eval(ctx, x.a, depth + 1)) subscript(v, out, depth);
+      for (ValueId v : eval(ctx, x.a, depth + 1)) subscript(v, out, depth);
       break;
     case ExprKind::Enter:
-      for (uint32_t v : eval(ctx, x.a, depth + 1)) enter(v, out, depth);
+      for (ValueId v : eval(ctx, x.a, depth + 1)) enter(v, out, depth);
       break;
     case ExprKind::Caught:
-      for (uint32_t v : eval(ctx, x.a, depth + 1)) caught(v, out);
+      for (ValueId v : eval(ctx, x.a, depth + 1)) caught(v, out);
       break;
   }
   return out;
 }
 
-void Resolver::attribute(uint32_t o, uint32_t name, Set& out, int depth) {
+void Resolver::attribute(ValueId o, NameId name, Set& out, int depth) {
   const Value obj = values_[o];
   switch (obj.kind) {
     case VK::Module: {
-      const Module& m = modules_.modules()[obj.a];
-      if (m.file != kNone) {
-        read_attribute_shape(module_scope(m.file), name);
-        const uint32_t var = find_var(module_scope(m.file), name);
-        if (var != kNone) unite(out, read(var));
+      const FileId file = file_of(obj.module());
+      if (file != kNoFile) {
+        read_attribute_shape(module_scope(file), name);
+        const VarId var = find_var(module_scope(file), name);
+        if (var != kNoVar) unite(out, read(var));
       }
-      if (const auto sub = modules_.submodule(obj.a, strings_by_id_[name])) {
-        insert(out, value(VK::Module, *sub));
+      if (const auto sub = modules_.submodule(raw(obj.module()), strings_by_id_[name])) {
+        insert(out, values_.module(ModuleId{*sub}));
       }
       break;
     }
     case VK::Class: {
       if (name == s_class_) break;
-      const uint32_t var = class_attribute(obj.a, name);
-      if (var == kNone) break;
+      const VarId var = class_attribute(obj.scope(), name);
+      if (var == kNoVar) break;
       const Set found = read(var);
-      for (uint32_t v : found) bind_method(v, o, out, depth);
+      for (ValueId v : found) bind_method(v, o, out, depth);
       break;
     }
     case VK::Instance: {
       if (name == s_class_) {
-        insert(out, value(VK::Class, obj.a));
+        insert(out, values_.cls(obj.scope()));
         break;
       }
       // Instance attributes of every class on the MRO add up (no shadowing), so a missing
       // one is created empty and read: a later store changes exactly that variable.
-      const std::vector<uint32_t>& order = classes_.mro(obj.a);
-      const uint32_t* const vars = instance_vars(obj.a, name, order);
+      const std::vector<uint32_t>& order = mro(obj.scope());
+      const VarId* const vars = instance_vars(obj.scope(), name, order);
       for (size_t i = 0; i < order.size(); ++i) unite(out, read(vars[i]));
-      const uint32_t var = class_attribute(obj.a, name);
-      if (var == kNone) break;
+      const VarId var = class_attribute(obj.scope(), name);
+      if (var == kNoVar) break;
       const Set found = read(var);
-      for (uint32_t v : found) bind_method(v, o, out, depth);
+      for (ValueId v : found) bind_method(v, o, out, depth);
       break;
     }
     case VK::Super: {
-      uint32_t var = kNone;
-      const Value recv = values_[obj.b];
+      VarId var = kNoVar;
+      const Value recv = values_[obj.receiver()];
       if (recv.kind == VK::Instance || recv.kind == VK::Class) {
-        const std::vector<uint32_t>& order = classes_.mro(recv.a);
-        const auto at = std::find(order.begin(), order.end(), obj.a);
+        const std::vector<uint32_t>& order = mro(recv.scope());
+        const auto at = std::find(order.begin(), order.end(), raw(obj.scope()));
         if (at != order.end()) {
-          var = class_attribute(recv.a, name, static_cast<size_t>(at - order.begin()) + 1);
+          var = class_attribute(recv.scope(), name, static_cast<size_t>(at - order.begin()) + 1);
         }
       }
-      if (var == kNone) var = class_attribute(obj.a, name, 1);
-      if (var == kNone) break;
+      if (var == kNoVar) var = class_attribute(obj.scope(), name, 1);
+      if (var == kNoVar) break;
       const Set found = read(var);
-      for (uint32_t v : found) bind_method(v, obj.b, out, depth);
+      for (ValueId v : found) bind_method(v, obj.receiver(), out, depth);
       break;
     }
     case VK::Function: {
       note_read(object_shape(o));
-      if (const uint32_t* var = object_vars_.find(key(o, name))) unite(out, read(*var));
+      if (const VarId* var = object_vars_.find(o, name)) unite(out, read(*var));
       break;
     }
     default:
@@ -600,35 +603,35 @@ void Resolver::attribute(uint32_t o, uint32_t name, Set& out, int depth) {
   }
 }
 
-Set Resolver::implicit(uint32_t instance_class, uint32_t method, int depth) {
+Set Resolver::implicit(ScopeId instance_class, NameId method, int depth) {
   Set out;
-  const uint32_t var = class_attribute(instance_class, method);
-  if (var == kNone) return out;
+  const VarId var = class_attribute(instance_class, method);
+  if (var == kNoVar) return out;
   const Set found = read(var);
-  for (uint32_t v : found) {
+  for (ValueId v : found) {
     if (values_[v].kind == VK::Function) {
-      unite(out, returns_for(values_[v].a, instance_of(instance_class), depth));
+      unite(out, returns_for(values_[v].scope(), values_.instance(instance_class), depth));
     }
   }
   return out;
 }
 
-void Resolver::iterate(uint32_t v, Set& out, int depth) {
+void Resolver::iterate(ValueId v, Set& out, int depth) {
   const Value val = values_[v];
   switch (val.kind) {
     case VK::Container:
-      unite(out, read(elements_of(v)));
-      if (const uint32_t* keys = key_vars_.find(key(val.a, kDisplayKeys))) unite(out, read(*keys));
+      unite(out, read(heap_.elements_of(v)));
+      if (const VarId keys = heap_.display_keys(val.site()); keys != kNoVar) unite(out, read(keys));
       break;
     case VK::Generator:
-      unite(out, read(lazy_var(yield_var_, val.a)));
+      unite(out, read(lazy_var(yield_var_, val.scope())));
       break;
     case VK::Instance:
       if (depth > 2) break;
-      for (uint32_t it : implicit(val.a, s_iter_, depth)) {
+      for (ValueId it : implicit(val.scope(), s_iter_, depth)) {
         const Value iv = values_[it];
         if (iv.kind == VK::Instance) {
-          unite(out, implicit(iv.a, s_next_, depth));
+          unite(out, implicit(iv.scope(), s_next_, depth));
         } else {
           iterate(it, out, depth + 1);
         }
@@ -639,58 +642,58 @@ void Resolver::iterate(uint32_t v, Set& out, int depth) {
   }
 }
 
-void Resolver::subscript(uint32_t v, Set& out, int depth) {
+void Resolver::subscript(ValueId v, Set& out, int depth) {
   const Value val = values_[v];
   if (val.kind == VK::Container) {
-    unite(out, read(elements_of(v)));
+    unite(out, read(heap_.elements_of(v)));
   } else if (val.kind == VK::Instance) {
-    unite(out, implicit(val.a, s_getitem_, depth));
+    unite(out, implicit(val.scope(), s_getitem_, depth));
   } else if (val.kind == VK::Class) {
     insert(out, v);  // Generic[...] aliases stand for the class
   }
 }
 
-void Resolver::enter(uint32_t v, Set& out, int depth) {
+void Resolver::enter(ValueId v, Set& out, int depth) {
   const Value val = values_[v];
   if (val.kind == VK::Instance) {
-    unite(out, implicit(val.a, s_enter_, depth));
+    unite(out, implicit(val.scope(), s_enter_, depth));
   } else if (val.kind == VK::Generator) {
-    unite(out, read(lazy_var(yield_var_, val.a)));  // a @contextmanager generator
+    unite(out, read(lazy_var(yield_var_, val.scope())));  // a @contextmanager generator
   }
 }
 
-void Resolver::caught(uint32_t v, Set& out) {
+void Resolver::caught(ValueId v, Set& out) {
   const Value val = values_[v];
   if (val.kind == VK::Class) {
-    insert(out, instance_of(val.a));
+    insert(out, values_.instance(val.scope()));
   } else if (val.kind == VK::Container) {
-    const Set elements = read(elements_of(v));
-    for (uint32_t c : elements) {
-      if (values_[c].kind == VK::Class) insert(out, instance_of(values_[c].a));
+    const Set elements = read(heap_.elements_of(v));
+    for (ValueId c : elements) {
+      if (values_[c].kind == VK::Class) insert(out, values_.instance(values_[c].scope()));
     }
   }
 }
 
 void Resolver::assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) {
   if (depth > kMaxEvalDepth) return;
-  const uint32_t f = ctx.file;
+  const FileId f = ctx.file;
   const Expr x = expr_at(f, target);
   switch (x.kind) {
     case ExprKind::Name: {
-      const uint32_t var = lookup(ctx, target, gs(f, x.str));
+      const VarId var = lookup(ctx, target, gs(f, x.str));
       if (var != kUnresolved) merge(var, v);
       break;
     }
     case ExprKind::ScopedName: {
-      const uint32_t var = find_var(gscope(f, x.a), gs(f, x.str));
-      if (var != kNone) merge(var, v);
-      if (const uint32_t* d = default_vars_.find(key(gscope(f, x.a), gs(f, x.str)))) merge(*d, v);
+      const VarId var = find_var(gscope(f, x.a), gs(f, x.str));
+      if (var != kNoVar) merge(var, v);
+      if (const VarId* d = default_vars_.find(gscope(f, x.a), gs(f, x.str))) merge(*d, v);
       break;
     }
     case ExprKind::Attribute: {
       const Set objects = eval(ctx, x.a, depth + 1);
-      const uint32_t name = gs(f, x.str);
-      for (uint32_t o : objects) store_attribute(o, name, v);
+      const NameId name = gs(f, x.str);
+      for (ValueId o : objects) store_attribute(o, name, v);
       break;
     }
     case ExprKind::Subscript: {
@@ -698,17 +701,18 @@ void Resolver::assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) 
       for (uint32_t i = 0; i < x.list_count; ++i)
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
       const LiteralIndex literal = literal_index_of(f, x);
-      const uint32_t key = literal.valid ? kNone : literal_key_of(f, x);
+      const NameId key = literal.valid ? kNoName : literal_key_of(f, x);
       Set stored = v;
       if (literal.slice) {  // `ls[i:j] = items` stores the items' elements
         stored.clear();
-        for (uint32_t c : v) iterate(c, stored, depth);
+        for (ValueId c : v) iterate(c, stored, depth);
       }
-      for (uint32_t o : objects) {
+      for (ValueId o : objects) {
         if (values_[o].kind != VK::Container) continue;
-        merge(elements_of(o), stored);
+        merge(heap_.elements_of(o), stored);
         if (literal.valid && !literal.slice) store_literal_index(o, literal, stored);
-        if (key != kNone && is_dict_display(o)) merge(key_var(values_[o].a, key), stored);
+        if (key != kNoName && is_dict_display(o))
+          merge(heap_.key_var(values_[o].site(), key), stored);
       }
       break;
     }
@@ -725,33 +729,32 @@ void Resolver::assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) 
 }
 
 void Resolver::unpack(const Ctx& ctx, const Expr& pattern, const Set& v, int depth) {
-  const uint32_t f = ctx.file;
+  const FileId f = ctx.file;
   bool starred = false;
   for (uint32_t i = 0; i < pattern.list_count; ++i) {
     if (expr_at(f, list_item(f, pattern.list_begin + i)).kind == ExprKind::Star) starred = true;
   }
-  // Element-wise for a literal of the same length (a dict display: key, value); otherwise every
-  // target may get any element.
+  // Element-wise for a literal of the same length; otherwise every target may get any element.
   std::vector<Set> per_target(pattern.list_count);
-  for (uint32_t c : v) {
+  for (ValueId c : v) {
     const Value val = values_[c];
     bool matched = false;
     if (val.kind == VK::Container && !starred) {
-      const Expr* literal = container_literal(val.a);
+      const Expr* literal = container_literal(val.site());
       if (literal != nullptr && literal->kind == ExprKind::Tuple &&
           literal->list_count == pattern.list_count) {
-        const uint32_t positions = positions_of(elements_of(c));
+        const VarId positions = Heap::positions_of(heap_.elements_of(c));
         for (uint32_t i = 0; i < pattern.list_count; ++i) {
-          unite(per_target[i], read(positions + i));
+          unite(per_target[i], read(Heap::position(positions, i)));
         }
         matched = true;
       } else if (literal != nullptr && literal->kind == ExprKind::Container &&
                  literal->str != kNone && pattern.list_count == 2) {
         // A dict display unpacked in two is an items() pair: a key, then a value.
-        if (const uint32_t* keys = key_vars_.find(key(val.a, kDisplayKeys))) {
-          unite(per_target[0], read(*keys));
+        if (const VarId keys = heap_.display_keys(val.site()); keys != kNoVar) {
+          unite(per_target[0], read(keys));
         }
-        unite(per_target[1], read(elements_of(c)));
+        unite(per_target[1], read(heap_.elements_of(c)));
         matched = true;
       }
     }
@@ -771,26 +774,26 @@ void Resolver::unpack(const Ctx& ctx, const Expr& pattern, const Set& v, int dep
   }
 }
 
-const Expr* Resolver::container_literal(uint32_t site) const {
-  const auto it = std::upper_bound(files_.begin(), files_.end(), site,
+const Expr* Resolver::container_literal(SiteId site) const {
+  const auto it = std::upper_bound(files_.begin(), files_.end(), raw(site),
                                    [](uint32_t s, const FileRec& r) { return s < r.expr_base; });
   if (it == files_.begin()) return nullptr;
   const FileRec& rec = *(it - 1);
-  const uint32_t local = site - rec.expr_base;
+  const uint32_t local = raw(site) - rec.expr_base;
   if (local >= rec.facts->exprs.size()) return nullptr;
   return &rec.facts->exprs[local];
 }
 
-void Resolver::store_attribute(uint32_t o, uint32_t name, const Set& v) {
+void Resolver::store_attribute(ValueId o, NameId name, const Set& v) {
   const Value obj = values_[o];
   switch (obj.kind) {
     case VK::Module: {
-      const uint32_t file = modules_.modules()[obj.a].file;
-      if (file != kNone) merge(scope_var(module_scope(file), name), v);
+      const FileId file = file_of(obj.module());
+      if (file != kNoFile) merge(scope_var(module_scope(file), name), v);
       break;
     }
     case VK::Class:
-      merge(scope_var(obj.a, name), v);
+      merge(scope_var(obj.scope(), name), v);
       break;
     case VK::Instance:
       merge(instance_var(o, name), v);
@@ -804,7 +807,7 @@ void Resolver::store_attribute(uint32_t o, uint32_t name, const Set& v) {
 }
 
 void Resolver::evaluate_args(const Ctx& ctx, const Expr& call_expr, int depth, Args& args) {
-  const uint32_t f = ctx.file;
+  const FileId f = ctx.file;
   for (uint32_t i = 0; i < call_expr.list_count; ++i) {
     const uint32_t a = list_item(f, call_expr.list_begin + i);
     const Expr& ax = expr_at(f, a);
@@ -812,7 +815,7 @@ void Resolver::evaluate_args(const Ctx& ctx, const Expr& call_expr, int depth, A
       args.keywords.emplace_back(gs(f, ax.str), eval(ctx, ax.a, depth + 1));
     } else if (ax.kind == ExprKind::Star || ax.kind == ExprKind::DoubleStar) {
       const Set v = eval(ctx, ax.a, depth + 1);
-      for (uint32_t c : v) {
+      for (ValueId c : v) {
         if (ax.kind == ExprKind::Star) {
           iterate(c, args.starred, depth);
         } else {
@@ -829,40 +832,40 @@ void Resolver::evaluate_args(const Ctx& ctx, const Expr& call_expr, int depth, A
 }
 
 Set Resolver::call(const Ctx& ctx, uint32_t e, const Expr& x, int depth, bool forward) {
-  const uint32_t f = ctx.file;
+  const FileId f = ctx.file;
   const Set callees = eval(ctx, x.a, depth + 1);
-  const ArgFrame frame(*this);
+  const ArgFrame frame(args_);
   Args args(frame.storage());
   evaluate_args(ctx, x, depth, args);
   if (forward) mark_forwarded(ctx, x, args);
-  const uint32_t site = files_[f].expr_base + e;
+  const SiteId site = site_of(f, e);
   Set out = call_values(ctx, callees, args, site, depth);
   // Methods of container literals move values in and out of their elements.
   const Expr& callee = expr_at(f, x.a);
   if (callee.kind == ExprKind::Attribute) {
-    const uint32_t method = gs(f, callee.str);
+    const NameId method = gs(f, callee.str);
     if (method == s_sort_) sort_method(ctx, eval(ctx, callee.a, depth + 1), args, site, depth);
     if ((name_roles_[method] & kContainerMethod) != 0) {
       const Set objects = eval(ctx, callee.a, depth + 1);
-      for (uint32_t o : objects) {
+      for (ValueId o : objects) {
         if (values_[o].kind != VK::Container) continue;
-        container_method(values_[o].a, o, method, args, out, depth);
+        container_method(values_[o].site(), o, method, args, out, depth);
       }
     }
   }
   return out;
 }
 
-void Resolver::container_method(uint32_t site, uint32_t container, uint32_t method,
-                                const Args& args, Set& out, int depth) {
-  const uint32_t elements = elements_of(container);
+void Resolver::container_method(SiteId site, ValueId container, NameId method, const Args& args,
+                                Set& out, int depth) {
+  const VarId elements = heap_.elements_of(container);
   const auto& pos = args.positional;
   const uint8_t roles = name_roles_[method];
   if ((roles & kAdd) != 0 && !pos.empty()) merge(elements, pos[0]);
   if ((roles & kInsert) != 0 && pos.size() >= 2) merge(elements, pos[1]);
   if ((roles & kExtend) != 0 && !pos.empty()) {
     Set items;
-    for (uint32_t v : pos[0]) iterate(v, items, depth);
+    for (ValueId v : pos[0]) iterate(v, items, depth);
     merge(elements, items);
   }
   if ((roles & kGet) != 0) unite(out, read(elements));
@@ -870,24 +873,24 @@ void Resolver::container_method(uint32_t site, uint32_t container, uint32_t meth
   if (method == s_items_) {
     // items() iterates as pairs: a view whose elements are the dict itself, so unpacking an
     // element (`for k, v in d.items()`) gives any key or value.
-    const uint32_t view = items_site(site);
-    merge(elements_var(view), {container});
-    insert(out, value(VK::Container, view));
+    const SiteId view = heap_.items_site(site);
+    merge(heap_.elements_var(view), {container});
+    insert(out, values_.container(view));
   }
 }
 
-void Resolver::flow_arguments(uint32_t function, uint32_t receiver, const Args& args) {
+void Resolver::flow_arguments(ScopeId function, ValueId receiver, const Args& args) {
   const ScopeRec& s = scopes_[function];
   const FileFacts& ff = facts(s.file);
   const Scope& sc = ff.scopes[s.local];
   const ParamSummary& summary = param_summary_[function];
-  const uint32_t* const positional_params = positional_vars_.data() + summary.positional_begin;
+  const VarId* const positional_params = positional_vars_.data() + summary.positional_begin;
   const size_t positional_count = summary.positional_count;
   const bool has_varargs = summary.varargs, has_varkw = summary.varkw;
   size_t next_positional = 0;
   // The receiver flows into `self` (so `self.m()` reaches the overrides of the instances that
   // really get there); `self` keeps its seed when that widens it (see merge).
-  if (receiver != kNone) {
+  if (receiver != kNoValue) {
     if (positional_count == 0) return;
     merge(positional_params[0], {receiver});
     next_positional = 1;
@@ -896,11 +899,11 @@ void Resolver::flow_arguments(uint32_t function, uint32_t receiver, const Args& 
     if (next_positional < positional_count) {
       merge(positional_params[next_positional++], a);
     } else if (has_varargs) {
-      merge(elements_var(varargs_site(function)), a);
+      merge(heap_.elements_var(heap_.varargs_site(function)), a);
     }
   }
   if (has_varargs && !args.starred.empty()) {
-    merge(elements_var(varargs_site(function)), args.starred);
+    merge(heap_.elements_var(heap_.varargs_site(function)), args.starred);
   }
   for (const auto& [name, values] : args.keywords) {
     bool matched = false;
@@ -911,7 +914,7 @@ void Resolver::flow_arguments(uint32_t function, uint32_t receiver, const Args& 
       merge(find_var(function, name), values);
       matched = true;
     }
-    if (!matched && has_varkw) merge(elements_var(varkw_site(function)), values);
+    if (!matched && has_varkw) merge(heap_.elements_var(heap_.varkw_site(function)), values);
   }
   if (!args.double_starred.empty()) {
     // `f(**d)`: any value of d may bind any parameter that a keyword could name.
@@ -921,88 +924,64 @@ void Resolver::flow_arguments(uint32_t function, uint32_t receiver, const Args& 
                             (param.kind == ParamKind::Positional && p >= next_positional);
       if (nameable) merge(find_var(function, gs(s.file, param.name)), args.double_starred);
     }
-    if (has_varkw) merge(elements_var(varkw_site(function)), args.double_starred);
+    if (has_varkw) merge(heap_.elements_var(heap_.varkw_site(function)), args.double_starred);
   }
 }
 
-void Resolver::record_call(const Ctx& ctx, uint32_t function, uint32_t site) {
-  const EntityIndex callee = entity_of(function);
-  if (site == kNone) {
-    call_edges_.insert(key(ctx.caller, callee));
-    return;
-  }
-  uint32_t& slot = expr_slot_[site];
-  if (slot == kNone) {
-    slot = static_cast<uint32_t>(site_calls_.size());
-    site_calls_.push_back({ctx.caller, callee, kNone});
-    return;
-  }
-  SiteCalls& calls = site_calls_[slot];
-  if (calls.more == kNone) {
-    if (calls.callee == callee) return;
-    calls.more = static_cast<uint32_t>(more_callees_.size());
-    more_callees_.push_back({std::min(calls.callee, callee), std::max(calls.callee, callee)});
-    return;
-  }
-  std::vector<uint32_t>& callees = more_callees_[calls.more];
-  const auto it = std::lower_bound(callees.begin(), callees.end(), callee);
-  if (it == callees.end() || *it != callee) callees.insert(it, callee);
-}
-
-Set Resolver::call_values(const Ctx& ctx, const Set& callees, const Args& args, uint32_t site,
+Set Resolver::call_values(const Ctx& ctx, const Set& callees, const Args& args, SiteId site,
                           int depth) {
   Set out;
-  for (uint32_t c : callees) {
+  for (ValueId c : callees) {
     const Value v = values_[c];
     switch (v.kind) {
       case VK::Function:
-        record_call(ctx, v.a, site);
-        flow_arguments(v.a, kNone, args);
-        unite(out, call_result(v.a, kNone, args, depth));
+        record_call(ctx, v.scope(), site);
+        flow_arguments(v.scope(), kNoValue, args);
+        unite(out, call_result(v.scope(), kNoValue, args, depth));
         break;
       case VK::Bound:
-        record_call(ctx, v.a, site);
-        flow_arguments(v.a, v.b, args);
-        unite(out, call_result(v.a, v.b, args, depth));
+        record_call(ctx, v.scope(), site);
+        flow_arguments(v.scope(), v.receiver(), args);
+        unite(out, call_result(v.scope(), v.receiver(), args, depth));
         break;
       case VK::Class: {
-        const uint32_t instance = instance_of(v.a);
-        const uint32_t init = class_attribute(v.a, s_init_);
+        const ValueId instance = values_.instance(v.scope());
+        const VarId init = class_attribute(v.scope(), s_init_);
         bool called_init = false;
-        if (init != kNone) {
+        if (init != kNoVar) {
           const Set found = read(init);
-          for (uint32_t m : found) {
+          for (ValueId m : found) {
             if (values_[m].kind != VK::Function) continue;
-            record_call(ctx, values_[m].a, site);
-            flow_arguments(values_[m].a, instance, args);
+            record_call(ctx, values_[m].scope(), site);
+            flow_arguments(values_[m].scope(), instance, args);
             called_init = true;
           }
         }
-        if (!called_init) record_call(ctx, v.a, site);
+        if (!called_init) record_call(ctx, v.scope(), site);
         insert(out, instance);
         break;
       }
       case VK::Instance: {
-        const uint32_t var = class_attribute(v.a, s_call_);
-        if (var == kNone) break;
+        const VarId var = class_attribute(v.scope(), s_call_);
+        if (var == kNoVar) break;
         const Set found = read(var);
-        for (uint32_t m : found) {
+        for (ValueId m : found) {
           if (values_[m].kind != VK::Function) continue;
-          record_call(ctx, values_[m].a, site);
-          flow_arguments(values_[m].a, c, args);
-          unite(out, call_result(values_[m].a, c, args, depth));
+          record_call(ctx, values_[m].scope(), site);
+          flow_arguments(values_[m].scope(), c, args);
+          unite(out, call_result(values_[m].scope(), c, args, depth));
         }
         break;
       }
       case VK::Wrapped: {
-        record_call(ctx, v.a, site);
+        record_call(ctx, v.scope(), site);
         if (depth > kMaxEvalDepth) break;
-        const Ctx inner{scopes_[v.a].file, v.a, entity_of(v.a)};
-        unite(out, call_values(inner, {v.b}, args, kNone, depth + 1));
+        const Ctx inner{scopes_[v.scope()].file, v.scope(), entity_of(v.scope())};
+        unite(out, call_values(inner, {v.inner()}, args, kNoSite, depth + 1));
         break;
       }
       case VK::Builtin:
-        call_builtin(ctx, static_cast<Builtin>(v.a), args, site, out, depth);
+        call_builtin(ctx, v.builtin(), args, site, out, depth);
         break;
       default:
         break;
@@ -1011,10 +990,10 @@ Set Resolver::call_values(const Ctx& ctx, const Set& callees, const Args& args, 
   return out;
 }
 
-std::optional<Resolver::EnclosingMethod> Resolver::enclosing_method(uint32_t scope) const {
-  for (uint32_t s = scope; s != kNone; s = scopes_[s].parent) {
-    const uint32_t p = scopes_[s].parent;
-    if (scopes_[s].kind == ScopeKind::Function && p != kNone &&
+std::optional<Resolver::EnclosingMethod> Resolver::enclosing_method(ScopeId scope) const {
+  for (ScopeId s = scope; s != kNoScope; s = scopes_[s].parent) {
+    const ScopeId p = scopes_[s].parent;
+    if (scopes_[s].kind == ScopeKind::Function && p != kNoScope &&
         scopes_[p].kind == ScopeKind::Class) {
       const bool on_class = (scopes_[s].flags & kClassMethod) != 0 || scopes_[s].name == s_new_;
       return EnclosingMethod{s, p, on_class};
@@ -1023,34 +1002,34 @@ std::optional<Resolver::EnclosingMethod> Resolver::enclosing_method(uint32_t sco
   return std::nullopt;
 }
 
-void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, uint32_t site, Set& out,
+void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, SiteId site, Set& out,
                             int depth) {
   const auto& pos = args.positional;
   switch (b) {
     case Builtin::Super: {
       if (!pos.empty()) {
-        for (uint32_t c : pos[0]) {
+        for (ValueId c : pos[0]) {
           if (values_[c].kind != VK::Class) continue;
-          uint32_t receiver = instance_of(values_[c].a);
+          ValueId receiver = values_.instance(values_[c].scope());
           if (pos.size() > 1) {
-            for (uint32_t r : pos[1]) {
+            for (ValueId r : pos[1]) {
               if (values_[r].kind == VK::Class) receiver = r;
             }
           }
-          insert(out, value(VK::Super, values_[c].a, receiver));
+          insert(out, values_.super(values_[c].scope(), receiver));
         }
       } else if (const auto m = enclosing_method(ctx.scope)) {
         // super() continues the MRO of the receiver's class after the defining class.
-        const uint32_t self = first_positional_param(m->function);
-        if (self != kNone) {
-          for (uint32_t r : read(self)) {
+        const VarId self = first_positional_param(m->function);
+        if (self != kNoVar) {
+          for (ValueId r : read(self)) {
             const VK k = values_[r].kind;
-            if (k == VK::Instance || k == VK::Class) insert(out, value(VK::Super, m->cls, r));
+            if (k == VK::Instance || k == VK::Class) insert(out, values_.super(m->cls, r));
           }
         }
         if (out.empty()) {
-          const uint32_t receiver = m->on_class ? value(VK::Class, m->cls) : instance_of(m->cls);
-          insert(out, value(VK::Super, m->cls, receiver));
+          const ValueId receiver = m->on_class ? values_.cls(m->cls) : values_.instance(m->cls);
+          insert(out, values_.super(m->cls, receiver));
         }
       }
       break;
@@ -1064,17 +1043,17 @@ void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, uint32_
       // `property(accessor)`, `x = property(get_x)`): a property object, whose reads run the
       // getter and which is no callable itself.
       if (!pos.empty()) {
-        for (uint32_t v : pos[0]) {
+        for (ValueId v : pos[0]) {
           const Value getter = values_[v];
           const bool plain =
-              getter.kind == VK::Function && (scopes_[getter.a].flags & kProperty) == 0;
-          insert(out, plain ? value(VK::Property, getter.a) : v);
+              getter.kind == VK::Function && (scopes_[getter.scope()].flags & kProperty) == 0;
+          insert(out, plain ? values_.property(getter.scope()) : v);
         }
       }
       break;
     case Builtin::Next:
       if (!pos.empty()) {
-        for (uint32_t v : pos[0]) iterate(v, out, depth);
+        for (ValueId v : pos[0]) iterate(v, out, depth);
       }
       break;
     case Builtin::Map:
@@ -1092,18 +1071,18 @@ void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, uint32_
     case Builtin::FrozenSet:
     case Builtin::Sorted:
     case Builtin::Reversed: {
-      if (pos.empty() || site == kNone) break;
+      if (pos.empty() || site == kNoSite) break;
       Set items;
-      for (uint32_t v : pos[0]) iterate(v, items, depth);
+      for (ValueId v : pos[0]) iterate(v, items, depth);
       if (b == Builtin::Sorted) call_key(ctx, args, items, site, depth);
-      merge(elements_var(site), items);
-      insert(out, value(VK::Container, site));
+      merge(heap_.elements_var(site), items);
+      insert(out, values_.container(site));
       break;
     }
     case Builtin::Type:
       if (pos.size() == 1) {
-        for (uint32_t v : pos[0]) {
-          if (values_[v].kind == VK::Instance) insert(out, value(VK::Class, values_[v].a));
+        for (ValueId v : pos[0]) {
+          if (values_[v].kind == VK::Instance) insert(out, values_.cls(values_[v].scope()));
         }
       }
       break;

@@ -1,4 +1,4 @@
-// An open-addressing hash map from integer keys to uint32 ids: the resolver's lookup tables.
+// An open-addressing hash map from integer keys to ids: the resolver's lookup tables.
 #pragma once
 
 #include <algorithm>
@@ -8,13 +8,15 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/python/resolve_ids.h"
+
 namespace anchorfs::analysis::python {
 
 // Linear probing over one flat array, Fibonacci hashing, no erase. Node-based maps cost a
 // cache miss per lookup and 40+ bytes per entry; this costs one probe run and sizeof(Slot)
 // at a load of at most 3/4. The all-ones key is reserved to mark empty slots. Pointers to
 // values stay valid only until the next insertion.
-template <class Key>
+template <class Key, class Value = uint32_t>
 class FlatMap {
  public:
   static constexpr Key kEmpty = std::numeric_limits<Key>::max();
@@ -28,7 +30,7 @@ class FlatMap {
     if (capacity > slots_.size()) rehash(capacity);
   }
 
-  const uint32_t* find(Key key) const {
+  const Value* find(Key key) const {
     if (slots_.empty()) return nullptr;
     for (size_t i = home(key);; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
@@ -38,7 +40,7 @@ class FlatMap {
   }
 
   // The value under `key`, inserting `value` when there is none; second: whether it inserted.
-  std::pair<uint32_t*, bool> try_emplace(Key key, uint32_t value) {
+  std::pair<Value*, bool> try_emplace(Key key, Value value) {
     if ((size_ + 1) * 4 > slots_.size() * 3) rehash(slots_.empty() ? 16 : slots_.size() * 2);
     for (size_t i = home(key);; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
@@ -53,7 +55,7 @@ class FlatMap {
   }
 
   // Inserts or overwrites.
-  void set(Key key, uint32_t value) { *try_emplace(key, value).first = value; }
+  void set(Key key, Value value) { *try_emplace(key, value).first = value; }
 
   // Forgets every entry, keeping the capacity.
   void clear() {
@@ -73,7 +75,7 @@ class FlatMap {
  private:
   struct Slot {
     Key key = kEmpty;
-    uint32_t value = 0;
+    Value value{};
   };
 
   size_t home(Key key) const {
@@ -96,6 +98,38 @@ class FlatMap {
   size_t size_ = 0;
   size_t mask_ = 0;
   unsigned shift_ = 64;
+};
+
+// A FlatMap keyed by one id kind.
+template <ResolverId Key, class Value>
+class IdMap {
+ public:
+  size_t size() const { return map_.size(); }
+  size_t bytes() const { return map_.bytes(); }
+  const Value* find(Key key) const { return map_.find(raw(key)); }
+  std::pair<Value*, bool> try_emplace(Key key, Value value) {
+    return map_.try_emplace(raw(key), value);
+  }
+
+ private:
+  FlatMap<uint32_t, Value> map_;
+};
+
+// A FlatMap keyed by a pair of ids (packed first-high, as pack() does).
+template <ResolverId First, ResolverId Second, class Value>
+class PairMap {
+ public:
+  size_t size() const { return map_.size(); }
+  size_t bytes() const { return map_.bytes(); }
+  const Value* find(First a, Second b) const { return map_.find(pack(a, b)); }
+  std::pair<Value*, bool> try_emplace(First a, Second b, Value value) {
+    return map_.try_emplace(pack(a, b), value);
+  }
+  void set(First a, Second b, Value value) { map_.set(pack(a, b), value); }
+  void clear() { map_.clear(); }
+
+ private:
+  FlatMap<uint64_t, Value> map_;
 };
 
 }  // namespace anchorfs::analysis::python

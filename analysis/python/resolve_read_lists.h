@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/python/resolve_ids.h"
+
 namespace anchorfs::analysis::python {
 
 // The fixed point re-evaluates a statement only when a variable it read has changed, so every
@@ -15,15 +17,15 @@ class ReadLists {
  public:
   // `expected_reads` reserves address space only: pages the pool never reaches cost nothing,
   // and a pool that never reallocates never holds two copies of itself.
-  ReadLists(size_t statements, size_t expected_reads) : lists_(statements) {
+  ReadLists(size_t statements, size_t expected_reads) : lists_(statements, List{}) {
     pool_.reserve(expected_reads);
   }
   ReadLists() = default;
 
-  size_t bytes() const { return pool_.size() * sizeof(uint32_t) + lists_.size() * sizeof(List); }
+  size_t bytes() const { return pool_.size() * sizeof(VarId) + lists_.size() * sizeof(List); }
 
   // Replaces the list of `stmt` with `vars`.
-  void store(uint32_t stmt, const std::vector<uint32_t>& vars) {
+  void store(StmtId stmt, const std::vector<VarId>& vars) {
     List& list = lists_[stmt];
     const auto size = static_cast<uint32_t>(vars.size());
     live_ = live_ - list.size + size;
@@ -38,9 +40,9 @@ class ReadLists {
 
   // Whether `pred` holds for some variable of the list of `stmt`.
   template <class Pred>
-  bool any_of(uint32_t stmt, Pred&& pred) const {
+  bool any_of(StmtId stmt, Pred&& pred) const {
     const List& list = lists_[stmt];
-    const uint32_t* const vars = pool_.data() + list.begin;
+    const VarId* const vars = pool_.data() + list.begin;
     for (uint32_t i = 0; i < list.size; ++i) {
       if (pred(vars[i])) return true;
     }
@@ -53,14 +55,13 @@ class ReadLists {
     if (pool_.size() < live_ + live_ / 2 + 4096) return;
     // (begin, statement) pairs: sorting plain integers is faster than sorting statements by a
     // field of their list.
-    std::vector<uint64_t> by_begin(lists_.size());
-    for (uint32_t i = 0; i < by_begin.size(); ++i) {
-      by_begin[i] = uint64_t{lists_[i].begin} << 32 | i;
-    }
+    std::vector<uint64_t> by_begin;
+    by_begin.reserve(lists_.size());
+    for (const StmtId stmt : lists_.ids()) by_begin.push_back(pack(lists_[stmt].begin, raw(stmt)));
     std::sort(by_begin.begin(), by_begin.end());
     size_t end = 0;
     for (uint64_t entry : by_begin) {
-      List& list = lists_[static_cast<uint32_t>(entry)];
+      List& list = lists_[StmtId{static_cast<uint32_t>(entry)}];
       std::copy(pool_.begin() + list.begin, pool_.begin() + list.begin + list.size,
                 pool_.begin() + static_cast<std::ptrdiff_t>(end));
       list.begin = static_cast<uint32_t>(end);
@@ -75,8 +76,8 @@ class ReadLists {
     uint32_t begin = 0, size = 0, capacity = 0;  // into pool_
   };
 
-  std::vector<List> lists_;
-  std::vector<uint32_t> pool_;
+  IdVector<StmtId, List> lists_;
+  std::vector<VarId> pool_;
   size_t live_ = 0;  // entries of pool_ in lists
 };
 

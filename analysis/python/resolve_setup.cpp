@@ -9,24 +9,32 @@
 
 namespace anchorfs::analysis::python::detail {
 
-uint32_t Resolver::global_string(std::string_view s) {
-  const auto [it, inserted] = strings_.try_emplace(s, static_cast<uint32_t>(strings_.size()));
+NameId Resolver::global_string(std::string_view s) {
+  const auto [it, inserted] = strings_.try_emplace(s, strings_by_id_.next_id());
   if (inserted) strings_by_id_.push_back(s);
   return it->second;
+}
+
+std::optional<ModuleId> Resolver::resolve_module(FileId f, std::string_view spec,
+                                                 std::optional<ModuleId>* top) const {
+  std::optional<uint32_t> top_number;
+  const auto m = modules_.resolve(raw(f), spec, top == nullptr ? nullptr : &top_number);
+  if (top != nullptr && top_number) *top = ModuleId{*top_number};
+  if (!m) return std::nullopt;
+  return ModuleId{*m};
 }
 
 void Resolver::index_files() {
   files_.resize(input_.files.size());
   size_t call_count = 0;
-  for (uint32_t f = 0; f < files_.size(); ++f) {
-    const FileFacts& facts = *input_.files[f].facts;
+  for (const FileId f : files_.ids()) {
+    const FileFacts& facts = *input_.files[raw(f)].facts;
     FileRec& rec = files_[f];
     rec.facts = &facts;
-    rec.entity = input_.files[f].entity;
+    rec.entity = input_.files[raw(f)].entity;
     rec.scope_base = static_cast<uint32_t>(scopes_.size());
     rec.expr_base = expr_count_;
     rec.str_base = static_cast<uint32_t>(gstr_.size());
-    rec.module = modules_.module_of_file(f);
     rec.stmt_base = stmt_count_;
     stmt_count_ += static_cast<uint32_t>(facts.stmts.size());
     for (const Expr& x : facts.exprs) call_count += x.kind == ExprKind::Call ? 1 : 0;
@@ -37,21 +45,22 @@ void Resolver::index_files() {
       ScopeRec r;
       r.file = f;
       r.local = s;
-      r.parent = scope.parent == kNone ? kNone : rec.scope_base + scope.parent;
+      r.parent = scope.parent == kNone ? kNoScope : ScopeId{rec.scope_base + scope.parent};
       r.kind = scope.kind;
       r.flags = scope.flags;
-      r.name = scope.name == kNone ? kNone : gstr_[rec.str_base + scope.name];
+      r.name = scope.name == kNone ? kNoName : gstr_[rec.str_base + scope.name];
       scopes_.push_back(r);
     }
   }
   expr_slot_.assign(expr_count_, kNone);
-  site_calls_.reserve(call_count);  // most call sites resolve to something
-  ret_var_.assign(scopes_.size(), kNone);
-  yield_var_.assign(scopes_.size(), kNone);
+  heap_.set_expression_count(expr_count_);
+  calls_.reserve(call_count);
+  ret_var_.assign(scopes_.size(), kNoVar);
+  yield_var_.assign(scopes_.size(), kNoVar);
   classes_ = ClassHierarchy(scopes_.size());
-  instance_value_.assign(scopes_.size(), kNone);
-  scope_shape_.assign(scopes_.size(), kNone);
-  attribute_shape_.assign(scopes_.size(), kNone);
+  values_ = Values(scopes_.size());
+  scope_shape_.assign(scopes_.size(), kNoVar);
+  attribute_shape_.assign(scopes_.size(), kNoVar);
   for (size_t b = 0; b < static_cast<size_t>(Builtin::kCount); ++b) {
     builtin_ids_.push_back(global_string(kBuiltinNames[b]));
   }
@@ -75,28 +84,28 @@ void Resolver::index_files() {
       {kGet, {"get", "pop", "popitem", "popleft", "setdefault", "get_nowait"}},
       {kView, {"values", "keys", "items", "copy"}},
   };
-  std::vector<std::pair<uint32_t, uint8_t>> named;
+  std::vector<std::pair<NameId, uint8_t>> named;
   for (const auto& [role, names] : roles) {
     for (std::string_view m : names) named.emplace_back(global_string(m), role);
   }
   name_roles_.assign(strings_.size(), 0);
   for (const auto& [name, role] : named) name_roles_[name] |= role;
-  for (uint32_t name : builtin_ids_) name_roles_[name] |= kBuiltin;
+  for (const NameId name : builtin_ids_) name_roles_[name] |= kBuiltin;
   // Every name is interned by now; strings_by_id_ is the table from here on.
-  std::unordered_map<std::string_view, uint32_t>().swap(strings_);
+  std::unordered_map<std::string_view, NameId>().swap(strings_);
 }
 
-void Resolver::bind(uint32_t scope, uint32_t name) {
-  if (declared_global_.contains(key(scope, name))) {
-    const uint32_t module = module_scope(scopes_[scope].file);
+void Resolver::bind(ScopeId scope, NameId name) {
+  if (declared_global_.contains(pack(scope, name))) {
+    const ScopeId module = module_scope(scopes_[scope].file);
     alias_var(scope, name, scope_var(module, name));
     return;
   }
-  if (declared_nonlocal_.contains(key(scope, name))) return;
+  if (declared_nonlocal_.contains(pack(scope, name))) return;
   scope_var(scope, name);
 }
 
-void Resolver::bind_target(uint32_t f, uint32_t scope, uint32_t e, int depth) {
+void Resolver::bind_target(FileId f, ScopeId scope, uint32_t e, int depth) {
   if (depth > kMaxEvalDepth) return;
   const Expr& x = expr_at(f, e);
   switch (x.kind) {
@@ -120,7 +129,7 @@ void Resolver::bind_target(uint32_t f, uint32_t scope, uint32_t e, int depth) {
   }
 }
 
-void Resolver::collect_stored_names(uint32_t f, uint32_t e, int depth) {
+void Resolver::collect_stored_names(FileId f, uint32_t e, int depth) {
   if (depth > 64) return;
   const Expr& x = expr_at(f, e);
   if (x.kind == ExprKind::Attribute) name_roles_[gs(f, x.str)] |= kStored;
@@ -134,16 +143,17 @@ void Resolver::collect_stored_names(uint32_t f, uint32_t e, int depth) {
 
 void Resolver::bind_names() {
   module_names_.assign(files_.size(), {});
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  for (const FileId f : files_.ids()) {
     for (const Stmt& s : facts(f).stmts) {
-      if (s.kind == StmtKind::Global)
-        declared_global_.insert(key(gscope(f, s.scope), gs(f, s.str)));
+      if (s.kind == StmtKind::Global) {
+        declared_global_.insert(pack(gscope(f, s.scope), gs(f, s.str)));
+      }
       if (s.kind == StmtKind::Nonlocal) {
-        declared_nonlocal_.insert(key(gscope(f, s.scope), gs(f, s.str)));
+        declared_nonlocal_.insert(pack(gscope(f, s.scope), gs(f, s.str)));
       }
     }
   }
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (const Stmt& s : ff.stmts) {
       if (s.kind == StmtKind::Assign) collect_stored_names(f, s.a, 0);
@@ -155,7 +165,7 @@ void Resolver::bind_names() {
       }
     }
     for (const Stmt& s : ff.stmts) {
-      const uint32_t scope = gscope(f, s.scope);
+      const ScopeId scope = gscope(f, s.scope);
       switch (s.kind) {
         case StmtKind::Assign:
           bind_target(f, scope, s.a);
@@ -174,27 +184,27 @@ void Resolver::bind_names() {
   }
   // nonlocal names alias the nearest enclosing function's binding.
   for (uint64_t k : declared_nonlocal_) {
-    const auto scope = static_cast<uint32_t>(k >> 32);
-    const auto name = static_cast<uint32_t>(k);
-    for (uint32_t p = scopes_[scope].parent; p != kNone; p = scopes_[p].parent) {
+    const ScopeId scope{static_cast<uint32_t>(k >> 32)};
+    const NameId name{static_cast<uint32_t>(k)};
+    for (ScopeId p = scopes_[scope].parent; p != kNoScope; p = scopes_[p].parent) {
       if (scopes_[p].kind == ScopeKind::Module) break;
       if (scopes_[p].kind == ScopeKind::Class) continue;
-      const uint32_t v = find_var(p, name);
-      if (v != kNone) {
-        alias_var(static_cast<uint32_t>(k >> 32), static_cast<uint32_t>(k), v);
+      const VarId v = find_var(p, name);
+      if (v != kNoVar) {
+        alias_var(scope, name, v);
         break;
       }
     }
   }
 }
 
-std::vector<uint32_t> Resolver::exports(uint32_t f) {
+std::vector<NameId> Resolver::exports(FileId f) {
   const FileFacts& ff = facts(f);
-  std::vector<uint32_t> out;
+  std::vector<NameId> out;
   if (ff.has_all) {
     for (uint32_t s : ff.all_names) out.push_back(gs(f, s));
   } else {
-    for (uint32_t name : module_names_[f]) {
+    for (const NameId name : module_names_[f]) {
       if (!strings_by_id_[name].starts_with('_')) out.push_back(name);
     }
   }
@@ -203,17 +213,19 @@ std::vector<uint32_t> Resolver::exports(uint32_t f) {
 
 void Resolver::expand_star_imports() {
   struct Star {
-    uint32_t file, scope, from_file;
+    FileId file;
+    ScopeId scope;
+    FileId from_file;
   };
   std::vector<Star> stars;
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  for (const FileId f : files_.ids()) {
     for (const Stmt& s : facts(f).stmts) {
       if (s.kind != StmtKind::ImportStar) continue;
-      const auto m = modules_.resolve(f, facts(f).strings[s.a]);
+      const auto m = resolve_module(f, facts(f).strings[s.a]);
       if (!m) continue;
-      const uint32_t target = modules_.modules()[*m].file;
-      if (target != kNone && target != f) stars.push_back({f, gscope(f, s.scope), target});
-      if (target != kNone) import_edges_.insert(key(f, target));
+      const FileId target = file_of(*m);
+      if (target != kNoFile && target != f) stars.push_back({f, gscope(f, s.scope), target});
+      if (target != kNoFile) import_edges_.insert(pack(f, target));
     }
   }
   // Star imports chain (a re-exports b's names): repeat until no module gains names.
@@ -221,12 +233,12 @@ void Resolver::expand_star_imports() {
   for (int pass = 0; pass < 16; ++pass) {
     bool grew = false;
     for (const Star& st : stars) {
-      for (uint32_t name : exports(st.from_file)) {
-        const uint32_t src = find_var(module_scope(st.from_file), name);
-        if (src == kNone) continue;
-        const bool fresh = find_var(st.scope, name) == kNone;
-        const uint32_t dst = scope_var(st.scope, name);
-        if (copied.insert(key(dst, src)).second) copies_.push_back({st.file, dst, src});
+      for (const NameId name : exports(st.from_file)) {
+        const VarId src = find_var(module_scope(st.from_file), name);
+        if (src == kNoVar) continue;
+        const bool fresh = find_var(st.scope, name) == kNoVar;
+        const VarId dst = scope_var(st.scope, name);
+        if (copied.insert(pack(dst, src)).second) copies_.push_back({st.file, dst, src});
         grew = grew || fresh;
       }
     }
@@ -235,33 +247,33 @@ void Resolver::expand_star_imports() {
 }
 
 void Resolver::bind_imports() {
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (const Stmt& s : ff.stmts) {
-      const uint32_t scope = gscope(f, s.scope);
+      const ScopeId scope = gscope(f, s.scope);
       if (s.kind == StmtKind::ImportModule) {
-        std::optional<uint32_t> top;
-        const auto m = modules_.resolve(f, ff.strings[s.a], &top);
+        std::optional<ModuleId> top;
+        const auto m = resolve_module(f, ff.strings[s.a], &top);
         if (!m) continue;
-        const uint32_t target_file = modules_.modules()[*m].file;
-        if (target_file != kNone && target_file != f) import_edges_.insert(key(f, target_file));
+        const FileId target_file = file_of(*m);
+        if (target_file != kNoFile && target_file != f) import_edges_.insert(pack(f, target_file));
         const auto bound = s.b == 1 ? top : m;
-        if (bound) merge(find_var(scope, gs(f, s.str)), {value(VK::Module, *bound)});
+        if (bound) merge(find_var(scope, gs(f, s.str)), {values_.module(*bound)});
       } else if (s.kind == StmtKind::ImportFrom) {
-        const auto m = modules_.resolve(f, ff.strings[s.a]);
+        const auto m = resolve_module(f, ff.strings[s.a]);
         if (!m) continue;
-        const uint32_t dst = find_var(scope, gs(f, s.str));
-        const uint32_t name = gs(f, s.b);
-        if (const auto sub = modules_.submodule(*m, ff.strings[s.b])) {
-          merge(dst, {value(VK::Module, *sub)});
-          const uint32_t sub_file = modules_.modules()[*sub].file;
-          if (sub_file != kNone && sub_file != f) import_edges_.insert(key(f, sub_file));
+        const VarId dst = find_var(scope, gs(f, s.str));
+        const NameId name = gs(f, s.b);
+        if (const auto sub = modules_.submodule(raw(*m), ff.strings[s.b])) {
+          merge(dst, {values_.module(ModuleId{*sub})});
+          const FileId sub_file = file_of(ModuleId{*sub});
+          if (sub_file != kNoFile && sub_file != f) import_edges_.insert(pack(f, sub_file));
           continue;
         }
-        const uint32_t from_file = modules_.modules()[*m].file;
-        if (from_file == kNone) continue;
-        const uint32_t src = find_var(module_scope(from_file), name);
-        if (src != kNone && src != dst) copies_.push_back({f, dst, src});
+        const FileId from_file = file_of(*m);
+        if (from_file == kNoFile) continue;
+        const VarId src = find_var(module_scope(from_file), name);
+        if (src != kNoVar && src != dst) copies_.push_back({f, dst, src});
         from_imports_.push_back({f, from_file, dst});
       }
     }
@@ -273,21 +285,23 @@ void Resolver::order_files() {
   for (uint32_t c = 0; c < copies_.size(); ++c) {
     copies_of_file_[copies_[c].file].push_back(c);
   }
-  std::vector<std::vector<uint32_t>> imports(files_.size());
+  IdVector<FileId, std::vector<FileId>> imports(files_.size(), {});
   std::vector<uint64_t> sorted(import_edges_.begin(), import_edges_.end());
   std::sort(sorted.begin(), sorted.end());
-  for (uint64_t k : sorted) imports[k >> 32].push_back(static_cast<uint32_t>(k));
-  std::vector<uint8_t> state(files_.size(), 0);
-  std::vector<std::pair<uint32_t, size_t>> stack;
+  for (uint64_t k : sorted) {
+    imports[FileId{static_cast<uint32_t>(k >> 32)}].push_back(FileId{static_cast<uint32_t>(k)});
+  }
+  IdVector<FileId, uint8_t> state(files_.size(), 0);
+  std::vector<std::pair<FileId, size_t>> stack;
   evaluation_order_.clear();
-  for (uint32_t root = 0; root < files_.size(); ++root) {
+  for (const FileId root : files_.ids()) {
     if (state[root] != 0) continue;
     state[root] = 1;
     stack.push_back({root, 0});
     while (!stack.empty()) {
       auto& [file, next] = stack.back();
       if (next < imports[file].size()) {
-        const uint32_t dep = imports[file][next++];
+        const FileId dep = imports[file][next++];
         if (state[dep] == 0) {
           state[dep] = 1;
           stack.push_back({dep, 0});
@@ -301,7 +315,7 @@ void Resolver::order_files() {
 }
 
 void Resolver::seed_variadic_params() {
-  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+  for (const ScopeId g : scopes_.ids()) {
     const ScopeRec& s = scopes_[g];
     if (s.kind != ScopeKind::Function && s.kind != ScopeKind::Lambda) continue;
     const FileFacts& ff = facts(s.file);
@@ -309,24 +323,24 @@ void Resolver::seed_variadic_params() {
     for (uint32_t p = 0; p < sc.params_count; ++p) {
       const Param& param = ff.params[sc.params_begin + p];
       if (param.kind == ParamKind::VarPositional) {
-        merge(find_var(g, gs(s.file, param.name)), {value(VK::Container, varargs_site(g))});
+        merge(find_var(g, gs(s.file, param.name)), {values_.container(heap_.varargs_site(g))});
       } else if (param.kind == ParamKind::VarKeyword) {
-        merge(find_var(g, gs(s.file, param.name)), {value(VK::Container, varkw_site(g))});
+        merge(find_var(g, gs(s.file, param.name)), {values_.container(heap_.varkw_site(g))});
       }
     }
   }
 }
 
 void Resolver::seed_receivers() {
-  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+  for (const ScopeId g : scopes_.ids()) {
     const ScopeRec& s = scopes_[g];
-    if (s.kind != ScopeKind::Function || s.parent == kNone) continue;
+    if (s.kind != ScopeKind::Function || s.parent == kNoScope) continue;
     if (scopes_[s.parent].kind != ScopeKind::Class || (s.flags & kStaticMethod) != 0) continue;
-    const uint32_t first = first_positional_param(g);
-    if (first == kNone) continue;
+    const VarId first = first_positional_param(g);
+    if (first == kNoVar) continue;
     const bool on_class = (s.flags & kClassMethod) != 0 || s.name == s_new_ ||
                           s.name == s_init_subclass_ || s.name == s_class_getitem_;
-    const uint32_t receiver = on_class ? value(VK::Class, s.parent) : instance_of(s.parent);
+    const ValueId receiver = on_class ? values_.cls(s.parent) : values_.instance(s.parent);
     merge(first, {receiver});
     receiver_seed_.emplace(first, receiver);
   }
@@ -334,8 +348,8 @@ void Resolver::seed_receivers() {
 
 void Resolver::find_wrappers() {
   find_identities();
-  wrapper_of_.assign(scopes_.size(), kNone);
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  wrapper_of_.assign(scopes_.size(), kNoScope);
+  for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (const Stmt& s : ff.stmts) {
       if (s.kind != StmtKind::Return || s.scope == 0) continue;
@@ -356,12 +370,12 @@ void Resolver::find_wrappers() {
 
 void Resolver::find_identities() {
   returned_param_.assign(scopes_.size(), kNone);
-  std::vector<uint8_t> spoiled(scopes_.size(), 0);
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  IdVector<ScopeId, uint8_t> spoiled(scopes_.size(), 0);
+  for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (const Stmt& s : ff.stmts) {
       if (s.scope == 0) continue;
-      const uint32_t g = gscope(f, s.scope);
+      const ScopeId g = gscope(f, s.scope);
       if (s.kind == StmtKind::Yield) spoiled[g] = 1;
       if (s.kind == StmtKind::Assign && spoiled[g] == 0) {
         const Expr& t = ff.exprs[s.a];
@@ -393,10 +407,10 @@ void Resolver::find_identities() {
     }
   }
   // A parameter that is assigned to is no longer the argument.
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (const Stmt& s : ff.stmts) {
-      const uint32_t g = gscope(f, s.scope);
+      const ScopeId g = gscope(f, s.scope);
       if (returned_param_[g] == kNone || spoiled[g] == 1) continue;
       if (s.kind != StmtKind::Assign && s.kind != StmtKind::Global &&
           s.kind != StmtKind::Nonlocal) {
@@ -411,14 +425,14 @@ void Resolver::find_identities() {
       }
     }
   }
-  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+  for (const ScopeId g : scopes_.ids()) {
     if (spoiled[g] == 1) returned_param_[g] = kNone;
   }
 }
 
 void Resolver::find_param_returns() {
   forwardable_.assign(scopes_.size(), 0);
-  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+  for (const ScopeId g : scopes_.ids()) {
     const ScopeRec& s = scopes_[g];
     if (s.kind != ScopeKind::Function && s.kind != ScopeKind::Lambda) continue;
     if ((s.flags & kGenerator) != 0 || returned_param_[g] != kNone) continue;
@@ -430,22 +444,22 @@ void Resolver::find_param_returns() {
       }
     }
   }
-  const auto param_of = [&](uint32_t f, uint32_t g, uint32_t name) -> uint32_t {
+  const auto param_of = [&](FileId f, ScopeId g, uint32_t name) -> uint32_t {
     const Scope& sc = facts(f).scopes[scopes_[g].local];
     for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
       if (facts(f).params[sc.params_begin + p].name == name) return p;
     }
     return kNone;
   };
-  // A parameter rebound anywhere in its function (or by a nested function's `nonlocal`) is no
-  // longer the argument.
-  std::vector<uint8_t> gives_back(scopes_.size(), 0);
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  // A parameter rebound anywhere in its function (or named by a nested `nonlocal`/`global`) is
+  // no longer the argument.
+  IdVector<ScopeId, uint8_t> gives_back(scopes_.size(), 0);
+  for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (const Stmt& s : ff.stmts) {
-      const uint32_t g = gscope(f, s.scope);
+      const ScopeId g = gscope(f, s.scope);
       if (s.kind == StmtKind::Nonlocal || s.kind == StmtKind::Global) {
-        for (uint32_t p = g; p != kNone; p = scopes_[p].parent) {
+        for (ScopeId p = g; p != kNoScope; p = scopes_[p].parent) {
           const uint32_t i = forwardable_[p] == 0 ? kNone : param_of(f, p, s.str);
           if (i != kNone) forwardable_[p] &= ~(1u << i);
         }
@@ -465,19 +479,19 @@ void Resolver::find_param_returns() {
       }
     }
   }
-  for (uint32_t g = 0; g < scopes_.size(); ++g) {
+  for (const ScopeId g : scopes_.ids()) {
     if (gives_back[g] == 0) forwardable_[g] = 0;
   }
   // Defaults: what a parameter is when the call passes nothing for it.
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (const Stmt& s : ff.stmts) {
       if (s.kind != StmtKind::Assign || ff.exprs[s.a].kind != ExprKind::ScopedName) continue;
       const Expr& t = ff.exprs[s.a];
-      const uint32_t g = gscope(f, t.a);
+      const ScopeId g = gscope(f, t.a);
       const uint32_t i = forwardable_[g] == 0 ? kNone : param_of(f, g, t.str);
       if (i == kNone || (forwardable_[g] & (1u << i)) == 0) continue;
-      const auto [var, inserted] = default_vars_.try_emplace(key(g, gs(f, t.str)), 0);
+      const auto [var, inserted] = default_vars_.try_emplace(g, gs(f, t.str), VarId{0});
       if (inserted) *var = new_var();
     }
   }
@@ -496,7 +510,7 @@ bool Resolver::expr_names(const FileFacts& ff, uint32_t e, uint32_t name, int de
   return false;
 }
 
-bool Resolver::calls_name(uint32_t f, uint32_t w, uint32_t name) const {
+bool Resolver::calls_name(FileId f, uint32_t w, uint32_t name) const {
   const FileFacts& ff = facts(f);
   for (const Stmt& s : ff.stmts) {
     if (s.scope != w) continue;
@@ -527,16 +541,16 @@ bool Resolver::expr_calls_name(const FileFacts& ff, uint32_t e, uint32_t name, i
 
 void Resolver::index_params() {
   param_summary_.assign(scopes_.size(), {});
-  for (uint32_t f = 0; f < files_.size(); ++f) {
+  for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (uint32_t s = 0; s < ff.scopes.size(); ++s) {
       const Scope& sc = ff.scopes[s];
-      const uint32_t g = gscope(f, s);
+      const ScopeId g = gscope(f, s);
       ParamSummary& summary = param_summary_[g];
       summary.positional_begin = static_cast<uint32_t>(positional_vars_.size());
       for (uint32_t p = 0; p < sc.params_count; ++p) {
         const Param& param = ff.params[sc.params_begin + p];
-        const uint32_t var = find_var(g, gs(f, param.name));
+        const VarId var = find_var(g, gs(f, param.name));
         if (param.kind == ParamKind::Positional) positional_vars_.push_back(var);
         summary.varargs = summary.varargs || param.kind == ParamKind::VarPositional;
         summary.varkw = summary.varkw || param.kind == ParamKind::VarKeyword;

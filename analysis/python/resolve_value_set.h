@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <initializer_list>
 
+#include "analysis/python/resolve_ids.h"
+
 namespace anchorfs::analysis::python {
 
 // Values per variable beyond which further ones are dropped (keeps rounds near-linear).
@@ -17,8 +19,8 @@ inline constexpr size_t kMaxSet = 16;
 class ValueSet {
  public:
   ValueSet() = default;
-  ValueSet(std::initializer_list<uint32_t> values) {
-    for (uint32_t v : values) insert(v);
+  ValueSet(std::initializer_list<ValueId> values) {
+    for (ValueId v : values) insert(v);
   }
   ValueSet(const ValueSet& other) : size_(other.size_) { copy_from(other.values_); }
   ValueSet& operator=(const ValueSet& other) {
@@ -29,21 +31,22 @@ class ValueSet {
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  const uint32_t* begin() const { return values_; }
-  const uint32_t* end() const { return values_ + size_; }
-  uint32_t operator[](size_t i) const { return values_[i]; }
+  const ValueId* begin() const { return values_; }
+  const ValueId* end() const { return values_ + size_; }
+  ValueId operator[](size_t i) const { return values_[i]; }
 
   void clear() { size_ = 0; }
-  // The first kMaxSet of `count` sorted values.
-  void assign(const uint32_t* first, size_t count) {
+  // The first kMaxSet of `count` sorted values (ValueIds, or their numbers as VarSets packs them).
+  template <class T>
+  void assign(const T* first, size_t count) {
     size_ = static_cast<uint32_t>(std::min(count, kMaxSet));
     copy_from(first);
   }
 
   // Sets stay sorted and never grow beyond kMaxSet: a value set that large says nothing precise.
-  void insert(uint32_t v) {
-    uint32_t* const end = values_ + size_;
-    uint32_t* const it = std::lower_bound(values_, end, v);
+  void insert(ValueId v) {
+    ValueId* const end = values_ + size_;
+    ValueId* const it = std::lower_bound(values_, end, v);
     if (it != end && *it == v) return;
     if (size_ >= kMaxSet) return;
     std::copy_backward(it, end, end + 1);
@@ -61,13 +64,13 @@ class ValueSet {
       return;
     }
     if (src.size_ <= 2) {
-      for (uint32_t v : src) insert(v);
+      for (ValueId v : src) insert(v);
       return;
     }
-    uint32_t merged[kMaxSet];
+    ValueId merged[kMaxSet];
     size_t n = 0;
-    const uint32_t *a = values_, *a_end = values_ + size_;
-    const uint32_t *b = src.values_, *b_end = src.values_ + src.size_;
+    const ValueId *a = values_, *a_end = values_ + size_;
+    const ValueId *b = src.values_, *b_end = src.values_ + src.size_;
     while (n < kMaxSet && (a != a_end || b != b_end)) {
       if (b == b_end || (a != a_end && *a < *b)) {
         merged[n++] = *a++;
@@ -83,12 +86,13 @@ class ValueSet {
 
  private:
   // A plain loop: sets hold a few values, and a library copy would call memmove.
-  void copy_from(const uint32_t* src) {
-    for (uint32_t i = 0; i < size_; ++i) values_[i] = src[i];
+  template <class T>
+  void copy_from(const T* src) {
+    for (uint32_t i = 0; i < size_; ++i) values_[i] = static_cast<ValueId>(src[i]);
   }
 
   uint32_t size_ = 0;
-  uint32_t values_[kMaxSet];
+  ValueId values_[kMaxSet];
 };
 
 }  // namespace anchorfs::analysis::python

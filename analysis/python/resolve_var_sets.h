@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/python/resolve_ids.h"
 #include "analysis/python/resolve_value_set.h"
 
 namespace anchorfs::analysis::python {
@@ -13,7 +14,8 @@ namespace anchorfs::analysis::python {
 // 24 bytes plus a heap block. Here a variable is one 20-byte record, and a larger set one
 // pooled block of 4, 8 or 16 values; blocks a set outgrows are reused by the next set of their
 // size. The record also holds the two ticks the fixed point keeps per variable, so reading or
-// growing a variable touches one cache line.
+// growing a variable touches one cache line. Records and blocks hold plain numbers: a record's
+// first word is a value or the offset of its block, and a free block's first word a link.
 class VarSets {
  public:
   // Reserves address space only (see ReadLists): the tables then never reallocate, which
@@ -23,14 +25,14 @@ class VarSets {
     pool_.reserve(pooled_values);
   }
   // A new, empty variable.
-  uint32_t add() {
+  VarId add() {
     const auto var = static_cast<uint32_t>(slots_.size());
     slots_.push_back({});
     if (var % 64 == 0) {
       current_.push_back(0);
       recent_.push_back(0);
     }
-    return var;
+    return VarId{var};
   }
 
   size_t size() const { return slots_.size(); }
@@ -38,31 +40,35 @@ class VarSets {
     return slots_.size() * sizeof(Slot) + pool_.size() * sizeof(uint32_t) +
            (current_.capacity() + recent_.capacity()) * sizeof(uint64_t);
   }
-  size_t count(uint32_t var) const { return slots_[var].meta & kSizeMask; }
-  bool poisoned(uint32_t var) const { return (slots_[var].meta & kPoisoned) != 0; }
-  void poison(uint32_t var) { slots_[var].meta |= kPoisoned; }
+  size_t count(VarId var) const { return slot(var).meta & kSizeMask; }
+  bool poisoned(VarId var) const { return (slot(var).meta & kPoisoned) != 0; }
+  void poison(VarId var) { slot(var).meta |= kPoisoned; }
 
   // The tick at which the variable last changed.
-  uint32_t changed(uint32_t var) const { return slots_[var].changed; }
-  void mark_changed(uint32_t var, uint32_t tick) {
-    slots_[var].changed = tick;
-    current_[var / 64] |= uint64_t{1} << (var % 64);
-    recent_[var / 64] |= uint64_t{1} << (var % 64);
+  uint32_t changed(VarId var) const { return slot(var).changed; }
+  void mark_changed(VarId var, uint32_t tick) {
+    slot(var).changed = tick;
+    const uint32_t n = raw(var);
+    current_[n / 64] |= uint64_t{1} << (n % 64);
+    recent_[n / 64] |= uint64_t{1} << (n % 64);
   }
 
   // Whether the variable changed during this round or the previous one: a bit array small
   // enough to stay in cache, checked before changed() (see Resolver::stale).
-  bool recently_changed(uint32_t var) const { return ((recent_[var / 64] >> (var % 64)) & 1) != 0; }
+  bool recently_changed(VarId var) const {
+    const uint32_t n = raw(var);
+    return ((recent_[n / 64] >> (n % 64)) & 1) != 0;
+  }
   void start_round() {
     recent_ = current_;
     std::fill(current_.begin(), current_.end(), 0);
   }
   // The evaluation that last listed the variable among its reads.
-  uint32_t& read_tick(uint32_t var) { return slots_[var].read_tick; }
+  uint32_t& read_tick(VarId var) { return slot(var).read_tick; }
 
-  ValueSet get(uint32_t var) const {
+  ValueSet get(VarId var) const {
     ValueSet out;
-    const Slot& slot = slots_[var];
+    const Slot& slot = this->slot(var);
     const size_t n = slot.meta & kSizeMask;
     out.assign(n <= kInline ? slot.words : &pool_[slot.words[0]], n);
     return out;
@@ -70,21 +76,21 @@ class VarSets {
 
   // Whether the variable already holds every value of `values` (both sorted): most merges
   // bring nothing new, and this answers without copying the set out.
-  bool contains_all(uint32_t var, const ValueSet& values) const {
-    const Slot& slot = slots_[var];
+  bool contains_all(VarId var, const ValueSet& values) const {
+    const Slot& slot = this->slot(var);
     const size_t n = slot.meta & kSizeMask;
     if (values.size() > n) return false;
     const uint32_t* have = n <= kInline ? slot.words : &pool_[slot.words[0]];
     const uint32_t* const end = have + n;
-    for (uint32_t v : values) {
-      while (have != end && *have < v) ++have;
-      if (have == end || *have != v) return false;
+    for (ValueId v : values) {
+      while (have != end && *have < raw(v)) ++have;
+      if (have == end || *have != raw(v)) return false;
     }
     return true;
   }
 
-  void set(uint32_t var, const ValueSet& values) {
-    Slot& slot = slots_[var];
+  void set(VarId var, const ValueSet& values) {
+    Slot& slot = this->slot(var);
     const size_t old_n = slot.meta & kSizeMask, n = values.size();
     const int old_class = block_class(old_n), new_class = block_class(n);
     if (old_class != new_class) {
@@ -92,7 +98,7 @@ class VarSets {
       if (new_class >= 0) slot.words[0] = acquire(new_class);
     }
     uint32_t* dst = new_class >= 0 ? &pool_[slot.words[0]] : slot.words;
-    std::copy(values.begin(), values.end(), dst);
+    for (ValueId v : values) *dst++ = raw(v);
     slot.meta = static_cast<uint8_t>((slot.meta & kPoisoned) | n);
   }
 
@@ -107,6 +113,9 @@ class VarSets {
     uint32_t read_tick = 0;
     uint8_t meta = 0;  // size | kPoisoned
   };
+
+  Slot& slot(VarId var) { return slots_[raw(var)]; }
+  const Slot& slot(VarId var) const { return slots_[raw(var)]; }
 
   // -1: inline; 0, 1, 2: a block of 4, 8 or 16 values.
   static int block_class(size_t n) {

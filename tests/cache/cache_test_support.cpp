@@ -53,17 +53,11 @@ std::vector<std::string> list_dir(const std::string& dir) {
 }
 
 void CacheTest::SetUp() {
-  std::string pattern = std::filesystem::temp_directory_path().string() + "/anchorfs-cache-XXXXXX";
-  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-  scratch_ = pattern;
+  scratch_ = scratch_dir_.path();
   repo_ = scratch_ + "/repo";
   cache_root_ = scratch_ + "/cache";
   std::filesystem::create_directories(repo_);
   write_file(repo_ + "/mod.py", "def f():\n    pass\n");
-}
-
-void CacheTest::TearDown() {
-  std::filesystem::remove_all(scratch_);
 }
 
 CacheOptions CacheTest::options() {

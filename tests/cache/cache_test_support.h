@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cache/lmdb_fact_cache.h"
+#include "tests/support/temp_dir.h"
 
 namespace anchorfs::cache::testing {
 
@@ -28,13 +29,14 @@ std::vector<std::string> list_dir(const std::string& dir);
 class CacheTest : public ::testing::Test {
  protected:
   void SetUp() override;
-  void TearDown() override;
 
   CacheOptions options();
   std::unique_ptr<LmdbFactCache> open_cache();
   std::vector<std::string> warnings();
 
-  std::string scratch_;  // removed after the test
+  // The test's scratch directory (removed after it) and its path.
+  test_support::TempDir scratch_dir_{"anchorfs-cache"};
+  std::string scratch_;
   std::string repo_;     // a repository directory
   std::string cache_root_;
 

@@ -28,7 +28,6 @@ class GraphRefreshTest : public ScratchTree {
   void TearDown() override {
     cache_.reset();
     std::filesystem::remove_all(root_ + "-cache");
-    ScratchTree::TearDown();
   }
 
   static constexpr const char* kCaller =

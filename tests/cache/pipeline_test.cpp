@@ -25,7 +25,6 @@ class PipelineTest : public ScratchTree {
   void TearDown() override {
     cache_.reset();
     std::filesystem::remove_all(root_ + "-cache");
-    ScratchTree::TearDown();
   }
 
   Prepared run(render::View view) {

@@ -1,4 +1,4 @@
-// Scratch trees and bounded waiting for the refresh tests.
+// Scratch trees and served bytes for the refresh tests.
 #include "refresh_support.h"
 
 #include <fcntl.h>
@@ -7,7 +7,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 namespace anchorfs::refresh::testing {
 
@@ -18,26 +17,8 @@ void put(const std::string& root, const std::string& relative, const std::string
   out << bytes;
 }
 
-bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      return condition();
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
-}
-
 void ScratchTree::SetUp() {
-  std::string pattern =
-      std::filesystem::temp_directory_path().string() + "/anchorfs-refresh-XXXXXX";
-  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-  root_ = std::filesystem::canonical(pattern).string();
-}
-
-void ScratchTree::TearDown() {
-  std::filesystem::remove_all(root_);
+  root_ = std::filesystem::canonical(dir_.path()).string();
 }
 
 std::string served_bytes(const fs::Snapshot& snapshot, const std::string& path) {

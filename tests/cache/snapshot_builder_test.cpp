@@ -29,7 +29,6 @@ class SnapshotBuilderTest : public ScratchTree {
   void TearDown() override {
     cache_.reset();
     std::filesystem::remove_all(root_ + "-cache");
-    ScratchTree::TearDown();
   }
 
   cache::CacheOptions cache_options_;
@@ -63,6 +62,15 @@ TEST_F(SnapshotBuilderTest, ViewNoneServesTheTreeWithoutAnalysingIt) {
   EXPECT_EQ(cache_->info().entries, 0u);  // nothing was parsed, so nothing was cached
   EXPECT_NE(describe(built).find("3 source files (not analysed: view none"), std::string::npos)
       << describe(built);
+
+  // A refresh after an edit serves the new bytes, still without analysing.
+  put(root_, "pkg/a.py", "def helper():\n    return 2\n");
+  const Built refreshed = builder.build();
+  EXPECT_TRUE(refreshed.changed);
+  EXPECT_FALSE(refreshed.analysed);
+  EXPECT_EQ(refreshed.stats.parsed, 0u);
+  EXPECT_EQ(served_bytes(*refreshed.snapshot, "pkg/a.py"), "def helper():\n    return 2\n");
+  EXPECT_EQ(cache_->info().entries, 0u);
 }
 
 TEST_F(SnapshotBuilderTest, UnchangedTreeGivesTheSameSnapshot) {

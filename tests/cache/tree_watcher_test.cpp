@@ -1,6 +1,7 @@
 // TreeWatcher: events anywhere below the root, new directories watched, the watch budget.
 #include "refresh/tree_watcher.h"
 
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -100,17 +101,44 @@ TEST_F(TreeWatcherTest, WatchBudgetMakesItIncomplete) {
   EXPECT_EQ(watcher.watch_count(), 2u);
 }
 
+// Whether thread `tid` of this process is blocked in poll(2) (/proc/self/task/TID/syscall starts
+// with the number of the system call a blocked thread is in; aarch64 has no SYS_poll, only ppoll).
+bool blocked_in_poll(pid_t tid) {
+  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/syscall");
+  long number = -1;
+  if (!(in >> number)) return false;  // "running"
+#ifdef SYS_poll
+  if (number == SYS_poll) return true;
+#endif
+  return number == SYS_ppoll;
+}
+
 TEST_F(TreeWatcherTest, WakeInterruptsAWait) {
   TreeWatcher watcher(root_);
+  const pid_t waiter = ::gettid();
+  bool blocked = false;
+  // Wakes only once the waiter sleeps in poll(2): what is tested is ending a wait in progress,
+  // not a wake-up left pending before it (bounded, in case the wait never blocks).
   std::thread waker([&] {
-    std::this_thread::sleep_for(milliseconds(50));
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!(blocked = blocked_in_poll(waiter)) && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::yield();
+    }
     watcher.wake();
   });
-  const auto start = std::chrono::steady_clock::now();
-  const WatchEvents events = watcher.wait(std::chrono::seconds(30));
+  const WatchEvents events = watcher.wait(std::chrono::seconds(60));
   waker.join();
+  EXPECT_TRUE(blocked) << "the wait never blocked in poll(2)";
   EXPECT_EQ(events.count, 0u);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+}
+
+TEST_F(TreeWatcherTest, AWakeBeforeTheWaitIsNotLost) {
+  TreeWatcher watcher(root_);
+  watcher.wake();
+  const auto start = std::chrono::steady_clock::now();
+  const WatchEvents events = watcher.wait(std::chrono::seconds(60));
+  EXPECT_EQ(events.count, 0u);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
 }
 
 TEST_F(TreeWatcherTest, SymlinkedDirectoriesAreNotFollowed) {

@@ -121,6 +121,20 @@ TEST(FileLayout, ShortOriginalIsAnErrorNotGarbage) {
   EXPECT_EQ(errno, EIO);
 }
 
+// The server replies with the errno a failed read leaves (docs: errno kept), so it must be the
+// read's own, not a blanket EIO.
+TEST(FileLayout, AFailedReadKeepsItsErrno) {
+  test::TempDir dir("anchorfs-layout");
+  OpenFile directory(dir.path());
+  std::string whole(13, '\0');
+  errno = 0;
+  EXPECT_FALSE(FileLayout(test::to_plan({{5, "TAG"}}), 10).read(directory.fd, 0, whole));
+  EXPECT_EQ(errno, EISDIR);
+  errno = 0;
+  EXPECT_FALSE(FileLayout(render::TagPlan{}, 10).read(-1, 0, whole));
+  EXPECT_EQ(errno, EBADF);
+}
+
 TEST(FileLayout, EqualityComparesInsertions) {
   const FileLayout a(test::to_plan({{1, "x"}}), 5);
   EXPECT_EQ(a, FileLayout(test::to_plan({{1, "x"}}), 5));

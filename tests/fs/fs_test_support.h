@@ -17,12 +17,14 @@
 #include "tests/support/files.h"
 #include "tests/support/mount_table.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait.h"
 
 namespace anchorfs::fs::test {
 
 using test_support::is_mounted;
 using test_support::read_file;
 using test_support::TempDir;
+using test_support::wait_until;
 using test_support::write_file;
 
 // The tagged view of `original`, computed independently of fs/ (insertions are sorted).

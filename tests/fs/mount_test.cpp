@@ -459,11 +459,8 @@ WholeRead read_whole(const std::string& path, bool drop_pages = false) {
 
 // Waits (bounded) until the server holds no old file version: the kernel forgot them all.
 bool retired_versions_released(test::LiveMount& mount) {
-  for (int i = 0; i < 500; ++i) {
-    if (mount.server().stats().retired_inodes == 0) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
+  return test::wait_until(std::chrono::seconds(5),
+                          [&] { return mount.server().stats().retired_inodes == 0; });
 }
 
 // Issue 6's rule under a storm of swaps: every whole-file read (open, fstat, read) is exactly one
@@ -675,7 +672,7 @@ TEST(MountLifecycle, CallerChosenFsnameIsKept) {
   test::LiveMount mount(make_snapshot(analysis::scan_tree(src.path()), {}), mnt.path(), options);
   bool found = false;
   for (const test_support::MountEntry& entry : test_support::mount_table()) {
-    if (entry.point != mnt.path()) continue;
+    if (entry.mount_point != mnt.path()) continue;
     found = true;
     EXPECT_EQ(entry.fstype, "fuse.anchorfs");
     EXPECT_EQ(entry.source, src.path());
@@ -707,6 +704,25 @@ TEST(MountErrors, ReadWriteOptionIsRefused) {
   Server server(make_snapshot(analysis::scan_tree(src.path()), {}), options);
   EXPECT_THROW(server.mount(), std::runtime_error);
   EXPECT_FALSE(test::is_mounted(mnt.path()));
+}
+
+// A writable mount reads an untagged file in place, opening it again for each read: what stops
+// that open reaches the reader as itself (the file is gone: ENOENT), never a blanket EIO.
+TEST(WritableMountErrors, AFileRemovedUnderAnOpenReaderGivesEnoent) {
+  test::TempDir src("anchorfs-src");
+  test::TempDir mnt("anchorfs-mnt");
+  write_file(src / "notes.txt", "hello\n");
+  ServerOptions options;
+  options.writable = true;
+  test::LiveMount mount(make_snapshot(analysis::scan_tree(src.path()), {}), mnt.path(), options);
+  const int fd = ::open((mnt / "notes.txt").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0) << std::strerror(errno);
+  ASSERT_EQ(::unlink((src / "notes.txt").c_str()), 0);
+  char buffer[16];
+  errno = 0;
+  EXPECT_EQ(::read(fd, buffer, sizeof buffer), -1);
+  EXPECT_EQ(errno, ENOENT) << std::strerror(errno);
+  ::close(fd);
 }
 
 }  // namespace

@@ -51,16 +51,6 @@ void write_bytes(const std::string& path, const std::string& bytes, mode_t mode 
   ::chmod(path.c_str(), mode);
 }
 
-// Polls `done` until it holds or `limit` passes (the condition is what we wait for, not time).
-bool wait_until(std::chrono::milliseconds limit, const std::function<bool()>& done) {
-  const Clock::time_point deadline = Clock::now() + limit * timeout_scale();
-  while (!done()) {
-    if (Clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
-}
-
 mode_t mode_of(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;

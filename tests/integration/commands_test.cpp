@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 
@@ -74,7 +75,7 @@ TEST_F(Commands, ExportWritesWhatTheMountServes) {
 
 // View none is the study's baseline: the same files through the same commands, and no analysis
 // (nothing parsed, nothing cached) in any command, not only in the mount.
-TEST_F(Commands, ViewNoneExportsAndRendersWithoutAnalysing) {
+TEST_F(Commands, ViewNoneAnalysesNothingInAnyCommand) {
   const std::string cache = dir_ / "cache";
   const std::string out = dir_ / "out";
   const ProcessResult exported =
@@ -88,8 +89,24 @@ TEST_F(Commands, ViewNoneExportsAndRendersWithoutAnalysing) {
       {"render", repo_, "bookshelf/models.py", "--view", "none", "--cache-dir", cache});
   ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
   EXPECT_EQ(rendered.out, read_file(repo_ + "/bookshelf/models.py"));
-  const ProcessResult stats = anchorfs({"cache", "stats", "--cache-dir", cache});
-  EXPECT_NE(stats.out.find("0 file facts, 0 graphs"), std::string::npos) << stats.out;
+  const ProcessResult stats =
+      anchorfs({"stats", repo_, "--view", "none", "--json", "--cache-dir", cache});
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  const nlohmann::json report = nlohmann::json::parse(stats.out);
+  EXPECT_EQ(report["files"]["analysed"], 0) << stats.out;
+  ASSERT_EQ(report["views"].size(), 2u) << stats.out;  // paper and lean
+  for (const auto& row : report["views"]) EXPECT_EQ(row["tag_bytes"], 0) << stats.out;
+  {
+    const std::string mnt = dir_ / "mnt";
+    make_dirs(mnt);
+    Mount mount(repo_, mnt, {"--view", "none", "--no-watch", "--cache-dir", cache});
+    ASSERT_TRUE(mount.ok()) << mount.result().err;
+    EXPECT_NE(mount.result().err.find("(not analysed: view none"), std::string::npos)
+        << mount.result().err;
+    EXPECT_EQ(read_file(mnt + "/bookshelf/models.py"), read_file(repo_ + "/bookshelf/models.py"));
+  }
+  const ProcessResult cached = anchorfs({"cache", "stats", "--cache-dir", cache});
+  EXPECT_NE(cached.out.find("0 file facts, 0 graphs"), std::string::npos) << cached.out;
 }
 
 TEST_F(Commands, ExportRefusesNestedDirectories) {

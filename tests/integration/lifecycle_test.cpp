@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -14,6 +13,8 @@
 
 namespace anchorfs::itest {
 namespace {
+
+using namespace std::chrono_literals;
 
 class Lifecycle : public ::testing::Test {
  protected:
@@ -55,7 +56,7 @@ TEST_F(Lifecycle, UnmountRemovesTheMountAndEndsTheDaemon) {
   const ProcessResult unmounted = anchorfs({"unmount", dir_ / "link/"});
   EXPECT_EQ(unmounted.exit_code, 0) << unmounted.err;
   EXPECT_FALSE(is_mounted(mnt_));
-  EXPECT_TRUE(wait_until([&] { return kill(daemon, 0) != 0; })) << "daemon still running";
+  EXPECT_TRUE(wait_until(10s, [&] { return kill(daemon, 0) != 0; })) << "daemon still running";
   EXPECT_TRUE(list_tree(mnt_).empty());
 }
 
@@ -67,8 +68,8 @@ TEST_P(SignalStops, DaemonUnmountsCleanly) {
   const pid_t daemon = daemon_pid();
   ASSERT_GT(daemon, 0);
   ASSERT_EQ(kill(daemon, GetParam()), 0);
-  EXPECT_TRUE(wait_until([&] { return !is_mounted(mnt_); })) << "still mounted";
-  EXPECT_TRUE(wait_until([&] { return kill(daemon, 0) != 0; })) << "daemon still running";
+  EXPECT_TRUE(wait_until(10s, [&] { return !is_mounted(mnt_); })) << "still mounted";
+  EXPECT_TRUE(wait_until(10s, [&] { return kill(daemon, 0) != 0; })) << "daemon still running";
   struct stat st {};
   EXPECT_EQ(stat(mnt_.c_str(), &st), 0) << "no dead mount left: " << strerror(errno);
 }
@@ -81,7 +82,7 @@ TEST_F(Lifecycle, KilledDaemonLeavesADeadMountThatUnmountClears) {
   const pid_t daemon = daemon_pid();
   ASSERT_GT(daemon, 0);
   ASSERT_EQ(kill(daemon, SIGKILL), 0);
-  ASSERT_TRUE(wait_until([&] { return kill(daemon, 0) != 0; }));
+  ASSERT_TRUE(wait_until(10s, [&] { return kill(daemon, 0) != 0; }));
   struct stat st {};
   ASSERT_NE(stat(mnt_.c_str(), &st), 0);
   ASSERT_EQ(errno, ENOTCONN);
@@ -119,10 +120,10 @@ TEST_F(Lifecycle, BusyMountRefusesUnmountUnlessLazy) {
 TEST_F(Lifecycle, ForegroundMountServesUntilInterrupted) {
   ProcessResult result;
   std::thread foreground([&] { result = anchorfs({"mount", "-f", repo_, mnt_}); });
-  ASSERT_TRUE(wait_until([&] { return is_mounted(mnt_); }));
+  ASSERT_TRUE(wait_until(10s, [&] { return is_mounted(mnt_); }));
   EXPECT_NE(read_file(mnt_ + "/bookshelf/services.py").find("# === "), std::string::npos);
   pid_t pid = -1;
-  ASSERT_TRUE(wait_until([&] { return (pid = daemon_pid()) > 0; }));
+  ASSERT_TRUE(wait_until(10s, [&] { return (pid = daemon_pid()) > 0; }));
   kill(pid, SIGINT);
   foreground.join();
   EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -182,37 +183,65 @@ TEST_F(Lifecycle, MountFollowsEditsToTheRepository) {
   const std::string errors = repo_ + "/bookshelf/errors.py";
   write_file(errors, read_file(errors) + "\n\ndef missing(key):\n    return NotFound(key)\n");
   fingerprint_ = tree_fingerprint(repo_);
-  const bool refreshed = wait_until(
-      [&] {
-        return read_file_if_readable(mnt_ + "/bookshelf/errors.py").find("CALLED_BY: missing") !=
-               std::string::npos;
-      },
-      20);
+  const std::string served = mnt_ + "/bookshelf/errors.py";
+  const bool refreshed = wait_until(20s, [&] {
+    return read_file_if_readable(served).find("CALLED_BY: missing") != std::string::npos;
+  });
   EXPECT_TRUE(refreshed) << read_file(mnt_ + "/bookshelf/errors.py");
   const ProcessResult rendered =
       anchorfs({"render", repo_, "bookshelf/errors.py", "--view", "topo"});
   EXPECT_EQ(read_file(mnt_ + "/bookshelf/errors.py"), rendered.out);
-  EXPECT_TRUE(wait_until([&] {
+  EXPECT_TRUE(wait_until(10s, [&] {
     return read_file(mount_log).find("refreshed") != std::string::npos;
   })) << read_file(mount_log);
 }
 
+// Whether process `pid` holds an inotify instance (a descriptor on anon_inode:inotify).
+bool holds_inotify(pid_t pid) {
+  std::error_code error;
+  for (const auto& fd :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", error)) {
+    std::error_code unreadable;
+    if (std::filesystem::read_symlink(fd.path(), unreadable) == "anon_inode:inotify") return true;
+  }
+  return false;
+}
+
+// A --no-watch mount never follows the repository: its daemon watches nothing (no inotify
+// instance, while a watching daemon of the same repository holds one), and after that watching
+// mount has shown both changes, the frozen one still serves its snapshot's attributes and
+// listings (bytes of a changed file are refused, never served as another version:
+// docs/filesystem.md).
 TEST_F(Lifecycle, NoWatchServesAFrozenSnapshot) {
-  Mount mount(repo_, mnt_, {"--no-watch"});
-  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  Mount frozen(repo_, mnt_, {"--no-watch"});
+  ASSERT_TRUE(frozen.ok()) << frozen.result().err;
+  const std::string watching_mnt = dir_ / "watching";
+  make_dirs(watching_mnt);
+  Mount watching(repo_, watching_mnt);
+  ASSERT_TRUE(watching.ok()) << watching.result().err;
+  const pid_t frozen_pid = daemon_pid();
+  const std::vector<pid_t> watching_pids = find_processes({kAnchorfs, watching_mnt});
+  ASSERT_GT(frozen_pid, 0);
+  ASSERT_EQ(watching_pids.size(), 1u);
+  ASSERT_TRUE(wait_until(10s, [&] { return holds_inotify(watching_pids[0]); }))
+      << "a watching daemon holds an inotify instance";
+  EXPECT_FALSE(holds_inotify(frozen_pid)) << "the --no-watch daemon watches";
+
   const std::string before = read_file(mnt_ + "/bookshelf/errors.py");
   const std::string errors = repo_ + "/bookshelf/errors.py";
   const std::string original = read_file(errors);
   write_file(errors, original + "\n\ndef missing(key):\n    return NotFound(key)\n");
   write_file(repo_ + "/bookshelf/added.py", "def added():\n    return 1\n");
-  // A watching mount shows both changes within its debounce; a frozen one never does. Its
-  // attributes and listings come from the snapshot (bytes of a changed file are refused, never
-  // served as another version: docs/filesystem.md).
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ASSERT_TRUE(wait_until(20s, [&] {
+    return ::access((watching_mnt + "/bookshelf/added.py").c_str(), F_OK) == 0 &&
+           read_file_if_readable(watching_mnt + "/bookshelf/errors.py").find("def missing") !=
+               std::string::npos;
+  })) << "the watching mount shows both changes";
   struct stat st {};
   ASSERT_EQ(::stat((mnt_ + "/bookshelf/errors.py").c_str(), &st), 0);
   EXPECT_EQ(static_cast<size_t>(st.st_size), before.size());
   EXPECT_NE(::access((mnt_ + "/bookshelf/added.py").c_str(), F_OK), 0);
+  EXPECT_FALSE(holds_inotify(frozen_pid));
   write_file(errors, original);  // the snapshot's sizes match again for the teardown check
   std::filesystem::remove(repo_ + "/bookshelf/added.py");
   fingerprint_ = tree_fingerprint(repo_);

@@ -19,7 +19,6 @@
 #include <functional>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 namespace anchorfs::itest {
 namespace fsys = std::filesystem;
@@ -212,15 +211,6 @@ std::vector<pid_t> find_processes(const std::vector<std::string>& needles) {
     if (all) pids.push_back(static_cast<pid_t>(std::stoi(name)));
   }
   return pids;
-}
-
-bool wait_until(const std::function<bool()>& predicate, double seconds) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (!predicate()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return true;
 }
 
 Mount::Mount(const std::string& repo, const std::string& mountpoint,

@@ -4,7 +4,6 @@
 #include <sys/types.h>
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "tests/support/files.h"
 #include "tests/support/mount_table.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/wait.h"
 
 namespace anchorfs::itest {
 
@@ -63,8 +63,7 @@ using test_support::mount_fstype;
 // Pids of running processes whose command line contains every one of `needles`.
 std::vector<pid_t> find_processes(const std::vector<std::string>& needles);
 
-// Waits until `predicate` holds, for at most `seconds`; returns whether it did.
-bool wait_until(const std::function<bool()>& predicate, double seconds = 10);
+using test_support::wait_until;
 
 // Mounts REPO on MOUNTPOINT with `anchorfs mount` (extra args appended) and unmounts (lazily if
 // needed) at destruction, so a failing test never leaves a mount behind.

@@ -12,6 +12,8 @@
 namespace anchorfs::itest {
 namespace {
 
+using namespace std::chrono_literals;
+
 using nlohmann::json;
 
 std::vector<json> trace_lines(const std::string& path) {
@@ -58,7 +60,7 @@ class TracedMount : public ::testing::Test {
         ASSERT_EQ(result.exit_code, 0) << step[0] << ": " << result.err;
       }
     }
-    ASSERT_TRUE(wait_until([&] { return trace_closed(trace_); }, 30)) << read_file(trace_);
+    ASSERT_TRUE(wait_until(30s, [&] { return trace_closed(trace_); })) << read_file(trace_);
   }
 
   TempDir dir_{"anchorfs-trace"};

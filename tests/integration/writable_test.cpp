@@ -19,6 +19,8 @@
 namespace anchorfs::itest {
 namespace {
 
+using namespace std::chrono_literals;
+
 const std::string kCore =
     "\"\"\"Core arithmetic.\"\"\"\n"
     "\n"
@@ -140,7 +142,7 @@ class WritableMount : public ::testing::Test {
   // The live refresh re-tagged `path`: the mount serves exactly what `anchorfs render` makes of
   // the checkout's bytes now.
   void expect_retagged(const std::string& path) {
-    EXPECT_TRUE(wait_until([&] { return view(path) == rendered(path); }, 30))
+    EXPECT_TRUE(wait_until(30s, [&] { return view(path) == rendered(path); }))
         << "view:\n"
         << view(path) << "\nrendered:\n"
         << rendered(path);
@@ -192,11 +194,9 @@ TEST_F(WritableMount, ADaemonCrashLeavesTheOldFile) {
            mnt_ + "/pkg/core.py",
            std::to_string(find_processes({kAnchorfs, "mount", repo_, mnt_}).at(0))});
   EXPECT_EQ(python.exit_code, 0) << python.err;
-  EXPECT_TRUE(wait_until(
-      [&] {
-        return find_processes({kAnchorfs, "mount", repo_, mnt_}).empty();
-      },
-      30));
+  EXPECT_TRUE(wait_until(30s, [&] {
+    return find_processes({kAnchorfs, "mount", repo_, mnt_}).empty();
+  }));
   EXPECT_EQ(checkout("pkg/core.py"), before);
   std::vector<std::string> names;
   for (const auto& item : std::filesystem::directory_iterator(repo_ + "/pkg")) {
@@ -251,7 +251,7 @@ TEST_F(WritableMount, AnEditElsewhereUpdatesCalledByHere) {
   mount();
   ASSERT_EQ(shell("sed -i 's/return helper(2) + Engine().run()/return 0/' pkg/app.py").exit_code,
             0);
-  EXPECT_TRUE(wait_until([&] { return !contains(view("pkg/core.py"), "pkg/app.py:main"); }, 30))
+  EXPECT_TRUE(wait_until(30s, [&] { return !contains(view("pkg/core.py"), "pkg/app.py:main"); }))
       << view("pkg/core.py");
   expect_retagged("pkg/core.py");
   expect_checkout_tag_free();
@@ -373,7 +373,7 @@ TEST_F(WritableMount, GitWritingThroughTheMountLeavesTheCheckoutsRepositoryConsi
   EXPECT_EQ(replaced(config_after, "\tabbrev = 12\n", ""), config_before);
   expect_checkout_tag_free();
   // And git in the mount still trusts its own view after git in the checkout refreshed the index.
-  EXPECT_TRUE(wait_until([&] { return in_mount({"diff-files", "--name-only"}).out.empty(); }, 30));
+  EXPECT_TRUE(wait_until(30s, [&] { return in_mount({"diff-files", "--name-only"}).out.empty(); }));
 }
 
 // The SWE-bench flow on a clone: edit with sed -i inside the mount, take the patch with plain git
@@ -385,12 +385,10 @@ TEST_F(WritableMount, SweBenchFlowPatchFromTheMountAppliesToAFreshClone) {
                                    std::vector<std::string>{"--writable", "--view", "topo"});
   ASSERT_TRUE(mount_->ok()) << mount_->result().err;
   ASSERT_EQ(shell("sed -i 's/return helper(1)/return helper(1) + 1/' pkg/core.py").exit_code, 0);
-  EXPECT_TRUE(wait_until(
-      [&] {
-        return contains(view("pkg/core.py"), "helper(1) + 1\n") &&
-               contains(view("pkg/core.py"), kDelimiter);
-      },
-      30));
+  EXPECT_TRUE(wait_until(30s, [&] {
+    return contains(view("pkg/core.py"), "helper(1) + 1\n") &&
+           contains(view("pkg/core.py"), kDelimiter);
+  }));
   const ProcessResult inside = in_mount({"diff"});
   const ProcessResult outside = run({"git", "diff"}, in_dir(clone));
   ASSERT_EQ(inside.exit_code, 0) << inside.err;
@@ -472,10 +470,11 @@ TEST_F(WritableMount, UnparsableCodeIsStoredAsWrittenAndServedUntagged) {
   const std::string broken = "def helper(x:\n    return (\n";
   write_file(mnt_ + "/pkg/core.py", broken);
   EXPECT_EQ(checkout("pkg/core.py"), broken);
-  EXPECT_TRUE(wait_until([&] { return view("pkg/core.py") == broken; }, 30)) << view("pkg/core.py");
+  EXPECT_TRUE(wait_until(30s, [&] { return view("pkg/core.py") == broken; }))
+      << view("pkg/core.py");
   write_file(mnt_ + "/pkg/core.py", kCore);
   EXPECT_EQ(checkout("pkg/core.py"), kCore);
-  EXPECT_TRUE(wait_until([&] { return contains(view("pkg/core.py"), kDelimiter); }, 30));
+  EXPECT_TRUE(wait_until(30s, [&] { return contains(view("pkg/core.py"), kDelimiter); }));
   expect_retagged("pkg/core.py");
 }
 

@@ -1,19 +1,15 @@
-// The mount table as /proc/self/mountinfo lists it, for tests that check and clean up mounts.
+// Questions tests ask of the mount table (parsed by cli/mountinfo.h, the CLI's own parser).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "cli/mountinfo.h"
+
 namespace anchorfs::test_support {
 
-struct MountEntry {
-  std::string point;          // unescaped (mountinfo writes space, tab, newline, \ as octal)
-  std::string fstype;         // "fuse.anchorfs", "ext4", ...
-  std::string source;         // the mount source ("fsname")
-  std::string super_options;  // "ro,user_id=0,..."
-};
-
-std::vector<MountEntry> mount_table();
+using cli::mount_table;
+using cli::MountEntry;
 
 // Whether something is mounted exactly at `path`.
 bool is_mounted(const std::string& path);

@@ -24,7 +24,7 @@ const std::string& anchorfs_binary() {
 
 bool is_fuse_mounted(const std::string& mountpoint) {
   for (const test_support::MountEntry& entry : test_support::mount_table()) {
-    if (entry.point == mountpoint && entry.fstype.rfind("fuse", 0) == 0) return true;
+    if (entry.mount_point == mountpoint && entry.fstype.rfind("fuse", 0) == 0) return true;
   }
   return false;
 }
@@ -32,7 +32,7 @@ bool is_fuse_mounted(const std::string& mountpoint) {
 std::string mount_super_options(const std::string& mountpoint) {
   std::string options;
   for (const test_support::MountEntry& entry : test_support::mount_table()) {
-    if (entry.point == mountpoint) options = entry.super_options;
+    if (entry.mount_point == mountpoint) options = entry.super_options;
   }
   return options;
 }

@@ -17,8 +17,6 @@
 #include <stdexcept>
 #include <thread>
 
-#include "tests/support/sanitizer.h"
-
 extern char** environ;
 
 namespace anchorfs::testing {
@@ -148,14 +146,6 @@ std::string read_text_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-long timeout_scale() {
-  if (const char* scale = std::getenv("ANCHORFS_TEST_TIMEOUT_SCALE")) {
-    const long value = std::strtol(scale, nullptr, 10);
-    if (value > 0) return value;
-  }
-  return test_support::kAddressSanitizer ? 3 : 1;
 }
 
 RunResult run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,

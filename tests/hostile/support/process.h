@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/wait.h"
+
 namespace anchorfs::testing {
 
 struct SpawnOptions {
@@ -61,8 +63,7 @@ RunResult run(const std::vector<std::string>& argv, std::chrono::milliseconds ti
 
 std::string read_text_file(const std::string& path);
 
-// Multiplier for every time bound in these tests: 3 in sanitizer builds (the daemon runs several
-// times slower), else 1; ANCHORFS_TEST_TIMEOUT_SCALE overrides.
-long timeout_scale();
+using test_support::timeout_scale;
+using test_support::wait_until;
 
 }  // namespace anchorfs::testing
