@@ -1,4 +1,4 @@
-// Collecting a syntax node's children onto a walker's stack, shared by both Python extractors.
+// Collecting a syntax node's children onto a walker's stack (the Python walk, the dense collector).
 #pragma once
 
 #include <tree_sitter/api.h>

@@ -1,4 +1,4 @@
-// Walks one tree-sitter Python syntax tree into FileFacts: scopes, anchors and flow constraints.
+// One walk of a Python syntax tree into FileFacts: scopes, anchors, flow and dense-view facts.
 #include "analysis/python/extract.h"
 
 #include <tree_sitter/api.h>
@@ -6,264 +6,36 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "analysis/parse_budget.h"
 #include "analysis/python/child_walk.h"
-#include "analysis/python/dense_extract.h"
+#include "analysis/python/dense_collector.h"
 #include "analysis/python/fact_sink.h"
 #include "analysis/python/grammar.h"
+#include "analysis/python/node_kinds.h"
 #include "analysis/python/text_layout.h"
 
 namespace anchorfs::analysis::python {
 namespace {
 
-// The node types the extractor distinguishes; everything else is Other.
-enum class K : uint8_t {
-  Other,
-  Module,
-  Block,
-  Identifier,
-  Attribute,
-  Call,
-  ArgumentList,
-  KeywordArgument,
-  ListSplat,
-  DictionarySplat,
-  ParenthesizedListSplat,
-  Subscript,
-  List,
-  Tuple,
-  Set,
-  Dictionary,
-  Pair,
-  ExpressionList,
-  PatternList,
-  TuplePattern,
-  ListPattern,
-  ListSplatPattern,
-  DictionarySplatPattern,
-  ListComprehension,
-  SetComprehension,
-  DictionaryComprehension,
-  GeneratorExpression,
-  ForInClause,
-  IfClause,
-  ParenthesizedExpression,
-  Slice,
-  BooleanOperator,
-  ConditionalExpression,
-  NamedExpression,
-  Lambda,
-  Await,
-  Yield,
-  String,
-  Interpolation,
-  ConcatenatedString,
-  StringContent,
-  StringStart,
-  AsPattern,
-  AsPatternTarget,
-  ExpressionStatement,
-  Assignment,
-  AugmentedAssignment,
-  ReturnStatement,
-  DeleteStatement,
-  RaiseStatement,
-  AssertStatement,
-  PrintStatement,
-  ExecStatement,
-  PassStatement,
-  BreakStatement,
-  ContinueStatement,
-  GlobalStatement,
-  NonlocalStatement,
-  ImportStatement,
-  ImportFromStatement,
-  FutureImportStatement,
-  DottedName,
-  AliasedImport,
-  RelativeImport,
-  ImportPrefix,
-  WildcardImport,
-  IfStatement,
-  ElifClause,
-  ElseClause,
-  WhileStatement,
-  ForStatement,
-  TryStatement,
-  ExceptClause,
-  ExceptGroupClause,
-  FinallyClause,
-  WithStatement,
-  WithClause,
-  WithItem,
-  MatchStatement,
-  CaseClause,
-  FunctionDefinition,
-  ClassDefinition,
-  DecoratedDefinition,
-  Decorator,
-  Parameters,
-  LambdaParameters,
-  DefaultParameter,
-  TypedParameter,
-  TypedDefaultParameter,
-  KeywordSeparator,
-  PositionalSeparator,
-  TypeAliasStatement,
-  Type,
-  Comment,
-  Error,
-  kCount,
-};
+using K = NodeKind;
 
-constexpr NamedKind<K> kNamedKinds[] = {
-    {"module", K::Module},
-    {"block", K::Block},
-    {"identifier", K::Identifier},
-    {"attribute", K::Attribute},
-    {"call", K::Call},
-    {"argument_list", K::ArgumentList},
-    {"keyword_argument", K::KeywordArgument},
-    {"list_splat", K::ListSplat},
-    {"dictionary_splat", K::DictionarySplat},
-    {"parenthesized_list_splat", K::ParenthesizedListSplat},
-    {"subscript", K::Subscript},
-    {"list", K::List},
-    {"tuple", K::Tuple},
-    {"set", K::Set},
-    {"dictionary", K::Dictionary},
-    {"pair", K::Pair},
-    {"expression_list", K::ExpressionList},
-    {"pattern_list", K::PatternList},
-    {"tuple_pattern", K::TuplePattern},
-    {"list_pattern", K::ListPattern},
-    {"list_splat_pattern", K::ListSplatPattern},
-    {"dictionary_splat_pattern", K::DictionarySplatPattern},
-    {"list_comprehension", K::ListComprehension},
-    {"set_comprehension", K::SetComprehension},
-    {"dictionary_comprehension", K::DictionaryComprehension},
-    {"generator_expression", K::GeneratorExpression},
-    {"for_in_clause", K::ForInClause},
-    {"if_clause", K::IfClause},
-    {"parenthesized_expression", K::ParenthesizedExpression},
-    {"slice", K::Slice},
-    {"boolean_operator", K::BooleanOperator},
-    {"conditional_expression", K::ConditionalExpression},
-    {"named_expression", K::NamedExpression},
-    {"lambda", K::Lambda},
-    {"await", K::Await},
-    {"yield", K::Yield},
-    {"string", K::String},
-    {"interpolation", K::Interpolation},
-    {"concatenated_string", K::ConcatenatedString},
-    {"string_content", K::StringContent},
-    {"string_start", K::StringStart},
-    {"as_pattern", K::AsPattern},
-    {"as_pattern_target", K::AsPatternTarget},
-    {"expression_statement", K::ExpressionStatement},
-    {"assignment", K::Assignment},
-    {"augmented_assignment", K::AugmentedAssignment},
-    {"return_statement", K::ReturnStatement},
-    {"delete_statement", K::DeleteStatement},
-    {"raise_statement", K::RaiseStatement},
-    {"assert_statement", K::AssertStatement},
-    {"print_statement", K::PrintStatement},
-    {"exec_statement", K::ExecStatement},
-    {"pass_statement", K::PassStatement},
-    {"break_statement", K::BreakStatement},
-    {"continue_statement", K::ContinueStatement},
-    {"global_statement", K::GlobalStatement},
-    {"nonlocal_statement", K::NonlocalStatement},
-    {"import_statement", K::ImportStatement},
-    {"import_from_statement", K::ImportFromStatement},
-    {"future_import_statement", K::FutureImportStatement},
-    {"dotted_name", K::DottedName},
-    {"aliased_import", K::AliasedImport},
-    {"relative_import", K::RelativeImport},
-    {"import_prefix", K::ImportPrefix},
-    {"wildcard_import", K::WildcardImport},
-    {"if_statement", K::IfStatement},
-    {"elif_clause", K::ElifClause},
-    {"else_clause", K::ElseClause},
-    {"while_statement", K::WhileStatement},
-    {"for_statement", K::ForStatement},
-    {"try_statement", K::TryStatement},
-    {"except_clause", K::ExceptClause},
-    {"except_group_clause", K::ExceptGroupClause},
-    {"finally_clause", K::FinallyClause},
-    {"with_statement", K::WithStatement},
-    {"with_clause", K::WithClause},
-    {"with_item", K::WithItem},
-    {"match_statement", K::MatchStatement},
-    {"case_clause", K::CaseClause},
-    {"function_definition", K::FunctionDefinition},
-    {"class_definition", K::ClassDefinition},
-    {"decorated_definition", K::DecoratedDefinition},
-    {"decorator", K::Decorator},
-    {"parameters", K::Parameters},
-    {"lambda_parameters", K::LambdaParameters},
-    {"default_parameter", K::DefaultParameter},
-    {"typed_parameter", K::TypedParameter},
-    {"typed_default_parameter", K::TypedDefaultParameter},
-    {"keyword_separator", K::KeywordSeparator},
-    {"positional_separator", K::PositionalSeparator},
-    {"type_alias_statement", K::TypeAliasStatement},
-    {"type", K::Type},
-    {"comment", K::Comment},
-    {"ERROR", K::Error},
-};
-
-// Symbol -> kind, and the field ids the extractor asks for, computed once for the grammar.
-struct Grammar {
-  std::vector<K> kinds;
-  TSFieldId f_name, f_value, f_left, f_right, f_body, f_function, f_arguments, f_object,
-      f_attribute, f_subscript, f_key, f_parameters, f_superclasses, f_definition, f_module_name,
-      f_alias, f_alternative, f_condition, f_consequence, f_subject;
-
-  Grammar() {
-    kinds = symbol_kinds(kNamedKinds, K::Other);
-    f_name = field_id("name");
-    f_value = field_id("value");
-    f_left = field_id("left");
-    f_right = field_id("right");
-    f_body = field_id("body");
-    f_function = field_id("function");
-    f_arguments = field_id("arguments");
-    f_object = field_id("object");
-    f_attribute = field_id("attribute");
-    f_subscript = field_id("subscript");
-    f_key = field_id("key");
-    f_parameters = field_id("parameters");
-    f_superclasses = field_id("superclasses");
-    f_definition = field_id("definition");
-    f_module_name = field_id("module_name");
-    f_alias = field_id("alias");
-    f_alternative = field_id("alternative");
-    f_condition = field_id("condition");
-    f_consequence = field_id("consequence");
-    f_subject = field_id("subject");
-  }
-};
-
-const Grammar& grammar() {
-  static const Grammar g;
-  return g;
-}
-
-struct Child {
-  TSNode node;
-  TSFieldId field;
-  K kind;
-};
-
+// One walk of a syntax tree with two outputs: the flow facts (into the sink) and the dense
+// view's facts (into the collector, which sees every node with the role the walk reached it in).
 class Extractor {
  public:
-  Extractor(std::string_view text, TSTreeCursor* cursor, FactSink& sink)
-      : text_(text), g_(grammar()), lines_(text), cursor_(cursor), sink_(sink) {
+  Extractor(std::string_view text, TSTreeCursor* cursor, FactSink& sink, bool dense)
+      : text_(text),
+        g_(grammar()),
+        lines_(text),
+        cursor_(cursor),
+        sink_(sink),
+        dense_(text, f_.scopes, nesting_, dense) {
     protected_end_ = protected_prefix_end(text);
     sink_.clear();
   }
@@ -277,7 +49,7 @@ class Extractor {
     f_.scopes.push_back(module);
     lambda_counters_.push_back(0);
     visit_body(root, 0);
-    f_.parsed_cleanly = !has_error && !too_deep_;
+    f_.parsed_cleanly = !has_error && !nesting_.too_deep;
     if (f_.parsed_cleanly) {
       if (const auto anchor = file_anchor(text_)) {
         f_.has_file_anchor = true;
@@ -289,22 +61,15 @@ class Extractor {
     f_.has_all = all_seen_ && !all_unknown_;
     if (!f_.has_all) f_.all_names.clear();
     sink_.copy_to(f_);
+    dense_.finish(f_);
     return std::move(f_);
   }
 
  private:
   // ---- small helpers ------------------------------------------------------------------------
 
-  K kind(TSNode n) const {
-    const TSSymbol s = ts_node_symbol(n);
-    return s < g_.kinds.size() ? g_.kinds[s] : K::Other;
-  }
-
-  std::string_view text_of(TSNode n) const {
-    const uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
-    if (b > e || e > text_.size()) return {};
-    return text_.substr(b, e - b);
-  }
+  K kind(TSNode n) const { return g_.kind(n); }
+  std::string_view text_of(TSNode n) const { return node_text(text_, n); }
 
   // `s` must be a view into the source text; built strings go through intern_copy.
   uint32_t intern(std::string_view s) { return sink_.strings().intern(s); }
@@ -330,6 +95,26 @@ class Extractor {
 
   TSNode field(TSNode n, TSFieldId id) const { return ts_node_child_by_field_id(n, id); }
 
+  // The role of a child evaluated under a node reached as `use`: nothing under an ignored node
+  // is looked at; everything else is read.
+  static Use read_under(Use use) { return use == Use::Ignored ? Use::Ignored : Use::Read; }
+
+  // Unpacking patterns (and parenthesised or listed targets) pass a store on to their parts.
+  static Use pattern_part(Use use) { return use == Use::Store ? Use::Store : read_under(use); }
+  static Use store_under(Use use) { return use == Use::Ignored ? Use::Ignored : Use::Store; }
+
+  // The named children of n other than `handled` (which the walk visited itself), for the dense
+  // view only: a clause's extra operands, a statement's trailing ones.
+  void dense_rest(TSNode n, std::initializer_list<TSNode> handled, Use use, uint32_t scope) {
+    const Range r = children(n);
+    for (size_t i = r.begin; i < r.end; ++i) {
+      bool seen = false;
+      for (const TSNode& h : handled) seen = seen || ts_node_eq(h, stack_[i].node);
+      if (!seen) dense_.walk(stack_[i].node, use, scope);
+    }
+    release(r);
+  }
+
   uint32_t add_expr(ExprKind k, uint32_t a = kNone, uint32_t str = kNone,
                     size_t items_mark = SIZE_MAX) {
     return sink_.add_expr(k, a, str, items_mark);
@@ -346,17 +131,22 @@ class Extractor {
   // A value that is only evaluated (a statement's expression, an operand of an operator, an
   // index) matters only through its calls and lambdas: the resolver does nothing else with
   // it. Without any, it is dropped (kNone) and its facts are rolled back to `m`, unless a
-  // statement or scope emitted meanwhile refers to them.
+  // statement or scope emitted meanwhile refers to them. Its dense facts stay.
   uint32_t for_effects(uint32_t e, const FactSink::Mark& m) {
     if (sink_.has_effects(e)) return e;
     if (sink_.only_expressions_since(m, f_.scopes.size())) sink_.roll_back(m);
     return kNone;
   }
 
-  uint32_t expr_for_effects(TSNode n, uint32_t scope) {
-    if (!may_have_effects(text_of(n))) return kNone;
+  // Source that cannot have effects is not walked for the flow facts; the dense view still
+  // reads it (names, chains, keys), more cheaply than building expressions to roll back.
+  uint32_t expr_for_effects(TSNode n, uint32_t scope, Use use) {
+    if (!may_have_effects(text_of(n))) {
+      dense_.walk(n, use, scope);
+      return kNone;
+    }
     const FactSink::Mark m = mark();
-    return for_effects(expr(n, scope), m);
+    return for_effects(expr(n, scope, use), m);
   }
 
   // Every call and generator has a "(", and lambdas, yields, walruses and comprehensions
@@ -365,7 +155,7 @@ class Extractor {
   // nesting limit (each level of nesting takes at least a byte of source, give or take a few
   // wrapper nodes), which a long one might, and that must still be noticed.
   bool may_have_effects(std::string_view source) const {
-    if (depth_ + 4 * static_cast<int64_t>(source.size()) >= kMaxNesting) return true;
+    if (nesting_.depth + 4 * static_cast<int64_t>(source.size()) >= kMaxNesting) return true;
     return source.find('(') != std::string_view::npos ||
            source.find("for") != std::string_view::npos ||
            source.find("lambda") != std::string_view::npos ||
@@ -373,19 +163,19 @@ class Extractor {
            source.find(":=") != std::string_view::npos;
   }
 
-  void evaluate(TSNode n, uint32_t scope) {
+  void evaluate(TSNode n, uint32_t scope, Use use = Use::Read) {
     if (ts_node_is_null(n)) return;
-    const uint32_t e = expr_for_effects(n, scope);
+    const uint32_t e = expr_for_effects(n, scope, use);
     if (e != kNone) add_stmt(StmtKind::Evaluate, scope, kNone, e);
   }
 
   // Guards every recursion: past kMaxNesting the rest of the subtree is not analysed.
   struct Depth {
-    explicit Depth(Extractor& x) : x_(x) { ++x_.depth_; }
-    ~Depth() { --x_.depth_; }
+    explicit Depth(Extractor& x) : x_(x) { ++x_.nesting_.depth; }
+    ~Depth() { --x_.nesting_.depth; }
     bool too_deep() const {
-      if (x_.depth_ <= kMaxNesting) return false;
-      x_.too_deep_ = true;
+      if (x_.nesting_.depth <= kMaxNesting) return false;
+      x_.nesting_.too_deep = true;
       return true;
     }
     Extractor& x_;
@@ -447,7 +237,9 @@ class Extractor {
       case K::ReturnStatement: {
         const Range r = children(n);
         if (r.end > r.begin) {
-          add_stmt(StmtKind::Return, scope, kNone, expr(stack_[r.begin].node, scope));
+          const TSNode value = stack_[r.begin].node;
+          add_stmt(StmtKind::Return, scope, kNone, expr(value, scope));
+          if (r.end - r.begin > 1) dense_rest(n, {value}, Use::Read, scope);
         }
         release(r);
         return;
@@ -479,10 +271,14 @@ class Extractor {
       case K::ForStatement: {
         const uint32_t iterable = expr(field(n, g_.f_right), scope);
         const uint32_t element = add_expr(ExprKind::Iterate, iterable);
-        add_stmt(StmtKind::Assign, scope, target(field(n, g_.f_left), scope), element);
+        add_stmt(StmtKind::Assign, scope, target(field(n, g_.f_left), scope, Use::Store), element);
         visit_clauses(n, scope, {g_.f_left, g_.f_right});
         return;
       }
+      case K::DeleteStatement:
+        // Calls in `del f(x).y` are evaluated; for the dense view `del x` writes x.
+        visit_clauses(n, scope, {}, Use::Store);
+        return;
       case K::WithStatement:
         visit_clauses(n, scope, {});
         return;
@@ -566,8 +362,10 @@ class Extractor {
   }
 
   // Statements nested in n are visited; its other named children (conditions, subjects, case
-  // patterns, raised values) are evaluated for their calls. Children in `skip` are handled.
-  void visit_clauses(TSNode n, uint32_t scope, std::initializer_list<TSFieldId> skip) {
+  // patterns, raised values) are evaluated for their calls, reached as `use`. Children in `skip`
+  // are handled.
+  void visit_clauses(TSNode n, uint32_t scope, std::initializer_list<TSFieldId> skip,
+                     Use use = Use::Read) {
     const Range r = skip.size() == 0 ? children(n) : fielded_children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
@@ -577,7 +375,7 @@ class Extractor {
       if (is_block_like(c.kind)) {
         visit_statement(c.node, c.kind, scope);
       } else {
-        evaluate(c.node, scope);
+        evaluate(c.node, scope, use);
       }
     }
     release(r);
@@ -605,15 +403,19 @@ class Extractor {
       }
       node = right;
       if (targets.size() > kMaxNesting) {
-        too_deep_ = true;
+        nesting_.too_deep = true;
         return;
       }
     }
-    if (!has_value) return;  // a bare annotation binds nothing
+    if (!has_value) {
+      // A bare annotation binds nothing, but to the dense view it still writes its target.
+      for (const TSNode& t : targets) dense_.walk(t, Use::Store, scope);
+      return;
+    }
     const uint32_t v = expr(value, scope);
     for (const TSNode& t : targets) {
       if (ts_node_is_null(t)) continue;
-      add_stmt(StmtKind::Assign, scope, target(t, scope), v);
+      add_stmt(StmtKind::Assign, scope, target(t, scope, Use::Store), v);
       if (scope == 0 && kind(t) == K::Identifier && text_of(t) == "__all__") {
         all_seen_ = true;
         f_.all_names.clear();
@@ -626,7 +428,8 @@ class Extractor {
     const TSNode left = field(n, g_.f_left), right = field(n, g_.f_right);
     if (ts_node_is_null(left) || ts_node_is_null(right)) return;
     const uint32_t v = expr(right, scope);
-    add_stmt(StmtKind::Assign, scope, target(left, scope), v);
+    add_stmt(StmtKind::Assign, scope, target(left, scope, Use::Store), v);
+    dense_.walk(left, Use::Read, scope);  // `x += 1` reads x too
     if (scope == 0 && kind(left) == K::Identifier && text_of(left) == "__all__") {
       if (!collect_strings(right)) all_unknown_ = true;
     }
@@ -669,44 +472,18 @@ class Extractor {
   }
 
   bool append_string(TSNode n) {
-    std::string value;
-    if (!plain_string(n, value)) return false;
-    f_.all_names.push_back(intern_copy(value));
+    const std::optional<std::string> value = plain_string(n, text_);
+    if (!value) return false;
+    f_.all_names.push_back(intern_copy(*value));
     return true;
-  }
-
-  // The value of a string literal without prefix, escapes or interpolation.
-  bool plain_string(TSNode n, std::string& value) {
-    if (kind(n) != K::String) return false;
-    const Range r = children(n);
-    bool ok = true;
-    for (size_t i = r.begin; i < r.end && ok; ++i) {
-      switch (stack_[i].kind) {
-        case K::StringStart: {
-          const std::string_view start = text_of(stack_[i].node);
-          ok = start.find_first_of("fFbB") == std::string_view::npos;
-          break;
-        }
-        case K::StringContent:
-          value += text_of(stack_[i].node);
-          ok = ts_node_named_child_count(stack_[i].node) == 0;
-          break;
-        case K::Other:
-          break;
-        default:
-          ok = false;
-      }
-    }
-    release(r);
-    return ok;
   }
 
   // A plain string literal used as a dict key or a subscript, as the resolver reads it ("'k":
   // a quote, then the key), or kNone.
   uint32_t literal_key(TSNode n) {
-    std::string value;
-    if (!plain_string(n, value)) return kNone;
-    return intern_copy("'" + value);
+    const std::optional<std::string> value = plain_string(n, text_);
+    if (!value) return kNone;
+    return intern_copy("'" + *value);
   }
 
   std::string dotted(TSNode n) {
@@ -784,6 +561,8 @@ class Extractor {
         } else if (!has_manager) {
           manager = stack_[i].node;
           has_manager = true;
+        } else {
+          dense_.walk(stack_[i].node, Use::Read, scope);
         }
       }
       release(r);
@@ -794,7 +573,8 @@ class Extractor {
       }
       const uint32_t m = expr(manager, scope);
       if (sink_.has_effects(m)) add_stmt(StmtKind::Evaluate, scope, kNone, m);
-      add_stmt(StmtKind::Assign, scope, target(alias, scope), add_expr(ExprKind::Enter, m));
+      add_stmt(StmtKind::Assign, scope, target(alias, scope, Use::Store),
+               add_expr(ExprKind::Enter, m));
       return;
     }
     evaluate(value, scope);
@@ -812,12 +592,16 @@ class Extractor {
         for (size_t j = pr.begin; j < pr.end; ++j) {
           if (stack_[j].field == g_.f_alias) {
             if (caught != kNone) {
-              add_stmt(StmtKind::Assign, scope, target(stack_[j].node, scope),
+              add_stmt(StmtKind::Assign, scope, target(stack_[j].node, scope, Use::Store),
                        add_expr(ExprKind::Caught, caught));
+            } else {
+              dense_.walk(stack_[j].node, Use::Store, scope);
             }
           } else if (caught == kNone) {
             caught = expr(stack_[j].node, scope);
             if (sink_.has_effects(caught)) add_stmt(StmtKind::Evaluate, scope, kNone, caught);
+          } else {
+            dense_.walk(stack_[j].node, Use::Read, scope);
           }
         }
         release(pr);
@@ -880,10 +664,13 @@ class Extractor {
     uint8_t flags = 0;
     for (const TSNode& d : decorators) {
       const Range r = children(d);
+      bool first = true;
       for (size_t i = r.begin; i < r.end; ++i) {
         if (stack_[i].kind == K::Comment) continue;
         const TSNode e = stack_[i].node;
         const K ek = kind(e);
+        if (first) dense_.decorator(e, ek, id);
+        first = false;
         if (ek == K::Identifier) flags = static_cast<uint8_t>(flags | decorator_flag(text_of(e)));
         if (ek == K::Attribute) {
           const std::string_view attr = text_of(field(e, g_.f_attribute));
@@ -915,7 +702,7 @@ class Extractor {
         release(r);
       }
     } else {
-      params = parameters(field(def, g_.f_parameters), id, parent);
+      params = parameters(field(def, g_.f_parameters), id, parent, Use::Read);
     }
 
     Scope& stored = f_.scopes[id];
@@ -934,8 +721,9 @@ class Extractor {
     if (!ts_node_is_null(body)) visit_body(body, id);
   }
 
-  // Parameters of scope `fn`; default values are evaluated in `outer` and flow into them.
-  std::vector<Param> parameters(TSNode list, uint32_t fn, uint32_t outer) {
+  // Parameters of scope `fn`; default values are evaluated in `outer` (reached as `use`) and
+  // flow into them.
+  std::vector<Param> parameters(TSNode list, uint32_t fn, uint32_t outer, Use use) {
     std::vector<Param> params;
     if (ts_node_is_null(list)) return params;
     bool keyword_only = false;
@@ -992,11 +780,14 @@ class Extractor {
         default:
           break;
       }
-      if (!has_name) continue;
+      if (!has_name) {
+        if (has_value) dense_.walk(value, read_under(use), outer);
+        continue;
+      }
       const uint32_t name_id = intern(text_of(name));
       params.push_back({name_id, pk});
       if (has_value) {
-        const uint32_t v = expr(value, outer);
+        const uint32_t v = expr(value, outer, read_under(use));
         add_stmt(StmtKind::Assign, outer, add_expr(ExprKind::ScopedName, fn, name_id), v);
       }
     }
@@ -1006,22 +797,26 @@ class Extractor {
 
   // ---- expressions --------------------------------------------------------------------------
 
-  uint32_t expr(TSNode n, uint32_t scope) {
+  // The expression n in `scope`, reached as `use` (which only the dense view reads).
+  uint32_t expr(TSNode n, uint32_t scope, Use use = Use::Read) {
     if (ts_node_is_null(n)) return opaque();
     Depth d(*this);
     if (d.too_deep()) return opaque();
     const K k = kind(n);
+    if (DenseCollector::skipped(k)) use = Use::Ignored;
+    dense_.enter(n, k, use, scope);
     switch (k) {
       case K::Identifier:
         return sink_.add_name(scope, intern(text_of(n)));
       case K::Attribute: {
-        const uint32_t object = expr(field(n, g_.f_object), scope);
+        const Use object_use = use == Use::Ignored ? Use::Ignored : Use::ChainObject;
+        const uint32_t object = expr(field(n, g_.f_object), scope, object_use);
         return add_expr(ExprKind::Attribute, object, intern(text_of(field(n, g_.f_attribute))));
       }
       case K::Call:
-        return call(n, scope);
+        return call(n, scope, use);
       case K::Subscript: {
-        const uint32_t object = expr(field(n, g_.f_value), scope);
+        const uint32_t object = expr(field(n, g_.f_value), scope, read_under(use));
         const size_t items = sink_.items_mark();
         const Range r = fielded_children(n);
         size_t indices = 0;
@@ -1030,7 +825,7 @@ class Extractor {
           if (stack_[i].field != g_.f_subscript) continue;
           ++indices;
           literal = literal_index(stack_[i].node);
-          const uint32_t index = expr_for_effects(stack_[i].node, scope);
+          const uint32_t index = expr_for_effects(stack_[i].node, scope, read_under(use));
           if (index != kNone) sink_.push_item(index);
         }
         release(r);
@@ -1041,7 +836,7 @@ class Extractor {
       case K::Set:
       case K::ExpressionList:
       case K::PatternList:
-        return sequence(n, scope, k != K::Set);
+        return sequence(n, scope, k != K::Set, k == K::Set ? read_under(use) : pattern_part(use));
       case K::Dictionary: {
         const size_t items = sink_.items_mark();
         const Range r = children(n);
@@ -1051,15 +846,16 @@ class Extractor {
           if (c.kind == K::Pair) {
             const TSNode key = field(c.node, g_.f_key);
             const uint32_t literal = literal_key(key);
-            sink_.push_item(literal == kNone ? expr(key, scope)
+            sink_.push_item(literal == kNone ? expr(key, scope, read_under(use))
                                              : add_expr(ExprKind::Opaque, kNone, literal));
-            sink_.push_item(expr(field(c.node, g_.f_value), scope));
+            sink_.push_item(expr(field(c.node, g_.f_value), scope, read_under(use)));
           } else if (c.kind == K::DictionarySplat) {
             only_pairs = false;
-            sink_.push_item(add_expr(ExprKind::DoubleStar, first_named(c.node, scope)));
+            sink_.push_item(
+                add_expr(ExprKind::DoubleStar, first_named(c.node, scope, read_under(use))));
           } else if (c.kind != K::Comment) {
             only_pairs = false;
-            sink_.push_item(expr(c.node, scope));
+            sink_.push_item(expr(c.node, scope, read_under(use)));
           }
         }
         release(r);
@@ -1069,50 +865,54 @@ class Extractor {
       case K::SetComprehension:
       case K::GeneratorExpression:
       case K::DictionaryComprehension:
-        return comprehension(n, scope);
+        return comprehension(n, scope, use);
       case K::ParenthesizedExpression: {
         const Range r = children(n);
         uint32_t inner = kNone;
         for (size_t i = r.begin; i < r.end; ++i) {
-          if (stack_[i].kind != K::Comment && inner == kNone) inner = expr(stack_[i].node, scope);
+          if (stack_[i].kind != K::Comment && inner == kNone) {
+            inner = expr(stack_[i].node, scope, pattern_part(use));
+          }
         }
         release(r);
         return inner == kNone ? opaque() : inner;
       }
       case K::BooleanOperator: {
         const size_t items = sink_.items_mark();
-        sink_.push_item(expr(field(n, g_.f_left), scope));
-        sink_.push_item(expr(field(n, g_.f_right), scope));
+        sink_.push_item(expr(field(n, g_.f_left), scope, read_under(use)));
+        sink_.push_item(expr(field(n, g_.f_right), scope, read_under(use)));
         return add_expr(ExprKind::Alternatives, kNone, kNone, items);
       }
       case K::ConditionalExpression:
-        return conditional(n, scope);
+        return conditional(n, scope, read_under(use));
       case K::NamedExpression: {
         const TSNode name = field(n, g_.f_name);
-        const uint32_t value = expr(field(n, g_.f_value), scope);
+        const uint32_t value = expr(field(n, g_.f_value), scope, read_under(use));
         if (!ts_node_is_null(name)) {
-          add_stmt(StmtKind::Assign, scope, target(name, scope), value);
+          add_stmt(StmtKind::Assign, scope, target(name, scope, store_under(use)), value);
         }
         return value;
       }
       case K::Lambda:
-        return lambda(n, scope);
+        return lambda(n, scope, read_under(use));
       case K::Await:
-        return first_named(n, scope);
-      case K::Yield:
-        return yield(n, scope);
-      case K::KeywordArgument:
-      case K::ListSplat:
       case K::DictionarySplat:
       case K::ParenthesizedListSplat:
-        return first_named(n, scope);
+        return first_named(n, scope, read_under(use));
+      case K::Yield:
+        return yield(n, scope, read_under(use));
+      case K::KeywordArgument:
+        // The flow facts evaluate the keyword's name too; it is no read for the dense view.
+        return first_named(n, scope, read_under(use), field(n, g_.f_name));
+      case K::ListSplat:
+        return first_named(n, scope, pattern_part(use));
       case K::String:
         // Only an f-string's interpolations can hold anything; other strings are not walked.
-        return may_interpolate(n) ? opaque_over_children(n, scope) : opaque();
+        return may_interpolate(n) ? opaque_over_children(n, scope, use) : opaque();
       default:
         // Numbers, keywords and other tokens: nothing to walk.
         if (ts_node_child_count(n) == 0) return opaque();
-        return opaque_over_children(n, scope);
+        return opaque_over_children(n, scope, use);
     }
   }
 
@@ -1125,11 +925,11 @@ class Extractor {
   }
 
   // `x if c else y` is either branch; the condition is evaluated too.
-  uint32_t conditional(TSNode n, uint32_t scope) {
+  uint32_t conditional(TSNode n, uint32_t scope, Use use) {
     const size_t items = sink_.items_mark();
     const Range r = children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
-      if (stack_[i].kind != K::Comment) sink_.push_item(expr(stack_[i].node, scope));
+      if (stack_[i].kind != K::Comment) sink_.push_item(expr(stack_[i].node, scope, use));
     }
     release(r);
     if (sink_.items_since(items) != 3) return add_expr(ExprKind::Opaque, kNone, kNone, items);
@@ -1140,15 +940,18 @@ class Extractor {
     return add_expr(ExprKind::Alternatives, condition, kNone, items);
   }
 
-  uint32_t first_named(TSNode n, uint32_t scope) {
+  // The first operand's value; the others are evaluated. Each is reached as `use`, except
+  // `not_code` (a keyword's name), which the dense view ignores.
+  uint32_t first_named(TSNode n, uint32_t scope, Use use, TSNode not_code = {}) {
     const Range r = children(n);
     uint32_t out = kNone;
     for (size_t i = r.begin; i < r.end; ++i) {
       if (stack_[i].kind == K::Comment) continue;
+      const Use u = ts_node_eq(stack_[i].node, not_code) ? Use::Ignored : use;
       if (out == kNone) {
-        out = expr(stack_[i].node, scope);
+        out = expr(stack_[i].node, scope, u);
       } else {
-        evaluate(stack_[i].node, scope);
+        evaluate(stack_[i].node, scope, u);
       }
     }
     release(r);
@@ -1156,21 +959,30 @@ class Extractor {
   }
 
   // Literals and operators: no modelled value, but calls (and lambdas) inside still count.
-  uint32_t opaque_over_children(TSNode n, uint32_t scope) {
+  // Leaves are not walked, but a name among them is still read for the dense view; of a
+  // string (n reached as `use`), only the interpolations are code.
+  uint32_t opaque_over_children(TSNode n, uint32_t scope, Use use) {
+    const bool string = kind(n) == K::String;
     const size_t items = sink_.items_mark();
     const Range r = children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
-      if (c.kind == K::Comment || ts_node_named_child_count(c.node) == 0) continue;
+      if (c.kind == K::Comment) continue;
+      const Use child_use = string && c.kind != K::Interpolation ? Use::Ignored : read_under(use);
+      if (ts_node_named_child_count(c.node) == 0) {
+        dense_.enter(c.node, c.kind, child_use, scope);
+        continue;
+      }
       const FactSink::Mark m = mark();
-      const uint32_t e = expr_for_effects(c.node, scope);
+      const uint32_t e = expr_for_effects(c.node, scope, child_use);
       if (e != kNone && !sink_.splice_opaque(e, m)) sink_.push_item(e);
     }
     release(r);
     return add_expr(ExprKind::Opaque, kNone, kNone, items);
   }
 
-  uint32_t sequence(TSNode n, uint32_t scope, bool positional) {
+  // A list, tuple or set; its items reached as `use`.
+  uint32_t sequence(TSNode n, uint32_t scope, bool positional, Use use) {
     const size_t items = sink_.items_mark();
     bool starred = false;
     const Range r = children(n);
@@ -1178,10 +990,11 @@ class Extractor {
       const Child c = stack_[i];
       if (c.kind == K::Comment) continue;
       if (c.kind == K::ListSplat || c.kind == K::ParenthesizedListSplat) {
-        sink_.push_item(add_expr(ExprKind::Star, first_named(c.node, scope)));
+        const Use splat_use = c.kind == K::ListSplat ? use : read_under(use);
+        sink_.push_item(add_expr(ExprKind::Star, first_named(c.node, scope, splat_use)));
         starred = true;
       } else {
-        sink_.push_item(expr(c.node, scope));
+        sink_.push_item(expr(c.node, scope, use));
       }
     }
     release(r);
@@ -1215,36 +1028,46 @@ class Extractor {
     return intern_copy(bounds[0] + ":" + bounds[1]);
   }
 
-  uint32_t comprehension(TSNode n, uint32_t scope) {
+  // A comprehension reached as `use`.
+  uint32_t comprehension(TSNode n, uint32_t scope, Use use) {
+    const Use read = read_under(use);
     const size_t items = sink_.items_mark();
     const Range r = fielded_children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
       const Child c = stack_[i];
       if (c.kind == K::ForInClause) {
-        const uint32_t iterable = expr(field(c.node, g_.f_right), scope);
+        const TSNode right = field(c.node, g_.f_right);
+        const uint32_t iterable = expr(right, scope, read);
         const uint32_t element = add_expr(ExprKind::Iterate, iterable);
         const TSNode left = field(c.node, g_.f_left);
-        if (!ts_node_is_null(left)) add_stmt(StmtKind::Assign, scope, target(left, scope), element);
+        if (!ts_node_is_null(left)) {
+          add_stmt(StmtKind::Assign, scope, target(left, scope, store_under(use)), element);
+        }
+        // `for x in a, b` iterates a only here; the dense view reads b too.
+        if (ts_node_named_child_count(c.node) > 2) dense_rest(c.node, {left, right}, read, scope);
       } else if (c.kind == K::IfClause) {
-        evaluate(c.node, scope);
+        evaluate(c.node, scope, read);
       } else if (c.field == g_.f_body && c.kind == K::Pair) {
-        sink_.push_item(expr(field(c.node, g_.f_key), scope));
-        sink_.push_item(expr(field(c.node, g_.f_value), scope));
+        sink_.push_item(expr(field(c.node, g_.f_key), scope, read));
+        sink_.push_item(expr(field(c.node, g_.f_value), scope, read));
       } else if (c.field == g_.f_body) {
-        sink_.push_item(expr(c.node, scope));
+        sink_.push_item(expr(c.node, scope, read));
       }
     }
     release(r);
     return add_expr(ExprKind::Container, kNone, kNone, items);
   }
 
-  uint32_t call(TSNode n, uint32_t scope) {
-    const uint32_t callee = expr(field(n, g_.f_function), scope);
+  // A call reached as `use`: its callee is the object of the chain the dense view records.
+  uint32_t call(TSNode n, uint32_t scope, Use use) {
+    const Use read = read_under(use);
+    const Use callee_use = use == Use::Ignored ? Use::Ignored : Use::ChainObject;
+    const uint32_t callee = expr(field(n, g_.f_function), scope, callee_use);
     const size_t args = sink_.items_mark();
     const TSNode arguments = field(n, g_.f_arguments);
     if (!ts_node_is_null(arguments)) {
       if (kind(arguments) == K::GeneratorExpression) {
-        sink_.push_item(comprehension(arguments, scope));
+        sink_.push_item(comprehension(arguments, scope, read));
       } else {
         const Range r = children(arguments);
         for (size_t i = r.begin; i < r.end; ++i) {
@@ -1253,20 +1076,20 @@ class Extractor {
             case K::Comment:
               break;
             case K::KeywordArgument: {
-              const uint32_t v = expr(field(c.node, g_.f_value), scope);
+              const uint32_t v = expr(field(c.node, g_.f_value), scope, read);
               sink_.push_item(
                   add_expr(ExprKind::Keyword, v, intern(text_of(field(c.node, g_.f_name)))));
               break;
             }
             case K::ListSplat:
             case K::ParenthesizedListSplat:
-              sink_.push_item(add_expr(ExprKind::Star, first_named(c.node, scope)));
+              sink_.push_item(add_expr(ExprKind::Star, first_named(c.node, scope, read)));
               break;
             case K::DictionarySplat:
-              sink_.push_item(add_expr(ExprKind::DoubleStar, first_named(c.node, scope)));
+              sink_.push_item(add_expr(ExprKind::DoubleStar, first_named(c.node, scope, read)));
               break;
             default:
-              sink_.push_item(expr(c.node, scope));
+              sink_.push_item(expr(c.node, scope, read));
           }
         }
         release(r);
@@ -1275,7 +1098,8 @@ class Extractor {
     return add_expr(ExprKind::Call, callee, kNone, args);
   }
 
-  uint32_t lambda(TSNode n, uint32_t scope) {
+  // A lambda whose defaults and body are reached as `use`.
+  uint32_t lambda(TSNode n, uint32_t scope, Use use) {
     const auto id = static_cast<uint32_t>(f_.scopes.size());
     Scope s;
     s.kind = ScopeKind::Lambda;
@@ -1284,18 +1108,19 @@ class Extractor {
     s.line = lines_.line_of(ts_node_start_byte(n));
     f_.scopes.push_back(s);
     lambda_counters_.push_back(0);
-    const std::vector<Param> params = parameters(field(n, g_.f_parameters), id, scope);
+    const std::vector<Param> params = parameters(field(n, g_.f_parameters), id, scope, use);
     Scope& stored = f_.scopes[id];
     stored.params_begin = static_cast<uint32_t>(f_.params.size());
     stored.params_count = static_cast<uint32_t>(params.size());
     stored.decorators_begin = stored.bases_begin = static_cast<uint32_t>(sink_.list_size());
     f_.params.insert(f_.params.end(), params.begin(), params.end());
     const TSNode body = field(n, g_.f_body);
-    if (!ts_node_is_null(body)) add_stmt(StmtKind::Return, id, kNone, expr(body, id));
+    if (!ts_node_is_null(body)) add_stmt(StmtKind::Return, id, kNone, expr(body, id, use));
     return add_expr(ExprKind::Definition, id);
   }
 
-  uint32_t yield(TSNode n, uint32_t scope) {
+  // A yield whose value is reached as `use`.
+  uint32_t yield(TSNode n, uint32_t scope, Use use) {
     bool from = false;
     const Range all = children(n, /*named_only=*/false);
     for (size_t i = all.begin; i < all.end; ++i) {
@@ -1305,7 +1130,7 @@ class Extractor {
     const Range r = children(n);
     uint32_t value = kNone;
     for (size_t i = r.begin; i < r.end; ++i) {
-      if (stack_[i].kind != K::Comment && value == kNone) value = expr(stack_[i].node, scope);
+      if (stack_[i].kind != K::Comment && value == kNone) value = expr(stack_[i].node, scope, use);
     }
     release(r);
     if (f_.scopes[scope].kind == ScopeKind::Function ||
@@ -1318,17 +1143,20 @@ class Extractor {
     return opaque();
   }
 
-  // Assignment targets: names, attributes, subscripts, and (nested) unpacking patterns.
-  uint32_t target(TSNode n, uint32_t scope) {
+  // Assignment targets: names, attributes, subscripts, and (nested) unpacking patterns, reached
+  // as `use` (a store, unless the dense view ignores them).
+  uint32_t target(TSNode n, uint32_t scope, Use use) {
     if (ts_node_is_null(n)) return opaque();
     Depth d(*this);
     if (d.too_deep()) return opaque();
-    switch (kind(n)) {
+    const K k = kind(n);
+    switch (k) {
       case K::Identifier:
+        dense_.enter(n, k, use, scope);
         return sink_.add_name(scope, intern(text_of(n)));
       case K::Attribute:
       case K::Subscript:
-        return expr(n, scope);
+        return expr(n, scope, use);
       case K::PatternList:
       case K::TuplePattern:
       case K::ListPattern:
@@ -1338,7 +1166,7 @@ class Extractor {
         const size_t items = sink_.items_mark();
         const Range r = children(n);
         for (size_t i = r.begin; i < r.end; ++i) {
-          if (stack_[i].kind != K::Comment) sink_.push_item(target(stack_[i].node, scope));
+          if (stack_[i].kind != K::Comment) sink_.push_item(target(stack_[i].node, scope, use));
         }
         release(r);
         return add_expr(ExprKind::Tuple, kNone, kNone, items);
@@ -1346,7 +1174,8 @@ class Extractor {
       case K::ListSplatPattern:
       case K::ListSplat: {
         const Range r = children(n);
-        const uint32_t inner = r.end > r.begin ? target(stack_[r.begin].node, scope) : opaque();
+        const uint32_t inner =
+            r.end > r.begin ? target(stack_[r.begin].node, scope, use) : opaque();
         release(r);
         return add_expr(ExprKind::Star, inner);
       }
@@ -1355,7 +1184,9 @@ class Extractor {
         const Range r = children(n);
         uint32_t inner = kNone;
         for (size_t i = r.begin; i < r.end; ++i) {
-          if (stack_[i].kind != K::Comment && inner == kNone) inner = target(stack_[i].node, scope);
+          if (stack_[i].kind != K::Comment && inner == kNone) {
+            inner = target(stack_[i].node, scope, use);
+          }
         }
         release(r);
         if (inner != kNone) return inner;
@@ -1364,7 +1195,7 @@ class Extractor {
         return name.empty() ? opaque() : sink_.add_name(scope, intern(name));
       }
       default:
-        return expr(n, scope);
+        return expr(n, scope, use);
     }
   }
 
@@ -1375,10 +1206,10 @@ class Extractor {
   uint64_t protected_end_ = 0;
   FactSink& sink_;
   FileFacts f_;
+  Nesting nesting_;
+  DenseCollector dense_;
   std::vector<uint32_t> lambda_counters_;  // per scope
   std::vector<Child> stack_;
-  int depth_ = 0;
-  bool too_deep_ = false;
   bool all_seen_ = false;
   bool all_unknown_ = false;
 };
@@ -1427,8 +1258,7 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   // One sink per thread: its buffers keep their capacity from file to file.
   thread_local FactSink sink;
-  facts = Extractor(bytes, &cursor, sink).run(root, ts_node_has_error(root));
-  if (dense) extract_dense(root, bytes, facts);
+  facts = Extractor(bytes, &cursor, sink, dense).run(root, ts_node_has_error(root));
   ts_tree_cursor_delete(&cursor);
   ts_tree_delete(tree);
   shrink_to_size(facts);

@@ -4,19 +4,16 @@
 #include <string_view>
 
 #include "analysis/python/facts.h"
+#include "analysis/python/nesting.h"
 
 struct TSParser;
 
 namespace anchorfs::analysis::python {
 
-// Deeper syntax nesting than this is not analysed (CPython rejects far less); such files are
-// served unchanged.
-inline constexpr int kMaxNesting = 200;
-
-// Parses `bytes` with `parser` (set to the Python language by this call) and extracts its facts;
-// the dense view's facts too when `dense`. The facts are compact (docs/extraction.md): opaque
-// lists hold only sub-expressions with effects, operator chains are one opaque expression, and
-// there is one Name expression per (scope, name).
+// Parses `bytes` with `parser` (set to the Python language by this call) and extracts its facts
+// in one walk of the tree, the dense view's facts too when `dense`. The facts are compact
+// (docs/extraction.md): opaque lists hold only sub-expressions with effects, operator chains are
+// one opaque expression, and there is one Name expression per (scope, name).
 FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense = true);
 
 }  // namespace anchorfs::analysis::python

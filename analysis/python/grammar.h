@@ -1,4 +1,4 @@
-// tree-sitter-python's symbols and fields looked up by name, for the extractors' node tables.
+// tree-sitter-python's symbols and fields looked up by name, for the node-kind table.
 #pragma once
 
 #include <tree_sitter/api.h>

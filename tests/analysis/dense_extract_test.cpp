@@ -99,6 +99,49 @@ TEST(DenseFacts, ScopesLineUpAcrossNestingAndDecorators) {
                        "inner call os.getenv [INNER]", "m call os.getenv [COMP]"}));
 }
 
+// The walk meets these uses before the `global` statement and the import that decide them: the
+// collector settles them after the walk.
+TEST(DenseFacts, WholeFileRulesApplyToUsesBeforeTheirDeclaration) {
+  const FileFacts f = extract(
+      "def reader():\n"
+      "    return counter + other\n"
+      "def loader():\n"
+      "    return yaml.safe_load('cfg'), local.safe_load('no')\n"
+      "def writer():\n"
+      "    global counter\n"
+      "    counter = 1\n"
+      "    other = 2\n"
+      "    import yaml\n");
+  EXPECT_EQ(dense_of(f), (std::vector<std::string>{"loader call yaml.safe_load [cfg]",
+                                                   "reader read counter", "writer write counter"}));
+}
+
+// Operands without calls are not walked for the flow facts; the dense view still reads them,
+// each in the role it has: stored by `del` and augmented assignments, read elsewhere, ignored in
+// keyword names and case patterns.
+TEST(DenseFacts, SubtreesWithoutEffectsStillGiveFacts) {
+  const FileFacts f = extract(
+      "import os\n"
+      "class Box:\n"
+      "    pass\n"
+      "def f(value):\n"
+      "    global total\n"
+      "    total += LIMIT\n"
+      "    del Box.size, total\n"
+      "    x = {'k': MAX_ITEMS if value else MIN_ITEMS}\n"
+      "    match value:\n"
+      "        case CASE_NAME:\n"
+      "            pass\n"
+      "    return 'HOME' in os.environ, x[0]\n"
+      "def g():\n"
+      "    class Local(Base, META_FLAG=make(FLAG_VALUE)):\n"
+      "        pass\n");
+  EXPECT_EQ(dense_of(f),
+            (std::vector<std::string>{"f key os.environ [HOME]", "f read LIMIT", "f read MAX_ITEMS",
+                                      "f read MIN_ITEMS", "f read total", "f write Box.size",
+                                      "f write total", "g read FLAG_VALUE"}));
+}
+
 TEST(DenseFacts, SurviveTheCacheEncoding) {
   const FileFacts f =
       extract("import os\n@app.route('/x')\ndef f():\n    return os.environ['HOME'], LIMIT\n");
