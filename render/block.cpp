@@ -200,20 +200,21 @@ class BlockWriter {
   }
 
   // The first `count` ranked values. Lean writes the values one other file holds once, at the
-  // best-ranked of them: `path:(A.f, g)`.
+  // best-ranked of them (`path:(A.f, g)`), every path and name in its short form.
   void append_refs(std::string& out, size_t count) {
     const std::vector<RankedLink>& refs = scratch_.refs;
-    const bool group = policy_.style == Style::Lean;
+    const bool lean = policy_.style == Style::Lean;
     // next[i]: the next value (in rank order) of the same other file, or count.
     std::vector<uint32_t>& next = scratch_.next_in_file;
     next.assign(count, static_cast<uint32_t>(count));
     std::vector<bool>& grouped = scratch_.grouped;
     grouped.assign(count, false);
-    if (group) {
+    if (lean) {
       std::vector<std::pair<EntityIndex, uint32_t>>& by_file = scratch_.by_file;
       by_file.clear();
       for (uint32_t i = 0; i < count; ++i) {
-        if (!is_local(refs[i].entity) && !is_file(refs[i].entity)) {
+        if (!is_local(refs[i].entity) && !is_file(refs[i].entity) &&
+            index_.file_of(refs[i].entity) != analysis::kNoEntity) {
           by_file.emplace_back(index_.file_of(refs[i].entity), i);
         }
       }
@@ -230,17 +231,26 @@ class BlockWriter {
       if (i > 0) out += ", ";
       EntityIndex e = refs[i].entity;
       record(out, e);
-      if (next[i] == count) {
-        append_text(out, reference(e));
+      if (!lean) {
+        append_text(out, is_local(e) ? index_.local_name(e) : index_.id(e));
         continue;
       }
-      append_text(out, index_.id(index_.file_of(e)));
-      out += ":(";
-      append_text(out, index_.local_name(e));
+      if (is_local(e) || is_file(e) || index_.file_of(e) == analysis::kNoEntity) {
+        append_text(out, index_.short_name(e));
+        continue;
+      }
+      append_text(out, index_.short_name(index_.file_of(e)));
+      out += ':';
+      if (next[i] == count) {
+        append_text(out, index_.short_name(e));
+        continue;
+      }
+      out += '(';
+      append_text(out, index_.short_name(e));
       for (size_t j = next[i]; j < count; j = next[j]) {
         out += ", ";
         record(out, refs[j].entity);
-        append_text(out, index_.local_name(refs[j].entity));
+        append_text(out, index_.short_name(refs[j].entity));
       }
       out += ')';
     }
@@ -289,10 +299,6 @@ class BlockWriter {
       out += text;
     }
   }
-  const std::string& reference(EntityIndex other) const {
-    return is_local(other) ? index_.local_name(other) : index_.id(other);
-  }
-
   const GraphIndex& index_;
   EntityIndex entity_;
   EntityIndex file_;

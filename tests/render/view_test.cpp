@@ -433,7 +433,7 @@ TEST(Lean, ValuesOfOneOtherFileAreWrittenOnce) {
   options.style = Style::Lean;
   analysis::Graph graph = b.build();
   std::string lean = block_at(render_with(graph, options), 0, 1);
-  EXPECT_EQ(lean, "# @function f\n# CALLS: local, b.py:(K.x, y), c.py:z\n# CALLED_BY: b.py\n");
+  EXPECT_EQ(lean, "# @function f\n# CALLS: local, b.py:(x, y), c.py:z\n# CALLED_BY: b.py\n");
   EXPECT_EQ(strip(lean + "def f():\n"), "def f():\n");
   options.style = Style::Paper;
   EXPECT_NE(block_at(render_with(graph, options), 0, 1)
