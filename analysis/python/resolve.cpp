@@ -27,17 +27,20 @@ void Resolver::run() {
   seed_variadic_params();
   order_files();
   find_wrappers();
+  find_param_returns();
   index_params();
   resolve_trace("setup done exprs %u stmts %u scopes %zu", expr_count_, stmt_count_,
                 scopes_.size());
   // Sympy's statements read ~8 variables each (~14 bytes); moves need some slack.
   stmt_reads_ = ReadLists(stmt_count_, size_t{32} * stmt_count_);
   stmt_round_.assign(stmt_count_, 0);
+  second_round_ = new_var();
   for (int round = 0; round < kMaxRounds; ++round) {
     ++round_;
     vars_.start_round();
     changed_ = false;
     full_round_ = round == 0;
+    if (round == 1) touch(second_round_);
     update_bases();
     for (const FileId f : evaluation_order_) evaluate_file(f);
     for (const auto& [file, dst, src] : copies_) merge(dst, vars_.get(src));
@@ -54,24 +57,108 @@ void Resolver::run() {
 
 Set Resolver::call_result(ScopeId function, ValueId receiver, const Args& args, int depth) {
   const uint32_t returned = returned_param_[function];
-  if (returned == kNone) return result_of(function, depth);
-  const uint32_t index = returned & ~kClassOfParam;
-  Set argument;
-  if (receiver != kNoValue) {
-    if (index == 0) {
-      argument = {receiver};
-    } else if (index - 1 < args.positional.size()) {
-      argument = args.positional[index - 1];
+  if (returned == kNone) {
+    Set returns = result_of(function, depth);
+    if (forwardable_[function] == 0) return returns;
+    Set out;
+    for (ValueId v : returns) {
+      if (values_[v].kind == VK::Param) {
+        unite(out, argument_at(function, values_[v].index(), receiver, args));
+      } else {
+        insert(out, v);
+      }
     }
-  } else if (index < args.positional.size()) {
-    argument = args.positional[index];
+    return out;
   }
+  const Set argument = argument_at(function, returned & ~kClassOfParam, receiver, args);
   if ((returned & kClassOfParam) == 0) return argument;
   Set classes;
   for (ValueId v : argument) {
     if (values_[v].kind == VK::Instance) insert(classes, values_.cls(values_[v].scope()));
   }
   return classes;
+}
+
+Set Resolver::argument_at(ScopeId function, uint32_t index, ValueId receiver,
+                          const Args& args) {
+  if (receiver != kNoValue && index == 0) return {receiver};
+  const size_t at = receiver != kNoValue ? index - 1 : index;
+  if (args.forwarding && at < Args::kMaxForwarded && args.forwarded[at] != Args::kNotForwarded) {
+    return {values_.param(args.forwarded[at])};
+  }
+  if (at < args.positional.size()) return args.positional[at];
+  if (args.open_positional) return args.starred;  // `f(*items)`: any of the items
+  const ScopeRec& s = scopes_[function];
+  const FileFacts& ff = facts(s.file);
+  const Scope& sc = ff.scopes[s.local];
+  if (index >= sc.params_count) return {};
+  const Param& param = ff.params[sc.params_begin + index];
+  if (param.kind != ParamKind::Positional) return {};
+  const NameId name = gs(s.file, param.name);
+  for (const auto& [keyword, values] : args.keywords) {
+    if (keyword == name) return values;
+  }
+  // A `**d` argument may bind the parameter without saying so: every caller's argument.
+  if (!args.double_starred.empty()) return read(find_var(function, name));
+  const VarId* fallback = default_vars_.find(function, name);
+  return fallback == nullptr ? Set{} : read(*fallback);
+}
+
+uint32_t Resolver::forwarded_param(const Ctx& ctx, const Expr& x, ParamKind kind) const {
+  if (x.kind != ExprKind::Name) return kNone;
+  const uint32_t mask = forwardable_[ctx.scope];
+  const FileFacts& ff = facts(ctx.file);
+  const Scope& sc = ff.scopes[scopes_[ctx.scope].local];
+  for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
+    const Param& param = ff.params[sc.params_begin + p];
+    if (param.name != x.str) continue;
+    return (mask >> p & 1) != 0 && param.kind == kind ? p : kNone;
+  }
+  return kNone;
+}
+
+Set Resolver::forwarding_return(const Ctx& ctx, uint32_t e) {
+  const Expr& x = expr_at(ctx.file, e);
+  if (const uint32_t p = forwarded_param(ctx, x, ParamKind::Positional); p != kNone) {
+    return {values_.param(p)};
+  }
+  if (x.kind == ExprKind::Call) return call(ctx, e, x, 0, true);
+  return eval(ctx, e, 0);
+}
+
+void Resolver::mark_forwarded(const Ctx& ctx, const Expr& call_expr, Args& args) {
+  args.forwarding = true;
+  size_t at = 0;
+  for (uint32_t i = 0; i < call_expr.list_count && at < Args::kMaxForwarded; ++i) {
+    const Expr& a = expr_at(ctx.file, list_item(ctx.file, call_expr.list_begin + i));
+    if (a.kind == ExprKind::Keyword || a.kind == ExprKind::DoubleStar) continue;
+    if (a.kind == ExprKind::Star) {
+      // `*args` of the returning function's own *args: its positional arguments past its
+      // positional parameters, in order (the parameter's index is their count).
+      const uint32_t p = forwarded_param(ctx, expr_at(ctx.file, a.a), ParamKind::VarPositional);
+      for (uint32_t next = p; p != kNone && next < 32 && at < Args::kMaxForwarded; ++next) {
+        args.forwarded[at++] = static_cast<uint8_t>(next);
+      }
+      break;  // later positions are unknown
+    }
+    const uint32_t p = forwarded_param(ctx, a, ParamKind::Positional);
+    args.forwarded[at++] = p == kNone ? Args::kNotForwarded : static_cast<uint8_t>(p);
+  }
+  for (; at < Args::kMaxForwarded; ++at) args.forwarded[at] = Args::kNotForwarded;
+}
+
+Set Resolver::returns_for(ScopeId function, ValueId receiver, int depth) {
+  Set returns = result_of(function, depth);
+  if (forwardable_[function] == 0) return returns;
+  Set out;
+  for (ValueId v : returns) {
+    if (values_[v].kind != VK::Param) {
+      insert(out, v);
+    } else if (values_[v].index() == 0) {
+      insert(out, receiver);
+    }
+  }
+  return out;
 }
 
 void Resolver::update_bases() {
@@ -142,6 +229,17 @@ void Resolver::bind_method(ValueId v, ValueId receiver, Set& out, int depth) {
     for (ValueId b : bound) insert(out, values_.wrapped(val.scope(), b));
     return;
   }
+  if (val.kind == VK::Property) {
+    // Read on an instance it runs the getter (no edge: a property read is no call).
+    if (values_[receiver].kind == VK::Instance) {
+      const ArgFrame frame(args_);
+      const Args none(frame.storage());
+      unite(out, call_result(val.getter(), receiver, none, depth));
+    } else {
+      insert(out, v);
+    }
+    return;
+  }
   if (val.kind != VK::Function) {
     insert(out, v);
     return;
@@ -202,7 +300,8 @@ void Resolver::evaluate_statement(FileId f, const Stmt& s) {
       }
       case StmtKind::Return:
       case StmtKind::Yield: {
-        const Set v = eval(ctx, s.b, 0);
+        const bool forwarding = s.kind == StmtKind::Return && forwardable_[scope] != 0;
+        const Set v = forwarding ? forwarding_return(ctx, s.b) : eval(ctx, s.b, 0);
         const ScopeKind k = scopes_[scope].kind;
         if (k != ScopeKind::Function && k != ScopeKind::Lambda) break;
         merge(lazy_var(s.kind == StmtKind::Return ? ret_var_ : yield_var_, scope), v);
@@ -225,6 +324,7 @@ void Resolver::define(const Ctx& ctx, uint32_t local_scope) {
   const Scope& sc = facts(f).scopes[local_scope];
   const ScopeId g = gscope(f, local_scope);
   Set current{sc.kind == ScopeKind::Class ? values_.cls(g) : values_.function(g)};
+  bool deferred = false;
   // Decorators apply bottom-up; an unresolvable decorator (or one whose result is unknown)
   // leaves the definition itself in place.
   for (uint32_t i = sc.decorators_count; i-- > 0;) {
@@ -248,12 +348,52 @@ void Resolver::define(const Ctx& ctx, uint32_t local_scope) {
       const ArgFrame frame(args_);
       Args args(frame.storage());
       args.positional.push_back(current);
-      unite(result, call_values(ctx, general, args, kNoSite, 0));
+      const Set applied = call_values(ctx, general, args, kNoSite, 0);
+      // A decorator that gives back what it decorates (a registration: `@register`) is not
+      // also the inner decorators its own body (or its factory's) defines and returns when
+      // called another way (`@register("name")`), nor the decorator itself, nor a module- or
+      // class-level definition: those reach its result through what its other callers pass
+      // (the closures and parameters it shares between calls). A wrapper closure it may return
+      // stays.
+      const bool gives_back = std::all_of(current.begin(), current.end(), [&](ValueId v) {
+        return std::find(applied.begin(), applied.end(), v) != applied.end();
+      });
+      const auto foreign = [&](ValueId v) {
+        const Value val = values_[v];
+        if (val.kind != VK::Function && val.kind != VK::Class) return false;
+        const ScopeId parent = scopes_[val.scope()].parent;
+        const ScopeKind outer = scopes_[parent].kind;
+        if (outer == ScopeKind::Module || outer == ScopeKind::Class) return true;
+        return std::any_of(general.begin(), general.end(), [&](ValueId d) {
+          const Value dv = values_[d];
+          const bool function = dv.kind == VK::Function || dv.kind == VK::Bound;
+          return function && (dv.scope() == val.scope() || dv.scope() == parent ||
+                              scopes_[dv.scope()].parent == parent);
+        });
+      };
+      // In the first round a registration's result may still lack the returns that give its
+      // argument back (defined further down); what is bound now would stay, so the name waits
+      // for the second round.
+      const bool may_give_back = std::any_of(general.begin(), general.end(), [&](ValueId d) {
+        const Value dv = values_[d];
+        return (dv.kind == VK::Function || dv.kind == VK::Bound) && forwardable_[dv.scope()] != 0;
+      });
+      if (full_round_ && !gives_back && may_give_back) defer_to_second_round(deferred);
+      for (ValueId v : applied) {
+        const bool own = std::find(current.begin(), current.end(), v) != current.end();
+        if (!gives_back || own || !foreign(v)) insert(result, v);
+      }
     }
     if (!result.empty()) current = std::move(result);
   }
-  merge(find_var(ctx.scope, scopes_[g].name), current);
+  if (!deferred) merge(find_var(ctx.scope, scopes_[g].name), current);
   if (sc.kind == ScopeKind::Class) update_class_bases(f, local_scope);
+}
+
+void Resolver::defer_to_second_round(bool& deferred) {
+  note_read(second_round_);
+  deferred = true;
+  changed_ = true;  // so that there is a second round
 }
 
 VarId Resolver::lookup(const Ctx& ctx, uint32_t e, NameId name) {
@@ -340,12 +480,18 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
         }
       }
       // A dict display of pairs alternates keys and values: a value under a literal key is kept
-      // under that key too.
+      // under that key too. Its keys are no elements (a subscript or get() gives values only);
+      // they are kept apart for iteration.
       const bool pairs = x.kind == ExprKind::Container && x.str != kNone;
+      if (pairs && made == kNone) create_display_keys(f, x, site);
       for (uint32_t i = 0; i < x.list_count; ++i) {
         const uint32_t item = list_item(f, x.list_begin + i);
         const Set v = eval(ctx, item, depth + 1);
         if (v.empty()) continue;
+        if (pairs && i % 2 == 0) {
+          if (const VarId keys = heap_.display_keys(site); keys != kNoVar) merge(keys, v);
+          continue;
+        }
         merge(elements, v);
         if (positions != kNoVar) merge(Heap::position(positions, i), v);
         if (pairs && i % 2 == 1) {
@@ -463,7 +609,9 @@ Set Resolver::implicit(ScopeId instance_class, NameId method, int depth) {
   if (var == kNoVar) return out;
   const Set found = read(var);
   for (ValueId v : found) {
-    if (values_[v].kind == VK::Function) unite(out, result_of(values_[v].scope(), depth));
+    if (values_[v].kind == VK::Function) {
+      unite(out, returns_for(values_[v].scope(), values_.instance(instance_class), depth));
+    }
   }
   return out;
 }
@@ -473,6 +621,7 @@ void Resolver::iterate(ValueId v, Set& out, int depth) {
   switch (val.kind) {
     case VK::Container:
       unite(out, read(heap_.elements_of(v)));
+      if (const VarId keys = heap_.display_keys(val.site()); keys != kNoVar) unite(out, read(keys));
       break;
     case VK::Generator:
       unite(out, read(lazy_var(yield_var_, val.scope())));
@@ -538,6 +687,7 @@ void Resolver::assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) 
     case ExprKind::ScopedName: {
       const VarId var = find_var(gscope(f, x.a), gs(f, x.str));
       if (var != kNoVar) merge(var, v);
+      if (const VarId* d = default_vars_.find(gscope(f, x.a), gs(f, x.str))) merge(*d, v);
       break;
     }
     case ExprKind::Attribute: {
@@ -597,6 +747,14 @@ void Resolver::unpack(const Ctx& ctx, const Expr& pattern, const Set& v, int dep
         for (uint32_t i = 0; i < pattern.list_count; ++i) {
           unite(per_target[i], read(Heap::position(positions, i)));
         }
+        matched = true;
+      } else if (literal != nullptr && literal->kind == ExprKind::Container &&
+                 literal->str != kNone && pattern.list_count == 2) {
+        // A dict display unpacked in two is an items() pair: a key, then a value.
+        if (const VarId keys = heap_.display_keys(val.site()); keys != kNoVar) {
+          unite(per_target[0], read(keys));
+        }
+        unite(per_target[1], read(heap_.elements_of(c)));
         matched = true;
       }
     }
@@ -673,12 +831,13 @@ void Resolver::evaluate_args(const Ctx& ctx, const Expr& call_expr, int depth, A
   }
 }
 
-Set Resolver::call(const Ctx& ctx, uint32_t e, const Expr& x, int depth) {
+Set Resolver::call(const Ctx& ctx, uint32_t e, const Expr& x, int depth, bool forward) {
   const FileId f = ctx.file;
   const Set callees = eval(ctx, x.a, depth + 1);
   const ArgFrame frame(args_);
   Args args(frame.storage());
   evaluate_args(ctx, x, depth, args);
+  if (forward) mark_forwarded(ctx, x, args);
   const SiteId site = site_of(f, e);
   Set out = call_values(ctx, callees, args, site, depth);
   // Methods of container literals move values in and out of their elements.
@@ -877,8 +1036,20 @@ void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, SiteId 
     }
     case Builtin::StaticMethod:
     case Builtin::ClassMethod:
-    case Builtin::Property:
       if (!pos.empty()) unite(out, pos[0]);
+      break;
+    case Builtin::Property:
+      // `property(getter)` where the getter is no @property definition (a decorator returning
+      // `property(accessor)`, `x = property(get_x)`): a property object, whose reads run the
+      // getter and which is no callable itself.
+      if (!pos.empty()) {
+        for (ValueId v : pos[0]) {
+          const Value getter = values_[v];
+          const bool plain =
+              getter.kind == VK::Function && (scopes_[getter.scope()].flags & kProperty) == 0;
+          insert(out, plain ? values_.property(getter.scope()) : v);
+        }
+      }
       break;
     case Builtin::Next:
       if (!pos.empty()) {

@@ -27,6 +27,14 @@ struct Args {
   ValueSet starred;              // elements of *args arguments
   ValueSet double_starred;       // values of **kwargs arguments
   std::vector<std::pair<NameId, ValueSet>> keywords;
+  // A call returned by a function with forwardable parameters (see
+  // Resolver::find_param_returns): for the first kMaxForwarded positional arguments, the calling
+  // function's parameter the argument passes on unchanged (kNotForwarded for none), valid when
+  // `forwarding`.
+  static constexpr size_t kMaxForwarded = 8;
+  static constexpr uint8_t kNotForwarded = 0xff;
+  bool forwarding = false;
+  uint8_t forwarded[kMaxForwarded] = {};
 };
 
 // The positional storage of each call nesting level; the levels' storage never moves.

@@ -18,6 +18,9 @@ namespace anchorfs::analysis::python::detail {
 // elements variable, the variables of a tuple literal's (or slice's) positions right after it,
 // and for a dict display one variable per literal key. Variables come from the resolver's
 // VarSets in the order they are asked for (their numbering is part of the schedule).
+// The key of a dict display's keys variable in key_vars_ (no string id is this large).
+inline constexpr NameId kDisplayKeys{UINT32_MAX - 2};
+
 class Heap {
  public:
   Heap(VarSets& vars, const Values& values) : vars_(vars), values_(values) {}
@@ -68,6 +71,15 @@ class Heap {
     const VarId* var = key_vars_.find(site, key);
     return var == nullptr ? kNoVar : *var;
   }
+  // A dict display's keys that are not plain string literals: what iterating it gives besides
+  // its values (a subscript or get() gives values only). Created by the display's first
+  // evaluation, so that every iteration of the dict it makes reads it.
+  void add_display_keys(SiteId site) {
+    const auto [var, inserted] = key_vars_.try_emplace(site, kDisplayKeys, VarId{0});
+    if (inserted) *var = vars_.add();
+  }
+  VarId display_keys(SiteId site) const { return find_key_var(site, kDisplayKeys); }
+
   // Every key variable of `site`; null when it has none.
   const std::vector<VarId>* key_vars(SiteId site) const {
     const auto it = site_key_vars_.find(site);

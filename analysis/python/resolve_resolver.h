@@ -285,6 +285,31 @@ class Resolver {
   // call itself, so such helpers do not merge what all their callers pass.
   void find_identities();
 
+  // Positional parameters (and *args) a function gives back unchanged in some of its returns
+  // (not all: those are find_identities'), as `return p` or passed on unchanged to a call it
+  // returns (`return self.register(name, p)`, `return decorator(*args)`): such a return stores
+  // Param(i) instead of p's values (every caller's argument), and call_result puts each call's
+  // own argument in its place. So a registration method returning the function it registers on
+  // one path and a decorator on another does not give every registered function to every call.
+  void find_param_returns();
+
+  // The i-th positional argument of the call at hand of `function` (`receiver` as argument 0
+  // when bound): a positional argument, else, for a positional parameter, a keyword argument
+  // naming it or its default. Param(j) when the call forwards its caller's argument j.
+  Set argument_at(ScopeId function, uint32_t index, ValueId receiver, const Args& args);
+
+  // The forwardable parameter of ctx.scope of `kind` that expression `x` names, or kNone.
+  uint32_t forwarded_param(const Ctx& ctx, const Expr& x, ParamKind kind) const;
+
+  // A Return statement's value in a function with forwardable parameters.
+  Set forwarding_return(const Ctx& ctx, uint32_t e);
+
+  // Fills args.forwarded for a call returned by ctx.scope (see find_param_returns).
+  void mark_forwarded(const Ctx& ctx, const Expr& call_expr, Args& args);
+
+  // result_of with Param(0) as `receiver` and other Param values dropped (implicit calls).
+  Set returns_for(ScopeId function, ValueId receiver, int depth);
+
   static bool expr_names(const FileFacts& ff, uint32_t e, uint32_t name, int depth);
 
   // The value of calling `function` with `args` (and `receiver` bound to its first parameter).
@@ -336,6 +361,10 @@ class Resolver {
 
   void define(const Ctx& ctx, uint32_t local_scope);
 
+  // A registration not known yet to give back its argument in the first round is bound from the
+  // second (its statement reads second_round_): a binding made now would stay (sets only grow).
+  void defer_to_second_round(bool& deferred);
+
   VarId lookup(const Ctx& ctx, uint32_t e, NameId name);
 
   std::optional<Builtin> builtin(NameId name) const;
@@ -372,7 +401,7 @@ class Resolver {
 
   void evaluate_args(const Ctx& ctx, const Expr& call_expr, int depth, Args& args);
 
-  Set call(const Ctx& ctx, uint32_t e, const Expr& x, int depth);
+  Set call(const Ctx& ctx, uint32_t e, const Expr& x, int depth, bool forward = false);
 
   void container_method(SiteId site, ValueId container, NameId method, const Args& args, Set& out,
                         int depth);
@@ -432,6 +461,9 @@ class Resolver {
   // Whether `container` is a Container value made by a dict display of key: value pairs.
   bool is_dict_display(ValueId container) const;
   void keyed_subscript(ValueId container, NameId key, Set& out);
+  // Makes the display's keys variable (Heap::add_display_keys) when some key is not a plain
+  // string literal.
+  void create_display_keys(FileId f, const Expr& display, SiteId site);
 
   // ---- output -------------------------------------------------------------------------------
 
@@ -525,6 +557,12 @@ class Resolver {
   // Per scope: the parameter every return gives back (kClassOfParam: its `__class__`).
   IdVector<ScopeId, uint32_t> returned_param_;
   static constexpr uint32_t kClassOfParam = 1u << 31;
+  // Per scope: bit i set when parameter i (< 32), positional or *args, is never rebound and some
+  // return may give it back (see find_param_returns); 0 for functions without Param returns.
+  IdVector<ScopeId, uint32_t> forwardable_;
+  PairMap<ScopeId, NameId, VarId> default_vars_;  // (function, parameter) -> its default's values
+  // A pseudo-variable changed when the second round starts: statements deferred to it read it.
+  VarId second_round_ = kNoVar;
   bool changed_ = false;
 
   ArgStack args_;

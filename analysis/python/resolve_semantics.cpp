@@ -18,7 +18,7 @@ void Resolver::record_iteration(const Ctx& ctx, ScopeId cls, SiteId site) {
     record_call(ctx, values_[m].scope(), site);
     // A generator __iter__ returns a generator: its __next__ is Python's.
     if ((scopes_[values_[m].scope()].flags & kGenerator) != 0) continue;
-    const Set iterators = returns_of(values_[m].scope(), 0);
+    const Set iterators = returns_for(values_[m].scope(), values_.instance(cls), 0);
     for (ValueId it : iterators) {
       if (values_[it].kind != VK::Instance) continue;
       const VarId next = class_attribute(values_[it].scope(), s_next_);
@@ -217,6 +217,15 @@ bool Resolver::is_dict_display(ValueId container) const {
   if (values_[container].kind != VK::Container) return false;
   const Expr* literal = container_literal(values_[container].site());
   return literal != nullptr && literal->kind == ExprKind::Container && literal->str != kNone;
+}
+
+void Resolver::create_display_keys(FileId f, const Expr& display, SiteId site) {
+  for (uint32_t i = 0; i < display.list_count; i += 2) {
+    const Expr& k = expr_at(f, list_item(f, display.list_begin + i));
+    if (k.kind == ExprKind::Opaque && k.str != kNone) continue;  // a plain string: no value
+    heap_.add_display_keys(site);
+    return;
+  }
 }
 
 // `d["k"]` reads what was stored under "k" and what was stored under no literal key (the

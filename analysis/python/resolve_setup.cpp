@@ -413,6 +413,73 @@ void Resolver::find_identities() {
   }
 }
 
+void Resolver::find_param_returns() {
+  forwardable_.assign(scopes_.size(), 0);
+  for (const ScopeId g : scopes_.ids()) {
+    const ScopeRec& s = scopes_[g];
+    if (s.kind != ScopeKind::Function && s.kind != ScopeKind::Lambda) continue;
+    if ((s.flags & kGenerator) != 0 || returned_param_[g] != kNone) continue;
+    const Scope& sc = facts(s.file).scopes[s.local];
+    for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
+      const ParamKind kind = facts(s.file).params[sc.params_begin + p].kind;
+      if (kind == ParamKind::Positional || kind == ParamKind::VarPositional) {
+        forwardable_[g] |= 1u << p;
+      }
+    }
+  }
+  const auto param_of = [&](FileId f, ScopeId g, uint32_t name) -> uint32_t {
+    const Scope& sc = facts(f).scopes[scopes_[g].local];
+    for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
+      if (facts(f).params[sc.params_begin + p].name == name) return p;
+    }
+    return kNone;
+  };
+  // A parameter rebound anywhere in its function (or named by a nested `nonlocal`/`global`) is
+  // no longer the argument.
+  IdVector<ScopeId, uint8_t> gives_back(scopes_.size(), 0);
+  for (const FileId f : files_.ids()) {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      const ScopeId g = gscope(f, s.scope);
+      if (s.kind == StmtKind::Nonlocal || s.kind == StmtKind::Global) {
+        for (ScopeId p = g; p != kNoScope; p = scopes_[p].parent) {
+          const uint32_t i = forwardable_[p] == 0 ? kNone : param_of(f, p, s.str);
+          if (i != kNone) forwardable_[p] &= ~(1u << i);
+        }
+        continue;
+      }
+      if (forwardable_[g] == 0) continue;
+      if (s.kind == StmtKind::Assign) {
+        const Scope& sc = ff.scopes[s.scope];
+        for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
+          if (expr_names(ff, s.a, ff.params[sc.params_begin + p].name, 0)) {
+            forwardable_[g] &= ~(1u << p);
+          }
+        }
+      } else if (s.kind == StmtKind::Return) {
+        const Expr& r = ff.exprs[s.b];
+        gives_back[g] |= r.kind == ExprKind::Name || r.kind == ExprKind::Call ? 1 : 0;
+      }
+    }
+  }
+  for (const ScopeId g : scopes_.ids()) {
+    if (gives_back[g] == 0) forwardable_[g] = 0;
+  }
+  // Defaults: what a parameter is when the call passes nothing for it.
+  for (const FileId f : files_.ids()) {
+    const FileFacts& ff = facts(f);
+    for (const Stmt& s : ff.stmts) {
+      if (s.kind != StmtKind::Assign || ff.exprs[s.a].kind != ExprKind::ScopedName) continue;
+      const Expr& t = ff.exprs[s.a];
+      const ScopeId g = gscope(f, t.a);
+      const uint32_t i = forwardable_[g] == 0 ? kNone : param_of(f, g, t.str);
+      if (i == kNone || (forwardable_[g] & (1u << i)) == 0) continue;
+      const auto [var, inserted] = default_vars_.try_emplace(g, gs(f, t.str), VarId{0});
+      if (inserted) *var = new_var();
+    }
+  }
+}
+
 bool Resolver::expr_names(const FileFacts& ff, uint32_t e, uint32_t name, int depth) {
   if (depth > 64) return true;
   const Expr& x = ff.exprs[e];

@@ -11,6 +11,9 @@
 namespace anchorfs::analysis::python::detail {
 
 // Wrapped(w, inner): what a wrapper-returning decorator made of `inner` (see find_wrappers).
+// Property(getter): what `property(getter)` made of a function not decorated as a property.
+// Param(i): in a return variable only, "the i-th positional argument of the call at hand"
+// (see Resolver::find_param_returns); call_result puts the call's own argument in its place.
 enum class VK : uint8_t {
   Module,
   Class,
@@ -21,7 +24,9 @@ enum class VK : uint8_t {
   Container,
   Generator,
   Builtin,
-  Wrapped
+  Wrapped,
+  Property,
+  Param
 };
 
 enum class Builtin : uint8_t {
@@ -65,6 +70,8 @@ struct Value {
   Builtin builtin() const { return static_cast<Builtin>(a); }
   ValueId receiver() const { return ValueId{b}; }  // Bound, Super
   ValueId inner() const { return ValueId{b}; }     // Wrapped: the decorated definition
+  uint32_t index() const { return a; }             // Param: the argument's position
+  ScopeId getter() const { return ScopeId{a}; }    // Property
 };
 
 // Every value made during the resolution, numbered in creation order (value ids order the
@@ -94,6 +101,8 @@ class Values {
   ValueId wrapped(ScopeId wrapper, ValueId inner) {
     return intern(VK::Wrapped, raw(wrapper), raw(inner));
   }
+  ValueId property(ScopeId getter) { return intern(VK::Property, raw(getter)); }
+  ValueId param(uint32_t index) { return intern(VK::Param, index); }
   // Instances are looked up constantly: one cached value per class.
   ValueId instance(ScopeId cls) {
     ValueId& v = instance_[cls];

@@ -31,10 +31,9 @@ const std::vector<std::string> kExactCategories = {
     "functions",   "generators", "imports", "lambdas",    "lists", "parameters",   "returns"};
 
 // Cases of exact categories that the resolver is known to get wrong; they still count in the
-// precision/recall totals. registry_method: one method both registers functions and returns a
-// decorator, so its merged return value links every registration site to every registered
-// function (docs/graph-export.md, known limits).
-const std::vector<std::string> kKnownGaps = {"decorators/registry_method"};
+// precision/recall totals. None at present (decorators/registry_method was one until parameters
+// given back by some returns became call-site specific).
+const std::vector<std::string> kKnownGaps = {};
 
 const std::vector<std::string> kCategories = {
     "direct_calls", "functions",  "classes",    "mro",      "super",       "decorators", "lambdas",
