@@ -47,6 +47,21 @@ bool is_pattern(K k) {
   }
 }
 
+// Whether an argument-list child is a plain positional argument (not a keyword, a splat or a
+// comment).
+bool is_positional(K kind) {
+  switch (kind) {
+    case K::KeywordArgument:
+    case K::Comment:
+    case K::ListSplat:
+    case K::DictionarySplat:
+    case K::ParenthesizedListSplat:
+      return false;
+    default:
+      return true;
+  }
+}
+
 }  // namespace
 
 DenseCollector::DenseCollector(std::string_view text, const std::vector<Scope>& scopes,
@@ -288,16 +303,7 @@ std::vector<TSNode> DenseCollector::positional(TSNode call) {
   if (ts_node_is_null(args) || g_.kind(args) != K::ArgumentList) return out;
   const Range r = children(args);
   for (size_t i = r.begin; i < r.end; ++i) {
-    switch (stack_[i].kind) {
-      case K::KeywordArgument:
-      case K::Comment:
-      case K::ListSplat:
-      case K::DictionarySplat:
-      case K::ParenthesizedListSplat:
-        break;
-      default:
-        out.push_back(stack_[i].node);
-    }
+    if (is_positional(stack_[i].kind)) out.push_back(stack_[i].node);
   }
   release(r);
   return out;
@@ -311,16 +317,7 @@ std::optional<std::string> DenseCollector::first_argument_literal(TSNode call) c
   const uint32_t count = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < count; ++i) {
     const TSNode c = ts_node_named_child(args, i);
-    switch (g_.kind(c)) {
-      case K::KeywordArgument:
-      case K::Comment:
-      case K::ListSplat:
-      case K::DictionarySplat:
-      case K::ParenthesizedListSplat:
-        break;
-      default:
-        return literal(c);
-    }
+    if (is_positional(g_.kind(c))) return literal(c);
   }
   return std::nullopt;
 }
