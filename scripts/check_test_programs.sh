@@ -24,7 +24,9 @@ programs+=$'\n'"$(grep -rhoE '(run|Popen|check_output|check_call)\(\s*\["[a-zA-Z
   tests scripts/bench --include='*.py' | sed -E 's/.*\["//; s/"$//' || true)"
 # Commands in the test and bench shell scripts: the first word of each pipeline stage.
 shell_scripts=(tests/*/*.sh scripts/*.sh)
+# Single-quoted text is data (printf formats, awk and sed programs), never a command.
 programs+=$'\n'"$(sed -E 's/(^|[[:space:]])#.*$//' "${shell_scripts[@]}" 2>/dev/null |
+  sed -E "s/'[^']*'//g" |
   sed -E 's/\$\(|`|\|\||&&|[|;({]/\n/g' |
   sed -E 's/^[[:space:]]*//; s/^(if|then|else|elif|while|until|do|time|!|exec|sudo|\$sudo|env)[[:space:]]+//' |
   sed -E 's/^([A-Za-z_][A-Za-z0-9_]*=[^[:space:]]*[[:space:]]+)+//' |
