@@ -1,0 +1,248 @@
+// The store rule (render/untag.h): only bytes the view served as tags are removed on store.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "render/line_diff.h"
+#include "render/untag.h"
+
+namespace anchorfs::render {
+namespace {
+
+const std::string kFunctionBlock =
+    "# === Function Annotation ===\n"
+    "# function: a.py:f\n"
+    "# CALLS: g\n"
+    "# === Function Annotation ===\n";
+const std::string kClassBlock =
+    "    // === Class Annotation ===\n"
+    "    // class: A.java:A\n"
+    "    // CALLED_BY: B.java:main\n"
+    "    // === Class Annotation ===\n";
+
+const std::string kPython = "import os\n\n\ndef f():\n    return g()\n\n\ndef g():\n    return 1\n";
+
+// The plan that puts kFunctionBlock before `def f` (offset 12).
+TagPlan python_plan() {
+  TagPlan plan;
+  plan.insertions = {{12, kFunctionBlock}};
+  return plan;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+StoreResult store(const std::string& checkout, const TagPlan& plan, const std::string& written,
+                  const ServedBlocks* blocks = nullptr) {
+  const FileVersion version{1, 2, checkout.size(), 3, 4};
+  return untag_written({.plan = &plan,
+                        .served = version,
+                        .current = version,
+                        .checkout = checkout,
+                        .written = written,
+                        .appended_from = std::nullopt,
+                        .blocks = blocks});
+}
+
+std::string stored(const std::string& checkout, const TagPlan& plan, const std::string& written,
+                   const ServedBlocks* blocks = nullptr) {
+  const StoreResult result = store(checkout, plan, written, blocks);
+  EXPECT_EQ(result.status, StoreResult::Status::kStore);
+  const std::string bytes = assemble(result, checkout, written);
+  // What the writer holds is the stored bytes under the new provenance, always.
+  EXPECT_TRUE(result.provenance.has_value());
+  if (result.provenance) {
+    EXPECT_EQ(render::apply(bytes, *result.provenance), written);
+  }
+  return bytes;
+}
+
+TEST(LineDiff, FindsALongestCommonSubsequence) {
+  const std::vector<std::string_view> a{"a", "b", "c", "a", "b", "b", "a"};
+  const std::vector<std::string_view> b{"c", "b", "a", "b", "a", "c"};
+  const auto pairs = diff_lines(a, b, 100);
+  ASSERT_TRUE(pairs.has_value());
+  EXPECT_EQ(pairs->size(), 4u);  // the classic example: LCS of length 4
+  for (const LinePair& pair : *pairs) EXPECT_EQ(a[pair.a], b[pair.b]);
+  EXPECT_FALSE(diff_lines(a, b, 2).has_value());
+}
+
+TEST(Untag, TheServedViewStoresTheCheckoutBytes) {
+  const TagPlan plan = python_plan();
+  EXPECT_EQ(stored(kPython, plan, render::apply(kPython, plan)), kPython);
+}
+
+TEST(Untag, AnEditKeepsExactlyItsBytes) {
+  const TagPlan plan = python_plan();
+  const std::string view = render::apply(kPython, plan);
+  EXPECT_EQ(stored(kPython, plan, replaced(view, "return 1", "return 11")),
+            replaced(kPython, "return 1", "return 11"));
+  // Code inserted between the lines of a block stays, the block goes.
+  EXPECT_EQ(stored(kPython, plan, replaced(view, "# CALLS: g\n", "# CALLS: g\nx = 1\n")),
+            replaced(kPython, "def f", "x = 1\ndef f"));
+  // A block the writer deleted: nothing else lost.
+  EXPECT_EQ(stored(kPython, plan, replaced(view, kFunctionBlock, "")), kPython);
+}
+
+TEST(Untag, NothingThatOnlyLooksLikeATagIsRemoved) {
+  // A README example block and a `# @file` line, served untagged (view none, or any file the
+  // view does not tag): every byte stays, edited or not.
+  const std::string readme = "# Example\n\n" + kFunctionBlock + "# @file libexample\nend\n";
+  EXPECT_EQ(stored(readme, TagPlan{}, readme + "more\n"), readme + "more\n");
+  EXPECT_EQ(stored(readme, TagPlan{}, replaced(readme, "end", "END")), replaced(readme, "end", "END"));
+  // A new file (nothing served before): its tag-shaped lines are the writer's.
+  const TagPlan none;
+  const StoreResult created = untag_written({.plan = &none,
+                                             .served = std::nullopt,
+                                             .current = std::nullopt,
+                                             .checkout = "",
+                                             .written = readme,
+                                             .appended_from = std::nullopt,
+                                             .blocks = nullptr});
+  EXPECT_EQ(assemble(created, "", readme), readme);
+  // A tagged file whose own code holds a tag-shaped string literal: only the served block goes.
+  const std::string literal = kPython + "DOC = '''\n" + kFunctionBlock + "'''\n";
+  const TagPlan plan = python_plan();
+  EXPECT_EQ(stored(literal, plan, replaced(render::apply(literal, plan), "return 1", "return 2")),
+            replaced(literal, "return 1", "return 2"));
+}
+
+TEST(Untag, ACodeLineJoinedWithATagLineKeepsItsCode) {
+  const std::string java = "package p;\n\nclass A {\n" "    int x;\n}\n";
+  TagPlan plan;
+  plan.insertions = {{22, kClassBlock}};  // after "class A {\n"
+  const std::string view = render::apply(java, plan);
+  // sed '/class A {/{N;s/\n/ /}'
+  const std::string joined = replaced(view, "class A {\n    //", "class A {     //");
+  EXPECT_EQ(stored(java, plan, joined), "package p;\n\nclass A {\n    int x;\n}\n");
+  // vim's J: the joined line's leading blanks dropped, one space between.
+  const std::string j = replaced(view, "class A {\n    //", "class A { //");
+  EXPECT_EQ(stored(java, plan, j), java);
+  // The last tag line joined with the code line after it.
+  const std::string after = replaced(view, "// === Class Annotation ===\n    int x;",
+                                     "// === Class Annotation === int x;");
+  EXPECT_EQ(stored(java, plan, after), "package p;\n\nclass A {\nint x;\n}\n");
+}
+
+TEST(Untag, AnEditedTagLineIsStillATag) {
+  const TagPlan plan = python_plan();
+  const std::string view = render::apply(kPython, plan);
+  EXPECT_EQ(stored(kPython, plan, replaced(view, "# CALLS: g", "# CALLS: g, h")), kPython);
+  EXPECT_EQ(stored(kPython, plan, replaced(view, "# function: a.py:f", "# function: a.py:ff")),
+            kPython);
+  // A line of code in the place of a tag line is code.
+  EXPECT_EQ(stored(kPython, plan, replaced(view, "# CALLS: g\n", "print('hello world')\n")),
+            replaced(kPython, "def f", "print('hello world')\ndef f"));
+}
+
+TEST(Untag, ATruncationInsideABlockLeavesTheCodeBefore) {
+  const TagPlan plan = python_plan();
+  const std::string view = render::apply(kPython, plan);
+  for (size_t cut = 12; cut <= 12 + kFunctionBlock.size(); ++cut) {
+    EXPECT_EQ(stored(kPython, plan, view.substr(0, cut)), kPython.substr(0, 12)) << cut;
+  }
+}
+
+TEST(Untag, AWholeServedBlockCopiedIntoAnotherFileIsRemoved) {
+  // cp a.py b.py in the mount: b's writer gets a's view; a's block was served, so it goes.
+  const TagPlan a_plan = python_plan();
+  ServedBlocks blocks;
+  blocks.add(a_plan);
+  const std::string b = "x = 1\n";
+  TagPlan b_plan;
+  b_plan.insertions = {{0, "# === File Annotation ===\n# file: b.py\n# === File Annotation ===\n"}};
+  EXPECT_EQ(stored(b, b_plan, render::apply(kPython, a_plan), &blocks), kPython);
+  // The same bytes from elsewhere, with no such block served: kept whole.
+  EXPECT_EQ(stored(b, b_plan, render::apply(kPython, a_plan)), render::apply(kPython, a_plan));
+  // A part of a block is not a block.
+  const std::string part = kPython + kFunctionBlock.substr(0, 40);
+  EXPECT_EQ(stored(b, b_plan, part, &blocks), part);
+}
+
+TEST(Untag, AChangedCheckoutIsRefusedUnlessAppending) {
+  const TagPlan plan = python_plan();
+  const std::string view = render::apply(kPython, plan);
+  const FileVersion served{1, 2, kPython.size(), 3, 4};
+  FileVersion now = served;
+  now.ctime_ns = 5;  // cp -p, rsync -t: same size and mtime, new ctime
+  const std::string outside = replaced(kPython, "return 1", "return 7");
+  StoreInput input{.plan = &plan,
+                   .served = served,
+                   .current = now,
+                   .checkout = outside,
+                   .written = view + "x = 2\n",
+                   .appended_from = std::nullopt,
+                   .blocks = nullptr};
+  EXPECT_EQ(untag_written(input).status, StoreResult::Status::kStale);
+  input.current = std::nullopt;  // renamed or removed from outside
+  EXPECT_EQ(untag_written(input).status, StoreResult::Status::kStale);
+  // O_APPEND: the append lands after what the checkout holds now.
+  input.current = now;
+  input.appended_from = view.size();
+  const StoreResult appended = untag_written(input);
+  ASSERT_EQ(appended.status, StoreResult::Status::kStore);
+  EXPECT_EQ(assemble(appended, outside, input.written), outside + "x = 2\n");
+}
+
+TEST(Untag, ARewriteBeyondTheDiffBoundStillLosesWholeBlocks) {
+  std::string big;
+  for (int i = 0; i < 5000; ++i) big += "v" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  TagPlan plan;
+  plan.insertions = {{big.find("v2500 "), kFunctionBlock}, {big.find("v4000 "), kFunctionBlock}};
+  std::string rewritten = render::apply(big, plan);
+  for (size_t at = 0; (at = rewritten.find(" = ", at)) != std::string::npos; ++at) {
+    rewritten.replace(at, 3, "=");
+  }
+  std::string expected = big;
+  for (size_t at = 0; (at = expected.find(" = ", at)) != std::string::npos; ++at) {
+    expected.replace(at, 3, "=");
+  }
+  EXPECT_EQ(stored(big, plan, rewritten), expected);
+}
+
+// Random edits of a tagged file that never touch a tag line: the store is the same edit of the
+// checkout, byte for byte.
+TEST(Untag, RandomCodeEditsStoreExactlyTheEdit) {
+  std::mt19937 random(23);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 60; ++i) lines.push_back("line" + std::to_string(i) + "\n");
+  for (int round = 0; round < 200; ++round) {
+    std::string checkout;
+    TagPlan plan;
+    std::vector<std::pair<bool, std::string>> view;  // (is tag, text)
+    for (const std::string& line : lines) {
+      if (random() % 8 == 0) {
+        plan.insertions.push_back({checkout.size(), kFunctionBlock});
+        view.emplace_back(true, kFunctionBlock);
+      }
+      checkout += line;
+      view.emplace_back(false, line);
+    }
+    std::string written;
+    std::string expected;
+    for (const auto& [tag, text] : view) {
+      const auto choice = random() % 10;
+      if (tag) {
+        written += text;
+        continue;
+      }
+      if (choice == 0) continue;  // deleted
+      const std::string edited = choice == 1 ? "edited " + text : text;
+      written += edited;
+      expected += edited;
+      if (choice == 2) {
+        written += "new\n";
+        expected += "new\n";
+      }
+    }
+    EXPECT_EQ(stored(checkout, plan, written), expected) << round;
+  }
+}
+
+}  // namespace
+}  // namespace anchorfs::render
