@@ -154,10 +154,6 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   server_options.debug = args.debug;
   server_options.max_threads = args.threads;
   server_options.writable = args.writable;
-  // Tags come back through the refresh; the checkout gets the writer's code without them.
-  server_options.untag = [](std::string_view bytes) {
-    return render::has_tag_delimiter(bytes) ? render::strip(bytes) : std::string(bytes);
-  };
   std::shared_ptr<fs::Tracer> tracer;
   if (!args.trace_file.empty()) {
     fs::TraceOptions trace_options;

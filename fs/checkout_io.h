@@ -1,7 +1,10 @@
 // Changing the checkout safely for a writable mount: beneath the root only, files replaced whole.
 #pragma once
 
+#include <sys/stat.h>
 #include <time.h>
+
+#include <functional>
 
 #include <string>
 #include <string_view>
@@ -28,6 +31,27 @@ int open_dir_beneath(int root_fd, const std::string& dir);
 // which is what the mount reported while the writer held the file) instead of the copy's.
 int replace_file(int root_fd, const std::string& path, std::string_view bytes,
                  const timespec* mtime = nullptr);
+
+// How a file is replaced by replace_file_with().
+struct Replacement {
+  // Writes the new bytes into `fd` (an empty file); returns 0 or an errno.
+  std::function<int(int fd)> fill;
+  // The access and modification times to give the new file (null: the copy's own).
+  const timespec* atime = nullptr;
+  const timespec* mtime = nullptr;
+  // The version the caller decided from: if the file at `path` is no longer it when the new one
+  // is about to be renamed over it, nothing is replaced and ESTALE returned.
+  const struct stat* expected = nullptr;
+};
+// replace_file with the bytes written by a callback; the old file's extended attributes are
+// copied too (those the daemon may set: failing user.* attributes fail the replacement).
+int replace_file_with(int root_fd, const std::string& path, const Replacement& replacement);
+
+// Writes `bytes` at `offset` of `fd`, retrying short writes. Returns 0 or an errno.
+int write_at(int fd, std::string_view bytes, uint64_t offset);
+
+// The identity of a file version (render::FileVersion fields) from its stat.
+bool same_version(const struct stat& a, const struct stat& b);
 
 // Creates a private, unnamed file in the directory of `path` (same filesystem, so running out of
 // space or permission shows at once); it vanishes when closed or when the process dies. Returns

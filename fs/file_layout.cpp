@@ -24,6 +24,15 @@ FileLayout::FileLayout(const render::TagPlan& plan, uint64_t original_size)
   }
 }
 
+render::TagPlan FileLayout::plan() const {
+  render::TagPlan plan;
+  plan.insertions.reserve(offsets_.size());
+  for (size_t k = 0; k < offsets_.size(); ++k) {
+    plan.insertions.push_back({offsets_[k], std::string(text(k))});
+  }
+  return plan;
+}
+
 FileLayout::OriginalSpan FileLayout::original_span(uint64_t offset, uint64_t size) const {
   // The first original byte at or after view offset p: inside text k it is the byte the text
   // precedes; after text k it is p minus the tag bytes so far.

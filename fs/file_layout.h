@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "render/tag_plan.h"
@@ -24,6 +25,11 @@ class FileLayout {
   uint64_t view_size() const { return original_size_ + added_bytes(); }
   uint64_t added_bytes() const { return added_before_.empty() ? 0 : added_before_.back(); }
   size_t insertions() const { return offsets_.size(); }
+  // Insertion k: its text, and the plan itself (what a writer of this version was served).
+  std::string_view text(size_t k) const {
+    return std::string_view(texts_).substr(added_before_[k], added_before_[k + 1] - added_before_[k]);
+  }
+  render::TagPlan plan() const;
   // Same original size and same insertions.
   bool operator==(const FileLayout& other) const = default;
 

@@ -79,6 +79,7 @@ void OpenFiles::staged_written(uint64_t handle, uint64_t size) {
 
 void OpenFiles::renamed(const std::string& from, const std::string& to) {
   const sync::MutexLock lock(mutex_);
+  new_files_.erase(from);
   for (auto& [handle, entry] : entries_) {
     if (!entry.path) continue;
     if (within(*entry.path, from)) {
@@ -91,9 +92,35 @@ void OpenFiles::renamed(const std::string& from, const std::string& to) {
 
 void OpenFiles::removed(const std::string& path) {
   const sync::MutexLock lock(mutex_);
+  new_files_.erase(path);
   for (auto& [handle, entry] : entries_) {
     if (entry.path && within(*entry.path, path)) entry.path.reset();
   }
+}
+
+void OpenFiles::stored_new(const std::string& path, const render::FileVersion& version) {
+  const sync::MutexLock lock(mutex_);
+  // Only the latest few matter (a rename follows its store at once); bound the memory.
+  if (new_files_.size() >= 1024) new_files_.clear();
+  new_files_[path] = version;
+}
+
+std::optional<render::FileVersion> OpenFiles::new_file(const std::string& path) const {
+  const sync::MutexLock lock(mutex_);
+  auto found = new_files_.find(path);
+  if (found == new_files_.end()) return std::nullopt;
+  return found->second;
+}
+
+std::vector<std::shared_ptr<OpenFile>> OpenFiles::staged_at(const std::string& path) const {
+  const sync::MutexLock lock(mutex_);
+  std::vector<std::shared_ptr<OpenFile>> files;
+  for (const auto& [handle, entry] : entries_) {
+    if (entry.path == path && entry.file->kind == OpenFile::Kind::Staged) {
+      files.push_back(entry.file);
+    }
+  }
+  return files;
 }
 
 }  // namespace anchorfs::fs

@@ -6,7 +6,9 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
+#include "render/untag.h"
 #include "sync/mutex.h"
 
 namespace anchorfs::fs {
@@ -30,6 +32,21 @@ struct OpenFile {
   sync::Mutex mutex;
   // Written since last stored (staged) or since the mount last rescanned (in place).
   bool dirty GUARDED_BY(mutex) = false;
+
+  // Staged files: the provenance of what the writer holds (render/untag.h). `plan` applied to
+  // the checkout file at `version` is what the writer was served (what a reader of the path got,
+  // also for a writer that truncated it at open); each store checks the checkout is still that
+  // version, then moves both on to the stored file.
+  render::TagPlan plan GUARDED_BY(mutex);
+  std::optional<render::FileVersion> version GUARDED_BY(mutex);
+  // O_APPEND: the stage's bytes from here on are appends not stored yet.
+  std::optional<uint64_t> appended_from GUARDED_BY(mutex);
+  // Created through the mount (op_create): its stores are remembered for a rename over a
+  // tagged file (OpenFiles::stored_new).
+  bool created GUARDED_BY(mutex) = false;
+  // An append was stored after what others appended: the stage no longer maps onto the
+  // checkout, so only appends can be stored from now on.
+  bool provenance_lost GUARDED_BY(mutex) = false;
 };
 
 // Thread-safety: every member is thread-safe.
@@ -57,6 +74,15 @@ class OpenFiles {
   void renamed(const std::string& from, const std::string& to);
   void removed(const std::string& path);
 
+  // Files created and stored through the mount, by path, with the version stored: a rename of
+  // one over a tagged file (sed -i, an editor's temp + rename) aligns it with that file's view.
+  void stored_new(const std::string& path, const render::FileVersion& version);
+  std::optional<render::FileVersion> new_file(const std::string& path) const;
+
+  // The staged files open at `path` now (to move their versions on after a change made through
+  // the mount: chmod, utimensat, setxattr).
+  std::vector<std::shared_ptr<OpenFile>> staged_at(const std::string& path) const;
+
  private:
   struct Entry {
     std::shared_ptr<OpenFile> file;
@@ -70,6 +96,7 @@ class OpenFiles {
   uint64_t writes_ GUARDED_BY(mutex_) = 0;
   size_t staged_ GUARDED_BY(mutex_) = 0;
   std::unordered_map<uint64_t, Entry> entries_ GUARDED_BY(mutex_);
+  std::unordered_map<std::string, render::FileVersion> new_files_ GUARDED_BY(mutex_);
 };
 
 }  // namespace anchorfs::fs

@@ -29,9 +29,6 @@ struct ServerOptions {
   // Writes pass through to the checkout (docs/filesystem.md, "Writable mounts"); otherwise the
   // mount is read-only and every change fails with EROFS.
   bool writable = false;
-  // Writable mounts: the bytes to store in the checkout for what a writer wrote to a file (the
-  // writer saw tags; this removes them). Null stores the bytes as written.
-  std::function<std::string(std::string_view)> untag;
 };
 
 struct ServerStats {

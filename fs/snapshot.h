@@ -63,6 +63,8 @@ class Snapshot {
   // The tag layout of a regular file; an empty layout (no insertions) for everything else.
   const FileLayout& layout(uint32_t index) const { return *layout_ptr(index); }
   // The same layout, shareable beyond the snapshot's lifetime (an old inode keeps only its own).
+  // Every distinct layout (index 0: the empty one).
+  const std::vector<std::shared_ptr<const FileLayout>>& layouts() const { return layouts_; }
   const std::shared_ptr<const FileLayout>& layout_ptr(uint32_t index) const {
     return layouts_[layout_of_entry_[index]];
   }

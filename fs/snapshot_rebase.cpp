@@ -10,12 +10,24 @@
 #include "fs/git_view.h"
 
 namespace anchorfs::fs {
+namespace {
+
+// `path` matches one of the view's filter patterns ("*.ext" or "/exact/path").
+bool filtered(const std::vector<std::string>& patterns, const std::string& path) {
+  const std::string_view base = std::string_view(path).substr(path.rfind('/') + 1);
+  for (const std::string& pattern : patterns) {
+    if (pattern.starts_with("/") ? pattern.substr(1) == path
+                                 : pattern.starts_with("*") && base.ends_with(pattern.substr(1))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysis::SourceTree fresh,
                                                 std::span<const PathMove> moves) {
-  // The view's `.git` is made again from the repository as it is now, like every refresh does.
-  VirtualFiles git_files;
-  if (current.git_view()) git_files = graft_git_view(fresh, *current.git_view());
   std::vector<std::shared_ptr<const FileLayout>> layouts{current.layout_ptr(0)};
   std::vector<uint32_t> layout_of_entry(fresh.entries.size(), 0);
   for (uint32_t i = 0; i < fresh.entries.size(); ++i) {
@@ -31,6 +43,19 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
     }
     layout_of_entry[i] = static_cast<uint32_t>(layouts.size());
     layouts.push_back(current.layout_ptr(*was));
+  }
+  // The view's `.git` is made again from the repository as it is now, like every refresh does;
+  // a tagged file whose new name no filter pattern covers (`mv a.py a.py.bak`) gets its own,
+  // so git in the view still reads the checkout's bytes of it.
+  VirtualFiles git_files;
+  if (current.git_view()) {
+    GitViewOptions options = *current.git_view();
+    for (uint32_t i = 0; i < fresh.entries.size(); ++i) {
+      if (layout_of_entry[i] != 0 && !filtered(options.filter_patterns, fresh.entries[i].path)) {
+        options.filter_patterns.push_back("/" + fresh.entries[i].path);
+      }
+    }
+    git_files = graft_git_view(fresh, options);
   }
   return std::make_shared<const Snapshot>(
       std::move(fresh), std::move(layouts), std::move(layout_of_entry),

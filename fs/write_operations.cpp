@@ -4,6 +4,7 @@
 #include <fuse_lowlevel.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,6 +17,8 @@
 #include "fs/git_view.h"
 #include "fs/server_state.h"
 #include "fs/source_file.h"
+#include "fs/store.h"
+#include "render/untag.h"
 
 namespace anchorfs::fs {
 namespace {
@@ -49,52 +52,14 @@ void give_to_caller(fuse_req_t req, int dir_fd, const char* name) {
   ::fchownat(dir_fd, name, caller->uid, caller->gid, AT_SYMLINK_NOFOLLOW);
 }
 
-// What a reader of `served` sees, whole: the tagged view while the source is the version the
-// tags were made for, else the source as it is now.
-int read_view(const ServerState& state, const Served& served, std::string& out) {
-  UniqueFd fd(open_source(state.root()->fd, served.entry->path));
-  if (fd.get() < 0) return errno;
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return errno;
-  if (!S_ISREG(st.st_mode)) return EINVAL;
-  const analysis::TreeEntry& entry = *served.entry;
-  const int64_t mtime_ns = int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
-  const bool fresh = static_cast<uint64_t>(st.st_size) == entry.size &&
-                     mtime_ns == entry.mtime_ns && st.st_ino == entry.inode;
-  if (fresh && !served.layout->empty()) {
-    out.resize(view_size(entry, *served.layout));
-    if (!served.layout->read(fd.get(), 0, std::span<char>(out.data(), out.size()))) return errno;
-    return 0;
-  }
-  out.resize(static_cast<size_t>(st.st_size));
-  const ssize_t n = pread_fully(fd.get(), out.data(), out.size(), 0);
-  if (n < 0) return errno;
-  out.resize(static_cast<size_t>(n));
-  return 0;
-}
-
-int write_fully(int fd, std::string_view bytes, uint64_t offset) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n =
-        ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    done += static_cast<size_t>(n);
-  }
-  return 0;
-}
-
 uint64_t file_size(int fd) {
   struct stat st {};
   return ::fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
 // Opens `served` (inode `ino`) for writing with open(2) `flags` and fills in `fi`. A tagged file,
-// and any file opened with O_TRUNC, is written through a private stage (the view bytes, or
-// nothing after O_TRUNC); any other file in place. Returns 0 or an errno.
+// and any file opened with O_TRUNC, is written through a private stage (fs/store.h); any other
+// file in place. Returns 0 or an errno.
 int open_handle(ServerState& state, const Served& served, uint64_t ino, int flags,
                 fuse_file_info* fi) {
   const std::string& path = served.entry->path;
@@ -110,15 +75,9 @@ int open_handle(ServerState& state, const Served& served, uint64_t ino, int flag
     const int stage = create_stage(state.root()->fd, path);
     if (stage < 0) return errno;
     file = std::make_shared<OpenFile>(OpenFile::Kind::Staged, ino, stage, append);
-    if (truncate) {
-      const sync::MutexLock lock(file->mutex);  // no other thread has the file yet
-      file->dirty = true;                       // `: > file` truncates even without a write
-    } else {
-      std::string view;
-      if (const int error = read_view(state, served, view); error != 0) return error;
-      if (const int error = write_fully(stage, view, 0); error != 0) return error;
-      staged = view.size();
-    }
+    const sync::MutexLock lock(file->mutex);  // no other thread has the file yet
+    if (const int error = fill_stage(state, served, flags, *file); error != 0) return error;
+    staged = file_size(stage);
   }
   const bool in_place = file->kind == OpenFile::Kind::InPlace;
   const uint64_t handle = state.open_files.add(std::move(file), path);
@@ -132,29 +91,59 @@ int open_handle(ServerState& state, const Served& served, uint64_t ino, int flag
 }
 
 // Stores what `file` (handle `handle`) holds in the checkout if it changed.
-// Returns 0 or an errno; a target removed or renamed over meanwhile is left alone.
+// Returns 0 or an errno; a target removed or renamed over through the mount is left alone.
 int store(ServerState& state, uint64_t handle, OpenFile& file) REQUIRES(file.mutex) {
   if (!file.dirty) return 0;
   if (file.kind == OpenFile::Kind::InPlace) {
     file.dirty = false;
     return 0;
   }
-  struct stat stage {};
-  if (::fstat(file.fd, &stage) != 0) return errno;
-  std::string bytes(static_cast<size_t>(stage.st_size), '\0');
-  const ssize_t n = pread_fully(file.fd, bytes.data(), bytes.size(), 0);
-  if (n < 0) return errno;
-  bytes.resize(static_cast<size_t>(n));
   const std::optional<std::string> target = state.open_files.target(handle);
   if (target) {
-    const std::string clean = state.options.untag ? state.options.untag(bytes) : bytes;
-    // The stored file was last modified when the writer last wrote, not when it was copied:
-    // git records the time it saw through the mount and compares it with the checkout's.
-    const int error = replace_file(state.root()->fd, *target, clean, &stage.st_mtim);
-    if (error != 0 && error != ENOENT) return error;
+    if (const int error = store_stage(state, *target, file); error != 0) return error;
   }
   file.dirty = false;
   return 0;
+}
+
+// A change made through the mount to `path` (chmod, chown, times, xattrs) moved the checkout
+// file from version `before` to `after`: writers staged on `before` are still on the file.
+void adopt_change(ServerState& state, const std::string& path, const struct stat& before,
+                  const struct stat& after, const timespec* times) {
+  for (const std::shared_ptr<OpenFile>& file : state.open_files.staged_at(path)) {
+    const sync::MutexLock lock(file->mutex);
+    if (file->version == version_of(before)) file->version = version_of(after);
+    // The times a writer sets (utimensat, cp -p) are the stored file's: the store takes the stage's.
+    if (times != nullptr) ::futimens(file->fd, times);
+  }
+}
+
+// truncate(2) by path of a tagged file: cuts the view the caller sees and stores it by the store
+// rule (growing it only appends zeros to the code). Returns 0 or an errno.
+int truncate_view(ServerState& state, const Served& served, uint64_t size) {
+  const std::string& path = served.entry->path;
+  UniqueFd fd(open_source(state.root()->fd, path));
+  if (fd.get() < 0) return errno;
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return errno;
+  if (!is_scanned_version(*served.entry, st)) return ESTALE;  // never cut by a stale plan
+  const FileLayout& layout = *served.layout;
+  if (size >= layout.view_size()) {
+    UniqueFd out(open_beneath(state.root()->fd, path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
+    const uint64_t grown = layout.original_size() + (size - layout.view_size());
+    if (out.get() < 0 || ::ftruncate(out.get(), static_cast<off_t>(grown)) != 0) return errno;
+    return 0;
+  }
+  std::string view(static_cast<size_t>(size), '\0');
+  if (size > 0 && !layout.read(fd.get(), 0, std::span<char>(view.data(), view.size()))) return errno;
+  std::string original(static_cast<size_t>(st.st_size), '\0');
+  if (pread_fully(fd.get(), original.data(), original.size(), 0) != st.st_size) return EIO;
+  const render::TagPlan plan = layout.plan();
+  const std::string clean = render::untag_with_plan(original, plan, view);
+  const int error = replace_file_with(
+      state.root()->fd, path,
+      {.fill = [&](int out) { return write_at(out, clean, 0); }, .expected = &st});
+  return error == ENOENT ? ESTALE : error;
 }
 
 // Rescans after a change and replies with the entry now at `path` (a create also opens it).
@@ -214,6 +203,7 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
     if (auto file = state.open_files.find(fi->fh)) {
       const sync::MutexLock lock(file->mutex);
       file->dirty = false;
+      file->created = true;
     }
   }
   state.inodes.remember(*generation, std::span<const uint32_t>(&*index, 1));
@@ -231,7 +221,7 @@ void op_write(fuse_req_t req, fuse_ino_t, const char* buffer, size_t size, off_t
   const sync::MutexLock lock(file->mutex);
   const bool staged = file->kind == OpenFile::Kind::Staged;
   const uint64_t offset = staged && file->append ? file_size(file->fd) : static_cast<uint64_t>(off);
-  if (const int error = write_fully(file->fd, std::string_view(buffer, size), offset); error != 0) {
+  if (const int error = write_at(file->fd, std::string_view(buffer, size), offset); error != 0) {
     return reply_error(req, error);
   }
   file->dirty = true;
@@ -299,20 +289,17 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
     const off_t size = attr->st_size;
     if (file) {
       const sync::MutexLock lock(file->mutex);
+      if (file->kind == OpenFile::Kind::Staged && file->appended_from &&
+          static_cast<uint64_t>(size) != file_size(file->fd)) {
+        file->appended_from.reset();  // no longer only appends: stored by the diff rule
+      }
       if (::ftruncate(file->fd, size) != 0) return reply_error(req, errno);
       file->dirty = true;
       if (file->kind == OpenFile::Kind::Staged) {
         state.open_files.staged_written(fi->fh, static_cast<uint64_t>(size));
       }
-    } else if (!served->layout->empty()) {
-      // truncate(2) of a tagged file cuts the view the caller sees, then stores it tag-free.
-      std::string view;
-      if (const int error = read_view(state, *served, view); error != 0) {
-        return reply_error(req, error);
-      }
-      view.resize(static_cast<size_t>(size), '\0');
-      const std::string clean = state.options.untag ? state.options.untag(view) : view;
-      if (const int error = replace_file(state.root()->fd, path, clean); error != 0) {
+    } else if (!served->layout->empty() && served->content == nullptr) {
+      if (const int error = truncate_view(state, *served, static_cast<uint64_t>(size)); error != 0) {
         return reply_error(req, error);
       }
     } else {
@@ -324,6 +311,8 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
                  FUSE_SET_ATTR_MTIME)) != 0) {
     UniqueFd fd(open_beneath(state.root()->fd, path, O_PATH | O_NOFOLLOW));
     if (fd.get() < 0) return reply_error(req, errno);
+    struct stat before {};
+    ::fstat(fd.get(), &before);
     // The O_PATH descriptor names exactly the inode resolved beneath the root; /proc/self/fd
     // lets chmod and utimensat act on it without resolving a path again.
     const std::string proc = "/proc/self/fd/" + std::to_string(fd.get());
@@ -362,6 +351,16 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
       }
       if (rc != 0) return reply_error(req, errno);
     }
+    struct stat after {};
+    if (S_ISREG(before.st_mode) && ::fstat(fd.get(), &after) == 0) {
+      timespec times[2] = {{0, UTIME_OMIT}, {0, UTIME_OMIT}};
+      if ((to_set & (FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME)) != 0) {
+        times[0] = after.st_atim;
+        times[1] = after.st_mtim;
+      }
+      adopt_change(state, path, before, after,
+                   (to_set & (FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME)) != 0 ? times : nullptr);
+    }
   }
 
   auto [generation, changed] = rescan(state);
@@ -385,6 +384,11 @@ void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode) 
   std::string dir;
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
+  }
+  // `git worktree add` from the mount would record the mount's paths in the repository (and in
+  // the new worktree's .git file), which break once it is unmounted: refused, git says so.
+  if (join_path(dir, name) == ".git/worktrees" || dir == ".git/worktrees") {
+    return reply_error(req, EPERM);
   }
   UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
   if (dir_fd.get() < 0 || ::mkdirat(dir_fd.get(), name, mode) != 0) {
@@ -506,6 +510,11 @@ void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t n
     if (const int error = prepare_overlay_replacement(state, from, to); error != 0) {
       return reply_error(req, error);
     }
+    if (const std::optional<render::FileVersion> made = state.open_files.new_file(from)) {
+      if (const int error = untag_for_rename(state, from, to, *made); error != 0) {
+        return reply_error(req, error);
+      }
+    }
   }
   UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
   UniqueFd new_dir_fd(open_dir_beneath(state.root()->fd, new_dir));
@@ -525,6 +534,96 @@ void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t n
     state.open_files.renamed(from, to);
   }
   reply_done(req, state, moves);
+}
+
+// Extended attributes of checkout files, user.* only: the daemon may be root, and what it
+// could set or read elsewhere (trusted.*, security.*) is not the caller's to touch.
+bool user_attribute(const char* name) {
+  return std::string_view(name).starts_with("user.");
+}
+
+// The checkout file of `ino` as an O_PATH descriptor (xattr calls follow its /proc path to
+// exactly the inode resolved beneath the root), or -errno.
+int attribute_target(const ServerState& state, fuse_ino_t ino, std::string* path = nullptr) {
+  std::optional<Served> served = resolve(state, ino);
+  if (!served) return -ESTALE;
+  if (served->content != nullptr || S_ISLNK(served->entry->mode)) return -EOPNOTSUPP;
+  const int fd = open_beneath(state.root()->fd, served->entry->path, O_PATH | O_NOFOLLOW);
+  if (fd < 0) return -errno;
+  if (path != nullptr) *path = served->entry->path;
+  return fd;
+}
+
+std::string proc_path(int fd) {
+  return "/proc/self/fd/" + std::to_string(fd);
+}
+
+// After setting or removing an attribute: open writers move on with the file, then rescan.
+void attribute_changed(fuse_req_t req, ServerState& state, const std::string& path,
+                       const struct stat& before, int fd) {
+  struct stat after {};
+  if (S_ISREG(before.st_mode) && ::fstat(fd, &after) == 0) {
+    adopt_change(state, path, before, after, nullptr);
+  }
+  reply_done(req, state);
+}
+
+void op_setxattr(fuse_req_t req, fuse_ino_t ino, const char* name, const char* value,
+                 size_t size, int flags) {
+  ServerState& state = state_of(req);
+  if (!user_attribute(name)) return reply_error(req, EOPNOTSUPP);
+  std::string path;
+  UniqueFd fd(attribute_target(state, ino, &path));
+  if (fd.get() < 0) return reply_error(req, -fd.get());
+  const std::string proc = proc_path(fd.get());
+  struct stat before {};
+  ::fstat(fd.get(), &before);
+  if (::setxattr(proc.c_str(), name, value, size, flags) != 0) return reply_error(req, errno);
+  attribute_changed(req, state, path, before, fd.get());
+}
+
+void op_removexattr(fuse_req_t req, fuse_ino_t ino, const char* name) {
+  ServerState& state = state_of(req);
+  if (!user_attribute(name)) return reply_error(req, EOPNOTSUPP);
+  std::string path;
+  UniqueFd fd(attribute_target(state, ino, &path));
+  if (fd.get() < 0) return reply_error(req, -fd.get());
+  const std::string proc = proc_path(fd.get());
+  struct stat before {};
+  ::fstat(fd.get(), &before);
+  if (::removexattr(proc.c_str(), name) != 0) return reply_error(req, errno);
+  attribute_changed(req, state, path, before, fd.get());
+}
+
+void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
+  ServerState& state = state_of(req);
+  if (!user_attribute(name)) return reply_error(req, ENODATA);
+  UniqueFd fd(attribute_target(state, ino));
+  if (fd.get() < 0) return reply_error(req, fd.get() == -EOPNOTSUPP ? ENODATA : -fd.get());
+  const std::string proc = proc_path(fd.get());
+  std::vector<char> value(size);
+  const ssize_t n = ::getxattr(proc.c_str(), name, size == 0 ? nullptr : value.data(), size);
+  if (n < 0) return reply_error(req, errno);
+  if (size == 0) return static_cast<void>(fuse_reply_xattr(req, static_cast<size_t>(n)));
+  fuse_reply_buf(req, value.data(), static_cast<size_t>(n));
+}
+
+void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
+  ServerState& state = state_of(req);
+  UniqueFd fd(attribute_target(state, ino));
+  std::string names;
+  if (fd.get() >= 0) {
+    std::vector<char> all(65536);
+    const ssize_t n = ::listxattr(proc_path(fd.get()).c_str(), all.data(), all.size());
+    for (size_t at = 0; n > 0 && at < static_cast<size_t>(n);) {
+      const std::string key(all.data() + at);
+      at += key.size() + 1;
+      if (user_attribute(key.c_str())) names += key + '\0';
+    }
+  }
+  if (size == 0) return static_cast<void>(fuse_reply_xattr(req, names.size()));
+  if (names.size() > size) return reply_error(req, ERANGE);
+  fuse_reply_buf(req, names.data(), names.size());
 }
 
 void op_release_read_only(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
@@ -621,16 +720,11 @@ void add_write_operations(fuse_lowlevel_ops& ops) {
   ops.unlink = op_unlink;
   ops.rmdir = op_rmdir;
   ops.rename = op_rename;
-  // Extended attributes and preallocation are not carried over: callers fall back (posix_fallocate
-  // writes zeros; cp and editors skip xattrs they cannot set).
-  ops.setxattr = [](fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, int) {
-    state_of(req);
-    fuse_reply_err(req, EOPNOTSUPP);
-  };
-  ops.removexattr = [](fuse_req_t req, fuse_ino_t, const char*) {
-    state_of(req);
-    fuse_reply_err(req, EOPNOTSUPP);
-  };
+  ops.setxattr = op_setxattr;
+  ops.getxattr = op_getxattr;
+  ops.listxattr = op_listxattr;
+  ops.removexattr = op_removexattr;
+  // Preallocation is not carried over: callers fall back (posix_fallocate writes zeros).
   ops.fallocate = [](fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) {
     state_of(req);
     fuse_reply_err(req, EOPNOTSUPP);

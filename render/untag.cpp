@@ -401,7 +401,16 @@ StoreResult untag_written(const StoreInput& input) {
   }
   const std::string view = input.served ? apply(input.checkout, plan) : std::string();
   std::vector<Span> removed;
-  if (view.empty()) {
+  std::vector<Span> candidates;
+  if (plan.insertions.empty()) {
+    // Served untagged: only whole served blocks could go, and usually there are none; the
+    // alignment (which only protects code lines here) is paid for when there are.
+    remove_blocks(input.written, own, candidates);
+    if (input.blocks != nullptr) remove_blocks(input.written, *input.blocks, candidates);
+  }
+  if (plan.insertions.empty() && candidates.empty()) {
+    // nothing served as a tag is there
+  } else if (view.empty()) {
     remove_blocks(input.written, own, removed);
     if (input.blocks != nullptr) remove_blocks(input.written, *input.blocks, removed);
   } else {

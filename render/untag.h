@@ -51,8 +51,7 @@ struct StoreInput {
   const TagPlan* plan = nullptr;
   std::optional<FileVersion> served;
   // The checkout file now (nullopt: gone) and its bytes: the bytes `plan` applies to when
-  // `current == served` (pass "" for a writer served an empty file, e.g. opened with O_TRUNC),
-  // the bytes the appends go after for an append.
+  // `current == served`, the bytes the appends go after for an append.
   std::optional<FileVersion> current;
   std::string_view checkout;
   // The writer's bytes, whole.

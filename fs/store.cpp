@@ -1,0 +1,270 @@
+// Storing a stage: version check, the store rule over mapped bytes, then an atomic replace.
+#include "fs/store.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+#include "analysis/unique_fd.h"
+#include "fs/checkout_io.h"
+#include "fs/source_file.h"
+
+namespace anchorfs::fs {
+namespace {
+
+constexpr size_t kChunk = size_t{1} << 20;
+
+int64_t nanoseconds(const timespec& t) {
+  return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
+
+// A file's bytes mapped read-only (file-backed pages: a large stage costs page cache, not heap).
+class Mapped {
+ public:
+  Mapped(int fd, uint64_t size) : size_(static_cast<size_t>(size)) {
+    if (size_ == 0) return;
+    void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (data == MAP_FAILED) {
+      error_ = errno;
+      return;
+    }
+    ::madvise(data, size_, MADV_SEQUENTIAL);
+    data_ = static_cast<const char*>(data);
+  }
+  ~Mapped() {
+    if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+  }
+  Mapped(const Mapped&) = delete;
+  Mapped& operator=(const Mapped&) = delete;
+  int error() const { return error_; }
+  std::string_view bytes() const { return data_ == nullptr ? std::string_view() : std::string_view(data_, size_); }
+
+ private:
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+  int error_ = 0;
+};
+
+// Copies all of `from` into `to` at offset 0, a chunk at a time.
+int copy_whole(int from, int to) {
+  std::vector<char> buffer(kChunk);
+  for (uint64_t offset = 0;;) {
+    const ssize_t n = pread_fully(from, buffer.data(), buffer.size(), offset);
+    if (n < 0) return errno;
+    if (n == 0) return 0;
+    if (const int error = write_at(to, std::string_view(buffer.data(), static_cast<size_t>(n)), offset);
+        error != 0) {
+      return error;
+    }
+    offset += static_cast<uint64_t>(n);
+  }
+}
+
+// Every tag block the current generation serves, for the whole-block rule.
+render::ServedBlocks served_blocks(const Generation& generation) {
+  render::ServedBlocks blocks;
+  for (const std::shared_ptr<const FileLayout>& layout : generation.snapshot().layouts()) {
+    for (size_t k = 0; k < layout->insertions(); ++k) blocks.add(layout->text(k));
+  }
+  return blocks;
+}
+
+int write_pieces(int fd, const std::vector<render::Piece>& pieces, std::string_view checkout,
+                 std::string_view written, uint64_t offset) {
+  for (const render::Piece& piece : pieces) {
+    const std::string_view from = piece.from_checkout ? checkout : written;
+    if (const int error = write_at(fd, from.substr(piece.begin, piece.end - piece.begin), offset);
+        error != 0) {
+      return error;
+    }
+    offset += piece.end - piece.begin;
+  }
+  return 0;
+}
+
+}  // namespace
+
+render::FileVersion version_of(const struct stat& st) {
+  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+          static_cast<uint64_t>(st.st_size), nanoseconds(st.st_mtim), nanoseconds(st.st_ctim)};
+}
+
+bool is_scanned_version(const analysis::TreeEntry& entry, const struct stat& st) {
+  return S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) == entry.size &&
+         st.st_ino == entry.inode && st.st_dev == entry.device &&
+         nanoseconds(st.st_mtim) == entry.mtime_ns && nanoseconds(st.st_ctim) == entry.ctime_ns;
+}
+
+int fill_stage(const ServerState& state, const Served& served, int flags, OpenFile& file) {
+  UniqueFd source(open_source(state.root()->fd, served.entry->path));
+  if (source.get() < 0) return errno;
+  struct stat st {};
+  if (::fstat(source.get(), &st) != 0) return errno;
+  if (!S_ISREG(st.st_mode)) return EINVAL;
+  file.version = version_of(st);
+  file.plan = {};
+  file.appended_from.reset();
+  const FileLayout& layout = *served.layout;
+  const bool tagged = !layout.empty() && is_scanned_version(*served.entry, st);
+  if ((flags & O_TRUNC) != 0) {
+    // The writer starts empty, but what it writes was made from what the path served (an agent
+    // reads the view, edits it, writes it back whole): that view is its provenance.
+    if (tagged) file.plan = layout.plan();
+    file.dirty = true;  // `: > file` truncates even without a write
+    return 0;
+  }
+  uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (tagged) {
+    // The tagged view, a chunk at a time; its plan is the writer's provenance.
+    std::vector<char> buffer(kChunk);
+    const uint64_t view = layout.view_size();
+    for (uint64_t offset = 0; offset < view; offset += buffer.size()) {
+      const auto span = std::span<char>(buffer.data(), static_cast<size_t>(std::min<uint64_t>(buffer.size(), view - offset)));
+      if (!layout.read(source.get(), offset, span)) return errno;
+      if (const int error = write_at(file.fd, std::string_view(span.data(), span.size()), offset);
+          error != 0) {
+        return error;
+      }
+    }
+    file.plan = layout.plan();
+    size = view;
+  } else if (const int error = copy_whole(source.get(), file.fd); error != 0) {
+    // A version the tags were not made for is served as it is, untagged: never a stale plan.
+    return error;
+  }
+  if ((flags & O_APPEND) != 0) file.appended_from = size;
+  return 0;
+}
+
+int untag_for_rename(const ServerState& state, const std::string& from, const std::string& to,
+                     const render::FileVersion& made) {
+  const std::shared_ptr<const Generation> generation = state.current();
+  const Snapshot& snapshot = generation->snapshot();
+  const std::optional<uint32_t> index = snapshot.find(to);
+  if (!index || snapshot.layout(*index).empty() || snapshot.content(*index)) return 0;
+  const int root = state.root()->fd;
+  UniqueFd target(open_source(root, to));
+  UniqueFd source(open_source(root, from));
+  struct stat target_st {};
+  struct stat source_st {};
+  if (target.get() < 0 || source.get() < 0 || ::fstat(target.get(), &target_st) != 0 ||
+      ::fstat(source.get(), &source_st) != 0) {
+    return 0;  // the rename itself reports what is wrong
+  }
+  if (!is_scanned_version(snapshot.entry(*index), target_st) || version_of(source_st) != made) {
+    return 0;  // a version the view did not serve, or bytes written behind the mount
+  }
+  const Mapped checkout(target.get(), static_cast<uint64_t>(target_st.st_size));
+  const Mapped written(source.get(), static_cast<uint64_t>(source_st.st_size));
+  if (checkout.error() != 0 || written.error() != 0) return EIO;
+  const render::TagPlan plan = snapshot.layout(*index).plan();
+  const render::ServedBlocks blocks = served_blocks(*generation);
+  const render::FileVersion version = version_of(target_st);
+  const render::StoreResult result = render::untag_written({.plan = &plan,
+                                                            .served = version,
+                                                            .current = version,
+                                                            .checkout = checkout.bytes(),
+                                                            .written = written.bytes(),
+                                                            .appended_from = std::nullopt,
+                                                            .blocks = &blocks});
+  if (result.pieces.size() == 1 && result.pieces[0].begin == 0 &&
+      result.pieces[0].end == written.bytes().size()) {
+    return 0;  // nothing served as a tag in it
+  }
+  return replace_file_with(
+      root, from,
+      {.fill = [&](int fd) { return write_pieces(fd, result.pieces, checkout.bytes(), written.bytes(), 0); },
+       .atime = &source_st.st_atim,
+       .mtime = &source_st.st_mtim,
+       .expected = &source_st});
+}
+
+int store_stage(ServerState& state, const std::string& target, OpenFile& file) {
+  if (file.provenance_lost && !file.appended_from) return ESTALE;
+  struct stat stage {};
+  if (::fstat(file.fd, &stage) != 0) return errno;
+  const int root = state.root()->fd;
+  UniqueFd checkout_fd(open_source(root, target));
+  struct stat now {};
+  std::optional<render::FileVersion> current;
+  if (checkout_fd.get() >= 0) {
+    if (::fstat(checkout_fd.get(), &now) != 0) return errno;
+    if (!S_ISREG(now.st_mode)) return ESTALE;
+    current = version_of(now);
+  } else if (errno != ENOENT) {
+    return errno;
+  }
+  if (!current) return ESTALE;  // renamed or removed behind the mount: close must not succeed
+  const Mapped written(file.fd, static_cast<uint64_t>(stage.st_size));
+  if (written.error() != 0) return written.error();
+  const bool need_checkout = file.appended_from || current == file.version;
+  const Mapped checkout(checkout_fd.get(), need_checkout ? static_cast<uint64_t>(now.st_size) : 0);
+  if (checkout.error() != 0) return checkout.error();
+  const std::shared_ptr<const Generation> generation = state.current();
+  const render::ServedBlocks blocks = served_blocks(*generation);
+  render::StoreResult result;
+  try {
+    result = render::untag_written({.plan = &file.plan,
+                                    .served = file.version,
+                                    .current = current,
+                                    .checkout = checkout.bytes(),
+                                    .written = written.bytes(),
+                                    .appended_from = file.appended_from,
+                                    .blocks = &blocks});
+  } catch (const std::invalid_argument&) {
+    return EIO;  // a plan that does not fit the version it was recorded with: never guess
+  }
+  if (result.status == render::StoreResult::Status::kStale) return ESTALE;
+
+  if (now.st_nlink > 1) {
+    // Other names share this inode: write it in place so they keep seeing the file.
+    UniqueFd out(open_beneath(root, target, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
+    if (out.get() < 0) return errno;
+    std::vector<render::Piece> pieces = result.pieces;
+    uint64_t offset = 0;
+    if (!pieces.empty() && pieces.front().from_checkout && pieces.front().begin == 0 &&
+        pieces.front().end == checkout.bytes().size()) {
+      offset = pieces.front().end;  // an append: the checkout's bytes are already there
+      pieces.erase(pieces.begin());
+    }
+    if (const int error = write_pieces(out.get(), pieces, checkout.bytes(), written.bytes(), offset);
+        error != 0) {
+      return error;
+    }
+    uint64_t total = offset;
+    for (const render::Piece& piece : pieces) total += piece.end - piece.begin;
+    if (::ftruncate(out.get(), static_cast<off_t>(total)) != 0) return errno;
+    const timespec times[2] = {stage.st_atim, stage.st_mtim};
+    if (::futimens(out.get(), times) != 0 || ::fdatasync(out.get()) != 0) return errno;
+  } else {
+    // The stored file was last modified when the writer last wrote (or set its times), not
+    // when it was copied: git records the time it saw through the mount.
+    const int error = replace_file_with(
+        root, target,
+        {.fill = [&](int fd) { return write_pieces(fd, result.pieces, checkout.bytes(), written.bytes(), 0); },
+         .atime = &stage.st_atim,
+         .mtime = &stage.st_mtim,
+         .expected = &now});
+    if (error != 0) return error == ENOENT ? ESTALE : error;
+  }
+
+  UniqueFd stored(open_source(root, target));
+  struct stat after {};
+  if (stored.get() < 0 || ::fstat(stored.get(), &after) != 0) return errno;
+  file.version = version_of(after);
+  if (file.created) state.open_files.stored_new(target, *file.version);
+  if (result.provenance) {
+    file.plan = std::move(*result.provenance);
+  } else {
+    file.appended_from = static_cast<uint64_t>(stage.st_size);
+    file.provenance_lost = true;
+  }
+  return 0;
+}
+
+}  // namespace anchorfs::fs

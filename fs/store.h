@@ -1,0 +1,42 @@
+// Writable mounts: storing a writer's stage in the checkout by the store rule (render/untag.h).
+#pragma once
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <string>
+
+#include "analysis/source_tree.h"
+#include "fs/open_files.h"
+#include "fs/server_state.h"
+#include "render/untag.h"
+
+namespace anchorfs::fs {
+
+render::FileVersion version_of(const struct stat& st);
+// `st` is the version of the file the scan recorded as `entry` (the one its tags were made for).
+bool is_scanned_version(const analysis::TreeEntry& entry, const struct stat& st);
+
+// Fills `file`'s stage for a writer of `served` opened with `flags` and records its provenance:
+// the tagged view when the checkout file is still the scanned version, else the file as it is
+// (served untagged); an empty stage after O_TRUNC, with the same provenance. Returns 0 or an
+// errno.
+int fill_stage(const ServerState& state, const Served& served, int flags, OpenFile& file)
+    REQUIRES(file.mutex);
+
+// Stores `file`'s stage at `target` (a repository path): checks the checkout file is the version
+// the writer was served (or, for O_APPEND, appends to what it is now), removes exactly what was
+// served as tags, and writes the rest: atomically by a rename, or in place when the file has
+// other hard links. Returns 0, or ESTALE when the checkout changed under the writer (the writer
+// sees it at close or fsync; nothing is written), or the errno of the I/O that failed.
+int store_stage(ServerState& state, const std::string& target, OpenFile& file)
+    REQUIRES(file.mutex);
+
+// `from`, a file the mount created and stored as `made`, is about to be renamed over `to`: when
+// `to` is served tagged (at its scanned version), `from`'s bytes were made from that view, so
+// they are aligned with it by the store rule and rewritten. Returns 0 (also when nothing applies)
+// or an errno.
+int untag_for_rename(const ServerState& state, const std::string& from, const std::string& to,
+                     const render::FileVersion& made);
+
+}  // namespace anchorfs::fs
