@@ -38,9 +38,28 @@ std::optional<std::string> checkout_bytes(int root_fd, const std::string& path) 
 // delimiter lines of its own), and so are the checkout's bytes when the view is them tagged, or a
 // stale read of them (a page fetched between a change on disk and the refresh: current bytes cut
 // or padded with newlines). Anything else (an edit not yet written back) loses its tag blocks.
+// `content` is `checkout` with tag blocks inserted: dropping some of the blocks `strip` would
+// remove (never any other byte) gives exactly `checkout`. A block whose bytes the checkout itself
+// holds at that point (a README example, a string literal) is kept, so a file with tag-shaped
+// lines of its own is recognised as its view too.
+bool renders(std::string_view content, std::string_view checkout) {
+  size_t at = 0;
+  size_t kept = 0;
+  for (const render::ByteRange& block : render::tag_block_ranges(content)) {
+    const std::string_view before = content.substr(at, block.begin - at);
+    if (checkout.substr(kept, before.size()) != before) return false;
+    kept += before.size();
+    const std::string_view text = content.substr(block.begin, block.end - block.begin);
+    if (checkout.substr(kept).starts_with(text)) kept += text.size();  // the checkout's own lines
+    at = block.end;
+  }
+  return checkout.substr(kept) == content.substr(at);
+}
+
 std::string clean(int root_fd, const std::string& path, std::string content) {
   const std::optional<std::string> checkout = checkout_bytes(root_fd, path);
   if (checkout && *checkout == content) return content;
+  if (checkout && renders(content, *checkout)) return *checkout;
   std::string stripped = render::strip(content);
   if (!checkout || stripped == *checkout) return stripped;
   const bool cut = checkout->starts_with(content);

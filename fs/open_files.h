@@ -39,6 +39,8 @@ struct OpenFile {
   // version, then moves both on to the stored file.
   render::TagPlan plan GUARDED_BY(mutex);
   std::optional<render::FileVersion> version GUARDED_BY(mutex);
+  // Opened with O_TRUNC: the writer's file did not start as the served bytes (StoreInput::rewritten).
+  bool rewritten GUARDED_BY(mutex) = false;
   // O_APPEND: the stage's bytes from here on are appends not stored yet.
   std::optional<uint64_t> appended_from GUARDED_BY(mutex);
   // Created through the mount (op_create): its stores are remembered for a rename over a

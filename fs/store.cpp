@@ -115,6 +115,7 @@ int fill_stage(const ServerState& state, const Served& served, int flags, OpenFi
     // The writer starts empty, but what it writes was made from what the path served (an agent
     // reads the view, edits it, writes it back whole): that view is its provenance.
     if (tagged) file.plan = layout.plan();
+    file.rewritten = true;
     file.dirty = true;  // `: > file` truncates even without a write
     return 0;
   }
@@ -171,7 +172,8 @@ int untag_for_rename(const ServerState& state, const std::string& from, const st
                                                             .checkout = checkout.bytes(),
                                                             .written = written.bytes(),
                                                             .appended_from = std::nullopt,
-                                                            .blocks = &blocks});
+                                                            .blocks = &blocks,
+                                                            .rewritten = true});
   if (result.pieces.size() == 1 && result.pieces[0].begin == 0 &&
       result.pieces[0].end == written.bytes().size()) {
     return 0;  // nothing served as a tag in it
@@ -215,7 +217,8 @@ int store_stage(ServerState& state, const std::string& target, OpenFile& file) {
                                     .checkout = checkout.bytes(),
                                     .written = written.bytes(),
                                     .appended_from = file.appended_from,
-                                    .blocks = &blocks});
+                                    .blocks = &blocks,
+                                    .rewritten = file.rewritten});
   } catch (const std::invalid_argument&) {
     return EIO;  // a plan that does not fit the version it was recorded with: never guess
   }
@@ -257,6 +260,7 @@ int store_stage(ServerState& state, const std::string& target, OpenFile& file) {
   struct stat after {};
   if (stored.get() < 0 || ::fstat(stored.get(), &after) != 0) return errno;
   file.version = version_of(after);
+  file.rewritten = false;  // its next store is aligned with what it holds now, exactly
   if (file.created) state.open_files.stored_new(target, *file.version);
   if (result.provenance) {
     file.plan = std::move(*result.provenance);

@@ -92,7 +92,16 @@ bool edited_tag(std::string_view line, std::string_view tag, bool cut_at_end, bo
     ++suffix;
   }
   const size_t kept = std::min(prefix + suffix, shorter);
-  return 2 * kept >= std::max(line.size(), tag.size());
+  if (2 * kept >= std::max(line.size(), tag.size())) return true;
+  // Or it keeps the tag line's first two words (its comment marker and field name, e.g.
+  // "# CALLED_BY:") and changed what follows.
+  size_t words_end = 0;
+  for (int word = 0; word < 2; ++word) {
+    while (words_end < tag.size() && (tag[words_end] == ' ' || tag[words_end] == '\t')) ++words_end;
+    if (words_end == tag.size()) return false;
+    while (words_end < tag.size() && tag[words_end] != ' ' && tag[words_end] != '\t') ++words_end;
+  }
+  return prefix >= words_end;
 }
 
 class Untagger {
@@ -160,6 +169,9 @@ class Untagger {
 
   std::vector<Span>& removed() { return removed_; }
 
+  // Whether at least half of the view's non-blank code lines were aligned with written lines.
+  bool mostly_aligned() const { return 2 * aligned_code_ >= code_lines(); }
+
  private:
   static std::string_view whole(std::string_view text, const Line& line) {
     return text.substr(line.begin, line.end - line.begin);
@@ -174,10 +186,20 @@ class Untagger {
     return tags_.tag_bytes(line.begin, line.end) == line.end - line.begin;
   }
 
+  size_t code_lines() const {
+    size_t count = 0;
+    for (const Line& line : vlines_) count += code_line(line) ? 1 : 0;
+    return count;
+  }
+  bool code_line(const Line& line) const {
+    return !blank(content(view_, line)) && tags_.tag_bytes(line.begin, line.end) == 0;
+  }
+
   // Rule 1: an aligned line loses the bytes that were tags in the view (same bytes, same places).
   void aligned(size_t i, size_t j) {
     const Line& v = vlines_[i];
     const Line& w = wlines_[j];
+    if (code_line(v)) ++aligned_code_;
     const std::vector<Span> spans = tags_.within(v.begin, v.end);
     origin_[j] = spans.empty() ? Origin::kCode : Origin::kTag;
     for (const Span& span : spans) {
@@ -225,6 +247,8 @@ class Untagger {
       size_t pos = 0;
       for (size_t k = s; k < vb && pos <= line.size(); ++k) {
         std::string_view served = content(view_, vlines_[k]);
+        // Blank lines joined in between leave only their separators.
+        if (!parts.empty() && blank(served)) continue;
         size_t view_begin = vlines_[k].begin;
         size_t separator_begin = pos;
         size_t at = pos;
@@ -276,6 +300,7 @@ class Untagger {
   std::vector<Line> wlines_;
   std::vector<Origin> origin_;
   std::vector<Span> removed_;
+  size_t aligned_code_ = 0;
 };
 
 // Rule 4 over a text aligned with nothing (a new file, an append): whole served blocks at line
@@ -417,9 +442,15 @@ StoreResult untag_written(const StoreInput& input) {
     const TagSpans tags(plan);
     Untagger untagger(view, tags, input.written);
     untagger.align();
-    untagger.remove_served_blocks(own);
-    if (input.blocks != nullptr) untagger.remove_served_blocks(*input.blocks);
-    removed = std::move(untagger.removed());
+    if (input.rewritten && !untagger.mostly_aligned()) {
+      // Not made from the view (cp from elsewhere over the file): whole served blocks only.
+      remove_blocks(input.written, own, removed);
+      if (input.blocks != nullptr) remove_blocks(input.written, *input.blocks, removed);
+    } else {
+      untagger.remove_served_blocks(own);
+      if (input.blocks != nullptr) untagger.remove_served_blocks(*input.blocks);
+      removed = std::move(untagger.removed());
+    }
   }
   removed = merged(std::move(removed));
   keep(result.pieces, false, 0, input.written.size(), removed);

@@ -61,6 +61,11 @@ struct StoreInput {
   std::optional<uint64_t> appended_from;
   // Blocks served anywhere in the view (may be null).
   const ServedBlocks* blocks = nullptr;
+  // The writer's file did not start as the served bytes (it truncated at open, or replaces the
+  // file by a rename): the view is its provenance only if the written file still holds most of
+  // the view's code lines (an agent's read-edit-write, sed -i); otherwise (`cp` from elsewhere)
+  // only whole served blocks are removed.
+  bool rewritten = false;
 };
 
 struct StoreResult {
@@ -84,10 +89,13 @@ struct StoreResult {
 //  2. in a changed run, a written line that is the join of consecutive served lines (with
 //     blanks between them) keeps the code lines' bytes and its terminator;
 //  3. in a changed run that replaced served tag lines only, a written line that keeps at least
-//     half of one of them (common prefix + suffix; matched in order) is that tag line edited:
+//     half of one of them (common prefix + suffix), or its first two words (comment marker and
+//     field name: "# CALLED_BY:"), matched in order, is that tag line edited:
 //     still a tag, removed; so is a last line without terminator that is a prefix of a served
 //     tag line it alone replaced (a file cut inside a block);
 //  4. any run of lines byte-identical to a whole block served anywhere (`blocks`) is removed.
+// Rules 1-3 apply to a `rewritten` file only if at least half of the view's non-blank code lines
+// are aligned with it.
 // Nothing else is removed, whatever it looks like. Pure: no I/O.
 StoreResult untag_written(const StoreInput& input);
 

@@ -299,6 +299,7 @@ class Fuzzer:
             with open(side.path(rel), 'a') as f:
                 f.write('mine = 1\n')
                 f.flush()
+                os.fsync(f.fileno())  # from here on the line is in the checkout
                 with open(os.path.join(side.checkout, rel), 'a') as other:
                     other.write('theirs = 2\n')
                 f.write('mine = 3\n')
@@ -369,8 +370,11 @@ class Fuzzer:
             return None
         # What leaves the mount is what it serves (the view, tags included): only the checkouts
         # are compared.
+        # The plain side moves across filesystems too (copy, then unlink), as mv out of a mount does.
         for i, side in enumerate(self.sides):
-            sh(['mv', rel, os.path.join(self.outside, f'out{i}')], side.edit_root)
+            out = os.path.join(self.outside, f'out{i}')
+            sh(['cp', '-a', rel, out], side.edit_root)
+            sh(['rm', rel], side.edit_root)
         return f'mv {rel} outside'
 
     def op_outside_edit(self):
@@ -501,6 +505,7 @@ def main():
     parser.add_argument('--steps', type=int, default=12)
     parser.add_argument('--stop-at-first', action='store_true')
     args = parser.parse_args()
+    args.anchorfs = os.path.abspath(args.anchorfs)
     passed = failed = 0
     for seed in range(args.first_seed, args.first_seed + args.seeds):
         work = tempfile.mkdtemp(prefix=f'anchorfs-fuzz-{seed}-')

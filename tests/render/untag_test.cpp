@@ -164,6 +164,30 @@ TEST(Untag, AWholeServedBlockCopiedIntoAnotherFileIsRemoved) {
   EXPECT_EQ(stored(b, b_plan, part, &blocks), part);
 }
 
+TEST(Untag, ARewriteFromElsewhereIsAlignedOnlyIfItWasMadeFromTheView) {
+  const TagPlan plan = python_plan();
+  const std::string view = render::apply(kPython, plan);
+  const FileVersion version{1, 2, kPython.size(), 3, 4};
+  StoreInput input{.plan = &plan,
+                   .served = version,
+                   .current = version,
+                   .checkout = kPython,
+                   .written = "",
+                   .appended_from = std::nullopt,
+                   .blocks = nullptr,
+                   .rewritten = true};
+  // cp of a test file whose string literal holds tag-shaped lines over a tagged file: its lines
+  // share the view's delimiter lines, but not its code; nothing of it is removed.
+  const std::string test = "def test_doc():\n    text = '''\n# === Function Annotation ===\n"
+                           "# CALLS: g\n# === Function Annotation ===\n'''\n";
+  input.written = test;
+  EXPECT_EQ(assemble(untag_written(input), kPython, test), test);
+  // An agent's read-edit-write of the view (open 'w'): aligned, edited tag line included.
+  const std::string edited = replaced(replaced(view, "# CALLS: g", "# CALLS: g, h"), "return 1", "return 2");
+  input.written = edited;
+  EXPECT_EQ(assemble(untag_written(input), kPython, edited), replaced(kPython, "return 1", "return 2"));
+}
+
 TEST(Untag, AChangedCheckoutIsRefusedUnlessAppending) {
   const TagPlan plan = python_plan();
   const std::string view = render::apply(kPython, plan);
