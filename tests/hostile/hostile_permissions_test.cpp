@@ -10,12 +10,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/hostile/support/corpus.h"
 #include "tests/hostile/support/mount_session.h"
 #include "tests/hostile/support/process.h"
+#include "tests/hostile/support/tree_walk.h"
 
 namespace anchorfs::testing {
 namespace {
@@ -190,6 +193,118 @@ attempt(lambda: os.pread(fd, 100, 0))
   EXPECT_TRUE(got == "errno:EACCES\n" || got == "errno:EIO\n" ||
               got == "bytes:anyone may read this\n")
       << got;
+}
+
+// The view's .git files anchorfs makes (config and info/attributes with the filter added, HEAD and
+// index copies) keep the checkout file's mode and owner; made from nothing, they are the mount
+// owner's alone. A token in a 000 config stays unreadable to other users of an allow_other mount.
+TEST_F(Permissions, TheViewsGitFilesKeepTheCheckoutsModes) {
+  const RunResult init = run({"git", "init", "-q", repo_}, 60s);
+  ASSERT_TRUE(init.status.ok()) << init.err;
+  const std::string git = repo_ + "/.git";
+  write_file(git + "/config",
+             "[core]\n\trepositoryformatversion = 0\n[remote \"origin\"]\n"
+             "\turl = https://user:TOPSECRET@example.invalid/repo.git\n",
+             0000);
+  std::filesystem::create_directories(git + "/info");
+  write_file(git + "/info/attributes", "*.secret TOPSECRET\n", 0600);
+  write_file(git + "/HEAD", "ref: refs/heads/main\n", 0640);
+  auto session = mount();
+  Watchdog watchdog(120s, [&] { session->abort(); });
+  const auto mode_and_owner = [](const std::string& path) {
+    struct stat st {};
+    EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+    return std::pair<mode_t, uid_t>{st.st_mode & 07777, st.st_uid};
+  };
+  EXPECT_EQ(mode_and_owner(mnt_ + "/.git/config"), (std::pair<mode_t, uid_t>{0000, 0}));
+  EXPECT_EQ(mode_and_owner(mnt_ + "/.git/info/attributes"), (std::pair<mode_t, uid_t>{0600, 0}));
+  EXPECT_EQ(mode_and_owner(mnt_ + "/.git/HEAD"), (std::pair<mode_t, uid_t>{0640, 0}));
+  const std::string program = std::string(kPrelude) + R"(
+for p in sys.argv[1:]:
+    attempt(lambda: open(p, 'rb').read())
+)";
+  const RunResult got = as_nobody(
+      program, {mnt_ + "/.git/config", mnt_ + "/.git/info/attributes", mnt_ + "/.git/HEAD"});
+  EXPECT_EQ(got.out, "errno:EACCES\nerrno:EACCES\nerrno:EACCES\n") << got.err;
+  EXPECT_EQ(got.out.find("TOPSECRET"), std::string::npos);
+}
+
+// Without a checkout file to stand for, the generated config and attributes are owner-only.
+TEST_F(Permissions, GitFilesMadeFromNothingAreTheMountOwnersOnly) {
+  const RunResult init = run({"git", "init", "-q", repo_}, 60s);
+  ASSERT_TRUE(init.status.ok()) << init.err;
+  std::filesystem::remove_all(repo_ + "/.git/info");
+  auto session = mount();
+  Watchdog watchdog(120s, [&] { session->abort(); });
+  struct stat st {};
+  ASSERT_EQ(::stat((mnt_ + "/.git/info/attributes").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(st.st_uid, ::geteuid());
+}
+
+// `anchorfs mount ARGS REPO MNT` in daemon mode; unmounts again should it have mounted.
+RunResult try_mount(const std::vector<std::string>& args, const std::string& repo,
+                    const std::string& mnt) {
+  std::vector<std::string> argv{anchorfs_binary(), "mount", "--no-cache"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.push_back(repo);
+  argv.push_back(mnt);
+  RunResult result = run(argv, 120s);
+  if (result.status.ok()) run({anchorfs_binary(), "unmount", mnt}, 60s);
+  return result;
+}
+
+TEST_F(Permissions, TraceAndLogFilesAreCreatedOwnerOnly) {
+  const std::string trace = tmp_.path() + "/trace.jsonl";
+  const std::string log = tmp_.path() + "/mount.log";
+  {
+    MountOptions options;
+    options.extra_args = {"--no-cache", "--trace", trace, "--log", log};
+    MountSession session(repo_, mnt_, options);
+    Watchdog watchdog(120s, [&] { session.abort(); });
+    EXPECT_FALSE(read_file(mnt_ + "/pub.py").bytes.empty());
+    EXPECT_TRUE(session.unmount().status.ok());
+  }
+  for (const std::string& path : {trace, log}) {
+    struct stat st {};
+    ASSERT_EQ(::lstat(path.c_str(), &st), 0) << path;
+    EXPECT_TRUE(S_ISREG(st.st_mode)) << path;
+    EXPECT_EQ(st.st_mode & 07777, 0600u) << path;
+  }
+}
+
+// A symlink or another user's file planted where the trace or log goes (a shared /tmp) is
+// refused with a message; what it points at is never written.
+TEST_F(Permissions, TraceAndLogRefuseASymlinkOrAnotherUsersFile) {
+  const std::string victim = tmp_.path() + "/victim";
+  write_file(victim, "precious\n", 0600);
+  const std::string link = tmp_.path() + "/planted.link";
+  ASSERT_EQ(::symlink(victim.c_str(), link.c_str()), 0);
+  const std::string theirs = tmp_.path() + "/planted.theirs";
+  write_file(theirs, "", 0666, kNobody);
+  for (const char* option : {"--trace", "--log"}) {
+    const RunResult linked = try_mount({option, link}, repo_, mnt_);
+    EXPECT_FALSE(linked.status.ok()) << option << " followed a symlink";
+    EXPECT_NE(linked.err.find("symbolic link"), std::string::npos) << linked.err;
+    const RunResult planted = try_mount({option, theirs}, repo_, mnt_);
+    EXPECT_FALSE(planted.status.ok()) << option << " wrote into another user's file";
+    EXPECT_NE(planted.err.find("owned by another user"), std::string::npos) << planted.err;
+  }
+  EXPECT_EQ(contents(victim), "precious\n");
+  EXPECT_EQ(contents(theirs), "");
+  EXPECT_FALSE(is_fuse_mounted(mnt_));
+}
+
+TEST_F(Permissions, TraceLogAndCacheInsideRepoOrMountpointAreRefused) {
+  for (const char* option : {"--trace", "--log", "--cache-dir"}) {
+    for (const std::string& inside : {repo_ + "/own.file", mnt_ + "/own.file"}) {
+      const RunResult refused = try_mount({option, inside}, repo_, mnt_);
+      EXPECT_FALSE(refused.status.ok()) << option << " " << inside << " was accepted";
+      EXPECT_NE(refused.err.find("is inside"), std::string::npos) << refused.err;
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(repo_ + "/own.file"));
+  EXPECT_FALSE(is_fuse_mounted(mnt_));
 }
 
 }  // namespace
