@@ -307,5 +307,25 @@ TEST_F(Permissions, TraceLogAndCacheInsideRepoOrMountpointAreRefused) {
   EXPECT_FALSE(is_fuse_mounted(mnt_));
 }
 
+// A --cache-dir shared with other users (/tmp): a symlink another user planted where the store
+// goes is refused, so the store never lands in a directory of ours it points at.
+TEST_F(Permissions, AStoreSymlinkPlantedByAnotherUserIsRefused) {
+  const std::string shared = tmp_.path() + "/shared";
+  const std::string victim = tmp_.path() + "/victim-dir";
+  ASSERT_EQ(::mkdir(shared.c_str(), 01777), 0);
+  ASSERT_EQ(::chmod(shared.c_str(), 01777), 0);
+  ASSERT_EQ(::mkdir(victim.c_str(), 0755), 0);
+  SpawnOptions as_nobody_user;
+  as_nobody_user.run_as_uid = kNobody;
+  const RunResult planted = run({"ln", "-s", victim, shared + "/store"}, 30s, as_nobody_user);
+  ASSERT_TRUE(planted.status.ok()) << planted.err;
+  const RunResult rendered =
+      run({anchorfs_binary(), "render", repo_, "pub.py", "--cache-dir", shared}, 120s);
+  EXPECT_FALSE(rendered.status.ok()) << "the planted store was used";
+  EXPECT_NE(rendered.err.find("another user's symbolic link"), std::string::npos) << rendered.err;
+  EXPECT_FALSE(std::filesystem::exists(victim + "/data.mdb"));
+  EXPECT_FALSE(std::filesystem::exists(victim + "/lock.mdb"));
+}
+
 }  // namespace
 }  // namespace anchorfs::testing
