@@ -23,6 +23,8 @@ _FIELD_LINE = re.compile(r"^([A-Z][A-Z_]*): (.*)$")
 # The cap's last value: `… (+K more)` (`... (+K more)` in files with ASCII-only tags).
 _MORE = re.compile(r"^(?:\u2026|\.\.\.) \(\+(\d+) more\)$")
 _GROUP = re.compile(r"^(?P<path>[^()]*):\((?P<names>.*)\)$")
+# Lean v5: a group of values in one other file, `PATH: name, name`.
+_PATH_GROUP = re.compile(r"^(?P<path>[^,;()\s][^,;()]*?): (?P<names>.+)$")
 
 
 @dataclass
@@ -37,19 +39,37 @@ class Block:
     indent: str = ""
 
 
-def split_values(text):
-    """A field's values: `, `-separated outside parentheses, lean groups `p:(a, b)` expanded to
-    `p:a`, `p:b`, the cap's `… (+K more)` left out. Returns (values, K)."""
+def _split_top(text, separator):
+    """Parts of text between separators that are outside parentheses."""
     parts, depth, start = [], 0, 0
     for i, c in enumerate(text):
         if c == "(":
             depth += 1
         elif c == ")":
             depth = max(0, depth - 1)
-        elif c == "," and depth == 0 and text.startswith(", ", i):
+        elif depth == 0 and text.startswith(separator, i) and i >= start:
             parts.append(text[start:i])
-            start = i + 2
+            start = i + len(separator)
     parts.append(text[start:])
+    return parts
+
+
+def split_values(text):
+    """A field's values as `path:name`, `name` or `path`, and K of the cap's `… (+K more)`.
+
+    Paper: `, `-separated. Lean v4: the same, with `p:(a, b)` standing for `p:a, p:b`. Lean v5:
+    groups separated by `; `, a group in another file written `PATH: a, b` (for `PATH:a`,
+    `PATH:b`), the cap a group of its own. Returns (values, K)."""
+    parts = []
+    for group in _split_top(text, "; "):
+        group = group.strip()
+        path_group = _PATH_GROUP.match(group)
+        if path_group:
+            path = path_group.group("path")
+            parts.extend(part if _MORE.match(part.strip()) else f"{path}:{part.strip()}"
+                         for part in _split_top(path_group.group("names"), ", "))
+        else:
+            parts.extend(_split_top(group, ", "))
     values, more = [], 0
     for part in parts:
         part = part.strip()

@@ -210,8 +210,9 @@ def main(argv=None):
     with open(os.environ["ANCHORFS_STUDY_ANSWER"], "w") as f:
         json.dump(answer, f)
     seen = ", ".join(f"{style} {kind} {n}" for (style, kind), n in sorted(reader.seen.items()))
-    print(f"identifiers {identifiers}; read {len(reader.texts)} files; blocks: {seen or 'none'}",
-          file=sys.stderr)
+    print(f"identifiers {identifiers}; read {len(reader.texts)} files; followed "
+          f"{len(functions) - len(named)} links into {len(followed)} unread files; "
+          f"blocks: {seen or 'none'}", file=sys.stderr)
     print(json.dumps(answer))
 
 

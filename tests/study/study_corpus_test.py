@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The study harness on real code: tasks built from Debian's django (python3-django), the scripted
-agent under none, topo (paper) and topo/lean; fails if any run fails (agent crash, time limit,
+agent under none, topo/paper and topo/lean; fails if any run fails (agent crash, time limit,
 mount), if a run's trace does not say its style, if an agent read no block of its condition's
 style, or if a run without tags scores link-following.
 
@@ -119,7 +119,7 @@ class StudyOnDjango(unittest.TestCase):
         cls.harness = subprocess.run(
             [sys.executable, str(HARNESS), "--tasks", str(root / "tasks.jsonl"), "--agent",
              f"{sys.executable} {AGENT} --max-depth 2 --max-visits 12 --max-hits 6",
-             "--views", "none,topo,topo/lean", "--out", str(cls.out), "--anchorfs", ANCHORFS,
+             "--views", "none,topo/paper,topo/lean", "--out", str(cls.out), "--anchorfs", ANCHORFS,
              "--timeout", "240", "--cache-dir", str(root / "cache"), "--no-plots"],
             capture_output=True, text=True)
         cls.results = json.loads((cls.out / "results.json").read_text()) \
@@ -136,7 +136,7 @@ class StudyOnDjango(unittest.TestCase):
 
     def test_every_run_reads_the_tags_of_its_style(self):
         for run in self.results["runs"]:
-            style = "lean" if run["view"] == "topo/lean" else "paper"
+            style = run["view"].partition("/")[2] or run["trace_header"]["options"]["style"]
             log = (Path(run["trace"]).parent / "agent.log").read_text()
             with self.subTest(task=run["task"], view=run["view"]):
                 self.assertEqual(run["trace_header"]["style"], style)
