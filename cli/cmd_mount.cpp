@@ -1,5 +1,6 @@
 // `anchorfs mount REPO MOUNTPOINT`: analyse, then serve the tagged view (daemonised unless -f).
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -19,8 +20,6 @@
 #include <thread>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "cli/cache_args.h"
 #include "cli/cli_error.h"
