@@ -1,6 +1,7 @@
 // The key of the graph cache: a digest of everything whole-repository resolution depends on.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <vector>
 
@@ -29,5 +30,14 @@ std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
                                             const std::vector<SourceFile>& sources,
                                             const std::vector<SourceState>& states,
                                             const AnalysisOptions& options);
+
+// The key a warm start looks its survey up by (FactCache::load_alias), without reading a byte:
+// xxh3-128 over the same versions, build id, options and root, and every source's and
+// resolution input's path and stat identity (analysis/stat_identity.h). nullopt when the build
+// id is unknown, or when a file it covers is not a regular file or is racily clean at `now`.
+std::optional<ResolutionKey> stat_alias_key(const SourceTree& tree,
+                                            const std::vector<SourceFile>& sources,
+                                            const AnalysisOptions& options,
+                                            std::chrono::system_clock::time_point now);
 
 }  // namespace anchorfs::analysis

@@ -50,6 +50,20 @@ MDB_val as_val(std::string_view s) {
   return {s.size(), const_cast<char*>(s.data())};
 }
 
+// Whole analyses in the graph table (its stat aliases left out).
+uint64_t count_graphs(MDB_txn* txn, MDB_dbi graphs) {
+  uint64_t count = 0;
+  MDB_cursor* cursor = nullptr;
+  MDB_val key{};
+  MDB_val value{};
+  int rc = mdb_cursor_open(txn, graphs, &cursor);
+  while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
+    if (key_version(as_view(key)) != alias_namespace()) ++count;
+  }
+  if (cursor != nullptr) mdb_cursor_close(cursor);
+  return count;
+}
+
 // Errors that mean the file's contents cannot be trusted (rather than a resource problem).
 bool is_corruption(int rc) {
   return rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND || rc == MDB_INVALID ||
@@ -541,6 +555,29 @@ void LmdbFactCache::store_graph(const analysis::ResolutionKey& resolution,
                                    Pending{std::string(analysis), remote_ != nullptr});
 }
 
+std::optional<std::string> LmdbFactCache::load_alias(const analysis::ResolutionKey& alias) {
+  const std::string key = encode_key(alias_namespace(), alias);
+  std::optional<std::string> survey;
+  {
+    const sync::MutexLock lock(pending_mutex_);
+    if (auto it = pending_graphs_.find(key); it != pending_graphs_.end()) {
+      survey = it->second.payload;
+    }
+  }
+  if (!survey) survey = read_record(RecordKind::Graph, key);
+  if (survey) {
+    const sync::MutexLock lock(pending_mutex_);
+    used_graphs_.insert(key);
+  }
+  return survey;
+}
+
+void LmdbFactCache::store_alias(const analysis::ResolutionKey& alias, std::string_view survey) {
+  const sync::MutexLock lock(pending_mutex_);
+  pending_graphs_.insert_or_assign(encode_key(alias_namespace(), alias),
+                                   Pending{std::string(survey), false});
+}
+
 bool LmdbFactCache::room_for(uint64_t bytes) {
   struct statvfs fs {};
   if (::statvfs(dir_.c_str(), &fs) != 0) return true;  // cannot tell: let the write say
@@ -734,7 +771,7 @@ StoreInfo LmdbFactCache::info() const {
     if (mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn) != 0) return;
     MDB_stat stat{};
     if (mdb_stat(txn, dbs_.facts, &stat) == 0) info.entries = stat.ms_entries;
-    if (mdb_stat(txn, dbs_.graphs, &stat) == 0) info.graph_entries = stat.ms_entries;
+    info.graph_entries = count_graphs(txn, dbs_.graphs);
     info.accounted_bytes = read_counter(txn, dbs_, kBytesCounter);
     info.used_bytes = used_bytes(txn, dbs_);
     info.counts = read_hit_counts(txn, dbs_);

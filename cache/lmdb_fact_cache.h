@@ -71,6 +71,9 @@ class LmdbFactCache final : public analysis::FactCache {
   void store(const analysis::FactsKey& key, std::string_view facts) override;
   std::optional<std::string> load_graph(const analysis::ResolutionKey& key) override;
   void store_graph(const analysis::ResolutionKey& key, std::string_view analysis) override;
+  // Kept in the graph table under a namespace of their own (record_codec.h), local only.
+  std::optional<std::string> load_alias(const analysis::ResolutionKey& alias) override;
+  void store_alias(const analysis::ResolutionKey& alias, std::string_view survey) override;
 
   // Commits every queued record, the recency of what was used and the hit counters in one write
   // transaction, evicting the least recently used records beyond the cap; then writes back to

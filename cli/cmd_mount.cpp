@@ -1,5 +1,6 @@
 // `anchorfs mount REPO MOUNTPOINT`: analyse, then serve the tagged view (daemonised unless -f).
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -17,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cli/cache_args.h"
@@ -118,6 +120,23 @@ dev_t mount_device(const std::optional<MountEntry>& mounted) {
   return makedev(major, minor);
 }
 
+// The options that decide what the mount serves, as given, for a trace's header.
+std::vector<std::pair<std::string, std::string>> mount_options_for_trace(const MountArgs& args) {
+  std::vector<std::pair<std::string, std::string>> options{
+      {"view", args.view.view},
+      {"style", args.view.style},
+      {"max_links", std::to_string(args.view.max_links)},
+      {"watch", args.no_watch ? "no" : "yes"},
+      {"writable", args.writable ? "yes" : "no"}};
+  if (args.view.hub_threshold_option != nullptr && args.view.hub_threshold_option->count() > 0) {
+    options.emplace_back("hub_threshold", std::to_string(args.view.hub_threshold));
+  }
+  if (args.view.tag_budget_option != nullptr && args.view.tag_budget_option->count() > 0) {
+    options.emplace_back("tag_budget", fmt::format("{}", args.view.tag_budget));
+  }
+  return options;
+}
+
 // Analyse, mount, report ready, serve (refreshing on changes unless --no-watch) until
 // unmounted or signalled. `on_ready` runs after the ready report (the daemon detaches there).
 int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
@@ -168,6 +187,8 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
     trace_options.root = paths.repo;
     trace_options.mountpoint = paths.mountpoint;
     trace_options.view = built.view_reason;
+    trace_options.style = args.view.style;
+    trace_options.mount_options = mount_options_for_trace(args);
     try {
       tracer = std::make_shared<fs::Tracer>(trace_options);
     } catch (const std::exception& error) {

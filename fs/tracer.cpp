@@ -211,6 +211,8 @@ class Tracer::Writer {
     bytes_ = 0;
     written_processes_.clear();
     written_files_.clear();
+    json mount_options = json::object();
+    for (const auto& [name, value] : options_.mount_options) mount_options[name] = value;
     emit(json{{"type", "header"},
               {"format", "anchorfs-trace"},
               {"version", 1},
@@ -218,6 +220,8 @@ class Tracer::Writer {
               {"root", options_.root},
               {"mountpoint", options_.mountpoint},
               {"view", options_.view},
+              {"style", options_.style},
+              {"options", std::move(mount_options)},
               {"kernel_cache", options_.keep_kernel_cache ? "kept" : "dropped at open"}});
     return {};
   }

@@ -25,6 +25,9 @@ struct PipelineOptions {
   // Also build the plan maps traces need (mount --trace); analyses even under view none, so a
   // baseline trace still maps reads to definitions.
   bool plan_maps = false;
+  // Kept by a caller that analyses one tree again and again (the refresher): see
+  // AnalysisOptions::survey_memo.
+  analysis::SurveyMemo* survey_memo = nullptr;
 };
 
 // What analysis needs to serve `view`: nothing under view none (it tags nothing), the dense
