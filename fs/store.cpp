@@ -100,12 +100,14 @@ bool is_scanned_version(const analysis::TreeEntry& entry, const struct stat& st)
          nanoseconds(st.st_mtim) == entry.mtime_ns && nanoseconds(st.st_ctim) == entry.ctime_ns;
 }
 
-int fill_stage(const ServerState& state, const Served& served, int flags, OpenFile& file) {
+int fill_stage(const ServerState& state, const Served& served, int flags, OpenFile& file,
+               const std::function<int(const struct stat&)>& may_open) {
   UniqueFd source(open_source(state.root()->fd, served.entry->path));
   if (source.get() < 0) return errno;
   struct stat st {};
   if (::fstat(source.get(), &st) != 0) return errno;
   if (!S_ISREG(st.st_mode)) return EINVAL;
+  if (const int error = may_open(st); error != 0) return error;
   file.version = version_of(st);
   file.plan = {};
   file.appended_from.reset();

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "analysis/source_tree.h"
@@ -21,8 +22,9 @@ bool is_scanned_version(const analysis::TreeEntry& entry, const struct stat& st)
 // the tagged view when the checkout file is still the scanned version, else the file as it is
 // (served untagged); an empty stage after O_TRUNC, with the same provenance. Returns 0 or an
 // errno.
-int fill_stage(const ServerState& state, const Served& served, int flags, OpenFile& file)
-    REQUIRES(file.mutex);
+// `may_open` decides from the stat of the file reached (0 or an errno: the caller's permission).
+int fill_stage(const ServerState& state, const Served& served, int flags, OpenFile& file,
+               const std::function<int(const struct stat&)>& may_open) REQUIRES(file.mutex);
 
 // Stores `file`'s stage at `target` (a repository path): checks the checkout file is the version
 // the writer was served (or, for O_APPEND, appends to what it is now), removes exactly what was
