@@ -95,13 +95,19 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
     r.changed_since_survey = surveyed != nullptr;
     return r;
   }
-  r.keep_unchanged = options.keep_unchanged && options.keep_unchanged(language, source.bytes);
+  std::optional<ContentDigest> digest;
+  if (options.cache != nullptr) {
+    digest = digest_of(source.bytes);
+    r.changed_since_survey = surveyed != nullptr && !(*digest == surveyed->digest);
+  }
+  // The survey already checked these very bytes (a whole pass over them): not again.
+  r.keep_unchanged = surveyed != nullptr && !r.changed_since_survey
+                         ? surveyed->keep_unchanged
+                         : options.keep_unchanged && options.keep_unchanged(language, source.bytes);
   ExtractorState& state = states.state_for(file.front_end);
   r.facts = language.extract(state, source.bytes, {.dense = options.dense, .path = file.path});
-  if (options.cache != nullptr) {
-    const ContentDigest digest = digest_of(source.bytes);
-    r.changed_since_survey = surveyed != nullptr && !(digest == surveyed->digest);
-    options.cache->store({digest, language.name(), facts_version_for(language, file.path)},
+  if (digest) {
+    options.cache->store({*digest, language.name(), facts_version_for(language, file.path)},
                          language.serialize_facts(*r.facts));
   }
   return r;
