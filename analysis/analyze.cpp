@@ -212,12 +212,22 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   // side by side; their edges are joined in front-end order and sorted, whatever finished first.
   std::vector<std::unique_ptr<ResolutionState>> states(by_language.size());
   std::vector<std::vector<Edge>> edges_by_language(by_language.size());
-  tbb::parallel_for(size_t{0}, by_language.size(), [&](size_t l) {
-    if (by_language[l].empty()) return;
+  std::vector<size_t> present;
+  for (size_t l = 0; l < by_language.size(); ++l) {
+    if (!by_language[l].empty()) present.push_back(l);
+  }
+  const auto resolve_language = [&](size_t l) {
     const LanguageFrontEnd& language = *front_ends()[l];
     states[l] = language.prepare_resolution({tree.root, by_language[l]});
     language.resolve({tree.root, by_language[l], states[l].get()}, edges_by_language[l]);
-  });
+  };
+  // One front end resolves on this thread: a task handed to a worker would leave this thread
+  // waiting (and spinning) for all of it.
+  if (present.size() == 1) {
+    resolve_language(present[0]);
+  } else {
+    tbb::parallel_for(size_t{0}, present.size(), [&](size_t i) { resolve_language(present[i]); });
+  }
   for (std::vector<Edge>& edges : edges_by_language) {
     graph.edges.insert(graph.edges.end(), edges.begin(), edges.end());
     std::vector<Edge>().swap(edges);
