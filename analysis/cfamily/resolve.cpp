@@ -358,9 +358,16 @@ class Resolver {
           global.push_back(r);
         }
       }
-      for (const std::vector<DefRef>* set : {&here, &included}) {
-        if (set->empty()) continue;
-        out = pick(*set, arity);
+      // A header's `static inline` stub (or macro) beside a prototype of a function defined
+      // elsewhere is one branch of a configuration switch (`#ifdef CONFIG_X` prototype, `#else`
+      // stub): which one a build sees is not evident, so neither gets an edge.
+      const bool defined_elsewhere = !global.empty() && declared_in_sight(key);
+      if (!here.empty()) {
+        out = pick(here, arity);
+        return out ? Found::Edge : Found::Stop;
+      }
+      if (!included.empty()) {
+        out = defined_elsewhere ? std::nullopt : pick(included, arity);
         return out ? Found::Edge : Found::Stop;
       }
       // Several files defining it (per architecture, per program) leave the choice to the
