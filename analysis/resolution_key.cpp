@@ -13,6 +13,7 @@
 #include "analysis/build_identity.h"
 #include "analysis/graph_serialize.h"
 #include "analysis/language.h"
+#include "analysis/resolution_input.h"
 #include "analysis/source_files.h"
 #include "analysis/stat_identity.h"
 
@@ -172,7 +173,7 @@ std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
   for (const auto& front_end : front_ends()) {
     for (const std::string& path :
          resolution_input_paths(tree, front_end->resolution_inputs(front_end_options))) {
-      const SourceBytes input = read_source(tree.root, path, kMaxResolutionInputBytes);
+      const SourceBytes input = read_resolution_input(tree.root, path);
       h.text(path);
       add_state(h, input.ok, input.ok ? digest_of(input.bytes) : ContentDigest{}, input.problem);
     }

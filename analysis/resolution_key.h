@@ -13,10 +13,6 @@
 
 namespace anchorfs::analysis {
 
-// Files a front end's resolution reads itself (LanguageFrontEnd::resolution_inputs) are hashed up
-// to this size; larger ones count as unreadable.
-inline constexpr size_t kMaxResolutionInputBytes = size_t{1} << 20;
-
 // The files LanguageFrontEnd::resolution_inputs names, sorted: a name holding a '/' is that one
 // repository-relative path; a bare file name ("go.mod", "Cargo.toml") is every regular file so
 // called outside the directories the analysis never enters (node_modules, .git, ...), and the

@@ -19,6 +19,7 @@
 
 #include "cache/fault_guard.h"
 #include "cache/record_codec.h"
+#include "cache/record_mac.h"
 #include "cache/redis_tier.h"
 #include "cache/store_check.h"
 
@@ -220,7 +221,14 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
     }
     if (cache->env_ == nullptr) return nullptr;  // it faulted or the disk is full: warned already
   }
-  if (options.remote) {
+  if (options.remote && options.farm_key.size() < kMinFarmKeyBytes) {
+    emit_warning(options.warn,
+                 fmt::format("remote cache {} not used: no farm key (a file of at least {} secret "
+                             "bytes every machine reads: --remote-cache-key-file, "
+                             "$ANCHORFS_REMOTE_CACHE_KEY_FILE or remote-cache-key-file in the "
+                             "config file); continuing with the local cache only",
+                             options.remote->display(), kMinFarmKeyBytes));
+  } else if (options.remote) {
     RemoteOptions remote;
     remote.address = *options.remote;
     remote.timeout = options.remote_timeout;
@@ -468,9 +476,9 @@ std::optional<std::string> LmdbFactCache::read_remote(RecordKind kind, const std
   if (!remote_) return std::nullopt;
   const auto raw = remote_->get(remote_key(kind, key));
   if (!raw) return std::nullopt;
-  // The checksum is seeded with the full key (front end, facts version, digest): a damaged or
-  // misplaced value, or one written under other versions, never verifies.
-  const auto payload = decode_value(key, *raw);
+  // Sealed with the farm key over the full key (front end, facts version, digest): a damaged,
+  // misplaced or forged value, or one written under other versions, never opens.
+  const auto payload = open_remote_value(options_.farm_key, key, *raw);
   if (!payload) return std::nullopt;
   return std::string(*payload);
 }
@@ -492,7 +500,7 @@ std::optional<std::string> LmdbFactCache::load(const analysis::FactsKey& facts_k
   auto remote = read_remote(RecordKind::Facts, key);
   const sync::MutexLock lock(pending_mutex_);
   if (remote) {
-    pending_facts_.try_emplace(key, Pending{*remote, false});
+    pending_facts_.try_emplace(key, Pending{*remote, false, true});
     ++unflushed_.fact_remote_hits;
     ++total_.fact_remote_hits;
   } else {
@@ -529,7 +537,7 @@ std::optional<std::string> LmdbFactCache::load_graph(const analysis::ResolutionK
   auto remote = read_remote(RecordKind::Graph, key);
   const sync::MutexLock lock(pending_mutex_);
   if (remote) {
-    pending_graphs_.try_emplace(key, Pending{*remote, false});
+    pending_graphs_.try_emplace(key, Pending{*remote, false, true});
     ++unflushed_.graph_remote_hits;
     ++total_.graph_remote_hits;
   } else {
@@ -667,8 +675,9 @@ void LmdbFactCache::flush() {
     for (const auto& [kind, pending] : {std::pair{RecordKind::Facts, &pending_facts_},
                                         std::pair{RecordKind::Graph, &pending_graphs_}}) {
       for (const auto& [key, record] : *pending) {
-        if (record.write_back)
-          write_back.emplace_back(remote_key(kind, key), encode_value(key, record.payload));
+        if (!record.write_back) continue;
+        std::string sealed = seal_remote_value(options_.farm_key, key, record.payload);
+        if (!sealed.empty()) write_back.emplace_back(remote_key(kind, key), std::move(sealed));
       }
     }
     try {
@@ -720,6 +729,26 @@ size_t LmdbFactCache::trim(std::optional<uint64_t> target_bytes) {
 HitCounts LmdbFactCache::hits() const {
   const sync::MutexLock lock(pending_mutex_);
   return total_;
+}
+
+bool LmdbFactCache::took_remote() const {
+  const sync::MutexLock lock(pending_mutex_);
+  for (const auto* pending : {&pending_facts_, &pending_graphs_}) {
+    for (const auto& item : *pending) {
+      if (item.second.from_remote) return true;
+    }
+  }
+  return false;
+}
+
+void LmdbFactCache::reject_remote(const std::string& why) {
+  {
+    const sync::MutexLock lock(pending_mutex_);
+    for (auto* pending : {&pending_facts_, &pending_graphs_}) {
+      std::erase_if(*pending, [](const auto& item) { return item.second.from_remote; });
+    }
+  }
+  if (remote_) remote_->turn_off("a record did not fit the sources: " + why);
 }
 
 bool LmdbFactCache::remote_up() const {

@@ -1,5 +1,6 @@
 // `anchorfs mount REPO MOUNTPOINT`: analyse, then serve the tagged view (daemonised unless -f).
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -20,8 +21,6 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "cli/cache_args.h"
 #include "cli/cli_error.h"
 #include "cli/command.h"
@@ -34,6 +33,7 @@
 #include "cli/startup.h"
 #include "cli/view_args.h"
 #include "fs/git_view.h"
+#include "fs/private_file.h"
 #include "fs/server.h"
 #include "fs/snapshot.h"
 #include "refresh/publish.h"
@@ -260,8 +260,8 @@ void detach_stdio(const std::string& log_file) {
   }
   int err_fd = null_fd;
   if (!log_file.empty()) {
-    const int log_fd = ::open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    if (log_fd >= 0) err_fd = log_fd;
+    const fs::PrivateFile log = fs::open_private_file(log_file, fs::PrivateOpen::Append);
+    if (log.fd >= 0) err_fd = log.fd;
   }
   if (err_fd >= 0) ::dup2(err_fd, STDERR_FILENO);
   if (err_fd >= 0 && err_fd != null_fd) ::close(err_fd);
@@ -318,6 +318,15 @@ int run_mount(const MountArgs& given) {
   args.log_file = absolute(args.log_file);
   args.cache.dir = absolute(args.cache.dir);
   args.trace_file = absolute(args.trace_file);
+  check_outside_mount("--log", args.log_file, paths);
+  check_outside_mount("--trace", args.trace_file, paths);
+  check_outside_mount("--cache-dir", args.cache.dir, paths);
+  if (!args.log_file.empty()) {
+    // Refused here, with a message, rather than silently by the daemon.
+    const fs::PrivateFile log = fs::open_private_file(args.log_file, fs::PrivateOpen::Append);
+    if (log.fd < 0) throw CliError("--log", args.log_file + ": " + log.problem);
+    ::close(log.fd);
+  }
   if (args.foreground || args.debug) {
     ForegroundReporter reporter;
     return analyse_and_serve(args, paths, reporter, [] {});

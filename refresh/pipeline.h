@@ -40,7 +40,9 @@ bool view_needs_dense(const render::ViewOptions& view);
 analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool dense);
 
 // Analyses `tree` whatever the view (the graph and stats commands report the graph itself) and
-// flushes the cache.
+// flushes the cache. When records came from the remote tier, every anchor of the result is checked
+// against the repository's bytes first (analysis/anchor_check.h); a misfit rejects them
+// (LmdbFactCache::reject_remote) and the tree is analysed again without them.
 analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptions& options,
                            bool dense);
 

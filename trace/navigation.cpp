@@ -132,8 +132,8 @@ class SessionBuilder {
         std::vector<std::string> targets{visit.path};
         targets.insert(targets.end(), visit.entities.begin(), visit.entities.end());
         visit.hop = HopKind::Exploratory;
-        for (const std::string& target : visit.found_by_search ? std::vector<std::string>{}
-                                                               : targets) {
+        for (const std::string& target :
+             visit.found_by_search ? std::vector<std::string>{} : targets) {
           if (tags_seen.count(target) > 0) {
             visit.hop = HopKind::Structural;
             visit.via = target;
@@ -153,8 +153,7 @@ class SessionBuilder {
       tags_seen.insert(visit.tags.begin(), visit.tags.end());
       files_visited.insert(visit.path);
       last_visit_step = step;
-      std::optional<std::string> original =
-          file == nullptr ? std::nullopt : original_of(*file);
+      std::optional<std::string> original = file == nullptr ? std::nullopt : original_of(*file);
       if (!original) {
         visit.text_unavailable = true;
         continue;
@@ -271,10 +270,10 @@ std::string_view short_options_with_value(std::string_view tool) {
 }
 
 bool long_option_takes_value(std::string_view tool, std::string_view name) {
-  if (tool == "rg" && one_of(name, {"color", "colors", "sort", "sortr", "type-add", "pre",
-                                    "pre-glob", "max-filesize", "path-separator", "ignore-file",
-                                    "iglob", "type-not", "threads", "max-columns", "encoding",
-                                    "replace"})) {
+  if (tool == "rg" &&
+      one_of(name, {"color", "colors", "sort", "sortr", "type-add", "pre", "pre-glob",
+                    "max-filesize", "path-separator", "ignore-file", "iglob", "type-not", "threads",
+                    "max-columns", "encoding", "replace"})) {
     return true;
   }
   return one_of(name, {"regexp", "file", "glob", "type", "max-count", "context", "after-context",

@@ -29,9 +29,9 @@ struct Visit {
   std::vector<std::pair<uint64_t, uint64_t>> ranges;  // served bytes read, [begin, end), merged
   std::vector<std::string> entities;                  // classes and functions the ranges cover
   std::vector<std::string> tags;                      // ids in tag lines of the bytes read
-  std::optional<HopKind> hop;     // how the session came here; none for its first visit
-  std::string via;                // the target that was named before (structural, lexical)
-  bool after_search = false;      // a search step came between the previous visit and this one
+  std::optional<HopKind> hop;  // how the session came here; none for its first visit
+  std::string via;             // the target that was named before (structural, lexical)
+  bool after_search = false;   // a search step came between the previous visit and this one
   // An earlier search of the session read this file and may have listed it (its pattern
   // matches the file, or cannot be told): the visit is never structural.
   bool found_by_search = false;

@@ -41,7 +41,8 @@ void read_part(const std::string& path, Run& run) {
       run.options.clear();
       if (auto options = line.find("options"); options != line.end() && options->is_object()) {
         for (const auto& [name, value] : options->items()) {
-          run.options.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+          run.options.emplace_back(name,
+                                   value.is_string() ? value.get<std::string>() : value.dump());
         }
       }
     } else if (!header) {

@@ -3,15 +3,17 @@
 
 It greps the mount for the statement's identifiers (the `backticked` ones; without any, the
 words that look like code) with one `grep -rnwZ` search each, reads the best hits with `cat`
-(one visit each: files defining an identifier first, then files matching more identifiers), then follows the CALLED_BY links the tag blocks it read show for the named
-definitions, breadth first, reading each linked file it has not read yet. Tags of either style
+(one visit each: files defining an identifier first, then files matching more identifiers),
+then follows the CALLED_BY links the tag blocks it read show for the named definitions (the
+functions and classes the identifiers name: a class's callers construct or raise it), breadth
+first, reading each linked file it has not read yet. Tags of either style
 are read through scripts/study/tags.py, the format's one reader. Following is bounded the way an
 agent's context bounds it: links at most --max-depth steps from a named definition, at most
 --max-visits files read in all (hits first, at most --max-hits of them).
 
 Answer (docs/study.md format): files ranked defining files first, then other hits, then followed
-files; functions ranked the named definitions, then their callers in the order they were
-followed. Run with cwd = the mount; what it read goes to stderr.
+files; functions ranked the named functions, then the callers in the order they were followed,
+then the methods of named classes. Run with cwd = the mount; what it read goes to stderr.
 """
 import argparse
 import ast
@@ -182,13 +184,17 @@ def main(argv=None):
     reader = Reader(repository_files(), args.max_visits)
     for path in hits:
         reader.read(path)
-    named = [f"{p}:{name}" for p in hits for name, kind, _ in reader.defs.get(p, [])
-             if kind == "function" and name.split(".")[-1] in identifiers]
-    defining = list(dict.fromkeys(n.split(":")[0] for n in named))
+    named = [(f"{p}:{name}", kind) for p in hits for name, kind, _ in reader.defs.get(p, [])
+             if name.split(".")[-1] in identifiers]
+    defining = list(dict.fromkeys(n.split(":")[0] for n, _ in named))
+    methods = [f"{p}:{name}" for p in hits for name, kind, _ in reader.defs.get(p, [])
+               if kind == "function" and f"{p}:{name.rpartition('.')[0]}" in
+               {n for n, k in named if k == "class"}]
 
-    functions = list(named)
+    functions = [n for n, kind in named if kind == "function"]
+    roots = len(functions)
     followed = []
-    queue = [(n, 0) for n in named]
+    queue = [(n, 0) for n, _ in named]
     while queue:
         current, depth = queue.pop(0)
         if depth >= args.max_depth:
@@ -204,14 +210,17 @@ def main(argv=None):
             if caller not in functions:
                 functions.append(caller)
                 queue.append((caller, depth + 1))
+    links = len(functions) - roots
+    functions += [m for m in methods if m not in functions]
 
     files = list(dict.fromkeys(defining + hits + followed))
     answer = {"files": files, "functions": functions}
-    with open(os.environ["ANCHORFS_STUDY_ANSWER"], "w") as f:
-        json.dump(answer, f)
+    if os.environ.get("ANCHORFS_STUDY_ANSWER"):  # else stdout's last line is the answer
+        with open(os.environ["ANCHORFS_STUDY_ANSWER"], "w") as f:
+            json.dump(answer, f)
     seen = ", ".join(f"{style} {kind} {n}" for (style, kind), n in sorted(reader.seen.items()))
     print(f"identifiers {identifiers}; read {len(reader.texts)} files; followed "
-          f"{len(functions) - len(named)} links into {len(followed)} unread files; "
+          f"{links} links into {len(followed)} unread files; "
           f"blocks: {seen or 'none'}", file=sys.stderr)
     print(json.dumps(answer))
 
