@@ -64,10 +64,12 @@ std::string first_of(const std::string& flag, const char* env, const std::string
 
 void add_cache_location_args(CLI::App& command, CacheArgs& args) {
   command.add_option("--cache-dir", args.dir,
-                     "Cache root (default $XDG_CACHE_HOME/anchorfs or ~/.cache/anchorfs)");
+                     "Cache root (default $XDG_CACHE_HOME/anchorfs or ~/.cache/anchorfs)")
+      ->type_name("DIR");
   command.add_option("--cache-max-size", args.max_size,
                      "Cap on the cache's size, e.g. 2G, 500M (default 2G; also "
-                     "$ANCHORFS_CACHE_MAX_SIZE or cache-max-size in the config file)");
+                     "$ANCHORFS_CACHE_MAX_SIZE or cache-max-size in the config file)")
+      ->type_name("SIZE");
 }
 
 void add_cache_args(CLI::App& command, CacheArgs& args) {
@@ -76,7 +78,8 @@ void add_cache_args(CLI::App& command, CacheArgs& args) {
                    "Analyse every file afresh; read and write no cache");
   command.add_option("--remote-cache", args.remote,
                      "Shared remote tier, redis://[user:password@]host:port[/db] (also "
-                     "$ANCHORFS_REMOTE_CACHE or remote-cache in the config file)");
+                     "$ANCHORFS_REMOTE_CACHE or remote-cache in the config file)")
+      ->type_name("URL");
 }
 
 void warn_on_stderr(const std::string& message) {
