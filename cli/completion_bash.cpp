@@ -21,14 +21,14 @@ std::string option_words(const OptionModel& option) {
 }
 
 // The case arm that moves the command path one word down: `"cache:stats") path="cache stats";;`
-void path_arms(std::string& out, const std::string& parent, const CommandModel& command) {
+void bash_path_arms(std::string& out, const std::string& parent, const CommandModel& command) {
   std::string labels;
   for (const std::string& name : command.names) {
     labels += (labels.empty() ? "" : "|") + std::string("\"") + parent + ":" + name + "\"";
   }
   const std::string path = parent.empty() ? command.names[0] : parent + " " + command.names[0];
   out += "      " + labels + ") path=\"" + path + "\" ;;\n";
-  for (const CommandModel& sub : command.subcommands) path_arms(out, path, sub);
+  for (const CommandModel& sub : command.subcommands) bash_path_arms(out, path, sub);
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ std::string bash_completion(const CommandModel& program) {
       "  local path=\"\" i\n"
       "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
       "    case \"$path:${COMP_WORDS[i]}\" in\n";
-  for (const CommandModel& command : program.subcommands) path_arms(out, "", command);
+  for (const CommandModel& command : program.subcommands) bash_path_arms(out, "", command);
   out +=
       "    esac\n"
       "  done\n"

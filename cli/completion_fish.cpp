@@ -17,12 +17,12 @@ std::string fish_quoted(const std::string& text) {
 }
 
 // The switch arm that moves the command path one word down: `case 'cache:stats'`.
-void path_arms(std::string& out, const std::string& parent, const CommandModel& command) {
+void fish_path_arms(std::string& out, const std::string& parent, const CommandModel& command) {
   std::string labels;
   for (const std::string& name : command.names) labels += " " + fish_quoted(parent + ":" + name);
   const std::string path = parent.empty() ? command.names[0] : parent + " " + command.names[0];
   out += "            case" + labels + "\n                set path " + fish_quoted(path) + "\n";
-  for (const CommandModel& sub : command.subcommands) path_arms(out, path, sub);
+  for (const CommandModel& sub : command.subcommands) fish_path_arms(out, path, sub);
 }
 
 void write_completions(std::string& out, const std::string& path, const CommandModel& command) {
@@ -60,7 +60,7 @@ std::string fish_completion(const CommandModel& program) {
       "    set -l path ''\n"
       "    for word in (commandline -opc)[2..-1]\n"
       "        switch \"$path:$word\"\n";
-  for (const CommandModel& command : program.subcommands) path_arms(out, "", command);
+  for (const CommandModel& command : program.subcommands) fish_path_arms(out, "", command);
   out += "        end\n    end\n    echo $path\nend\n";
   write_completions(out, "", program);
   for_each_command(program, [&out](const std::string& path, const CommandModel& command) {

@@ -24,7 +24,7 @@ std::string spec_text(const std::string& text) {
 }
 
 std::string function_name(const std::string& path) {
-  std::string name = "_anchorfs";
+  std::string name = path.empty() ? "_anchorfs" : "_anchorfs_";
   for (char c : path) name += (c == ' ' || c == '-') ? '_' : c;
   return name;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/cache_args.h"
@@ -15,6 +16,14 @@ struct Finding {
   std::string detail;  // what was found
   std::string fix;     // what to do about it (empty when ok)
 };
+
+inline Finding passed(const char* subject, std::string detail) {
+  return {subject, true, std::move(detail), ""};
+}
+
+inline Finding failed(const char* subject, std::string detail, std::string fix) {
+  return {subject, false, std::move(detail), std::move(fix)};
+}
 
 struct DoctorRequest {
   std::string mountpoint;                 // "" = none given

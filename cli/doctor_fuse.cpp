@@ -23,12 +23,6 @@ namespace {
 constexpr unsigned kFuseMajor = 10;  // the misc device of the fuse module
 constexpr unsigned kFuseMinor = 229;
 
-Finding ok(const char* subject, std::string detail) { return {subject, true, std::move(detail), ""}; }
-
-Finding problem(const char* subject, std::string detail, std::string fix) {
-  return {subject, false, std::move(detail), std::move(fix)};
-}
-
 bool fuse_conf_allows_other() {
   std::ifstream conf("/etc/fuse.conf");
   std::string line;
@@ -40,7 +34,7 @@ bool fuse_conf_allows_other() {
   return false;
 }
 
-bool is_empty_directory(const std::string& path) {
+bool empty_directory(const std::string& path) {
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) return false;
   bool empty = true;
@@ -56,103 +50,103 @@ bool is_empty_directory(const std::string& path) {
 Finding check_fuse_device() {
   struct stat st {};
   if (::stat("/dev/fuse", &st) != 0) {
-    return problem("/dev/fuse", "missing",
+    return failed("/dev/fuse", "missing",
                    "load the fuse module (modprobe fuse); in a container pass the device: docker "
                    "run --device /dev/fuse, or see docs/containers.md");
   }
   if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != kFuseMajor || minor(st.st_rdev) != kFuseMinor) {
-    return problem("/dev/fuse", "not the FUSE device (character device 10:229)",
+    return failed("/dev/fuse", "not the FUSE device (character device 10:229)",
                    "replace it: rm /dev/fuse && mknod -m 0666 /dev/fuse c 10 229");
   }
   const int fd = ::open("/dev/fuse", O_RDWR | O_CLOEXEC);
   if (fd < 0) {
     const int error = errno;
     if (error == EPERM) {
-      return problem("/dev/fuse", "opening it is not permitted (a container's device rules)",
+      return failed("/dev/fuse", "opening it is not permitted (a container's device rules)",
                      "allow the device: docker run --device /dev/fuse (Kubernetes: a privileged "
                      "pod or a device plugin)");
     }
-    return problem("/dev/fuse", "cannot be opened read-write: " + errno_text(error),
+    return failed("/dev/fuse", "cannot be opened read-write: " + errno_text(error),
                    "run as root, or make it usable by your user: chmod 0666 /dev/fuse (Debian's "
                    "default)");
   }
   ::close(fd);
-  return ok("/dev/fuse", "character device 10:229, opens read-write");
+  return passed("/dev/fuse", "character device 10:229, opens read-write");
 }
 
 Finding check_fusermount() {
   const std::string path = find_on_path("fusermount3");
   const bool root = ::geteuid() == 0;
   if (path.empty()) {
-    if (root) return ok("fusermount3", "not on PATH (not needed: running as root)");
-    return problem("fusermount3", "not found on PATH (a normal user mounts through it)",
+    if (root) return passed("fusermount3", "not on PATH (not needed: running as root)");
+    return failed("fusermount3", "not found on PATH (a normal user mounts through it)",
                    "install it: apt-get install fuse3");
   }
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
-    return problem("fusermount3", path + ": " + errno_text(errno), "reinstall fuse3");
+    return failed("fusermount3", path + ": " + errno_text(errno), "reinstall fuse3");
   }
   if (st.st_uid != 0 || (st.st_mode & S_ISUID) == 0) {
-    if (root) return ok("fusermount3", path + " is not setuid root (not needed: running as root)");
-    return problem("fusermount3", path + " is not setuid root (a normal user cannot mount)",
+    if (root) return passed("fusermount3", path + " is not setuid root (not needed: running as root)");
+    return failed("fusermount3", path + " is not setuid root (a normal user cannot mount)",
                    "as root: chown root " + path + " && chmod u+s " + path);
   }
-  return ok("fusermount3", path + ", setuid root");
+  return passed("fusermount3", path + ", setuid root");
 }
 
 Finding check_allow_other(const std::vector<std::string>& fuse_options) {
   const bool wanted = std::any_of(fuse_options.begin(), fuse_options.end(), [](const auto& o) {
     return o == "allow_other" || o == "allow_root";
   });
-  if (!wanted) return ok("allow_other", "not asked for (-o allow_other)");
-  if (::geteuid() == 0) return ok("allow_other", "allowed (running as root)");
-  if (fuse_conf_allows_other()) return ok("allow_other", "user_allow_other is set in /etc/fuse.conf");
-  return problem("allow_other",
+  if (!wanted) return passed("allow_other", "not asked for (-o allow_other)");
+  if (::geteuid() == 0) return passed("allow_other", "allowed (running as root)");
+  if (fuse_conf_allows_other()) return passed("allow_other", "user_allow_other is set in /etc/fuse.conf");
+  return failed("allow_other",
                  "-o allow_other needs user_allow_other in /etc/fuse.conf for a normal user",
                  "as root: echo user_allow_other >> /etc/fuse.conf");
 }
 
 Finding check_mountpoint(const std::string& mountpoint) {
-  if (mountpoint.empty()) return ok("mountpoint", "none given (anchorfs doctor MOUNTPOINT checks one)");
+  if (mountpoint.empty()) return passed("mountpoint", "none given (anchorfs doctor MOUNTPOINT checks one)");
   struct stat st {};
   if (::stat(mountpoint.c_str(), &st) != 0) {
     const int error = errno;
     if (error == ENOTCONN) {
-      return problem("mountpoint",
+      return failed("mountpoint",
                      mountpoint + ": a dead mount (transport endpoint is not connected: its "
                                   "daemon was killed)",
                      "anchorfs unmount " + mountpoint);
     }
     if (error == ENOENT) {
-      return problem("mountpoint", mountpoint + ": no such directory", "mkdir -p " + mountpoint);
+      return failed("mountpoint", mountpoint + ": no such directory", "mkdir -p " + mountpoint);
     }
-    return problem("mountpoint", mountpoint + ": " + errno_text(error),
+    return failed("mountpoint", mountpoint + ": " + errno_text(error),
                    "choose a directory you can use");
   }
   if (!S_ISDIR(st.st_mode)) {
-    return problem("mountpoint", mountpoint + ": not a directory", "choose a directory");
+    return failed("mountpoint", mountpoint + ": not a directory", "choose a directory");
   }
   const std::string path = canonical(mountpoint);
   if (const auto mounted = find_mount(path)) {
     const bool fuse = mounted->fstype.starts_with("fuse");
     if (fuse && fuse_mount_is_dead(path)) {
-      return problem("mountpoint",
+      return failed("mountpoint",
                      mountpoint + ": a dead mount (its daemon was killed; reads fail with "
                                   "\"transport endpoint is not connected\")",
                      "anchorfs unmount " + mountpoint);
     }
     if (mounted->fstype == kAnchorfsFsType) {
-      return ok("mountpoint", mountpoint + ": anchorfs serves " + mounted->source + " here");
+      return passed("mountpoint", mountpoint + ": anchorfs serves " + mounted->source + " here");
     }
-    return problem("mountpoint", mountpoint + ": already a mount point (" + mounted->fstype + ")",
+    return failed("mountpoint", mountpoint + ": already a mount point (" + mounted->fstype + ")",
                    "unmount it or choose another directory");
   }
-  if (!is_empty_directory(path)) {
-    return problem("mountpoint", mountpoint + ": not empty (anchorfs mounts only on an empty "
+  if (!empty_directory(path)) {
+    return failed("mountpoint", mountpoint + ": not empty (anchorfs mounts only on an empty "
                                  "directory)",
                    "choose an empty directory");
   }
-  return ok("mountpoint", mountpoint + ": an empty directory, ready to mount on");
+  return passed("mountpoint", mountpoint + ": an empty directory, ready to mount on");
 }
 
 std::string doctor_hint(const std::string& mountpoint) {

@@ -24,12 +24,6 @@
 namespace anchorfs::cli {
 namespace {
 
-Finding ok(const char* subject, std::string detail) { return {subject, true, std::move(detail), ""}; }
-
-Finding problem(const char* subject, std::string detail, std::string fix) {
-  return {subject, false, std::move(detail), std::move(fix)};
-}
-
 uint64_t read_number(const char* path) {
   std::ifstream in(path);
   uint64_t value = 0;
@@ -122,7 +116,7 @@ std::string human(uint64_t bytes) {
 
 Finding check_inotify(const std::string& repo) {
   if (repo.empty()) {
-    return ok("inotify", "no repository to compare with (give --repo REPO, or a MOUNTPOINT "
+    return passed("inotify", "no repository to compare with (give --repo REPO, or a MOUNTPOINT "
                          "anchorfs serves)");
   }
   const uint64_t directories = count_directories(repo);
@@ -130,7 +124,7 @@ Finding check_inotify(const std::string& repo) {
   const uint64_t max_instances = read_number("/proc/sys/fs/inotify/max_user_instances");
   const InotifyUse use = inotify_in_use();
   if (max_instances != 0 && use.instances >= max_instances) {
-    return problem("inotify",
+    return failed("inotify",
                    fmt::format("all {} inotify instances of this user are in use", max_instances),
                    fmt::format("sysctl fs.inotify.max_user_instances={} (keep it: a file in "
                                "/etc/sysctl.d), or mount with --no-watch",
@@ -139,7 +133,7 @@ Finding check_inotify(const std::string& repo) {
   const uint64_t free_watches = max_watches > use.watches ? max_watches - use.watches : 0;
   if (directories > free_watches) {
     const uint64_t wanted = std::max<uint64_t>(524288, (use.watches + directories) * 2);
-    return problem(
+    return failed(
         "inotify",
         fmt::format("{} has {} directories but only {} of the user's {} inotify watches are "
                     "free (live refresh needs one per directory; it would fall back to rescans "
@@ -150,38 +144,38 @@ Finding check_inotify(const std::string& repo) {
                     "mount with --no-watch",
                     wanted, wanted));
   }
-  return ok("inotify", fmt::format("{} directories to watch, {} of {} watches free", directories,
+  return passed("inotify", fmt::format("{} directories to watch, {} of {} watches free", directories,
                                    free_watches, max_watches));
 }
 
 Finding check_cache(const CacheArgs& cache, const std::string& repo) {
-  if (cache.disabled) return ok("cache", "disabled (--no-cache)");
+  if (cache.disabled) return passed("cache", "disabled (--no-cache)");
   std::string root;
   CacheSettings settings;
   try {
     root = cache_root(cache);
     settings = cache_settings(cache);
   } catch (const CliError& error) {
-    return problem("cache", error.what(), "set --cache-dir DIR (or XDG_CACHE_HOME), or --no-cache");
+    return failed("cache", error.what(), "set --cache-dir DIR (or XDG_CACHE_HOME), or --no-cache");
   }
   if (!repo.empty() && is_within(canonical_keep_last(root), repo)) {
-    return problem("cache", root + " lies inside the repository " + repo,
+    return failed("cache", root + " lies inside the repository " + repo,
                    "choose a --cache-dir outside it");
   }
   const std::string existing = nearest_existing(root);
   struct stat st {};
   if (existing == root && (::stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))) {
-    return problem("cache", root + ": not a directory", "remove it or choose another --cache-dir");
+    return failed("cache", root + ": not a directory", "remove it or choose another --cache-dir");
   }
   std::string why;
   if (!can_create_in(existing, why)) {
-    return problem("cache", fmt::format("{}: cannot write in {}: {}", root, existing, why),
+    return failed("cache", fmt::format("{}: cannot write in {}: {}", root, existing, why),
                    "make it writable for your user, or choose another --cache-dir");
   }
   uint64_t used = 0;
   if (const auto info = cache::inspect_store(root)) {
     if (!info->healthy) {
-      return problem("cache", root + ": the store failed verification: " + info->problem,
+      return failed("cache", root + ": the store failed verification: " + info->problem,
                      "anchorfs cache clear (it would also be rebuilt on the next use)");
     }
     used = info->used_bytes;
@@ -191,7 +185,7 @@ Finding check_cache(const CacheArgs& cache, const std::string& repo) {
     const uint64_t free_bytes = uint64_t{fs.f_bavail} * fs.f_frsize;
     const uint64_t growth = settings.max_bytes > used ? settings.max_bytes - used : 0;
     if (free_bytes < growth) {
-      return problem("cache",
+      return failed("cache",
                      fmt::format("{}: {} used of a {} cap, but only {} free on its filesystem",
                                  root, human(used), human(settings.max_bytes), human(free_bytes)),
                      fmt::format("lower the cap (--cache-max-size {}M, or "
@@ -199,20 +193,20 @@ Finding check_cache(const CacheArgs& cache, const std::string& repo) {
                                  std::max<uint64_t>(1, (used + free_bytes / 2) >> 20)));
     }
   }
-  return ok("cache", fmt::format("{}: writable, {} used of a {} cap", root, human(used),
+  return passed("cache", fmt::format("{}: writable, {} used of a {} cap", root, human(used),
                                  human(settings.max_bytes)));
 }
 
 Finding check_remote_cache(const CacheArgs& cache) {
-  if (cache.disabled) return ok("remote cache", "disabled (--no-cache)");
+  if (cache.disabled) return passed("remote cache", "disabled (--no-cache)");
   CacheSettings settings;
   try {
     settings = cache_settings(cache);
   } catch (const CliError& error) {
-    return problem("remote cache", error.what(),
+    return failed("remote cache", error.what(),
                    "correct --remote-cache, $ANCHORFS_REMOTE_CACHE or remote-cache in the config");
   }
-  if (!settings.remote) return ok("remote cache", "not configured (local cache only)");
+  if (!settings.remote) return passed("remote cache", "not configured (local cache only)");
   std::string failure;
   cache::RemoteOptions options;
   options.address = *settings.remote;
@@ -223,11 +217,11 @@ Finding check_remote_cache(const CacheArgs& cache) {
   cache::RedisTier tier(options);
   tier.get("anchorfs:doctor-probe");
   if (!tier.up() || !failure.empty()) {
-    return problem("remote cache", settings.remote->display() + ": " + failure,
+    return failed("remote cache", settings.remote->display() + ": " + failure,
                    "start the Redis server or correct --remote-cache / $ANCHORFS_REMOTE_CACHE "
                    "(anchorfs runs on the local cache alone while it is down)");
   }
-  return ok("remote cache", settings.remote->display() + ": answers");
+  return passed("remote cache", settings.remote->display() + ": answers");
 }
 
 }  // namespace anchorfs::cli

@@ -1,5 +1,8 @@
 # Installation layout and the Debian package (scripts/package.sh runs cpack on a build tree).
 include(GNUInstallDirs)
+# `make install` and cpack must not build the whole tree (the test suite): scripts/package.sh
+# builds the targets installed (anchorfs, anchorfs_reference) first.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 
 set(ANCHORFS_REFERENCE_DIR "${CMAKE_BINARY_DIR}/reference")
 set(_reference_files "${ANCHORFS_REFERENCE_DIR}/anchorfs.1.gz" "${ANCHORFS_REFERENCE_DIR}/anchorfs"

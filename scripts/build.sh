@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Configures and builds anchorfs: scripts/build.sh [BUILD_DIR] [extra cmake -D options...]
+# ANCHORFS_TARGETS="t1 t2" builds only those targets (default: everything, tests included).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$here/build}"
 shift || true
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" "$@" >/dev/null
-cmake --build "$build" -j "$(nproc)"
+# shellcheck disable=SC2086
+cmake --build "$build" -j "$(nproc)" ${ANCHORFS_TARGETS:+--target $ANCHORFS_TARGETS}

@@ -5,7 +5,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="$(realpath -m "${1:-$here/build}")"
-"$here/scripts/build.sh" "$build" >/dev/null
+ANCHORFS_TARGETS="anchorfs anchorfs_reference" "$here/scripts/build.sh" "$build" >/dev/null
 (cd "$build" && cpack -G DEB -B "$build/package" >/dev/null)
 deb="$(ls "$build"/package/anchorfs_*.deb)"
 mv "$deb" "$build/"

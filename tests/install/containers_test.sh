@@ -35,7 +35,7 @@ container() {
     ls "$1/$2/tagged" > "$1/$2.ls"
     if [ "$2" = slave ]; then
       grep -c "# === Function Annotation ===" "$1/slave/tagged/bookshelf/services.py" > "$1/slave.count"
-      sed -i "s/^def /# edited in the container\ndef /" "$1/slave/tagged/bookshelf/errors.py"
+      sed -i "s/^class NotFound/# edited in the container\nclass NotFound/" "$1/slave/tagged/bookshelf/errors.py"
     fi
   ' sh "$work" "$propagation" &
 }
