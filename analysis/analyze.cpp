@@ -166,6 +166,11 @@ std::optional<Analysis> cached_analysis(FactCache& cache, const ResolutionKey& k
   return analysis;
 }
 
+void store_survey(FactCache& cache, const ResolutionKey& alias,
+                  const std::vector<SourceState>& surveyed) {
+  if (const auto encoded = encode_survey(surveyed)) cache.store_alias(alias, *encoded);
+}
+
 // Builds the graph from every file's facts, in path order.
 void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
              std::vector<FileResult>& results, const AnalysisOptions& options, Analysis& result) {
@@ -196,13 +201,20 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
                       r.facts->parsed_cleanly && !r.keep_unchanged);
     by_language[sources[i].front_end].push_back({sources[i].path, r.facts.get(), entity});
   }
-  // Each front end's per-analysis state (say, its module index) serves both of its steps.
+  // Each front end's per-analysis state (say, its module index) serves both of its steps. Front
+  // ends resolve independently of each other (each reads only its own files' facts), so they run
+  // side by side; their edges are joined in front-end order and sorted, whatever finished first.
   std::vector<std::unique_ptr<ResolutionState>> states(by_language.size());
-  for (size_t l = 0; l < by_language.size(); ++l) {
-    if (by_language[l].empty()) continue;
+  std::vector<std::vector<Edge>> edges_by_language(by_language.size());
+  tbb::parallel_for(size_t{0}, by_language.size(), [&](size_t l) {
+    if (by_language[l].empty()) return;
     const LanguageFrontEnd& language = *front_ends()[l];
     states[l] = language.prepare_resolution({tree.root, by_language[l]});
-    language.resolve({tree.root, by_language[l], states[l].get()}, graph.edges);
+    language.resolve({tree.root, by_language[l], states[l].get()}, edges_by_language[l]);
+  });
+  for (std::vector<Edge>& edges : edges_by_language) {
+    graph.edges.insert(graph.edges.end(), edges.begin(), edges.end());
+    std::vector<Edge>().swap(edges);
   }
   sort_edges(graph.edges);
   // Dense relations build on the final topology (calls, inheritance, imports).
@@ -228,12 +240,29 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
       options.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options.threads);
   tbb::task_arena arena(concurrency);
 
-  // With a cache, every source is read and digested first: if nothing resolution depends on
-  // changed since a previous analysis, its result is reused whole and no facts are touched.
+  // With a cache, every source is surveyed (digested) first: if nothing resolution depends on
+  // changed since a previous analysis, its result is reused whole and no facts are touched. A
+  // tree whose every file still has the stat identity a previous survey saw finds that survey
+  // under its stat alias, and files the memo knows are not read again either.
   std::vector<SourceState> surveyed;
   std::optional<ResolutionKey> key;
+  std::optional<ResolutionKey> alias_to_store;
   if (options.cache != nullptr) {
-    arena.execute([&] { surveyed = survey_sources(tree, sources, options); });
+    const auto now = options.now();
+    const std::optional<ResolutionKey> alias = stat_alias_key(tree, sources, options, now);
+    std::optional<std::vector<SourceState>> aliased;
+    if (alias) {
+      if (const auto stored = options.cache->load_alias(*alias)) {
+        aliased = decode_survey(*stored, sources.size());
+      }
+    }
+    if (aliased) {
+      surveyed = std::move(*aliased);
+    } else {
+      arena.execute(
+          [&] { surveyed = survey_sources(tree, sources, options, options.survey_memo); });
+    }
+    if (options.survey_memo != nullptr) options.survey_memo->remember(tree, sources, surveyed, now);
     key = resolution_key(tree, sources, surveyed, options);
     const double survey_seconds = seconds_since(parse_start);
     const auto load_start = Clock::now();
@@ -241,9 +270,12 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
       if (auto cached = cached_analysis(*options.cache, *key)) {
         cached->stats.parse_seconds = survey_seconds;
         cached->stats.resolve_seconds = seconds_since(load_start);
+        if (alias && !aliased) store_survey(*options.cache, *alias, surveyed);
         return std::move(*cached);
       }
     }
+    // Stored with the graph, once it is known to fit these bytes.
+    if (!aliased) alias_to_store = alias;
   }
 
   Analysis result;
@@ -276,13 +308,16 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
   ::malloc_trim(0);
 
   const auto resolve_start = Clock::now();
-  resolve(tree, sources, results, options, result);
+  arena.execute([&] { resolve(tree, sources, results, options, result); });
   result.stats.resolve_seconds = seconds_since(resolve_start);
   // A file rewritten between the survey and its parse makes this graph one of neither content:
   // keying it by the survey would hand it out for the old bytes later.
   const bool stable = std::none_of(results.begin(), results.end(),
                                    [](const FileResult& r) { return r.changed_since_survey; });
-  if (key && stable) options.cache->store_graph(*key, serialize_analysis(result));
+  if (key && stable) {
+    options.cache->store_graph(*key, serialize_analysis(result));
+    if (alias_to_store) store_survey(*options.cache, *alias_to_store, surveyed);
+  }
   return result;
 }
 

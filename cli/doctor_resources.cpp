@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "cache/record_mac.h"
 #include "cache/redis_tier.h"
 #include "cache/store_info.h"
 #include "cli/cli_error.h"
@@ -207,6 +208,15 @@ Finding check_remote_cache(const CacheArgs& cache) {
                    "correct --remote-cache, $ANCHORFS_REMOTE_CACHE or remote-cache in the config");
   }
   if (!settings.remote) return passed("remote cache", "not configured (local cache only)");
+  if (settings.farm_key.size() < cache::kMinFarmKeyBytes) {
+    return failed("remote cache",
+                  settings.remote->display() + ": configured but not used: no farm key",
+                  fmt::format("give every machine the same private file of at least {} secret "
+                              "bytes: --remote-cache-key-file FILE (or "
+                              "$ANCHORFS_REMOTE_CACHE_KEY_FILE, remote-cache-key-file in the "
+                              "config file)",
+                              cache::kMinFarmKeyBytes));
+  }
   std::string failure;
   cache::RemoteOptions options;
   options.address = *settings.remote;

@@ -127,7 +127,15 @@ class Doctor(unittest.TestCase):
         with socket.socket() as s:  # a port nothing listens on
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        result = doctor(self.mnt, *self.common, "--remote-cache", f"redis://127.0.0.1:{port}")
+        url = f"redis://127.0.0.1:{port}"
+        result = doctor(self.mnt, *self.common, "--remote-cache", url)
+        self.assertFails(result, "remote cache", "configured but not used: no farm key",
+                         "--remote-cache-key-file FILE")
+        key = os.path.join(self.dir, "farm.key")
+        with open(os.open(key, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+            f.write("0123456789abcdef0123456789abcdef\n")
+        keyed = [*self.common, "--remote-cache", url, "--remote-cache-key-file", key]
+        result = doctor(self.mnt, *keyed)
         self.assertFails(result, "remote cache", f"127.0.0.1:{port}", "start the Redis server")
         server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
                                    "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
@@ -136,7 +144,7 @@ class Doctor(unittest.TestCase):
             while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True,
                                  text=True).stdout.strip() != "PONG":
                 self.assertLess(time.monotonic(), deadline, "redis-server did not start")
-            result = doctor(self.mnt, *self.common, "--remote-cache", f"redis://127.0.0.1:{port}")
+            result = doctor(self.mnt, *keyed)
             self.assertEqual(result.returncode, 0, result.stdout)
             self.assertIn(f"ok    remote cache: redis://127.0.0.1:{port}/0: answers", result.stdout)
         finally:
