@@ -67,12 +67,14 @@ mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
 mount --bind "$cache/apt-archives" "$root/var/cache/apt/archives"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+start=$SECONDS
 chroot "$root" apt-get update -q >/dev/null
 DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -q --no-install-recommends \
   "/tmp/$deb" >/dev/null
 chroot "$root" anchorfs --version
 mkdir "$root/mnt/tagged"
 chroot "$root" anchorfs mount /usr/share/doc/anchorfs/examples/sample_project /mnt/tagged
+echo "package_test: apt-get update + install + first mount on the clean root: $((SECONDS - start)) s"
 chroot "$root" cat /mnt/tagged/bookshelf/services.py >"$root/tmp/served.py"
 chroot "$root" anchorfs unmount /mnt/tagged
 chroot "$root" sh -c 'test -s /usr/share/man/man1/anchorfs.1.gz && test -s /usr/share/anchorfs/o200k_base.json'
