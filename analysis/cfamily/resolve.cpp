@@ -358,10 +358,11 @@ class Resolver {
           global.push_back(r);
         }
       }
-      // A header's `static inline` stub (or macro) beside a prototype of a function defined
-      // elsewhere is one branch of a configuration switch (`#ifdef CONFIG_X` prototype, `#else`
-      // stub): which one a build sees is not evident, so neither gets an edge.
-      const bool defined_elsewhere = !global.empty() && declared_in_sight(key);
+      // A header's `static inline` stub (or macro) beside a prototype of the same name is one
+      // branch of a configuration switch (`#ifdef CONFIG_X` prototype, `#else` stub; C allows
+      // no other way to have both): which one a build sees is not evident, and the real
+      // definition may be elsewhere or outside the tree, so the stub gets no edge.
+      const bool defined_elsewhere = declared_in_sight(key);
       if (!here.empty()) {
         out = pick(here, arity);
         return out ? Found::Edge : Found::Stop;
