@@ -358,9 +358,17 @@ class Resolver {
           global.push_back(r);
         }
       }
-      for (const std::vector<DefRef>* set : {&here, &included}) {
-        if (set->empty()) continue;
-        out = pick(*set, arity);
+      // A header's `static inline` stub (or macro) beside a prototype of the same name is one
+      // branch of a configuration switch (`#ifdef CONFIG_X` prototype, `#else` stub; C allows
+      // no other way to have both): which one a build sees is not evident, and the real
+      // definition may be elsewhere or outside the tree, so the stub gets no edge.
+      const bool defined_elsewhere = declared_in_sight(key);
+      if (!here.empty()) {
+        out = pick(here, arity);
+        return out ? Found::Edge : Found::Stop;
+      }
+      if (!included.empty()) {
+        out = defined_elsewhere ? std::nullopt : pick(included, arity);
         return out ? Found::Edge : Found::Stop;
       }
       // Several files defining it (per architecture, per program) leave the choice to the
