@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <optional>
+#include <thread>
 
 #include "analysis/graph_serialize.h"
 #include "analysis/language.h"
@@ -95,13 +97,19 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
     r.changed_since_survey = surveyed != nullptr;
     return r;
   }
-  r.keep_unchanged = options.keep_unchanged && options.keep_unchanged(language, source.bytes);
+  std::optional<ContentDigest> digest;
+  if (options.cache != nullptr) {
+    digest = digest_of(source.bytes);
+    r.changed_since_survey = surveyed != nullptr && !(*digest == surveyed->digest);
+  }
+  // The survey already checked these very bytes (a whole pass over them): not again.
+  r.keep_unchanged = surveyed != nullptr && !r.changed_since_survey
+                         ? surveyed->keep_unchanged
+                         : options.keep_unchanged && options.keep_unchanged(language, source.bytes);
   ExtractorState& state = states.state_for(file.front_end);
   r.facts = language.extract(state, source.bytes, {.dense = options.dense, .path = file.path});
-  if (options.cache != nullptr) {
-    const ContentDigest digest = digest_of(source.bytes);
-    r.changed_since_survey = surveyed != nullptr && !(digest == surveyed->digest);
-    options.cache->store({digest, language.name(), facts_version_for(language, file.path)},
+  if (digest) {
+    options.cache->store({*digest, language.name(), facts_version_for(language, file.path)},
                          language.serialize_facts(*r.facts));
   }
   return r;
@@ -173,7 +181,8 @@ void store_survey(FactCache& cache, const ResolutionKey& alias,
 
 // Builds the graph from every file's facts, in path order.
 void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
-             std::vector<FileResult>& results, const AnalysisOptions& options, Analysis& result) {
+             std::vector<FileResult>& results, const AnalysisOptions& options, size_t concurrency,
+             Analysis& result) {
   Graph& graph = result.graph;
   // Per front end, its files in path order with their File entity.
   std::vector<std::vector<ResolverFile>> by_language(front_ends().size());
@@ -206,12 +215,35 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   // side by side; their edges are joined in front-end order and sorted, whatever finished first.
   std::vector<std::unique_ptr<ResolutionState>> states(by_language.size());
   std::vector<std::vector<Edge>> edges_by_language(by_language.size());
-  tbb::parallel_for(size_t{0}, by_language.size(), [&](size_t l) {
-    if (by_language[l].empty()) return;
+  std::vector<size_t> present;
+  for (size_t l = 0; l < by_language.size(); ++l) {
+    if (!by_language[l].empty()) present.push_back(l);
+  }
+  const auto resolve_language = [&](size_t l) {
     const LanguageFrontEnd& language = *front_ends()[l];
     states[l] = language.prepare_resolution({tree.root, by_language[l]});
     language.resolve({tree.root, by_language[l], states[l].get()}, edges_by_language[l]);
-  });
+  };
+  // Plain threads joined by blocking, not tasks: a thread waiting for a stolen task spins, and
+  // one front end's resolution can take a second. Up to `concurrency` at once, this one included.
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> failures(present.size());
+  const auto drain = [&] {
+    for (size_t i = next.fetch_add(1); i < present.size(); i = next.fetch_add(1)) {
+      try {
+        resolve_language(present[i]);
+      } catch (...) {
+        failures[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < std::min(concurrency, present.size()); ++t) helpers.emplace_back(drain);
+  drain();
+  for (std::thread& helper : helpers) helper.join();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
   for (std::vector<Edge>& edges : edges_by_language) {
     graph.edges.insert(graph.edges.end(), edges.begin(), edges.end());
     std::vector<Edge>().swap(edges);
@@ -308,7 +340,9 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
   ::malloc_trim(0);
 
   const auto resolve_start = Clock::now();
-  arena.execute([&] { resolve(tree, sources, results, options, result); });
+  arena.execute([&] {
+    resolve(tree, sources, results, options, static_cast<size_t>(arena.max_concurrency()), result);
+  });
   result.stats.resolve_seconds = seconds_since(resolve_start);
   // A file rewritten between the survey and its parse makes this graph one of neither content:
   // keying it by the survey would hand it out for the old bytes later.

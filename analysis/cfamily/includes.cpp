@@ -5,9 +5,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "analysis/resolution_input.h"
 
 namespace anchorfs::analysis::cfamily {
 namespace {
@@ -69,18 +70,21 @@ IncludeResolver::IncludeResolver(std::string_view root, const std::vector<std::s
 // outside the repository name no file of it and are dropped. Malformed files are ignored.
 void IncludeResolver::read_compile_commands(std::string_view root) {
   namespace fs = std::filesystem;
-  const fs::path file = fs::path(root) / kCompileCommands;
-  std::ifstream in(file);
-  if (!in) return;
-  const nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  // Read as every resolution input is (beneath the root, no symlink, bounded): a database over
+  // the bound is ignored with a warning, and includes fall back to the conventions.
+  const SourceBytes file = read_resolution_input(root, kCompileCommands);
+  if (!file.ok) return;
+  const nlohmann::json json =
+      nlohmann::json::parse(file.bytes, nullptr, /*allow_exceptions=*/false);
   if (!json.is_array()) return;
   const fs::path base = fs::path(root).lexically_normal();
   std::vector<std::string> dirs;
   for (const nlohmann::json& entry : json) {
     if (!entry.is_object()) continue;
     const auto directory = entry.find("directory");
+    // A relative "directory" (hand-written databases) is taken from the repository root.
     const fs::path cwd = directory != entry.end() && directory->is_string()
-                             ? fs::path(directory->get<std::string>())
+                             ? base / fs::path(directory->get<std::string>())
                              : base;
     std::vector<std::string> args;
     if (const auto a = entry.find("arguments"); a != entry.end() && a->is_array()) {

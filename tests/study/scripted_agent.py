@@ -215,8 +215,9 @@ def main(argv=None):
 
     files = list(dict.fromkeys(defining + hits + followed))
     answer = {"files": files, "functions": functions}
-    with open(os.environ["ANCHORFS_STUDY_ANSWER"], "w") as f:
-        json.dump(answer, f)
+    if os.environ.get("ANCHORFS_STUDY_ANSWER"):  # else stdout's last line is the answer
+        with open(os.environ["ANCHORFS_STUDY_ANSWER"], "w") as f:
+            json.dump(answer, f)
     seen = ", ".join(f"{style} {kind} {n}" for (style, kind), n in sorted(reader.seen.items()))
     print(f"identifiers {identifiers}; read {len(reader.texts)} files; followed "
           f"{links} links into {len(followed)} unread files; "
