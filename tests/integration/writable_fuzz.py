@@ -147,17 +147,19 @@ class Fuzzer:
             sh([self.anchorfs, 'unmount', self.mnt], self.work, check=False)
             self.mounted = False
 
-    def wait_view_settled(self):
+    def wait_view_settled(self, retagged=False):
         """The mount serves every file of the checkout as the checkout now holds it (tags aside):
-        a change made behind the mount has been refreshed."""
+        a change made behind the mount has been refreshed. `retagged`: and every file exactly as
+        `anchorfs render` tags it now, so no re-tag swap is still to come (git reads a file's
+        size, then its bytes: a swap in between looks like an edit, docs/filesystem.md)."""
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            if self.view_matches():
+            if self.view_matches(retagged):
                 return
-            time.sleep(0.05)
+            time.sleep(0.05)  # polling what is expected, with a deadline
         raise RuntimeError('the mount did not settle on the checkout within 30 s')
 
-    def view_matches(self):
+    def view_matches(self, retagged):
         repo = self.sides[0].checkout
         for rel in self.files(repo):
             try:
@@ -165,6 +167,12 @@ class Fuzzer:
             except OSError:
                 return False
             real = read(os.path.join(repo, rel))
+            if retagged:
+                rendered = subprocess.run([self.anchorfs, 'render', repo, rel, '--view', 'topo'],
+                                          capture_output=True, timeout=120).stdout
+                if served != rendered:
+                    return False
+                continue
             if served != real:
                 stripped = sh([self.anchorfs, 'strip'], self.work, input=served.decode('utf-8', 'replace')).stdout
                 if stripped.encode() != real:
@@ -426,6 +434,7 @@ class Fuzzer:
             if rel not in tracked:
                 return None
             for side in self.sides:
+                self.settle_git(side)
                 sh(GIT + ['checkout', '--', rel], side.edit_root)
         elif choice == 'stash':
             results = []
@@ -444,6 +453,7 @@ class Fuzzer:
             if rel not in tracked:
                 return None
             for side in self.sides:
+                self.settle_git(side)
                 sh(GIT + ['checkout', '--', rel], side.edit_root)
             line = self.pick_line(rel)
             if not line:
@@ -468,7 +478,7 @@ class Fuzzer:
         # Git inside the mount reads files as the mount serves them: wait until a re-tag of the
         # files just written has been swapped in (docs/filesystem.md, "Known limit").
         if side.edit_root == self.mnt:
-            self.wait_view_settled()
+            self.wait_view_settled(retagged=True)
 
     OPERATIONS = ['op_sed', 'op_rewrite', 'op_pwrite', 'op_append', 'op_two_appenders',
                   'op_append_with_outside_append', 'op_truncate_at_line', 'op_editor_save',
