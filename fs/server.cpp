@@ -80,7 +80,6 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
       *previous, moves);
   Invalidations changed = diff_generations(*previous, *next);
   state.inodes.swap(next, changed.dropped);
-  state.remember_replaced(previous);
   state.mutations.fetch_add(1);
   return {std::move(next), std::move(changed)};
 }
@@ -323,7 +322,6 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
     auto generation = std::make_shared<const Generation>(std::move(next), *previous);
     changed = diff_generations(*previous, *generation);
     state_->inodes.swap(generation, changed.dropped);
-    state_->remember_replaced(previous);
   }
   notify(*state_, changed);
   return true;

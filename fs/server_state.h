@@ -4,7 +4,6 @@
 #include <fuse_lowlevel.h>
 
 #include <atomic>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <span>
@@ -89,19 +88,6 @@ class ServerState {
 
   OpenFiles open_files;  // writable mounts: files open for writing
 
-  // Writable mounts: the generations replaced lately. A writer may hold tag blocks of one (it
-  // read the view before a refresh re-tagged the file); the store's whole-block rule knows them.
-  void remember_replaced(std::shared_ptr<const Generation> old) {
-    if (!options.writable) return;
-    const sync::MutexLock lock(recent_mutex_);
-    recent_.push_back(std::move(old));
-    if (recent_.size() > kRecentGenerations) recent_.pop_front();
-  }
-  std::vector<std::shared_ptr<const Generation>> recent_generations() const {
-    const sync::MutexLock lock(recent_mutex_);
-    return {recent_.begin(), recent_.end()};
-  }
-
   // Invalidations a request handler cannot send itself (the kernel holds the directory locks
   // of the request until the reply): sent by the notifier thread while run() serves.
   sync::Mutex pending_mutex;
@@ -111,10 +97,7 @@ class ServerState {
   std::thread notifier;
 
  private:
-  static constexpr size_t kRecentGenerations = 8;
   std::atomic<std::shared_ptr<const SourceRoot>> root_;
-  mutable sync::Mutex recent_mutex_;
-  std::deque<std::shared_ptr<const Generation>> recent_ GUARDED_BY(recent_mutex_);
 };
 
 // An inode as one request serves it: from the current generation, or, for a file version that

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <stdexcept>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "analysis/unique_fd.h"
@@ -66,24 +65,13 @@ int copy_whole(int from, int to) {
   }
 }
 
-// Every tag block the current generation and the ones replaced lately serve, for the
-// whole-block rule. `generations` must outlive the result (it views their texts).
-render::ServedBlocks served_blocks(const std::vector<std::shared_ptr<const Generation>>& generations) {
+// Every tag block the current generation serves, for the whole-block rule.
+render::ServedBlocks served_blocks(const Generation& generation) {
   render::ServedBlocks blocks;
-  std::unordered_set<const FileLayout*> seen;
-  for (const std::shared_ptr<const Generation>& generation : generations) {
-    for (const std::shared_ptr<const FileLayout>& layout : generation->snapshot().layouts()) {
-      if (!seen.insert(layout.get()).second) continue;
-      for (size_t k = 0; k < layout->insertions(); ++k) blocks.add(layout->text(k));
-    }
+  for (const std::shared_ptr<const FileLayout>& layout : generation.snapshot().layouts()) {
+    for (size_t k = 0; k < layout->insertions(); ++k) blocks.add(layout->text(k));
   }
   return blocks;
-}
-
-std::vector<std::shared_ptr<const Generation>> served_generations(const ServerState& state) {
-  std::vector<std::shared_ptr<const Generation>> generations = state.recent_generations();
-  generations.push_back(state.current());
-  return generations;
 }
 
 int write_pieces(int fd, const std::vector<render::Piece>& pieces, std::string_view checkout,
@@ -178,8 +166,7 @@ int untag_for_rename(const ServerState& state, const std::string& from, const st
   const Mapped written(source.get(), static_cast<uint64_t>(source_st.st_size));
   if (checkout.error() != 0 || written.error() != 0) return EIO;
   const render::TagPlan plan = snapshot.layout(*index).plan();
-  const std::vector<std::shared_ptr<const Generation>> generations = served_generations(state);
-  const render::ServedBlocks blocks = served_blocks(generations);
+  const render::ServedBlocks blocks = served_blocks(*generation);
   const render::FileVersion version = version_of(target_st);
   const render::StoreResult result = render::untag_written({.plan = &plan,
                                                             .served = version,
@@ -222,8 +209,8 @@ int store_stage(ServerState& state, const std::string& target, OpenFile& file) {
   const bool need_checkout = file.appended_from || current == file.version;
   const Mapped checkout(checkout_fd.get(), need_checkout ? static_cast<uint64_t>(now.st_size) : 0);
   if (checkout.error() != 0) return checkout.error();
-  const std::vector<std::shared_ptr<const Generation>> generations = served_generations(state);
-  const render::ServedBlocks blocks = served_blocks(generations);
+  const std::shared_ptr<const Generation> generation = state.current();
+  const render::ServedBlocks blocks = served_blocks(*generation);
   render::StoreResult result;
   try {
     result = render::untag_written({.plan = &file.plan,
