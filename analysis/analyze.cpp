@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <optional>
+#include <thread>
 
 #include "analysis/graph_serialize.h"
 #include "analysis/language.h"
@@ -95,13 +97,19 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
     r.changed_since_survey = surveyed != nullptr;
     return r;
   }
-  r.keep_unchanged = options.keep_unchanged && options.keep_unchanged(language, source.bytes);
+  std::optional<ContentDigest> digest;
+  if (options.cache != nullptr) {
+    digest = digest_of(source.bytes);
+    r.changed_since_survey = surveyed != nullptr && !(*digest == surveyed->digest);
+  }
+  // The survey already checked these very bytes (a whole pass over them): not again.
+  r.keep_unchanged = surveyed != nullptr && !r.changed_since_survey
+                         ? surveyed->keep_unchanged
+                         : options.keep_unchanged && options.keep_unchanged(language, source.bytes);
   ExtractorState& state = states.state_for(file.front_end);
   r.facts = language.extract(state, source.bytes, {.dense = options.dense, .path = file.path});
-  if (options.cache != nullptr) {
-    const ContentDigest digest = digest_of(source.bytes);
-    r.changed_since_survey = surveyed != nullptr && !(digest == surveyed->digest);
-    options.cache->store({digest, language.name(), facts_version_for(language, file.path)},
+  if (digest) {
+    options.cache->store({*digest, language.name(), facts_version_for(language, file.path)},
                          language.serialize_facts(*r.facts));
   }
   return r;
@@ -167,9 +175,15 @@ std::optional<Analysis> cached_analysis(FactCache& cache, const ResolutionKey& k
   return analysis;
 }
 
+void store_survey(FactCache& cache, const ResolutionKey& alias,
+                  const std::vector<SourceState>& surveyed) {
+  if (const auto encoded = encode_survey(surveyed)) cache.store_alias(alias, *encoded);
+}
+
 // Builds the graph from every file's facts, in path order.
 void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
-             std::vector<FileResult>& results, const AnalysisOptions& options, Analysis& result) {
+             std::vector<FileResult>& results, const AnalysisOptions& options, size_t concurrency,
+             Analysis& result) {
   Graph& graph = result.graph;
   // Per front end, its files in path order with their File entity.
   std::vector<std::vector<ResolverFile>> by_language(front_ends().size());
@@ -197,13 +211,43 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
                       r.facts->parsed_cleanly && !r.keep_unchanged);
     by_language[sources[i].front_end].push_back({sources[i].path, r.facts.get(), entity});
   }
-  // Each front end's per-analysis state (say, its module index) serves both of its steps.
+  // Each front end's per-analysis state (say, its module index) serves both of its steps. Front
+  // ends resolve independently of each other (each reads only its own files' facts), so they run
+  // side by side; their edges are joined in front-end order and sorted, whatever finished first.
   std::vector<std::unique_ptr<ResolutionState>> states(by_language.size());
+  std::vector<std::vector<Edge>> edges_by_language(by_language.size());
+  std::vector<size_t> present;
   for (size_t l = 0; l < by_language.size(); ++l) {
-    if (by_language[l].empty()) continue;
+    if (!by_language[l].empty()) present.push_back(l);
+  }
+  const auto resolve_language = [&](size_t l) {
     const LanguageFrontEnd& language = *front_ends()[l];
     states[l] = language.prepare_resolution({tree.root, by_language[l]});
-    language.resolve({tree.root, by_language[l], states[l].get()}, graph.edges);
+    language.resolve({tree.root, by_language[l], states[l].get()}, edges_by_language[l]);
+  };
+  // Plain threads joined by blocking, not tasks: a thread waiting for a stolen task spins, and
+  // one front end's resolution can take a second. Up to `concurrency` at once, this one included.
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> failures(present.size());
+  const auto drain = [&] {
+    for (size_t i = next.fetch_add(1); i < present.size(); i = next.fetch_add(1)) {
+      try {
+        resolve_language(present[i]);
+      } catch (...) {
+        failures[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < std::min(concurrency, present.size()); ++t) helpers.emplace_back(drain);
+  drain();
+  for (std::thread& helper : helpers) helper.join();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+  for (std::vector<Edge>& edges : edges_by_language) {
+    graph.edges.insert(graph.edges.end(), edges.begin(), edges.end());
+    std::vector<Edge>().swap(edges);
   }
   sort_edges(graph.edges);
   // Dense relations build on the final topology (calls, inheritance, imports).
@@ -229,12 +273,29 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
       options.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options.threads);
   tbb::task_arena arena(concurrency);
 
-  // With a cache, every source is read and digested first: if nothing resolution depends on
-  // changed since a previous analysis, its result is reused whole and no facts are touched.
+  // With a cache, every source is surveyed (digested) first: if nothing resolution depends on
+  // changed since a previous analysis, its result is reused whole and no facts are touched. A
+  // tree whose every file still has the stat identity a previous survey saw finds that survey
+  // under its stat alias, and files the memo knows are not read again either.
   std::vector<SourceState> surveyed;
   std::optional<ResolutionKey> key;
+  std::optional<ResolutionKey> alias_to_store;
   if (options.cache != nullptr) {
-    arena.execute([&] { surveyed = survey_sources(tree, sources, options); });
+    const auto now = options.now();
+    const std::optional<ResolutionKey> alias = stat_alias_key(tree, sources, options, now);
+    std::optional<std::vector<SourceState>> aliased;
+    if (alias) {
+      if (const auto stored = options.cache->load_alias(*alias)) {
+        aliased = decode_survey(*stored, sources.size());
+      }
+    }
+    if (aliased) {
+      surveyed = std::move(*aliased);
+    } else {
+      arena.execute(
+          [&] { surveyed = survey_sources(tree, sources, options, options.survey_memo); });
+    }
+    if (options.survey_memo != nullptr) options.survey_memo->remember(tree, sources, surveyed, now);
     key = resolution_key(tree, sources, surveyed, options);
     const double survey_seconds = seconds_since(parse_start);
     const auto load_start = Clock::now();
@@ -242,9 +303,12 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
       if (auto cached = cached_analysis(*options.cache, *key)) {
         cached->stats.parse_seconds = survey_seconds;
         cached->stats.resolve_seconds = seconds_since(load_start);
+        if (alias && !aliased) store_survey(*options.cache, *alias, surveyed);
         return std::move(*cached);
       }
     }
+    // Stored with the graph, once it is known to fit these bytes.
+    if (!aliased) alias_to_store = alias;
   }
 
   Analysis result;
@@ -277,13 +341,18 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
   ::malloc_trim(0);
 
   const auto resolve_start = Clock::now();
-  resolve(tree, sources, results, options, result);
+  arena.execute([&] {
+    resolve(tree, sources, results, options, static_cast<size_t>(arena.max_concurrency()), result);
+  });
   result.stats.resolve_seconds = seconds_since(resolve_start);
   // A file rewritten between the survey and its parse makes this graph one of neither content:
   // keying it by the survey would hand it out for the old bytes later.
   const bool stable = std::none_of(results.begin(), results.end(),
                                    [](const FileResult& r) { return r.changed_since_survey; });
-  if (key && stable) options.cache->store_graph(*key, serialize_analysis(result));
+  if (key && stable) {
+    options.cache->store_graph(*key, serialize_analysis(result));
+    if (alias_to_store) store_survey(*options.cache, *alias_to_store, surveyed);
+  }
   return result;
 }
 

@@ -1,6 +1,7 @@
 // The analysis entry point: scan result in, resolved Graph out (parse in parallel, resolve once).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -13,6 +14,8 @@
 #include "analysis/source_tree.h"
 
 namespace anchorfs::analysis {
+
+class SurveyMemo;  // analysis/source_survey.h
 
 struct AnalysisOptions {
   unsigned threads = 0;              // 0: all cores
@@ -27,6 +30,11 @@ struct AnalysisOptions {
   // Also extract and resolve the dense view's relations (configuration, environment, I/O, ...;
   // docs/dense.md). Only the dense view shows them; without them extraction is ~15% cheaper.
   bool dense = true;
+  // The clock stat identities (stat_identity.h) measure files' age by; tests age a tree with it.
+  std::function<std::chrono::system_clock::time_point()> now = std::chrono::system_clock::now;
+  // With a cache: what the previous analysis's survey learnt, reused for files whose stat
+  // identity is unchanged and replaced by this analysis's (a refresher keeps one across builds).
+  SurveyMemo* survey_memo = nullptr;
 };
 
 // A source file that was not analysed, and why (too large, binary, unreadable, syntax errors).

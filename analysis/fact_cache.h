@@ -49,6 +49,14 @@ class FactCache {
     return std::nullopt;
   }
   virtual void store_graph(const ResolutionKey& /*key*/, std::string_view /*analysis*/) {}
+
+  // Surveys by stat alias (analysis/resolution_key.h, stat_alias_key): every source's digest as
+  // a tree whose files kept their stat identity had them. Optional like whole analyses; never
+  // shared beyond this machine (inode numbers mean nothing elsewhere); not graph lookups.
+  virtual std::optional<std::string> load_alias(const ResolutionKey& /*alias*/) {
+    return std::nullopt;
+  }
+  virtual void store_alias(const ResolutionKey& /*alias*/, std::string_view /*survey*/) {}
 };
 
 }  // namespace anchorfs::analysis

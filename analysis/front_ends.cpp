@@ -1,4 +1,5 @@
 // The registry of language front ends.
+#include "analysis/cfamily/front_end.h"
 #include "analysis/go/front_end.h"
 #include "analysis/java/front_end.h"
 #include "analysis/javascript/front_end.h"
@@ -16,6 +17,7 @@ const std::vector<std::unique_ptr<LanguageFrontEnd>>& front_ends() {
     v.push_back(std::make_unique<rust::RustFrontEnd>());
     v.push_back(std::make_unique<java::JavaFrontEnd>());
     v.push_back(std::make_unique<javascript::JavaScriptFrontEnd>());
+    v.push_back(std::make_unique<cfamily::CFamilyFrontEnd>());
     return v;
   }();
   return all;

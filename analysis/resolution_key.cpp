@@ -5,13 +5,17 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <string_view>
+#include <unordered_map>
 
 #include "analysis/build_identity.h"
 #include "analysis/graph_serialize.h"
 #include "analysis/language.h"
+#include "analysis/resolution_input.h"
 #include "analysis/source_files.h"
+#include "analysis/stat_identity.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -89,6 +93,66 @@ std::vector<std::string> resolution_input_paths(const SourceTree& tree,
   return paths;
 }
 
+namespace {
+
+// The parts of both keys that are not per file: versions, build, options, root.
+void add_analyser(KeyHasher& h, const SourceTree& tree, const AnalysisOptions& options) {
+  h.number(kGraphFormatVersion);
+  for (const auto& front_end : front_ends()) {
+    h.text(front_end->name());
+    h.text(front_end->facts_version());
+  }
+  h.text(analyser_build_id());
+  h.number(options.dense);
+  h.text(tree.root);
+}
+
+void add_stat(KeyHasher& h, const TreeEntry& entry) {
+  const StatIdentity id = stat_identity(entry);
+  for (const uint64_t field : {id.mode, id.size, static_cast<uint64_t>(id.mtime_ns),
+                               static_cast<uint64_t>(id.ctime_ns), id.inode, id.device, id.uid,
+                               id.gid}) {
+    h.number(field);
+  }
+}
+
+}  // namespace
+
+std::optional<ResolutionKey> stat_alias_key(const SourceTree& tree,
+                                            const std::vector<SourceFile>& sources,
+                                            const AnalysisOptions& options,
+                                            std::chrono::system_clock::time_point now) {
+  if (analyser_build_id().empty()) return std::nullopt;
+  KeyHasher h;
+  h.text("anchorfs stat alias");
+  add_analyser(h, tree, options);
+  h.number(options.max_file_bytes);
+  h.number(static_cast<bool>(options.keep_unchanged));
+  h.number(sources.size());
+  const std::vector<const TreeEntry*> entries = regular_entries(tree, sources);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (entries[i] == nullptr || racily_clean(*entries[i], now)) return std::nullopt;
+    h.text(sources[i].path);
+    h.text(front_ends()[sources[i].front_end]->name());
+    add_stat(h, *entries[i]);
+  }
+  std::unordered_map<std::string_view, const TreeEntry*> by_path;
+  for (const TreeEntry& entry : tree.entries) by_path.emplace(entry.path, &entry);
+  const FrontEndOptions front_end_options{.dense = options.dense};
+  for (const auto& front_end : front_ends()) {
+    for (const std::string& path :
+         resolution_input_paths(tree, front_end->resolution_inputs(front_end_options))) {
+      h.text(path);
+      const auto it = by_path.find(path);
+      h.number(it != by_path.end());
+      if (it == by_path.end()) continue;
+      if (!S_ISREG(it->second->mode) || racily_clean(*it->second, now)) return std::nullopt;
+      add_stat(h, *it->second);
+    }
+  }
+  return h.finish();
+}
+
 std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
                                             const std::vector<SourceFile>& sources,
                                             const std::vector<SourceState>& states,
@@ -97,14 +161,7 @@ std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
   if (build_id.empty() || states.size() != sources.size()) return std::nullopt;
   KeyHasher h;
   h.text("anchorfs resolution");
-  h.number(kGraphFormatVersion);
-  for (const auto& front_end : front_ends()) {
-    h.text(front_end->name());
-    h.text(front_end->facts_version());
-  }
-  h.text(build_id);
-  h.number(options.dense);
-  h.text(tree.root);
+  add_analyser(h, tree, options);
   h.number(sources.size());
   for (size_t i = 0; i < sources.size(); ++i) {
     h.text(sources[i].path);
@@ -116,7 +173,7 @@ std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
   for (const auto& front_end : front_ends()) {
     for (const std::string& path :
          resolution_input_paths(tree, front_end->resolution_inputs(front_end_options))) {
-      const SourceBytes input = read_source(tree.root, path, kMaxResolutionInputBytes);
+      const SourceBytes input = read_resolution_input(tree.root, path);
       h.text(path);
       add_state(h, input.ok, input.ok ? digest_of(input.bytes) : ContentDigest{}, input.problem);
     }

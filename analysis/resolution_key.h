@@ -1,6 +1,7 @@
 // The key of the graph cache: a digest of everything whole-repository resolution depends on.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <vector>
 
@@ -11,10 +12,6 @@
 #include "analysis/source_tree.h"
 
 namespace anchorfs::analysis {
-
-// Files a front end's resolution reads itself (LanguageFrontEnd::resolution_inputs) are hashed up
-// to this size; larger ones count as unreadable.
-inline constexpr size_t kMaxResolutionInputBytes = size_t{1} << 20;
 
 // The files LanguageFrontEnd::resolution_inputs names, sorted: a name holding a '/' is that one
 // repository-relative path; a bare file name ("go.mod", "Cargo.toml") is every regular file so
@@ -33,5 +30,14 @@ std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
                                             const std::vector<SourceFile>& sources,
                                             const std::vector<SourceState>& states,
                                             const AnalysisOptions& options);
+
+// The key a warm start looks its survey up by (FactCache::load_alias), without reading a byte:
+// xxh3-128 over the same versions, build id, options and root, and every source's and
+// resolution input's path and stat identity (analysis/stat_identity.h). nullopt when the build
+// id is unknown, or when a file it covers is not a regular file or is racily clean at `now`.
+std::optional<ResolutionKey> stat_alias_key(const SourceTree& tree,
+                                            const std::vector<SourceFile>& sources,
+                                            const AnalysisOptions& options,
+                                            std::chrono::system_clock::time_point now);
 
 }  // namespace anchorfs::analysis

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 #include "analysis/language.h"
@@ -97,11 +97,9 @@ size_t longest_line(std::string_view bytes) {
 
 constexpr int kReadFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 
-// Opens a source by its absolute path, or, when that is too long for the kernel, beneath the
-// root directory a run of directories at a time.
+// Opens a source beneath the root directory (a run of directories at a time when the path is too
+// long for the kernel), following no symlink on the way.
 int open_source_file(const std::string& root, const std::string& path) {
-  const std::string abs = root + "/" + path;
-  if (abs.size() < PATH_MAX) return ::open(abs.c_str(), kReadFlags);
   const int root_fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (root_fd < 0) return -1;
   const int fd = open_beneath(root_fd, path, kReadFlags);
@@ -129,6 +127,8 @@ SourceBytes read_source(const std::string& root, const std::string& path, size_t
   }
   if (static_cast<uint64_t>(st.st_size) > max_bytes) {
     r.problem = "too large (" + std::to_string(st.st_size) + " bytes)";
+    r.too_large = true;
+    r.size = static_cast<uint64_t>(st.st_size);
     ::close(fd);
     return r;
   }
@@ -154,6 +154,8 @@ SourceBytes read_source(const std::string& root, const std::string& path, size_t
   r.bytes.resize(filled);
   if (filled > max_bytes) {
     r.problem = "too large (grew while read)";
+    r.too_large = true;
+    r.size = filled;
     return r;
   }
   if (r.bytes.find('\0') != std::string::npos) {

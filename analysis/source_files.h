@@ -28,11 +28,14 @@ std::vector<SourceFile> select_sources(const SourceTree& tree);
 struct SourceBytes {
   bool ok = false;
   std::string bytes;
-  std::string problem;  // why the file is not analysed, when !ok
+  std::string problem;     // why the file is not analysed, when !ok
+  bool too_large = false;  // !ok because it holds more than max_bytes
+  uint64_t size = 0;       // its size when too large (as found: it may have grown while read)
 };
 
-// Reads root/path without following a final symlink and without ever blocking (FIFOs,
-// devices): only regular files of at most max_bytes, without NUL bytes, are returned.
+// Reads root/path beneath the root (no symlink followed anywhere on the way: a directory swapped
+// for a link out of the repository since the scan is not entered) and without ever blocking
+// (FIFOs, devices): only regular files of at most max_bytes, without NUL bytes, are returned.
 inline constexpr size_t kDefaultMaxLineBytes = 256 << 10;
 
 // Files over `max_bytes`, or with a line over `max_line_bytes` (generated data, minified code:

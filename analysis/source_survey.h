@@ -1,13 +1,18 @@
 // The first pass of analysis: read and digest every source file (the bytes are not kept).
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/analyze.h"
 #include "analysis/fact_cache.h"
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
+#include "analysis/stat_identity.h"
 
 namespace anchorfs::analysis {
 
@@ -19,10 +24,31 @@ struct SourceState {
   bool keep_unchanged = false;  // options.keep_unchanged accepted its bytes
 };
 
+// What one analysis's survey learnt of each file, for the next analysis to reuse wherever the
+// file's stat identity is unchanged (a refresh re-reads the files an edit touched, not the
+// tree). Racily clean files are never remembered. One memo serves one set of analysis options.
+class SurveyMemo {
+ public:
+  const SourceState* find(const std::string& path, const StatIdentity& identity) const;
+  // Replaces what is remembered by this survey of `sources` (states in the same order).
+  void remember(const SourceTree& tree, const std::vector<SourceFile>& sources,
+                const std::vector<SourceState>& states, std::chrono::system_clock::time_point now);
+
+ private:
+  std::unordered_map<std::string, std::pair<StatIdentity, SourceState>> files_;
+};
+
 // One state per source, in the same order. Runs in parallel in the calling task arena; each
-// file's bytes are dropped once digested, so memory stays at one file per thread.
+// file's bytes are dropped once digested, so memory stays at one file per thread. Files `memo`
+// (optional) knows at their current stat identity are not read.
 std::vector<SourceState> survey_sources(const SourceTree& tree,
                                         const std::vector<SourceFile>& sources,
-                                        const AnalysisOptions& options);
+                                        const AnalysisOptions& options,
+                                        const SurveyMemo* memo = nullptr);
+
+// A survey as a stat alias record holds it (17 bytes a file), when every file was analysable
+// (a problem's text is not kept); the states back, for `count` files, when `bytes` is one.
+std::optional<std::string> encode_survey(const std::vector<SourceState>& states);
+std::optional<std::vector<SourceState>> decode_survey(std::string_view bytes, size_t count);
 
 }  // namespace anchorfs::analysis

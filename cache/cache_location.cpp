@@ -93,6 +93,13 @@ void create_private_dirs(const std::string& dir) {
 
 void ensure_private_dir(const std::string& dir) {
   create_private_dirs(dir);
+  // A symlink in its place is followed only when it is ours: in a shared --cache-dir (/tmp)
+  // another user could point one at a directory of ours (all of root's), and the store, its lock
+  // file and the clean-up of set-aside files would land there.
+  struct stat link {};
+  if (::lstat(dir.c_str(), &link) == 0 && S_ISLNK(link.st_mode) && link.st_uid != ::geteuid()) {
+    throw CacheError(fmt::format("cache directory {} is another user's symbolic link", dir));
+  }
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) {
     throw CacheError(

@@ -19,6 +19,7 @@
 
 #include "cache/fault_guard.h"
 #include "cache/record_codec.h"
+#include "cache/record_mac.h"
 #include "cache/redis_tier.h"
 #include "cache/store_check.h"
 
@@ -47,6 +48,20 @@ std::string_view as_view(const MDB_val& v) {
 
 MDB_val as_val(std::string_view s) {
   return {s.size(), const_cast<char*>(s.data())};
+}
+
+// Whole analyses in the graph table (its stat aliases left out).
+uint64_t count_graphs(MDB_txn* txn, MDB_dbi graphs) {
+  uint64_t count = 0;
+  MDB_cursor* cursor = nullptr;
+  MDB_val key{};
+  MDB_val value{};
+  int rc = mdb_cursor_open(txn, graphs, &cursor);
+  while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
+    if (key_version(as_view(key)) != alias_namespace()) ++count;
+  }
+  if (cursor != nullptr) mdb_cursor_close(cursor);
+  return count;
 }
 
 // Errors that mean the file's contents cannot be trusted (rather than a resource problem).
@@ -206,7 +221,14 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
     }
     if (cache->env_ == nullptr) return nullptr;  // it faulted or the disk is full: warned already
   }
-  if (options.remote) {
+  if (options.remote && options.farm_key.size() < kMinFarmKeyBytes) {
+    emit_warning(options.warn,
+                 fmt::format("remote cache {} not used: no farm key (a file of at least {} secret "
+                             "bytes every machine reads: --remote-cache-key-file, "
+                             "$ANCHORFS_REMOTE_CACHE_KEY_FILE or remote-cache-key-file in the "
+                             "config file); continuing with the local cache only",
+                             options.remote->display(), kMinFarmKeyBytes));
+  } else if (options.remote) {
     RemoteOptions remote;
     remote.address = *options.remote;
     remote.timeout = options.remote_timeout;
@@ -454,9 +476,9 @@ std::optional<std::string> LmdbFactCache::read_remote(RecordKind kind, const std
   if (!remote_) return std::nullopt;
   const auto raw = remote_->get(remote_key(kind, key));
   if (!raw) return std::nullopt;
-  // The checksum is seeded with the full key (front end, facts version, digest): a damaged or
-  // misplaced value, or one written under other versions, never verifies.
-  const auto payload = decode_value(key, *raw);
+  // Sealed with the farm key over the full key (front end, facts version, digest): a damaged,
+  // misplaced or forged value, or one written under other versions, never opens.
+  const auto payload = open_remote_value(options_.farm_key, key, *raw);
   if (!payload) return std::nullopt;
   return std::string(*payload);
 }
@@ -478,7 +500,7 @@ std::optional<std::string> LmdbFactCache::load(const analysis::FactsKey& facts_k
   auto remote = read_remote(RecordKind::Facts, key);
   const sync::MutexLock lock(pending_mutex_);
   if (remote) {
-    pending_facts_.try_emplace(key, Pending{*remote, false});
+    pending_facts_.try_emplace(key, Pending{*remote, false, true});
     ++unflushed_.fact_remote_hits;
     ++total_.fact_remote_hits;
   } else {
@@ -515,7 +537,7 @@ std::optional<std::string> LmdbFactCache::load_graph(const analysis::ResolutionK
   auto remote = read_remote(RecordKind::Graph, key);
   const sync::MutexLock lock(pending_mutex_);
   if (remote) {
-    pending_graphs_.try_emplace(key, Pending{*remote, false});
+    pending_graphs_.try_emplace(key, Pending{*remote, false, true});
     ++unflushed_.graph_remote_hits;
     ++total_.graph_remote_hits;
   } else {
@@ -531,6 +553,29 @@ void LmdbFactCache::store_graph(const analysis::ResolutionKey& resolution,
   const sync::MutexLock lock(pending_mutex_);
   pending_graphs_.insert_or_assign(std::move(key),
                                    Pending{std::string(analysis), remote_ != nullptr});
+}
+
+std::optional<std::string> LmdbFactCache::load_alias(const analysis::ResolutionKey& alias) {
+  const std::string key = encode_key(alias_namespace(), alias);
+  std::optional<std::string> survey;
+  {
+    const sync::MutexLock lock(pending_mutex_);
+    if (auto it = pending_graphs_.find(key); it != pending_graphs_.end()) {
+      survey = it->second.payload;
+    }
+  }
+  if (!survey) survey = read_record(RecordKind::Graph, key);
+  if (survey) {
+    const sync::MutexLock lock(pending_mutex_);
+    used_graphs_.insert(key);
+  }
+  return survey;
+}
+
+void LmdbFactCache::store_alias(const analysis::ResolutionKey& alias, std::string_view survey) {
+  const sync::MutexLock lock(pending_mutex_);
+  pending_graphs_.insert_or_assign(encode_key(alias_namespace(), alias),
+                                   Pending{std::string(survey), false});
 }
 
 bool LmdbFactCache::room_for(uint64_t bytes) {
@@ -630,8 +675,9 @@ void LmdbFactCache::flush() {
     for (const auto& [kind, pending] : {std::pair{RecordKind::Facts, &pending_facts_},
                                         std::pair{RecordKind::Graph, &pending_graphs_}}) {
       for (const auto& [key, record] : *pending) {
-        if (record.write_back)
-          write_back.emplace_back(remote_key(kind, key), encode_value(key, record.payload));
+        if (!record.write_back) continue;
+        std::string sealed = seal_remote_value(options_.farm_key, key, record.payload);
+        if (!sealed.empty()) write_back.emplace_back(remote_key(kind, key), std::move(sealed));
       }
     }
     try {
@@ -685,6 +731,26 @@ HitCounts LmdbFactCache::hits() const {
   return total_;
 }
 
+bool LmdbFactCache::took_remote() const {
+  const sync::MutexLock lock(pending_mutex_);
+  for (const auto* pending : {&pending_facts_, &pending_graphs_}) {
+    for (const auto& item : *pending) {
+      if (item.second.from_remote) return true;
+    }
+  }
+  return false;
+}
+
+void LmdbFactCache::reject_remote(const std::string& why) {
+  {
+    const sync::MutexLock lock(pending_mutex_);
+    for (auto* pending : {&pending_facts_, &pending_graphs_}) {
+      std::erase_if(*pending, [](const auto& item) { return item.second.from_remote; });
+    }
+  }
+  if (remote_) remote_->turn_off("a record did not fit the sources: " + why);
+}
+
 bool LmdbFactCache::remote_up() const {
   return remote_ && remote_->up();
 }
@@ -705,7 +771,7 @@ StoreInfo LmdbFactCache::info() const {
     if (mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn) != 0) return;
     MDB_stat stat{};
     if (mdb_stat(txn, dbs_.facts, &stat) == 0) info.entries = stat.ms_entries;
-    if (mdb_stat(txn, dbs_.graphs, &stat) == 0) info.graph_entries = stat.ms_entries;
+    info.graph_entries = count_graphs(txn, dbs_.graphs);
     info.accounted_bytes = read_counter(txn, dbs_, kBytesCounter);
     info.used_bytes = used_bytes(txn, dbs_);
     info.counts = read_hit_counts(txn, dbs_);

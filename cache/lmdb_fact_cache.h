@@ -39,6 +39,10 @@ struct CacheOptions {
   std::string cache_dir;  // the cache root; "" means default_cache_root()
   uint64_t max_bytes = kDefaultMaxBytes;  // the store's data file never grows beyond this
   std::optional<RemoteAddress> remote;    // a shared Redis tier, read through and written back
+  // The farm key (the bytes of the key file every machine of the farm reads): remote records are
+  // sealed with it and used only when they open with it. Without one (or one shorter than
+  // kMinFarmKeyBytes) the remote tier is not used, with one warning.
+  std::string farm_key;
   std::chrono::milliseconds remote_timeout{400};
   WarningSink warn;  // one-line warnings (corruption, a full disk, an unusable remote)
 };
@@ -67,6 +71,9 @@ class LmdbFactCache final : public analysis::FactCache {
   void store(const analysis::FactsKey& key, std::string_view facts) override;
   std::optional<std::string> load_graph(const analysis::ResolutionKey& key) override;
   void store_graph(const analysis::ResolutionKey& key, std::string_view analysis) override;
+  // Kept in the graph table under a namespace of their own (record_codec.h), local only.
+  std::optional<std::string> load_alias(const analysis::ResolutionKey& alias) override;
+  void store_alias(const analysis::ResolutionKey& alias, std::string_view survey) override;
 
   // Commits every queued record, the recency of what was used and the hit counters in one write
   // transaction, evicting the least recently used records beyond the cap; then writes back to
@@ -84,10 +91,18 @@ class LmdbFactCache final : public analysis::FactCache {
   uint64_t disk_hits() const { return hits().fact_hits; }
   bool remote_up() const;
 
+  // Whether records came from the remote tier since the last flush (they are stored locally by
+  // the next flush, once the caller has checked what they describe against the sources).
+  bool took_remote() const;
+  // What the remote tier gave since the last flush does not fit the sources (`why`): it is
+  // dropped, never stored locally, and the tier is turned off with one warning.
+  void reject_remote(const std::string& why);
+
  private:
   struct Pending {
     std::string payload;
-    bool write_back = false;  // computed here: the remote tier does not have it yet
+    bool write_back = false;   // computed here: the remote tier does not have it yet
+    bool from_remote = false;  // taken from the remote tier, not yet checked by the caller
   };
 
   LmdbFactCache(CacheOptions options, std::string dir);

@@ -50,6 +50,11 @@ uint64_t graph_namespace() {
   return XXH3_64bits(kGraph.data(), kGraph.size());
 }
 
+uint64_t alias_namespace() {
+  constexpr std::string_view kAlias = "stat alias";
+  return XXH3_64bits(kAlias.data(), kAlias.size());
+}
+
 bool has_record_magic(std::string_view value) {
   return value.size() >= kHeaderBytes && value.substr(0, kMagic.size()) == kMagic;
 }

@@ -17,6 +17,9 @@ inline constexpr size_t kKeyBytes = 24;
 uint64_t facts_namespace(std::string_view front_end, std::string_view facts_version);
 // The first 8 bytes of a graph key (resolution keys already cover every version).
 uint64_t graph_namespace();
+// The first 8 bytes of a stat alias's key (it lives in the graph table; its payload is the
+// survey it stands for).
+uint64_t alias_namespace();
 
 // namespace, then the digest (low, high), all little-endian.
 std::string encode_key(uint64_t name_space, const analysis::ContentDigest& digest);

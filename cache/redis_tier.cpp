@@ -90,6 +90,11 @@ bool RedisTier::up() const {
   return context_ != nullptr;
 }
 
+void RedisTier::turn_off(const std::string& why) {
+  const sync::MutexLock lock(mutex_);
+  if (context_ != nullptr) fail_locked(why);
+}
+
 void RedisTier::fail_locked(const std::string& why) {
   if (context_ != nullptr) {
     redisFree(context_);

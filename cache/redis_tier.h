@@ -41,6 +41,8 @@ class RedisTier {
   void put(const std::vector<std::pair<std::string, std::string>>& records);
 
   bool up() const;
+  // Stops using the server for the rest of the process, with the one warning (`why`).
+  void turn_off(const std::string& why);
 
  private:
   void fail_locked(const std::string& why) REQUIRES(mutex_);

@@ -1,6 +1,10 @@
 // Cache options: which store, how large, which remote tier, and how warnings reach the user.
 #include "cli/cache_args.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -16,6 +20,10 @@ namespace {
 
 constexpr const char* kMaxSizeEnv = "ANCHORFS_CACHE_MAX_SIZE";
 constexpr const char* kRemoteEnv = "ANCHORFS_REMOTE_CACHE";
+constexpr const char* kRemoteKeyFileEnv = "ANCHORFS_REMOTE_CACHE_KEY_FILE";
+constexpr const char* kRemotePasswordFileEnv = "ANCHORFS_REMOTE_CACHE_PASSWORD_FILE";
+constexpr const char* kRemotePasswordEnv = "ANCHORFS_REMOTE_CACHE_PASSWORD";
+constexpr size_t kMaxSecretBytes = 4096;
 
 std::string trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
@@ -60,6 +68,34 @@ std::string first_of(const std::string& flag, const char* env, const std::string
   return it == config.end() ? std::string() : it->second;
 }
 
+// The secret in `path` (named by `option`), without a final line break. Refused (CliError): not
+// a regular file, larger than kMaxSecretBytes, or readable or writable by every user.
+std::string read_secret_file(const std::string& option, const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw CliError(option, path + ": " + errno_text(errno));
+  struct stat st {};
+  std::string problem;
+  std::string secret(kMaxSecretBytes + 1, '\0');
+  ssize_t n = -1;
+  if (::fstat(fd, &st) != 0) {
+    problem = errno_text(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    problem = "not a regular file";
+  } else if ((st.st_mode & 0007) != 0) {
+    problem = "open to every user (chmod o-rwx it: it holds a secret)";
+  } else if ((n = ::read(fd, secret.data(), secret.size())) < 0) {
+    problem = errno_text(errno);
+  } else if (static_cast<size_t>(n) > kMaxSecretBytes) {
+    problem = "larger than 4 KiB";
+  }
+  ::close(fd);
+  if (!problem.empty()) throw CliError(option, path + ": " + problem);
+  secret.resize(static_cast<size_t>(n));
+  if (secret.ends_with('\n')) secret.pop_back();
+  if (secret.ends_with('\r')) secret.pop_back();
+  return secret;
+}
+
 }  // namespace
 
 void add_cache_location_args(CLI::App& command, CacheArgs& args) {
@@ -75,8 +111,18 @@ void add_cache_args(CLI::App& command, CacheArgs& args) {
   command.add_flag("--no-cache", args.disabled,
                    "Analyse every file afresh; read and write no cache");
   command.add_option("--remote-cache", args.remote,
-                     "Shared remote tier, redis://[user:password@]host:port[/db] (also "
-                     "$ANCHORFS_REMOTE_CACHE or remote-cache in the config file)");
+                     "Shared remote tier, redis://[user@]host:port[/db] (also "
+                     "$ANCHORFS_REMOTE_CACHE or remote-cache in the config file, which may hold "
+                     "user:password@; never a password here: every user sees a command line)");
+  command.add_option("--remote-cache-key-file", args.remote_key_file,
+                     "The farm key: a private file of at least 16 secret bytes every machine "
+                     "sharing the remote tier reads; records are sealed with it (also "
+                     "$ANCHORFS_REMOTE_CACHE_KEY_FILE or remote-cache-key-file in the config "
+                     "file). Without it the remote tier is not used");
+  command.add_option("--remote-cache-password-file", args.remote_password_file,
+                     "The remote tier's password, read from a private file (also "
+                     "$ANCHORFS_REMOTE_CACHE_PASSWORD_FILE, remote-cache-password-file in the "
+                     "config file, or $ANCHORFS_REMOTE_CACHE_PASSWORD)");
 }
 
 void warn_on_stderr(const std::string& message) {
@@ -125,6 +171,25 @@ CacheSettings cache_settings(const CacheArgs& args) {
     std::string error;
     settings.remote = cache::parse_remote_address(url, error);
     if (!settings.remote) throw CliError("--remote-cache", error);
+    if (!args.remote.empty() && !settings.remote->password.empty()) {
+      throw CliError("--remote-cache",
+                     "a password on the command line is visible to every user (ps); give it in "
+                     "--remote-cache-password-file FILE or $ANCHORFS_REMOTE_CACHE_PASSWORD, or "
+                     "the whole URL in $ANCHORFS_REMOTE_CACHE or the config file");
+    }
+    if (const std::string file = first_of(args.remote_password_file, kRemotePasswordFileEnv,
+                                          "remote-cache-password-file", config);
+        !file.empty()) {
+      settings.remote->password = read_secret_file("--remote-cache-password-file", file);
+    } else if (const char* password = std::getenv(kRemotePasswordEnv);
+               password != nullptr && password[0] != '\0') {
+      settings.remote->password = password;
+    }
+    if (const std::string file =
+            first_of(args.remote_key_file, kRemoteKeyFileEnv, "remote-cache-key-file", config);
+        !file.empty()) {
+      settings.farm_key = read_secret_file("--remote-cache-key-file", file);
+    }
   }
   return settings;
 }
@@ -138,6 +203,7 @@ std::unique_ptr<cache::LmdbFactCache> open_cache(const std::string& repo, const 
   options.cache_dir = args.dir;
   options.max_bytes = settings.max_bytes;
   options.remote = settings.remote;
+  options.farm_key = settings.farm_key;
   options.warn = std::move(warn);
   try {
     return cache::LmdbFactCache::open(options);

@@ -19,12 +19,15 @@ struct CacheArgs {
   bool disabled = false;
   std::string max_size;  // "" = $ANCHORFS_CACHE_MAX_SIZE, else the config file, else the default
   std::string remote;    // "" = $ANCHORFS_REMOTE_CACHE, else the config file, else none
+  std::string remote_key_file;       // the farm key; "" = environment, else config file
+  std::string remote_password_file;  // the Redis password; "" = environment, else config file
 };
 
 // The settings in force, each from the first of: flag, environment, config file, default.
 struct CacheSettings {
   uint64_t max_bytes = cache::kDefaultMaxBytes;
-  std::optional<cache::RemoteAddress> remote;
+  std::optional<cache::RemoteAddress> remote;  // with the password, from wherever it came
+  std::string farm_key;                        // the key file's bytes ("" = none given)
 };
 
 void add_cache_args(CLI::App& command, CacheArgs& args);
@@ -41,7 +44,10 @@ std::string cache_root(const CacheArgs& args);
 // "2G", "500M", "64KiB", "1000000": bytes; nullopt when malformed.
 std::optional<uint64_t> parse_size(std::string_view text);
 
-// Throws CliError for a malformed size or remote URL (never quoting credentials).
+// Throws CliError for a malformed size or remote URL (never quoting credentials), a password in
+// --remote-cache (argv is visible to every user: it must come from a file or the environment),
+// and a key or password file that cannot be read, is not a regular file of at most 4 KiB, or is
+// open to every user.
 CacheSettings cache_settings(const CacheArgs& args);
 
 // The repository's fact store, or nullptr with --no-cache (or after a warning when the default

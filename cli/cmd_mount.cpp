@@ -1,5 +1,6 @@
 // `anchorfs mount REPO MOUNTPOINT`: analyse, then serve the tagged view (daemonised unless -f).
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -17,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cli/cache_args.h"
@@ -31,6 +33,7 @@
 #include "cli/startup.h"
 #include "cli/view_args.h"
 #include "fs/git_view.h"
+#include "fs/private_file.h"
 #include "fs/server.h"
 #include "fs/snapshot.h"
 #include "refresh/publish.h"
@@ -117,6 +120,23 @@ dev_t mount_device(const std::optional<MountEntry>& mounted) {
   return makedev(major, minor);
 }
 
+// The options that decide what the mount serves, as given, for a trace's header.
+std::vector<std::pair<std::string, std::string>> mount_options_for_trace(const MountArgs& args) {
+  std::vector<std::pair<std::string, std::string>> options{
+      {"view", args.view.view},
+      {"style", args.view.style},
+      {"max_links", std::to_string(args.view.max_links)},
+      {"watch", args.no_watch ? "no" : "yes"},
+      {"writable", args.writable ? "yes" : "no"}};
+  if (args.view.hub_threshold_option != nullptr && args.view.hub_threshold_option->count() > 0) {
+    options.emplace_back("hub_threshold", std::to_string(args.view.hub_threshold));
+  }
+  if (args.view.tag_budget_option != nullptr && args.view.tag_budget_option->count() > 0) {
+    options.emplace_back("tag_budget", fmt::format("{}", args.view.tag_budget));
+  }
+  return options;
+}
+
 // Analyse, mount, report ready, serve (refreshing on changes unless --no-watch) until
 // unmounted or signalled. `on_ready` runs after the ready report (the daemon detaches there).
 int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
@@ -167,6 +187,8 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
     trace_options.root = paths.repo;
     trace_options.mountpoint = paths.mountpoint;
     trace_options.view = built.view_reason;
+    trace_options.style = args.view.style;
+    trace_options.mount_options = mount_options_for_trace(args);
     try {
       tracer = std::make_shared<fs::Tracer>(trace_options);
     } catch (const std::exception& error) {
@@ -238,8 +260,8 @@ void detach_stdio(const std::string& log_file) {
   }
   int err_fd = null_fd;
   if (!log_file.empty()) {
-    const int log_fd = ::open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    if (log_fd >= 0) err_fd = log_fd;
+    const fs::PrivateFile log = fs::open_private_file(log_file, fs::PrivateOpen::Append);
+    if (log.fd >= 0) err_fd = log.fd;
   }
   if (err_fd >= 0) ::dup2(err_fd, STDERR_FILENO);
   if (err_fd >= 0 && err_fd != null_fd) ::close(err_fd);
@@ -296,6 +318,15 @@ int run_mount(const MountArgs& given) {
   args.log_file = absolute(args.log_file);
   args.cache.dir = absolute(args.cache.dir);
   args.trace_file = absolute(args.trace_file);
+  check_outside_mount("--log", args.log_file, paths);
+  check_outside_mount("--trace", args.trace_file, paths);
+  check_outside_mount("--cache-dir", args.cache.dir, paths);
+  if (!args.log_file.empty()) {
+    // Refused here, with a message, rather than silently by the daemon.
+    const fs::PrivateFile log = fs::open_private_file(args.log_file, fs::PrivateOpen::Append);
+    if (log.fd < 0) throw CliError("--log", args.log_file + ": " + log.problem);
+    ::close(log.fd);
+  }
   if (args.foreground || args.debug) {
     ForegroundReporter reporter;
     return analyse_and_serve(args, paths, reporter, [] {});

@@ -7,6 +7,8 @@
 
 #include <ctime>
 
+#include "fs/private_file.h"
+
 namespace anchorfs::cli {
 namespace {
 
@@ -23,7 +25,7 @@ void write_fd(int fd, const std::string& text) {
 
 DaemonLog::DaemonLog(const std::string& file, bool also_file) {
   if (also_file && !file.empty()) {
-    file_fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    file_fd_ = fs::open_private_file(file, fs::PrivateOpen::Append).fd;
   }
 }
 

@@ -13,7 +13,9 @@
 #include <memory>
 #include <sstream>
 #include <thread>
+#include <utility>
 
+#include "cache/cache_location.h"
 #include "cli/cli_error.h"
 #include "cli/mountinfo.h"
 #include "cli/paths.h"
@@ -130,6 +132,21 @@ CheckedMountPaths check_mount_paths(const std::string& repo, const std::string& 
   }
   check_fuse_device();
   return paths;
+}
+
+void check_outside_mount(const std::string& option, const std::string& path,
+                         const CheckedMountPaths& paths) {
+  if (path.empty()) return;
+  const std::string resolved = cache::resolve_path(path);
+  for (const auto& [what, dir] :
+       {std::pair<const char*, const std::string&>{"the repository", paths.repo},
+        {"the mountpoint", paths.mountpoint}}) {
+    if (cache::is_same_or_below(resolved, dir)) {
+      throw CliError(option, path + " is inside " + what + " " + dir +
+                                 " (anchorfs would write into what it serves); choose a path "
+                                 "outside REPO and MOUNTPOINT");
+    }
+  }
 }
 
 }  // namespace anchorfs::cli

@@ -52,6 +52,15 @@ analysis::TreeEntry entry_from_stat(std::string path, const struct stat& st) {
   return entry;
 }
 
+// The attributes of an overlay that stands for no checkout file (made from nothing): readable by
+// the mount's owner only, whatever `base` (the directory it is made in) allows.
+struct stat owner_only(struct stat base) {
+  base.st_mode = S_IFREG | 0600;
+  base.st_uid = ::geteuid();
+  base.st_gid = ::getegid();
+  return base;
+}
+
 std::optional<std::string> canonical(const std::string& path) {
   char* real = ::realpath(path.c_str(), nullptr);
   if (real == nullptr) return std::nullopt;
@@ -204,7 +213,9 @@ class GitDirBuilder {
         add_symlink(path, real);
       }
     }
-    if (!items.contains("config")) add_generated(git + "/config", st, config_overlay({}, options_));
+    if (!items.contains("config")) {
+      add_generated(git + "/config", owner_only(st), config_overlay({}, options_));
+    }
     if (!items.contains("info")) add_info(git + "/info", dirs.common + "/info");
     return true;
   }
@@ -224,7 +235,7 @@ class GitDirBuilder {
       add_generated(git + "/config", config->st,
                     config_overlay(std::move(config->bytes), options_));
     } else {
-      add_generated(git + "/config", st, config_overlay({}, options_));
+      add_generated(git + "/config", owner_only(st), config_overlay({}, options_));
     }
     struct stat info {};
     const std::string info_dir = dirs.gitdir + "/info";
@@ -233,8 +244,7 @@ class GitDirBuilder {
       entries_.push_back(entry_from_stat(git + "/info", info));
     }
     std::optional<FileBytes> attributes = read_small_file(info_dir + "/attributes");
-    struct stat attributes_st = attributes ? attributes->st : info;
-    attributes_st.st_mode = S_IFREG | 0644;
+    const struct stat attributes_st = attributes ? attributes->st : owner_only(info);
     add_generated(
         git + "/info/attributes", attributes_st,
         attributes_overlay(attributes ? std::move(attributes->bytes) : std::string(), options_));
@@ -258,10 +268,12 @@ class GitDirBuilder {
     return true;
   }
 
+  // An overlay with the owner and permission bits of `st` (the checkout file it stands for, or
+  // owner_only): what the checkout keeps private (a config with a token in a remote URL, mode
+  // 000 or 0600) stays private in the view. Never executable, setuid or sticky.
   void add_generated(const std::string& path, const struct stat& st, std::string bytes) {
     analysis::TreeEntry entry = entry_from_stat(path, st);
-    entry.mode = S_IFREG | (st.st_mode & 07777 & ~0111);
-    if (entry.mode == S_IFREG) entry.mode |= 0644;
+    entry.mode = S_IFREG | (st.st_mode & 0666);
     entry.nlink = 1;
     entry.size = bytes.size();
     entries_.push_back(std::move(entry));
@@ -302,9 +314,7 @@ class GitDirBuilder {
       }
     }
     if (!have_attributes) {
-      struct stat attributes_st = st;
-      attributes_st.st_mode = S_IFREG | 0644;
-      add_generated(path + "/attributes", attributes_st, attributes_overlay({}, options_));
+      add_generated(path + "/attributes", owner_only(st), attributes_overlay({}, options_));
     }
   }
 

@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "fs/private_file.h"
+
 namespace anchorfs::fs {
 
 using nlohmann::json;
@@ -119,7 +121,11 @@ std::shared_ptr<const Tracer::Process> describe_process(pid_t pid) {
 // Everything the writer thread owns: the output file and what it already recorded in it.
 class Tracer::Writer {
  public:
-  explicit Writer(const TraceOptions& options) : options_(options) { open_file(); }
+  explicit Writer(const TraceOptions& options) : options_(options) {
+    if (const std::string problem = open_file(); !problem.empty()) {
+      throw std::runtime_error("cannot write trace " + options_.path + ": " + problem);
+    }
+  }
   ~Writer() {
     if (file_ != nullptr) std::fclose(file_);
   }
@@ -187,17 +193,26 @@ class Tracer::Writer {
         {"type", "end"}, {"t", time_value(now_ns())}, {"events", written}, {"dropped", dropped}});
   }
 
-  void flush() { std::fflush(file_); }
+  void flush() {
+    if (file_ != nullptr) std::fflush(file_);
+  }
 
  private:
-  void open_file() {
-    file_ = std::fopen(options_.path.c_str(), "we");
+  // Starts PATH afresh (private: the trace holds paths and command lines); "" or why not.
+  std::string open_file() {
+    const PrivateFile opened = open_private_file(options_.path, PrivateOpen::Truncate);
+    if (opened.fd < 0) return opened.problem;
+    file_ = ::fdopen(opened.fd, "w");
     if (file_ == nullptr) {
-      throw std::runtime_error("cannot write trace " + options_.path + ": " + std::strerror(errno));
+      const std::string problem = std::strerror(errno);
+      ::close(opened.fd);
+      return problem;
     }
     bytes_ = 0;
     written_processes_.clear();
     written_files_.clear();
+    json mount_options = json::object();
+    for (const auto& [name, value] : options_.mount_options) mount_options[name] = value;
     emit(json{{"type", "header"},
               {"format", "anchorfs-trace"},
               {"version", 1},
@@ -205,11 +220,16 @@ class Tracer::Writer {
               {"root", options_.root},
               {"mountpoint", options_.mountpoint},
               {"view", options_.view},
+              {"style", options_.style},
+              {"options", std::move(mount_options)},
               {"kernel_cache", options_.keep_kernel_cache ? "kept" : "dropped at open"}});
+    return {};
   }
 
   // The current file becomes PATH.1 (replacing an older one) and a self-contained PATH starts.
+  // Should PATH be taken meanwhile (a symlink planted there), tracing stops rather than follow it.
   void rotate() {
+    if (file_ == nullptr) return;
     std::fclose(file_);
     file_ = nullptr;
     const std::string older = options_.path + ".1";
@@ -267,7 +287,7 @@ class Tracer::Writer {
   void emit(const json& line) {
     std::string text = line.dump(-1, ' ', false, json::error_handler_t::replace);
     text += '\n';
-    bytes_ += std::fwrite(text.data(), 1, text.size(), file_);
+    if (file_ != nullptr) bytes_ += std::fwrite(text.data(), 1, text.size(), file_);
   }
 
   const TraceOptions& options_;

@@ -12,6 +12,7 @@
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "fs/generation.h"
@@ -32,6 +33,10 @@ struct TraceOptions {
   std::string root;        // for the header: the repository served
   std::string mountpoint;  // for the header
   std::string view;        // for the header
+  std::string style;       // for the header: the tag style served
+  // For the header: the mount's options as given (name, value), so a trace says how its tags
+  // were made (view asked for, style, caps, budget...).
+  std::vector<std::pair<std::string, std::string>> mount_options;
 };
 
 enum class TraceOp : uint8_t { Lookup, Open, Read, Readdir };

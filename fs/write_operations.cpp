@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/unique_fd.h"
+#include "fs/caller_access.h"
 #include "fs/checkout_io.h"
 #include "fs/git_view.h"
 #include "fs/server_state.h"
@@ -50,13 +51,18 @@ void give_to_caller(fuse_req_t req, int dir_fd, const char* name) {
 }
 
 // What a reader of `served` sees, whole: the tagged view while the source is the version the
-// tags were made for, else the source as it is now.
-int read_view(const ServerState& state, const Served& served, std::string& out) {
+// tags were made for, else the source as it is now. The caller of `req` must have `want` access
+// to the file read (the one at the path now, which need not be the one it looked up).
+int read_view(fuse_req_t req, int want, const ServerState& state, const Served& served,
+              std::string& out) {
   UniqueFd fd(open_source(state.root()->fd, served.entry->path));
   if (fd.get() < 0) return errno;
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return errno;
   if (!S_ISREG(st.st_mode)) return EINVAL;
+  if (req != nullptr) {
+    if (const int error = caller_may(req, st, want); error != 0) return error;
+  }
   const analysis::TreeEntry& entry = *served.entry;
   const int64_t mtime_ns = int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
   const bool fresh = static_cast<uint64_t>(st.st_size) == entry.size &&
@@ -92,21 +98,46 @@ uint64_t file_size(int fd) {
   return ::fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
+// Whether the caller of `req` may have `want` access to the file at `path` now (fstat of what
+// an O_PATH open beneath the root reaches). Returns 0 or an errno.
+int check_file_at(fuse_req_t req, const ServerState& state, const std::string& path, int want) {
+  UniqueFd fd(open_beneath(state.root()->fd, path, O_PATH | O_NOFOLLOW));
+  struct stat st {};
+  if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0) return errno;
+  if (!S_ISREG(st.st_mode)) return EINVAL;
+  return caller_may(req, st, want);
+}
+
 // Opens `served` (inode `ino`) for writing with open(2) `flags` and fills in `fi`. A tagged file,
 // and any file opened with O_TRUNC, is written through a private stage (the view bytes, or
-// nothing after O_TRUNC); any other file in place. Returns 0 or an errno.
-int open_handle(ServerState& state, const Served& served, uint64_t ino, int flags,
+// nothing after O_TRUNC); any other file in place. The caller of `req` must be allowed what
+// `flags` ask on the file the open reaches (a file renamed over the looked-up one since is
+// checked by its own mode and owner); null `req`: a file just created for the caller. Returns 0
+// or an errno.
+int open_handle(fuse_req_t req, ServerState& state, const Served& served, uint64_t ino, int flags,
                 fuse_file_info* fi) {
   const std::string& path = served.entry->path;
   const bool truncate = (flags & O_TRUNC) != 0;
   const bool append = (flags & O_APPEND) != 0;
+  const int want = access_for_open(flags);
   std::shared_ptr<OpenFile> file;
   uint64_t staged = 0;
   if (served.layout->empty() && !truncate) {
-    const int fd = open_beneath(state.root()->fd, path, (flags & (O_ACCMODE | O_APPEND)) | O_NOFOLLOW);
+    const int fd = open_beneath(state.root()->fd, path,
+                                (flags & (O_ACCMODE | O_APPEND)) | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) return errno;
+    struct stat st {};
+    int error = ::fstat(fd, &st) != 0 ? errno : (S_ISREG(st.st_mode) ? 0 : EINVAL);
+    if (error == 0 && req != nullptr) error = caller_may(req, st, want);
+    if (error != 0) {
+      ::close(fd);
+      return error;
+    }
     file = std::make_shared<OpenFile>(OpenFile::Kind::InPlace, ino, fd, append);
   } else {
+    if (req != nullptr && truncate) {
+      if (const int error = check_file_at(req, state, path, want); error != 0) return error;
+    }
     const int stage = create_stage(state.root()->fd, path);
     if (stage < 0) return errno;
     file = std::make_shared<OpenFile>(OpenFile::Kind::Staged, ino, stage, append);
@@ -115,7 +146,7 @@ int open_handle(ServerState& state, const Served& served, uint64_t ino, int flag
       file->dirty = true;                       // `: > file` truncates even without a write
     } else {
       std::string view;
-      if (const int error = read_view(state, served, view); error != 0) return error;
+      if (const int error = read_view(req, want, state, served, view); error != 0) return error;
       if (const int error = write_fully(stage, view, 0); error != 0) return error;
       staged = view.size();
     }
@@ -206,7 +237,8 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
   // A new file is staged too: what a writer copies into it (a tagged view) must not reach the
   // checkout with its tags.
   const int flags = created >= 0 ? (fi->flags | O_TRUNC) : fi->flags;
-  if (const int error = open_handle(state, served, e.ino, flags, fi); error != 0) {
+  if (const int error = open_handle(created >= 0 ? nullptr : req, state, served, e.ino, flags, fi);
+      error != 0) {
     return reply_error(req, error);
   }
   if (created >= 0) {
@@ -288,6 +320,21 @@ void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
   fuse_reply_err(req, 0);
 }
 
+// Whether the caller of `req` may make the `to_set` changes of mode, owner or times to a file
+// with attributes `st`, as chmod(2), chown(2) and utimensat(2) decide: its owner may; anyone who
+// may write it may set both times to now (touch); nobody else. Returns 0 or an errno.
+int may_set_attributes(fuse_req_t req, const struct stat& st, int to_set) {
+  if (caller_owns(req, st) == 0) return 0;
+  const bool atime_now =
+      (to_set & FUSE_SET_ATTR_ATIME) == 0 || (to_set & FUSE_SET_ATTR_ATIME_NOW) != 0;
+  const bool mtime_now =
+      (to_set & FUSE_SET_ATTR_MTIME) == 0 || (to_set & FUSE_SET_ATTR_MTIME_NOW) != 0;
+  const bool times_only =
+      (to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID)) == 0;
+  if (times_only && atime_now && mtime_now) return caller_may(req, st, W_OK);
+  return EPERM;
+}
+
 void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, fuse_file_info* fi) {
   ServerState& state = state_of(req);
   std::optional<Served> served = resolve(state, ino);
@@ -307,7 +354,7 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
     } else if (!served->layout->empty()) {
       // truncate(2) of a tagged file cuts the view the caller sees, then stores it tag-free.
       std::string view;
-      if (const int error = read_view(state, *served, view); error != 0) {
+      if (const int error = read_view(req, W_OK, state, *served, view); error != 0) {
         return reply_error(req, error);
       }
       view.resize(static_cast<size_t>(size), '\0');
@@ -317,13 +364,21 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
       }
     } else {
       UniqueFd fd(open_beneath(state.root()->fd, path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
-      if (fd.get() < 0 || ::ftruncate(fd.get(), size) != 0) return reply_error(req, errno);
+      struct stat st {};
+      if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0) return reply_error(req, errno);
+      if (const int error = caller_may(req, st, W_OK); error != 0) return reply_error(req, error);
+      if (::ftruncate(fd.get(), size) != 0) return reply_error(req, errno);
     }
   }
   if ((to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID | FUSE_SET_ATTR_ATIME |
                  FUSE_SET_ATTR_MTIME)) != 0) {
     UniqueFd fd(open_beneath(state.root()->fd, path, O_PATH | O_NOFOLLOW));
-    if (fd.get() < 0) return reply_error(req, errno);
+    struct stat st {};
+    if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0) return reply_error(req, errno);
+    // The kernel checked the attributes it was told; the inode reached now may be another.
+    if (const int error = may_set_attributes(req, st, to_set); error != 0) {
+      return reply_error(req, error);
+    }
     // The O_PATH descriptor names exactly the inode resolved beneath the root; /proc/self/fd
     // lets chmod and utimensat act on it without resolving a path again.
     const std::string proc = "/proc/self/fd/" + std::to_string(fd.get());
@@ -577,7 +632,7 @@ void open_for_writing(fuse_req_t req, ServerState& state, uint64_t ino, fuse_fil
   if (!S_ISREG(served->entry->mode)) return reply_error(req, EINVAL);
   // The view's .git overlays are generated: git rewrites them by lock file and rename.
   if (served->content != nullptr) return reply_error(req, EACCES);
-  if (const int error = open_handle(state, *served, ino, fi->flags, fi); error != 0) {
+  if (const int error = open_handle(req, state, *served, ino, fi->flags, fi); error != 0) {
     return reply_error(req, error);
   }
   if (fuse_reply_open(req, fi) != 0) state.open_files.remove(fi->fh);
@@ -600,6 +655,8 @@ void read_in_place(fuse_req_t req, ServerState& state, const analysis::TreeEntry
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return reply_error(req, errno);
   if (!S_ISREG(st.st_mode)) return reply_error(req, EIO);  // something else took its name
+  // Read per request by path: the file there now must be one the caller may read.
+  if (const int error = caller_may(req, st, R_OK); error != 0) return reply_error(req, error);
   thread_local std::vector<char> buffer;
   buffer.resize(size);
   const ssize_t n = pread_fully(fd.get(), buffer.data(), size, static_cast<uint64_t>(off));

@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <string_view>
 
+#include "analysis/anchor_check.h"
 #include "analysis/language.h"
 #include "analysis/source_files.h"
 
@@ -25,6 +28,7 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
   result.cache = options.cache;
   result.on_progress = options.on_progress;
   result.dense = dense;
+  result.survey_memo = options.survey_memo;
   result.keep_unchanged = [](const analysis::LanguageFrontEnd&, std::string_view bytes) {
     return render::has_tag_delimiter(bytes);
   };
@@ -33,7 +37,17 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
 
 analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptions& options,
                            bool dense) {
-  analysis::Analysis result = analysis::analyze(tree, analysis_options(options, dense));
+  const analysis::AnalysisOptions analysis_options_now = analysis_options(options, dense);
+  analysis::Analysis result = analysis::analyze(tree, analysis_options_now);
+  if (options.cache != nullptr && options.cache->took_remote()) {
+    // What another machine computed is used only once its anchors fit these very bytes (tags are
+    // spliced there): else it is dropped, the remote tier turned off, and the analysis made here.
+    if (const std::optional<std::string> misfit = analysis::misplaced_anchor(
+            tree.root, result.graph, analysis_options_now.max_file_bytes)) {
+      options.cache->reject_remote(*misfit);
+      result = analysis::analyze(tree, analysis_options_now);
+    }
+  }
   if (options.cache != nullptr) options.cache->flush();
   return result;
 }

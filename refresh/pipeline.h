@@ -25,6 +25,9 @@ struct PipelineOptions {
   // Also build the plan maps traces need (mount --trace); analyses even under view none, so a
   // baseline trace still maps reads to definitions.
   bool plan_maps = false;
+  // Kept by a caller that analyses one tree again and again (the refresher): see
+  // AnalysisOptions::survey_memo.
+  analysis::SurveyMemo* survey_memo = nullptr;
 };
 
 // What analysis needs to serve `view`: nothing under view none (it tags nothing), the dense
@@ -37,7 +40,9 @@ bool view_needs_dense(const render::ViewOptions& view);
 analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool dense);
 
 // Analyses `tree` whatever the view (the graph and stats commands report the graph itself) and
-// flushes the cache.
+// flushes the cache. When records came from the remote tier, every anchor of the result is checked
+// against the repository's bytes first (analysis/anchor_check.h); a misfit rejects them
+// (LmdbFactCache::reject_remote) and the tree is analysed again without them.
 analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptions& options,
                            bool dense);
 

@@ -119,6 +119,7 @@ Built SnapshotBuilder::build() {
       progress_reported_ = true;
     }
     options.plan_maps = options_.plan_maps;
+    options.survey_memo = &survey_memo_;
     Prepared prepared = prepare(tree, options);
     previous_plans_ = std::move(prepared.plans);
     if (options_.plan_maps) previous_maps_ = std::move(prepared.maps);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/analyze.h"
+#include "analysis/source_survey.h"
 #include "cache/lmdb_fact_cache.h"
 #include "fs/git_view.h"
 #include "fs/snapshot.h"
@@ -78,6 +79,7 @@ class SnapshotBuilder {
   bool progress_reported_ = false;
   std::pair<uint64_t, uint64_t> previous_signature_{0, 0};       // sources and directories
   std::pair<uint64_t, uint64_t> previous_tree_signature_{0, 0};  // every entry
+  analysis::SurveyMemo survey_memo_;  // what the last analysis read, for the next to skip
   render::PlansByPath previous_plans_;
   render::PlanMapsByPath previous_maps_;
   Built previous_;

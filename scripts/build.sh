@@ -4,5 +4,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$here/build}"
 shift || true
+# ccache keys on paths relative to the checkout, so clones in other folders (CI's fresh clone,
+# git worktrees) reuse each other's objects instead of compiling everything again.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$here}"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" "$@" >/dev/null
 cmake --build "$build" -j "$(nproc)"

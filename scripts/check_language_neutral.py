@@ -24,9 +24,9 @@ NOT_LANGUAGES = {"code", "export", "tools"}  # analysis/ subdirectories shared b
 ALIASES = ["golang", "typescript", "tsx", "jsx", "ecmascript"]
 AMBIGUOUS = {"go"}
 EXTENSIONS = ["py", "pyi", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "go", "rs",
-              "java"]
+              "java", "c", "cc", "cpp", "cxx", "hpp", "hh", "hxx"]
 RESOLUTION_FILES = ["setup.cfg", "setup.py", "pyproject.toml", "go.mod", "go.work", "Cargo.toml",
-                    "tsconfig.json", "package.json", "pom.xml", "build.gradle"]
+                    "tsconfig.json", "package.json", "pom.xml", "build.gradle", "compile_commands.json"]
 CONVENTIONS = ["__init__", "__main__", "mod.rs", "index.js"]
 COMMENT_MARKERS = re.compile(r"^\s*(#|//|/\*|--|;)\s*$")
 

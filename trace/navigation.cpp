@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -74,6 +75,11 @@ class SessionBuilder {
     if (event.op == "read") {
       Search& search = session_.searches[found->second];
       if (search_files_[event.pid].insert(event.path).second) ++search.files;
+      SearchRead& what = search_reads_[found->second][event.path];
+      if (auto file = run_.files.find(event.ino); file != run_.files.end()) {
+        what.file = &file->second;
+      }
+      what.tags.insert(what.tags.end(), event.tags.begin(), event.tags.end());
     }
   }
 
@@ -106,13 +112,18 @@ class SessionBuilder {
     std::unordered_set<std::string> tags_seen;
     std::unordered_set<std::string> words_seen;
     std::set<std::string> files_visited;
+    std::vector<size_t> searches_so_far;
     size_t last_visit_step = 0;
     for (size_t step = 0; step < session_.steps.size(); ++step) {
-      if (session_.steps[step].first) continue;
+      if (session_.steps[step].first) {
+        searches_so_far.push_back(session_.steps[step].second);
+        continue;
+      }
       const size_t v = session_.steps[step].second;
       Visit& visit = session_.visits[v];
       const FileRecord* file = files_[v];
       if (file != nullptr) visit.entities = covered(*file, visit.ranges);
+      visit.found_by_search = found_by_search(searches_so_far, visit.path);
       if (v > 0) {
         for (size_t s = last_visit_step + 1; s < step; ++s) {
           visit.after_search |= session_.steps[s].first;
@@ -121,7 +132,8 @@ class SessionBuilder {
         std::vector<std::string> targets{visit.path};
         targets.insert(targets.end(), visit.entities.begin(), visit.entities.end());
         visit.hop = HopKind::Exploratory;
-        for (const std::string& target : targets) {
+        for (const std::string& target :
+             visit.found_by_search ? std::vector<std::string>{} : targets) {
           if (tags_seen.count(target) > 0) {
             visit.hop = HopKind::Structural;
             visit.via = target;
@@ -141,10 +153,7 @@ class SessionBuilder {
       tags_seen.insert(visit.tags.begin(), visit.tags.end());
       files_visited.insert(visit.path);
       last_visit_step = step;
-      std::optional<std::string> original =
-          file == nullptr
-              ? std::nullopt
-              : (options_.original ? options_.original(run_, *file) : read_checked(run_, *file));
+      std::optional<std::string> original = file == nullptr ? std::nullopt : original_of(*file);
       if (!original) {
         visit.text_unavailable = true;
         continue;
@@ -161,6 +170,34 @@ class SessionBuilder {
   }
 
  private:
+  struct SearchRead {
+    const FileRecord* file = nullptr;
+    std::vector<std::string> tags;  // ids in the tag lines the search read there
+  };
+
+  std::optional<std::string> original_of(const FileRecord& file) const {
+    return options_.original ? options_.original(run_, file) : read_checked(run_, file);
+  }
+
+  // Whether one of the given searches read `path` and may have listed it (docs/study.md): its
+  // pattern matches the text it read (the original bytes and the tag ids in them), or the
+  // text or the pattern cannot be had.
+  bool found_by_search(const std::vector<size_t>& searches, const std::string& path) const {
+    for (const size_t s : searches) {
+      auto reads = search_reads_.find(s);
+      if (reads == search_reads_.end()) continue;
+      auto read = reads->second.find(path);
+      if (read == reads->second.end()) continue;
+      std::optional<std::string> text =
+          read->second.file == nullptr ? std::nullopt : original_of(*read->second.file);
+      if (!text) return true;
+      for (const std::string& tag : read->second.tags) *text += "\n" + tag;
+      const Search& search = session_.searches[s];
+      if (search_may_list(search.comm, search.cmdline, *text)) return true;
+    }
+    return false;
+  }
+
   static std::vector<std::string> covered(
       const FileRecord& file, const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
     std::vector<std::string> ids;
@@ -182,6 +219,7 @@ class SessionBuilder {
   std::vector<const FileRecord*> files_;  // by visit
   std::unordered_map<pid_t, size_t> search_of_pid_;
   std::unordered_map<pid_t, std::set<std::string>> search_files_;
+  std::unordered_map<size_t, std::unordered_map<std::string, SearchRead>> search_reads_;
 };
 
 }  // namespace
@@ -216,6 +254,141 @@ std::string mention_name(std::string_view id) {
     return std::string(slash == std::string_view::npos ? dir : dir.substr(slash + 1));
   }
   return std::string(base.substr(0, base.find('.')));
+}
+
+namespace {
+
+bool one_of(std::string_view word, std::initializer_list<std::string_view> words) {
+  return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+// Short options that take a value (the rest of the bundle, or the next word), per tool.
+std::string_view short_options_with_value(std::string_view tool) {
+  if (tool == "rg") return "efmABCgtTjMEr";
+  if (tool == "ag" || tool == "ack") return "ABCGgm";
+  return "efmABCdD";  // grep, egrep, fgrep, git grep
+}
+
+bool long_option_takes_value(std::string_view tool, std::string_view name) {
+  if (tool == "rg" &&
+      one_of(name, {"color", "colors", "sort", "sortr", "type-add", "pre", "pre-glob",
+                    "max-filesize", "path-separator", "ignore-file", "iglob", "type-not", "threads",
+                    "max-columns", "encoding", "replace"})) {
+    return true;
+  }
+  return one_of(name, {"regexp", "file", "glob", "type", "max-count", "context", "after-context",
+                       "before-context", "max-depth", "label", "group-separator"});
+}
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == separator) {
+      if (i > start) parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return parts;
+}
+
+std::string lowered(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  return out;
+}
+
+// The identifiers each alternative of a pattern requires: alternatives split at `|` (and BRE's
+// `\|`) and newlines; regular-expression escapes (`\b`, `\.`) cut words rather than join them.
+std::vector<std::vector<std::string>> required_words(std::string_view pattern, bool fixed) {
+  std::vector<std::vector<std::string>> alternatives;
+  std::string current;
+  auto close = [&] {
+    alternatives.push_back(identifiers(current));
+    current.clear();
+  };
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\n' || (!fixed && c == '|')) {
+      close();
+    } else if (!fixed && c == '\\' && i + 1 < pattern.size()) {
+      if (pattern[i + 1] == '|') close();
+      current += ' ';
+      ++i;
+    } else {
+      current += c;
+    }
+  }
+  close();
+  return alternatives;
+}
+
+}  // namespace
+
+bool search_may_list(std::string_view comm, std::string_view cmdline, std::string_view text) {
+  const std::vector<std::string_view> words = split(cmdline, ' ');
+  size_t i = 1;
+  if (comm == "git") {
+    if (words.size() < 2 || words[1] != "grep") return true;
+    i = 2;
+  } else if (!one_of(comm, {"grep", "egrep", "fgrep", "rg", "ag", "ack"})) {
+    return true;  // not a content search with a pattern on its command line
+  }
+  bool fixed = comm == "fgrep";
+  bool fold_case = false;
+  bool options_done = false;
+  std::vector<std::string_view> patterns;  // -e / --regexp
+  std::optional<std::string_view> positional;
+  for (; i < words.size(); ++i) {
+    const std::string_view word = words[i];
+    if (options_done || word.size() < 2 || word[0] != '-') {
+      if (!positional) positional = word;
+      continue;
+    }
+    if (word == "--") {
+      options_done = true;
+    } else if (word[1] == '-') {
+      std::string_view name = word.substr(2);
+      std::optional<std::string_view> value;
+      if (const size_t eq = name.find('='); eq != std::string_view::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+      } else if (long_option_takes_value(comm, name) && i + 1 < words.size()) {
+        value = words[++i];
+      }
+      if (name == "regexp" && value) patterns.push_back(*value);
+      if (one_of(name, {"file", "invert-match", "files", "files-without-match"})) return true;
+      fold_case |= one_of(name, {"ignore-case", "smart-case"});
+      fixed |= name == "fixed-strings";
+    } else {
+      for (size_t c = 1; c < word.size(); ++c) {
+        const char flag = word[c];
+        if (short_options_with_value(comm).find(flag) != std::string_view::npos) {
+          const std::string_view value =
+              c + 1 < word.size() ? word.substr(c + 1) : (i + 1 < words.size() ? words[++i] : "");
+          if (flag == 'e') patterns.push_back(value);
+          if (flag == 'f') return true;  // patterns from a file
+          break;
+        }
+        if (flag == 'v' || flag == 'L') return true;  // inverted: any file may be listed
+        fold_case |= flag == 'i' || flag == 'S';
+        fixed |= flag == 'F';
+      }
+    }
+  }
+  if (patterns.empty() && positional) patterns.push_back(*positional);
+  if (patterns.empty()) return true;
+  const std::string haystack = fold_case ? lowered(text) : std::string(text);
+  for (const std::string_view pattern : patterns) {
+    for (const std::vector<std::string>& required : required_words(pattern, fixed)) {
+      if (std::all_of(required.begin(), required.end(), [&](const std::string& word) {
+            return haystack.find(fold_case ? lowered(word) : word) != std::string::npos;
+          })) {
+        return true;  // an alternative without identifiers matches anything
+      }
+    }
+  }
+  return false;
 }
 
 std::vector<std::string> identifiers(std::string_view text) {

@@ -29,9 +29,12 @@ struct Visit {
   std::vector<std::pair<uint64_t, uint64_t>> ranges;  // served bytes read, [begin, end), merged
   std::vector<std::string> entities;                  // classes and functions the ranges cover
   std::vector<std::string> tags;                      // ids in tag lines of the bytes read
-  std::optional<HopKind> hop;     // how the session came here; none for its first visit
-  std::string via;                // the target that was named before (structural, lexical)
-  bool after_search = false;      // a search step came between the previous visit and this one
+  std::optional<HopKind> hop;  // how the session came here; none for its first visit
+  std::string via;             // the target that was named before (structural, lexical)
+  bool after_search = false;   // a search step came between the previous visit and this one
+  // An earlier search of the session read this file and may have listed it (its pattern
+  // matches the file, or cannot be told): the visit is never structural.
+  bool found_by_search = false;
   bool revisit = false;           // the session visited this file before
   bool text_unavailable = false;  // the original bytes could not be had: no lexical evidence
 };
@@ -84,6 +87,14 @@ std::vector<Session> sessions(const Run& run, const NavigationOptions& options =
 // The name a lexical mention would use: a definition's last dotted component, a module's file
 // stem (a package's directory for __init__), e.g. "pkg/a.py:C.run" -> "run", "pkg/b.py" -> "b".
 std::string mention_name(std::string_view id);
+
+// Whether a search process (`comm`, its `cmdline`) that read a file whose text (original bytes
+// and the tag ids it read) is `text` may have listed it: the pattern of a content search (grep,
+// egrep, fgrep, rg, ag, ack, git grep) is read from its command line (options skipped; `-e`
+// patterns and `|` alternatives are alternatives; `-i`/`-S` fold case) and matches when every
+// identifier of one alternative occurs in the text. Anything else that read the file (a name
+// search's or a bulk reader's read, an inverted or file-given pattern) may have listed it.
+bool search_may_list(std::string_view comm, std::string_view cmdline, std::string_view text);
 
 // The identifiers ([A-Za-z_][A-Za-z0-9_]*) of a text.
 std::vector<std::string> identifiers(std::string_view text);

@@ -50,6 +50,8 @@ RunReport report_run(const Run& run, const NavigationOptions& options) {
   report.trace = run.name;
   report.root = run.root;
   report.view = run.view;
+  report.style = run.style;
+  report.options = run.options;
   report.events = run.events.size();
   report.dropped = run.dropped;
   report.complete = run.complete;
@@ -74,8 +76,14 @@ Stability report_stability(const std::vector<RunReport>& runs) {
 std::string format_markdown(const std::vector<RunReport>& runs) {
   std::string out = "# anchorfs trace report\n";
   for (const RunReport& run : runs) {
-    out += fmt::format("\n## {}\n\nroot `{}`, view `{}`: {} events, {} dropped{}\n", run.trace,
-                       run.root, run.view, run.events, run.dropped,
+    std::string options;
+    for (const auto& [name, value] : run.options) {
+      options += fmt::format("{}{}={}", options.empty() ? "" : " ", name, value);
+    }
+    out += fmt::format("\n## {}\n\nroot `{}`, view `{}`, style `{}`{}: {} events, {} dropped{}\n",
+                       run.trace, run.root, run.view, run.style,
+                       options.empty() ? "" : fmt::format(" (mount: `{}`)", options), run.events,
+                       run.dropped,
                        run.complete ? "" : " (trace not closed: mount still running or killed)");
     for (size_t s = 0; s < run.sessions.size(); ++s) {
       const Session& session = run.sessions[s];
@@ -97,6 +105,7 @@ std::string format_markdown(const std::vector<RunReport>& runs) {
         const Visit& visit = session.visits[index];
         std::string hop = visit.hop ? std::string(hop_name(*visit.hop)) : "start";
         if (visit.after_search) hop += ", after search";
+        if (visit.found_by_search) hop += ", found by search";
         if (visit.revisit) hop += ", revisit";
         out += fmt::format("| {} | {:.3f} | visit | {} {} | {} [{}] | {} | {} | {} |\n", k + 1,
                            visit.t - t0, visit.comm, visit.pid, visit.path, ranges_text(visit),
@@ -162,6 +171,7 @@ json format_json(const std::vector<RunReport>& runs) {
                              {"hop", visit.hop ? json(hop_name(*visit.hop)) : json(nullptr)},
                              {"via", visit.via},
                              {"after_search", visit.after_search},
+                             {"found_by_search", visit.found_by_search},
                              {"revisit", visit.revisit},
                              {"text_unavailable", visit.text_unavailable}});
       }
@@ -170,9 +180,13 @@ json format_json(const std::vector<RunReport>& runs) {
                               {"steps", std::move(steps)},
                               {"metrics", metrics_json(session.metrics)}});
     }
+    json options = json::object();
+    for (const auto& [name, value] : run.options) options[name] = value;
     out["runs"].push_back(json{{"trace", run.trace},
                                {"root", run.root},
                                {"view", run.view},
+                               {"style", run.style},
+                               {"options", std::move(options)},
                                {"events", run.events},
                                {"dropped", run.dropped},
                                {"complete", run.complete},

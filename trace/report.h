@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "trace/navigation.h"
@@ -15,6 +16,8 @@ struct RunReport {
   std::string trace;  // the path given
   std::string root;
   std::string view;
+  std::string style;
+  std::vector<std::pair<std::string, std::string>> options;  // the mount's, from the header
   uint64_t events = 0;
   uint64_t dropped = 0;
   bool complete = false;

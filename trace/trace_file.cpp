@@ -37,6 +37,14 @@ void read_part(const std::string& path, Run& run) {
       header = true;
       run.root = line.value("root", "");
       run.view = line.value("view", "");
+      run.style = line.value("style", "");
+      run.options.clear();
+      if (auto options = line.find("options"); options != line.end() && options->is_object()) {
+        for (const auto& [name, value] : options->items()) {
+          run.options.emplace_back(name,
+                                   value.is_string() ? value.get<std::string>() : value.dump());
+        }
+      }
     } else if (!header) {
       throw std::runtime_error(path + ": not an anchorfs trace (no header line)");
     } else if (type == "process") {

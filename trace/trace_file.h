@@ -58,6 +58,9 @@ struct Run {
   std::string name;  // the trace path given
   std::string root;  // the repository the mount served
   std::string view;
+  std::string style;  // the tag style (empty in traces older than the field)
+  // The mount's options as the header gives them (name, value), by name.
+  std::vector<std::pair<std::string, std::string>> options;
   std::vector<Event> events;  // in file order (the writer's order: time order per request)
   std::unordered_map<uint64_t, FileRecord> files;  // by inode number
   std::unordered_map<pid_t, ProcessRecord> processes;

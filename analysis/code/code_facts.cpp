@@ -66,6 +66,13 @@ std::string serialize(const CodeFacts& facts, std::string_view magic) {
     out.str(t.name);
     out.str(t.type);
   }
+  out.u64(facts.declarations.size());
+  for (const Declaration& d : facts.declarations) {
+    out.u64(d.scope);
+    out.str(d.name);
+    out.str(d.owner);
+    out.u64(d.line);
+  }
   return out.take();
 }
 
@@ -88,6 +95,9 @@ bool references_valid(const CodeFacts& facts) {
   }
   for (const TypedName& t : facts.typed_names) {
     if (t.scope >= n) return false;
+  }
+  for (const Declaration& d : facts.declarations) {
+    if (d.scope >= n) return false;
   }
   return true;
 }
@@ -153,6 +163,13 @@ std::unique_ptr<CodeFacts> deserialize(std::string_view bytes, std::string_view 
     t.scope = in.u32();
     t.name = in.str();
     t.type = in.str();
+  }
+  facts->declarations.resize(in.count());
+  for (Declaration& d : facts->declarations) {
+    d.scope = in.u32();
+    d.name = in.str();
+    d.owner = in.str();
+    d.line = in.u32();
   }
   if (!in.ok() || !in.at_end() || !references_valid(*facts)) return nullptr;
   return facts;

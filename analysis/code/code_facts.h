@@ -79,6 +79,17 @@ struct TypedName {
   friend bool operator==(const TypedName&, const TypedName&) = default;
 };
 
+// A function declared without a body (a C prototype, a method declared in its class): where
+// a language links a call through a declaration to the one definition behind it.
+struct Declaration {
+  uint32_t scope = 0;  // the innermost enclosing definition (a class for a method)
+  std::string name;
+  std::string owner;  // the qualifier written before the name (`A` of `int A::f();`), "" for none
+  uint32_t line = 1;
+
+  friend bool operator==(const Declaration&, const Declaration&) = default;
+};
+
 class CodeFacts final : public LanguageFacts {
  public:
   uint32_t entity_count() const override { return static_cast<uint32_t>(definitions.size()); }
@@ -88,6 +99,7 @@ class CodeFacts final : public LanguageFacts {
   std::vector<Import> imports;
   std::vector<Call> calls;
   std::vector<TypedName> typed_names;
+  std::vector<Declaration> declarations;
   std::string package;  // the declared package or module name, where the language has one
   // The condition the whole file is compiled under, as written (Go's `//go:build` expression);
   // "" for none. Resolution keeps calls between files that can be built together.

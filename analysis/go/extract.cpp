@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <deque>
 #include <map>
 #include <set>
 #include <string>
@@ -14,6 +13,8 @@
 #include "analysis/code/anchors.h"
 #include "analysis/code/error_anchors.h"
 #include "analysis/code/syntax.h"
+#include "analysis/code/text_layout.h"
+#include "analysis/code/walk.h"
 #include "analysis/go/grammar.h"
 
 namespace anchorfs::analysis::go {
@@ -21,9 +22,6 @@ namespace {
 
 using code::text_of;
 using code::type_of;
-
-// Deeper syntax trees are served untagged: the walk recurses, and no real Go file nests so far.
-constexpr int kMaxDepth = 400;
 
 bool is_exported(std::string_view name) {
   return !name.empty() && name[0] >= 'A' && name[0] <= 'Z';
@@ -62,36 +60,6 @@ std::vector<std::string> qualifier_candidates(std::string_view path, std::string
   return names;
 }
 
-// Tree cursors reused across the walk, one per depth: tree-sitter finds the i-th child of a node
-// by scanning from the first, so a loop over a long child list (a file's declarations, a
-// function's statements) goes through a cursor instead.
-class ChildCursors {
- public:
-  ChildCursors() = default;
-  ChildCursors(const ChildCursors&) = delete;
-  ChildCursors& operator=(const ChildCursors&) = delete;
-  ~ChildCursors() {
-    for (TSTreeCursor& cursor : cursors_) ts_tree_cursor_delete(&cursor);
-  }
-
-  // Calls f on each named child of `node`; `depth` must differ from the depth of every loop
-  // that is running around this one.
-  template <typename F>
-  void each_named(TSNode node, size_t depth, F&& f) {
-    while (cursors_.size() <= depth) cursors_.push_back(ts_tree_cursor_new(node));
-    TSTreeCursor& cursor = cursors_[depth];
-    ts_tree_cursor_reset(&cursor, node);
-    if (!ts_tree_cursor_goto_first_child(&cursor)) return;
-    do {
-      const TSNode child = ts_tree_cursor_current_node(&cursor);
-      if (ts_node_is_named(child)) f(child);
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-
- private:
-  std::deque<TSTreeCursor> cursors_;  // a deque: references stay valid as it grows
-};
-
 class Extractor {
  public:
   explicit Extractor(std::string_view bytes) : bytes_(bytes) {}
@@ -119,7 +87,7 @@ class Extractor {
   }
 
   void walk(TSNode node, uint32_t scope, int depth) {
-    if (depth > kMaxDepth) {
+    if (depth > code::kMaxDepth) {
       too_deep_ = true;
       return;
     }
@@ -634,7 +602,7 @@ class Extractor {
   }
 
   std::string_view bytes_;
-  ChildCursors cursors_;
+  code::ChildCursors cursors_;
   code::CodeFacts facts_;
   std::set<std::string> type_params_;                // of the function or type being walked
   // Possible package names -> import index.
@@ -643,26 +611,13 @@ class Extractor {
   bool too_deep_ = false;
 };
 
-std::string first_newline(std::string_view bytes) {
-  const size_t at = bytes.find_first_of("\r\n");
-  if (at == std::string_view::npos) return "\n";
-  if (bytes[at] == '\n') return "\n";
-  return at + 1 < bytes.size() && bytes[at + 1] == '\n' ? "\r\n" : "\r";
-}
-
-uint32_t line_count(std::string_view bytes) {
-  const auto breaks = static_cast<uint32_t>(std::count(bytes.begin(), bytes.end(), '\n'));
-  return breaks + (!bytes.empty() && bytes.back() != '\n' ? 1 : 0);
-}
-
 }  // namespace
 
 code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
   code::CodeFacts facts;
   const code::ParsedTree tree(parser, tree_sitter_go(), bytes);
   if (tree) facts = Extractor(bytes).run(tree.root());
-  facts.newline = first_newline(bytes);
-  facts.lines = line_count(bytes);
+  code::set_layout(facts, bytes);
   return facts;
 }
 

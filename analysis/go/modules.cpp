@@ -3,12 +3,10 @@
 
 
 #include "analysis/go/resolve.h"
-#include "analysis/source_files.h"
+#include "analysis/resolution_input.h"
 
 namespace anchorfs::analysis::go {
 namespace {
-
-constexpr size_t kMaxGoModBytes = size_t{1} << 20;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -56,7 +54,7 @@ Modules::Modules(const std::string& root, const std::vector<std::string>& direct
     std::string_view dir = start;
     while (true) {
       if (!probed.insert(std::string(dir)).second) break;
-      const SourceBytes go_mod = read_source(root, join(dir, kRootModuleFile), kMaxGoModBytes);
+      const SourceBytes go_mod = read_resolution_input(root, join(dir, kRootModuleFile));
       if (go_mod.ok) {
         roots_.insert(std::string(dir));
         const std::string path = module_path(go_mod.bytes);

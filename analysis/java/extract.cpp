@@ -10,6 +10,7 @@
 #include "analysis/code/anchors.h"
 #include "analysis/code/error_anchors.h"
 #include "analysis/code/syntax.h"
+#include "analysis/code/text_layout.h"
 #include "analysis/java/grammar.h"
 
 namespace anchorfs::analysis::java {
@@ -629,29 +630,11 @@ class Extractor {
   std::vector<uint32_t> record_components_;                // by definition (records only)
 };
 
-uint32_t count_lines(std::string_view bytes) {
-  uint32_t lines = 0;
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (bytes[i] == '\n' || (bytes[i] == '\r' && (i + 1 == bytes.size() || bytes[i + 1] != '\n'))) {
-      ++lines;
-    }
-  }
-  return lines + (!bytes.empty() && bytes.back() != '\n' && bytes.back() != '\r');
-}
-
-std::string first_newline(std::string_view bytes) {
-  const size_t at = bytes.find_first_of("\r\n");
-  if (at == std::string_view::npos) return "\n";
-  if (bytes[at] == '\n') return "\n";
-  return bytes.compare(at, 2, "\r\n") == 0 ? "\r\n" : "\r";
-}
-
 }  // namespace
 
 code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
   code::CodeFacts facts;
-  facts.lines = count_lines(bytes);
-  facts.newline = first_newline(bytes);
+  code::set_layout(facts, bytes);
   const code::ParsedTree tree(parser, tree_sitter_java(), bytes);
   if (!tree) return facts;
   const TSNode root = tree.root();

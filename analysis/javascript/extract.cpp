@@ -11,6 +11,8 @@
 #include "analysis/code/anchors.h"
 #include "analysis/code/error_anchors.h"
 #include "analysis/code/syntax.h"
+#include "analysis/code/text_layout.h"
+#include "analysis/code/walk.h"
 #include "analysis/javascript/node_kinds.h"
 
 namespace anchorfs::analysis::javascript {
@@ -20,10 +22,6 @@ using code::CallForm;
 using code::CodeFacts;
 using code::Definition;
 using code::text_of;
-
-// Deeper nesting than this (generated code, hostile input) is not walked: the thread's stack
-// stays bounded and the file keeps what was found above it.
-constexpr uint32_t kMaxDepth = 400;
 
 bool is_identifier_text(std::string_view text) {
   if (text.empty()) return false;
@@ -51,7 +49,10 @@ class Walker {
       : bytes_(bytes), k_(k), f_(facts) {}
 
   void walk(TSNode node, uint32_t scope, uint32_t depth) {
-    if (depth > kMaxDepth) return;
+    if (depth > static_cast<uint32_t>(code::kMaxDepth)) {
+      f_.parsed_cleanly = false;  // code::kMaxDepth: too deep is served untagged
+      return;
+    }
     switch (k_.of(node)) {
       case Kind::Comment:
       case Kind::Ambient:
@@ -125,7 +126,10 @@ class Walker {
   static uint32_t line_of(TSNode node) { return code::line_of(node); }
 
   void walk_children(TSNode node, uint32_t scope, uint32_t depth) {
-    if (depth + 1 > kMaxDepth) return;
+    if (depth + 1 > static_cast<uint32_t>(code::kMaxDepth)) {
+      f_.parsed_cleanly = false;
+      return;
+    }
     if (cursors_.size() <= depth) cursors_.resize(depth + 1);
     std::unique_ptr<Cursor>& slot = cursors_[depth];
     if (!slot) {
@@ -925,26 +929,11 @@ class Walker {
   std::vector<std::string_view> callback_locals_;
 };
 
-uint32_t count_lines(std::string_view bytes) {
-  if (bytes.empty()) return 0;
-  uint32_t lines = static_cast<uint32_t>(std::count(bytes.begin(), bytes.end(), '\n'));
-  if (bytes.back() != '\n') ++lines;
-  return lines;
-}
-
-std::string first_newline(std::string_view bytes) {
-  const size_t at = bytes.find_first_of("\r\n");
-  if (at == std::string_view::npos) return "\n";
-  if (bytes[at] == '\r') return bytes.compare(at, 2, "\r\n") == 0 ? "\r\n" : "\r";
-  return "\n";
-}
-
 }  // namespace
 
 CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect) {
   CodeFacts facts;
-  facts.lines = count_lines(bytes);
-  facts.newline = first_newline(bytes);
+  code::set_layout(facts, bytes);
   const code::ParsedTree tree(parser, grammar_of(dialect), bytes);
   if (!tree) return facts;
   const TSNode root = tree.root();

@@ -2,27 +2,19 @@
 #include "analysis/javascript/project_config.h"
 
 #include <nlohmann/json.hpp>
-
-#include <fstream>
-#include <sstream>
+#include <string>
+#include <utility>
 
 #include "analysis/javascript/module_paths.h"
+#include "analysis/resolution_input.h"
 
 namespace anchorfs::analysis::javascript {
 namespace {
 
-// Configuration files larger than this are not read (a real tsconfig is a few kilobytes).
-constexpr std::streamsize kMaxConfigBytes = 1 << 20;
-
-std::string read_small_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::string text(static_cast<size_t>(kMaxConfigBytes) + 1, '\0');
-  in.read(text.data(), kMaxConfigBytes + 1);
-  const std::streamsize got = in.gcount();
-  if (got > kMaxConfigBytes) return {};
-  text.resize(static_cast<size_t>(got));
-  return text;
+// The text of the repository's `name`, or "" when it is absent or refused.
+std::string read_config_file(std::string_view root, std::string_view name) {
+  SourceBytes input = read_resolution_input(root, name);
+  return input.ok ? std::move(input.bytes) : std::string();
 }
 
 nlohmann::json parse_json(std::string_view relaxed) {
@@ -93,14 +85,13 @@ std::string strict_json(std::string_view relaxed) {
 
 ProjectConfig read_project_config(std::string_view root) {
   ProjectConfig config;
-  const std::string base(root);
   for (const char* name : {"tsconfig.json", "jsconfig.json"}) {
-    const std::string text = read_small_file(base + "/" + name);
+    const std::string text = read_config_file(root, name);
     if (text.empty()) continue;
     read_compiler_options(parse_json(text), config);
     break;
   }
-  const nlohmann::json package = parse_json(read_small_file(base + "/package.json"));
+  const nlohmann::json package = parse_json(read_config_file(root, "package.json"));
   if (package.is_object()) {
     const auto name = package.find("name");
     if (name != package.end() && name->is_string()) config.package_name = name->get<std::string>();

@@ -11,14 +11,13 @@
 #include "analysis/python/entry_points.h"
 #include "analysis/python/imports.h"
 #include "analysis/python/modules.h"
-#include "analysis/source_files.h"
+#include "analysis/resolution_input.h"
 
 namespace anchorfs::analysis::python {
 namespace {
 
 // Settings defined by more repository settings modules than this are shown by key only.
 constexpr size_t kMaxSettingDefinitions = 3;
-constexpr size_t kMaxEntryPointFile = 1 << 20;
 
 std::string_view base_of(std::string_view path) {
   const size_t slash = path.rfind('/');
@@ -237,12 +236,10 @@ class DenseResolver {
   void entry_points() {
     const std::string root(input_.root);
     std::vector<EntryPoint> all;
-    if (const SourceBytes cfg = read_source(root, std::string(kSetupCfg), kMaxEntryPointFile);
-        cfg.ok) {
+    if (const SourceBytes cfg = read_resolution_input(root, kSetupCfg); cfg.ok) {
       all = parse_setup_cfg(cfg.bytes);
     }
-    if (const SourceBytes toml = read_source(root, std::string(kPyprojectToml), kMaxEntryPointFile);
-        toml.ok) {
+    if (const SourceBytes toml = read_resolution_input(root, kPyprojectToml); toml.ok) {
       for (EntryPoint& e : parse_pyproject(toml.bytes)) all.push_back(std::move(e));
     }
     for (const EntryPoint& e : all) {

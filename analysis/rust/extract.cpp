@@ -13,6 +13,8 @@
 #include "analysis/code/anchors.h"
 #include "analysis/code/error_anchors.h"
 #include "analysis/code/syntax.h"
+#include "analysis/code/text_layout.h"
+#include "analysis/code/walk.h"
 #include "analysis/rust/facts_layout.h"
 #include "analysis/rust/grammar.h"
 #include "analysis/rust/syntax_names.h"
@@ -27,10 +29,6 @@ using code::field;
 using code::line_of;
 using code::text_of;
 using code::type_of;
-
-// Past this depth of the syntax tree the rest of a subtree is not analysed (absurd nesting must
-// not exhaust a worker thread's stack); real code stays far below it.
-constexpr int kMaxDepth = 600;
 
 // What the walk does with a node, looked up once per grammar symbol.
 enum class Kind : uint8_t {
@@ -115,22 +113,6 @@ class KindTable {
 const KindTable& kinds() {
   static const KindTable table;
   return table;
-}
-
-std::string first_newline(std::string_view bytes) {
-  const size_t end = bytes.find_first_of("\r\n");
-  if (end == std::string_view::npos) return "\n";
-  if (bytes[end] == '\n') return "\n";
-  return end + 1 < bytes.size() && bytes[end + 1] == '\n' ? "\r\n" : "\r";
-}
-
-uint32_t count_lines(std::string_view bytes) {
-  if (bytes.empty()) return 0;
-  uint32_t lines = 1;
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (bytes[i] == '\n' && i + 1 < bytes.size()) ++lines;
-  }
-  return lines;
 }
 
 bool has_child_of_type(TSNode node, std::string_view type) {
@@ -292,7 +274,11 @@ class Walker {
 
  private:
   void children(TSTreeCursor& cursor, uint32_t scope, int depth) {
-    if (depth > kMaxDepth || !ts_tree_cursor_goto_first_child(&cursor)) return;
+    if (depth > code::kMaxDepth) {
+      facts_.parsed_cleanly = false;  // code::kMaxDepth: too deep is served untagged
+      return;
+    }
+    if (!ts_tree_cursor_goto_first_child(&cursor)) return;
     do {
       visit(cursor, scope, depth + 1);
     } while (ts_tree_cursor_goto_next_sibling(&cursor));
@@ -397,7 +383,11 @@ class Walker {
 
   // Calls written in an expression macro's tokens: `f(`, `a::b::f(`, `x.m(`, `self.x.m(`.
   void tokens(TSNode tree, uint32_t scope, int depth) {
-    if (ts_node_is_null(tree) || type_of(tree) != "token_tree" || depth > kMaxDepth) return;
+    if (ts_node_is_null(tree) || type_of(tree) != "token_tree") return;
+    if (depth > code::kMaxDepth) {
+      facts_.parsed_cleanly = false;
+      return;
+    }
     std::vector<TSNode> list;
     const uint32_t n = ts_node_child_count(tree);
     list.reserve(n);
@@ -674,8 +664,7 @@ class Walker {
 
 CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
   CodeFacts facts;
-  facts.newline = first_newline(bytes);
-  facts.lines = count_lines(bytes);
+  code::set_layout(facts, bytes);
   const code::ParsedTree tree(parser, tree_sitter_rust(), bytes);
   if (!tree) return facts;
   const TSNode root = tree.root();

@@ -2,17 +2,13 @@
 #include "analysis/rust/module_tree.h"
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 
+#include "analysis/resolution_input.h"
 #include "analysis/rust/cargo_manifest.h"
 #include "analysis/rust/facts_layout.h"
 
 namespace anchorfs::analysis::rust {
 namespace {
-
-// A manifest larger than this is not a Cargo.toml anyone wrote; it is ignored.
-constexpr std::streamsize kMaxManifestBytes = 1 << 20;
 
 std::string_view dir_of(std::string_view path) {
   const size_t slash = path.rfind('/');
@@ -44,13 +40,6 @@ std::string normalized(std::string_view path) {
     out += part;
   }
   return out;
-}
-
-bool read_small_file(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad() && out.size() <= static_cast<size_t>(kMaxManifestBytes);
 }
 
 }  // namespace
@@ -112,9 +101,8 @@ void ModuleTree::read_packages(std::string_view root) {
     const auto it = package_of_dir.find(dir);
     if (it != package_of_dir.end()) return it->second;
     int found = -1;
-    std::string text;
-    if (read_small_file(std::string(root) + "/" + dir + "Cargo.toml", text)) {
-      const CargoManifest manifest = parse_cargo_manifest(text);
+    if (const SourceBytes text = read_resolution_input(root, dir + "Cargo.toml"); text.ok) {
+      const CargoManifest manifest = parse_cargo_manifest(text.bytes);
       if (manifest.has_package) {
         found = static_cast<int>(packages_.size());
         packages_.push_back({dir, manifest.lib_name, manifest.edition_2015, kNoEntity});

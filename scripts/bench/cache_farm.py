@@ -69,7 +69,12 @@ def make_checkouts(corpus, changed, work):
 def mount(anchorfs, repo, mnt, cache, remote=None):
     argv = [anchorfs, "mount", "--threads", "2", "--cache-dir", cache, repo, mnt]
     if remote:
-        argv[2:2] = ["--remote-cache", remote]
+        # The farm key every machine of a farm reads (the remote tier is not used without one).
+        key = os.path.join(cache, "..", "farm.key")
+        if not os.path.exists(key):
+            with open(os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+                f.write(os.urandom(24).hex())
+        argv[2:2] = ["--remote-cache", remote, "--remote-cache-key-file", key]
     start = time.monotonic()
     result = subprocess.run(argv, check=True, capture_output=True, text=True)
     seconds = time.monotonic() - start

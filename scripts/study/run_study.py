@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Reruns the CodeAnchor study with any agent over anchorfs views (docs/study.md).
 
-For every task x view x repeat: a checkout of the base commit, a fresh traced mount, the agent
-run in it with a time limit, its answer and its trace; then File@k, Func@k, Pass@k, Rounds and
-LFR with mean +- std over repeats and bootstrap CIs, as results.json, results.md and PNG plots.
+For every task x condition (a view, or view/style) x repeat: a checkout of the base commit, a
+fresh traced mount, the agent run in it with a time limit, its answer and its trace; then File@k,
+Func@k, Pass@k, Rounds and LFR with mean +- std over repeats and bootstrap CIs, as results.json,
+results.md and PNG plots. A run whose agent fails (non-zero exit, time limit) or whose mount fails
+is an error row, left out of the measures, and makes the exit status 1 unless --allow-failures.
 """
 import argparse
 import json
@@ -29,7 +31,15 @@ def parse_args(argv):
     p.add_argument("--agent", required=True, help="shell command template run in the mount; "
                    "placeholders {statement} (quoted), {statement_file}, {answer}, {mount}, {task}; "
                    "the statement is also on stdin")
-    p.add_argument("--views", default="none,topo", help="comma-separated anchorfs views")
+    p.add_argument("--views", default="none,topo", help="comma-separated conditions: an anchorfs "
+                   "view, or VIEW/STYLE (topo/lean) to compare styles in one study")
+    p.add_argument("--style", help="tag style for conditions that name none (mount --style)")
+    p.add_argument("--max-links", type=int, help="mount --max-links")
+    p.add_argument("--tag-budget", type=float, help="mount --tag-budget")
+    p.add_argument("--mount-opt", action="append", default=[], metavar="OPTION",
+                   help="any other mount option, passed as given (repeatable), e.g. "
+                   "--mount-opt=--hub-threshold=20")
+    p.add_argument("--allow-failures", action="store_true", help="exit 0 even when runs failed")
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--anchorfs", default=shutil.which("anchorfs") or "anchorfs")
@@ -115,6 +125,34 @@ def read_answer(answer_path, stdout):
     return {"files": [], "functions": []}
 
 
+def trace_header(trace):
+    """The trace's header line (the mount's view, style and options as the daemon recorded them)."""
+    try:
+        with open(trace) as f:
+            header = json.loads(f.readline())
+    except (OSError, ValueError):
+        return None
+    return header if header.get("type") == "header" else None
+
+
+def mount_options(args, condition):
+    """The mount options of a condition (VIEW or VIEW/STYLE), beyond the repository and paths."""
+    view, _, style = condition.partition("/")
+    options = ["--view", view]
+    style = style or args.style
+    if style:
+        options += ["--style", style]
+    if args.max_links is not None:
+        options += ["--max-links", str(args.max_links)]
+    if args.tag_budget is not None:
+        options += ["--tag-budget", f"{args.tag_budget:g}"]
+    return options + list(args.mount_opt)
+
+
+def tail(text, lines=3):
+    return " / ".join(line.strip() for line in text.strip().splitlines()[-lines:])
+
+
 def trace_measures(anchorfs, trace):
     report = json.loads(subprocess.run([anchorfs, "trace", "report", "--json", str(trace)],
                                        check=True, capture_output=True, text=True).stdout)
@@ -131,7 +169,7 @@ def trace_measures(anchorfs, trace):
 
 
 def one_run(args, task, view, repeat, work):
-    name = f"{task['id']}.{view}.{repeat}"
+    name = f"{task['id']}.{view.replace('/', '-')}.{repeat}"
     base = work / name
     if base.exists():
         shutil.rmtree(base)
@@ -144,9 +182,19 @@ def one_run(args, task, view, repeat, work):
     checkout(task, repo)
     gold_files, gold_functions = gold.gold_locations(repo, task["patch"])
     cache = args.cache_dir or tempfile.mkdtemp(prefix="anchorfs-study-cache-")
-    subprocess.run([args.anchorfs, "mount", str(repo), str(mount), "--view", view, "--no-watch",
-                    "--trace", str(trace), "--cache-dir", cache], check=True,
-                   capture_output=True, text=True)
+    options = mount_options(args, view)
+    command = [args.anchorfs, "mount", str(repo), str(mount), *options, "--no-watch",
+               "--trace", str(trace), "--cache-dir", cache]
+    result = {"task": task["id"], "view": view, "repeat": repeat, "trace": str(trace),
+              "gold_files": gold_files, "gold_functions": gold_functions,
+              "mount_options": options, "answer": {"files": [], "functions": []},
+              "agent": None, "trace_header": None, "trace_measures": None, "error": None}
+    mounted = subprocess.run(command, capture_output=True, text=True)
+    if mounted.returncode != 0:
+        result["error"] = f"mount failed (exit {mounted.returncode}): {tail(mounted.stderr)}"
+        if not args.cache_dir:
+            shutil.rmtree(cache, ignore_errors=True)
+        return result
     try:
         agent = run_agent(args.agent, task, mount, answer, statement_file, args.timeout)
     finally:
@@ -156,11 +204,18 @@ def one_run(args, task, view, repeat, work):
         if not args.cache_dir:
             shutil.rmtree(cache, ignore_errors=True)
     (base / "agent.log").write_text(agent["stdout"] + "\n--- stderr ---\n" + agent["stderr"])
-    result = {"task": task["id"], "view": view, "repeat": repeat, "trace": str(trace),
-              "gold_files": gold_files, "gold_functions": gold_functions,
-              "answer": read_answer(answer, agent["stdout"]),
-              "agent": {k: agent[k] for k in ("exit_code", "timed_out", "seconds")}}
-    result["trace_measures"] = trace_measures(args.anchorfs, trace)
+    result["answer"] = read_answer(answer, agent["stdout"])
+    result["agent"] = {k: agent[k] for k in ("exit_code", "timed_out", "seconds")}
+    result["trace_header"] = trace_header(trace)
+    if agent["timed_out"]:
+        result["error"] = f"agent timed out after {args.timeout:g} s"
+    elif agent["exit_code"] != 0:
+        result["error"] = f"agent exit {agent['exit_code']}: {tail(agent['stderr'])}"
+    try:
+        result["trace_measures"] = trace_measures(args.anchorfs, trace)
+    except (subprocess.CalledProcessError, ValueError, KeyError, IndexError) as error:
+        detail = tail(error.stderr) if isinstance(error, subprocess.CalledProcessError) else error
+        result["error"] = result["error"] or f"trace report failed: {detail}"
     if not args.keep_checkouts:
         shutil.rmtree(repo, ignore_errors=True)
     return result
@@ -172,8 +227,9 @@ def score(result, ks):
     for k in ks:
         row[f"File@{k}"] = metrics.hit_at_k(answer["files"], result["gold_files"], k)
         row[f"Func@{k}"] = metrics.hit_at_k(answer["functions"], result["gold_functions"], k)
-    row["Rounds"] = result["trace_measures"]["rounds"]
-    row["LFR"] = result["trace_measures"]["lfr"]
+    measures = result["trace_measures"] or {}
+    row["Rounds"] = measures.get("rounds")
+    row["LFR"] = measures.get("lfr")
     return row
 
 
@@ -192,8 +248,8 @@ def aggregate(results, views, ks, rule, repeats):
     names = [f"File@{k}" for k in ks] + [f"Func@{k}" for k in ks] + ["Rounds", "LFR"]
     table = {}
     for view in views:
-        rows = [r for r in results if r["view"] == view]
-        entry = {}
+        rows = [r for r in results if r["view"] == view and not r["error"]]
+        entry = {"failed": sum(1 for r in results if r["view"] == view and r["error"])}
         for name in names:
             per_repeat = [metrics.mean([r["scores"][name] for r in rows if r["repeat"] == rep])
                           for rep in range(repeats)]
@@ -220,7 +276,8 @@ def stability(args, results, views):
     out = {}
     for view in views:
         for task in sorted({r["task"] for r in results}):
-            traces = [r["trace"] for r in results if r["view"] == view and r["task"] == task]
+            traces = [r["trace"] for r in results
+                      if r["view"] == view and r["task"] == task and not r["error"]]
             if len(traces) < 2:
                 continue
             report = json.loads(subprocess.run([args.anchorfs, "trace", "report", "--json",
@@ -234,12 +291,15 @@ def fmt(value, digits=3):
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def markdown(table, stab, views, ks, n_tasks, repeats, rule):
+def markdown(table, stab, views, ks, n_tasks, repeats, rule, results, mounts, plots_note):
     names = ([f"File@{k}" for k in ks] + [f"Func@{k}" for k in ks] +
              [f"Pass@{k}" for k in ks] + ["Rounds", "LFR"])
     lines = [f"# Study results: {n_tasks} tasks x {len(views)} views x {repeats} repeats", "",
-             f"mean ± std over repeats; [95% bootstrap CI over tasks]; Pass@k: success = {rule}",
-             "", "| view | " + " | ".join(names) + " |", "| --- " * (len(names) + 1) + "|"]
+             f"mean ± std over repeats; [95% bootstrap CI over tasks]; Pass@k: success = {rule}; "
+             "failed runs are left out of the measures", "", "Mounts:", ""]
+    lines += [f"- {view}: `anchorfs mount {' '.join(mounts[view])}`" for view in views]
+    lines += ["", "| view | failed | " + " | ".join(names) + " |",
+              "| --- " * (len(names) + 2) + "|"]
     for view in views:
         cells = []
         for name in names:
@@ -251,7 +311,13 @@ def markdown(table, stab, views, ks, n_tasks, repeats, rule):
             if ci:
                 cell += f" [{fmt(ci[0])}, {fmt(ci[1])}]"
             cells.append(cell)
-        lines.append(f"| {view} | " + " | ".join(cells) + " |")
+        lines.append(f"| {view} | {table[view]['failed']} | " + " | ".join(cells) + " |")
+    failed = [r for r in results if r["error"]]
+    if failed:
+        lines += ["", f"## Failed runs ({len(failed)})", "", "| task | view | repeat | error |",
+                  "| --- | --- | --- | --- |"]
+        lines += [f"| {r['task']} | {r['view']} | {r['repeat']} | ERROR: "
+                  f"{r['error'].replace('|', '/')} |" for r in failed]
     if stab:
         lines += ["", "## Run-to-run stability (primary sessions)", "",
                   "| view | task | files visited | visited-set variance | Jaccard distance | "
@@ -261,6 +327,8 @@ def markdown(table, stab, views, ks, n_tasks, repeats, rule):
                 lines.append(f"| {view} | {task} | {fmt(s['visited_mean'], 2)} ± "
                              f"{fmt(s['visited_std'], 2)} | {fmt(s['visited_variance'], 4)} | "
                              f"{fmt(s['jaccard_distance'], 4)} | {fmt(s['edit_distance'], 4)} |")
+    if plots_note:
+        lines += ["", f"Plots: {plots_note}"]
     return "\n".join(lines) + "\n"
 
 
@@ -282,24 +350,39 @@ def main(argv=None):
                 result = one_run(args, task, view, repeat, work)
                 result["scores"] = score(result, ks)
                 results.append(result)
-                print(f"{task['id']} {view} #{repeat}: {json.dumps(result['scores'])}",
-                      file=sys.stderr)
+                status = f"ERROR: {result['error']}" if result["error"] else \
+                    json.dumps(result["scores"])
+                print(f"{task['id']} {view} #{repeat}: {status}", file=sys.stderr)
     table = aggregate(results, views, ks, args.success, args.repeats)
     stab = stability(args, results, views)
-    summary = {"tasks": len(tasks), "views": views, "repeats": args.repeats, "k": ks,
-               "success": args.success, "table": table, "stability": stab, "runs": results}
-    (out / "results.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
-    (out / "results.md").write_text(markdown(table, stab, views, ks, len(tasks), args.repeats,
-                                             args.success))
-    if not args.no_plots:
+    mounts = {view: mount_options(args, view) for view in views}
+    plots_note = None
+    if args.no_plots:
+        plots_note = "not written (--no-plots)"
+    else:
         try:
             import plots
-        except ImportError as error:  # results are written; only the pictures are missing
-            print(f"warning: no plots ({error}): install python3-matplotlib and run with the "
-                  "system python3", file=sys.stderr)
+        except ImportError as error:  # results are still written; only the pictures are missing
+            plots_note = (f"NOT WRITTEN: {sys.executable} cannot import matplotlib ({error}); "
+                          "install python3-matplotlib (scripts/install-deps.sh) and run the "
+                          "harness with /usr/bin/python3, or pass --no-plots")
+            print(f"warning: plots {plots_note}", file=sys.stderr)
         else:
             plots.write_plots(table, views, ks, out)
+    failed = [r for r in results if r["error"]]
+    summary = {"tasks": len(tasks), "views": views, "repeats": args.repeats, "k": ks,
+               "success": args.success, "mounts": mounts, "failed": len(failed),
+               "plots": plots_note or "written", "table": table, "stability": stab,
+               "runs": results}
+    (out / "results.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    (out / "results.md").write_text(markdown(table, stab, views, ks, len(tasks), args.repeats,
+                                             args.success, results, mounts, plots_note))
     print((out / "results.md").read_text())
+    if failed:
+        print(f"{'warning' if args.allow_failures else 'error'}: {len(failed)} of "
+              f"{len(results)} runs failed (see the failed runs in {out / 'results.md'})",
+              file=sys.stderr)
+        return 0 if args.allow_failures else 1
     return 0
 
 

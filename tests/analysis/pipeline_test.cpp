@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "analysis/source_files.h"
 #include "tests/analysis/temp_repo.h"
@@ -95,6 +96,45 @@ TEST(Determinism, SameGraphForAnyThreadCount) {
     const Edge& b = one.graph.edges[i];
     EXPECT_TRUE(std::tie(a.relation, a.from, a.to) < std::tie(b.relation, b.from, b.to));
   }
+}
+
+// Front ends resolve side by side; the graph is the same as when they resolved one by one.
+TEST(Determinism, SameGraphForAnyThreadCountAcrossFrontEnds) {
+  TempRepo repo;
+  write_generated_repo(repo);
+  repo.write("go.mod", "module example.com/m\n\ngo 1.19\n");
+  repo.write("cmd/main.go",
+             "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { lib.Run() }\n");
+  repo.write("lib/lib.go", "package lib\n\nfunc Run() { helper() }\n\nfunc helper() {}\n");
+  repo.write("Cargo.toml", "[package]\nname = \"m\"\nversion = \"0.1.0\"\n");
+  repo.write("src/lib.rs", "mod util;\npub fn run() { util::helper(); }\n");
+  repo.write("src/util.rs", "pub fn helper() {}\n");
+  repo.write("web/app.js", "import { helper } from './util.js';\nexport function run() { helper(); }\n");
+  repo.write("web/util.js", "export function helper() {}\n");
+  repo.write("java/A.java", "class A extends B { void run() { go(); } }\n");
+  repo.write("java/B.java", "class B { void go() {} }\n");
+  const Analysis one = repo.analyze(1);
+  const Analysis many = repo.analyze(4);
+  std::set<std::string> languages;
+  for (const FileInfo& file : one.graph.files) languages.insert(file.language);
+  EXPECT_GE(languages.size(), 5u);
+  ASSERT_EQ(one.graph.entities.size(), many.graph.entities.size());
+  for (size_t e = 0; e < one.graph.entities.size(); ++e) {
+    EXPECT_EQ(one.graph.id(static_cast<EntityIndex>(e)),
+              many.graph.id(static_cast<EntityIndex>(e)));
+  }
+  EXPECT_EQ(one.graph.edges, many.graph.edges);
+  EXPECT_EQ(one.graph.labels, many.graph.labels);
+  // Every front end contributed calls of its own.
+  std::map<EntityIndex, std::string> language_of_file;
+  for (const FileInfo& file : one.graph.files) language_of_file[file.entity] = file.language;
+  std::set<std::string> calling;
+  for (const Edge& edge : one.graph.edges) {
+    if (edge.relation == Relation::Calls) {
+      calling.insert(language_of_file[one.graph.entities[edge.from].file]);
+    }
+  }
+  EXPECT_EQ(calling, languages);
 }
 
 class MemoryCache : public FactCache {

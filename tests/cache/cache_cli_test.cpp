@@ -47,6 +47,17 @@ class CacheCli : public ::testing::Test {
     return run(args, 120s * timeout_scale(), options);
   }
 
+  // A private file holding the farm key every machine of the test's farm reads.
+  std::string farm_key_file(mode_t mode = 0600) {
+    const std::string path = tmp_.path() + "/farm.key";
+    {
+      std::ofstream out(path, std::ios::trunc);
+      out << "a farm key of thirty-two bytes!!\n";
+    }
+    ::chmod(path.c_str(), mode);
+    return path;
+  }
+
   RunResult render(const std::string& cache_dir) {
     return anchorfs({"render", repo_, kRendered, "--cache-dir", cache_dir});
   }
@@ -173,9 +184,11 @@ TEST_F(CacheCli, TwoMachinesSharingRedisAndRedisGoingAway) {
   ASSERT_TRUE(redis.ok());
   const std::string mnt = tmp_.path() + "/mnt";
   fs::create_directories(mnt);
+  const std::string key = farm_key_file();
   const auto mount_with = [&](const std::string& root) {
     MountOptions options;
-    options.extra_args = {"--cache-dir", tmp_.path() + "/" + root, "--remote-cache", redis.url()};
+    options.extra_args = {"--cache-dir", tmp_.path() + "/" + root,  "--remote-cache",
+                          redis.url(),   "--remote-cache-key-file", key};
     options.cache_home = tmp_.path() + "/xdg-cache";
     return std::make_unique<MountSession>(repo_, mnt, options);
   };
@@ -191,6 +204,50 @@ TEST_F(CacheCli, TwoMachinesSharingRedisAndRedisGoingAway) {
   auto third = mount_with("machine-c");
   EXPECT_NE(third->log().find("local cache only"), std::string::npos) << third->log();
   EXPECT_EQ(third->log().find(":6379"), std::string::npos);
+}
+
+// The Redis password never goes on a command line (every user reads /proc/PID/cmdline): refused
+// there, taken from a private file or the environment.
+TEST_F(CacheCli, TheRemotePasswordComesFromAFileOrTheEnvironmentNeverArgv) {
+  const std::string redis_dir = tmp_.path() + "/redis";
+  fs::create_directories(redis_dir);
+  cache::testing::RedisServer redis(redis_dir, "pa55-w0rd");
+  ASSERT_TRUE(redis.ok());
+  const std::string key = farm_key_file();
+  const std::string address = "redis://127.0.0.1:" + std::to_string(redis.port()) + "/0";
+  const RunResult in_argv =
+      anchorfs({"render", repo_, kRendered, "--cache-dir", tmp_.path() + "/a", "--remote-cache",
+                redis.url(), "--remote-cache-key-file", key});
+  EXPECT_FALSE(in_argv.status.ok()) << "a password in argv was accepted";
+  EXPECT_NE(in_argv.err.find("visible to every user"), std::string::npos) << in_argv.err;
+  EXPECT_EQ(in_argv.err.find("pa55-w0rd"), std::string::npos) << in_argv.err;
+
+  const std::string password = tmp_.path() + "/redis.password";
+  {
+    std::ofstream out(password);
+    out << "pa55-w0rd\n";
+  }
+  ::chmod(password.c_str(), 0600);
+  const RunResult from_file =
+      anchorfs({"render", repo_, kRendered, "--cache-dir", tmp_.path() + "/b", "--remote-cache",
+                address, "--remote-cache-key-file", key, "--remote-cache-password-file", password});
+  EXPECT_TRUE(from_file.status.ok()) << from_file.err;
+  EXPECT_EQ(from_file.err.find("unusable"), std::string::npos) << from_file.err;
+  EXPECT_FALSE(redis.keys("anchorfs:g:*").empty()) << "nothing reached the remote tier";
+
+  ::chmod(password.c_str(), 0644);
+  const RunResult open_file =
+      anchorfs({"render", repo_, kRendered, "--cache-dir", tmp_.path() + "/c", "--remote-cache",
+                address, "--remote-cache-key-file", key, "--remote-cache-password-file", password});
+  EXPECT_FALSE(open_file.status.ok()) << "a password file every user can read was accepted";
+  EXPECT_NE(open_file.err.find("open to every user"), std::string::npos) << open_file.err;
+
+  env_.push_back("ANCHORFS_REMOTE_CACHE_PASSWORD=pa55-w0rd");
+  const RunResult from_env =
+      anchorfs({"render", repo_, kRendered, "--cache-dir", tmp_.path() + "/d", "--remote-cache",
+                address, "--remote-cache-key-file", key});
+  EXPECT_TRUE(from_env.status.ok()) << from_env.err;
+  EXPECT_EQ(from_env.err.find("unusable"), std::string::npos) << from_env.err;
 }
 
 }  // namespace

@@ -64,6 +64,7 @@ CacheOptions CacheTest::options() {
   CacheOptions o;
   o.repo_root = repo_;
   o.cache_dir = cache_root_;
+  o.farm_key = "the test farm's key, 32 bytes...";  // used only where a test sets a remote
   o.warn = [this](const std::string& message) {
     std::lock_guard lock(warnings_mutex_);
     warnings_.push_back(message);

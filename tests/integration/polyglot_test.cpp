@@ -57,7 +57,10 @@ class Polyglot : public ::testing::Test {
                "import { formatPrice } from \"./format\";\n\nexport class View {\n"
                "  render(cents) {\n    return formatPrice(cents);\n  }\n}\n");
     make_dirs(repo_ + "/native");
-    write_file(repo_ + "/native/util.c", "/* C has no front end */\nint util(void) { return 1; }\n");
+    write_file(repo_ + "/native/util.h", "int util(void);\n");
+    write_file(repo_ + "/native/util.c", "#include \"util.h\"\n\nint util(void) { return 1; }\n");
+    write_file(repo_ + "/native/main.c", "#include \"util.h\"\n\nint main(void) { return util(); }\n");
+    write_file(repo_ + "/native/build.sh", "#!/bin/sh\n# no front end reads shell\ncc *.c\n");
     write_file(repo_ + "/README.md", "# polyglot\n");
     make_dirs(mnt_);
   }
@@ -105,12 +108,14 @@ TEST_F(Polyglot, EachLanguageIsTaggedInItsOwnSyntaxAndOtherFilesPassThrough) {
   EXPECT_TRUE(contains(ts_format, "`${(cents / 100).toFixed(2)}\n// not a comment`;\n"))
       << ts_format;
 
-  EXPECT_EQ(view("native/util.c"), checkout("native/util.c"));
+  const std::string c_util = view("native/util.c");
+  EXPECT_TRUE(contains(c_util, "// CALLED_BY: native/main.c:main")) << c_util;
+  EXPECT_EQ(view("native/build.sh"), checkout("native/build.sh"));
   EXPECT_EQ(view("README.md"), checkout("README.md"));
   for (const std::string path :
        {"py/app/core.py", "go/store/store.go", "go/main.go", "rs/src/lib.rs", "rs/src/area.rs",
         "java/src/com/shop/Cart.java", "java/src/com/shop/Pricing.java", "web/src/format.ts",
-        "web/src/view.js"}) {
+        "web/src/view.js", "native/util.c", "native/main.c"}) {
     const ProcessResult stripped = anchorfs({"strip", mnt_ + "/" + path});
     ASSERT_EQ(stripped.exit_code, 0) << stripped.err;
     EXPECT_EQ(stripped.out, checkout(path)) << path;
@@ -127,7 +132,7 @@ TEST_F(Polyglot, StatsReportEveryLanguage) {
     EXPECT_GT(language["functions"].get<int>(), 0) << language.dump();
     EXPECT_GT(language["edges"]["calls"].get<int>(), 0) << language.dump();
   }
-  EXPECT_EQ(names, (std::set<std::string>{"go", "java", "javascript", "python", "rust"}));
+  EXPECT_EQ(names, (std::set<std::string>{"c", "go", "java", "javascript", "python", "rust"}));
 }
 
 TEST_F(Polyglot, GitInTheMountSeesTheCheckoutsBytesInEveryLanguage) {

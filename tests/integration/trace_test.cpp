@@ -118,6 +118,25 @@ TEST_F(TracedMount, RecordsProcessesReadsTheTagLinksReturnedAndDefinitionSpans) 
   EXPECT_EQ(processes, 2);
 }
 
+// The header says how the tags were made: the style and the mount's options as given.
+TEST_F(TracedMount, HeaderRecordsTheMountConfiguration) {
+  traced({{"cat", mnt_ + "/pkg/b.py"}},
+         {"--style", "lean", "--max-links", "3", "--tag-budget", "12.5"});
+  const json header = trace_lines(trace_).front();
+  EXPECT_EQ(header["style"], "lean");
+  EXPECT_EQ(header["options"], (json{{"view", "topo"},
+                                     {"style", "lean"},
+                                     {"max_links", "3"},
+                                     {"tag_budget", "12.5"},
+                                     {"watch", "no"},
+                                     {"writable", "no"}}));
+  const ProcessResult report = anchorfs({"trace", "report", "--json", trace_});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const json run = json::parse(report.out)["runs"][0];
+  EXPECT_EQ(run["style"], "lean");
+  EXPECT_EQ(run["options"]["max_links"], "3");
+}
+
 TEST_F(TracedMount, KeepingTheKernelCacheSeesOnlyTheFirstRead) {
   traced({{"cat", mnt_ + "/pkg/b.py"}, {"cat", mnt_ + "/pkg/b.py"}}, {"--trace-keep-cache"});
   size_t reads = 0;

@@ -59,7 +59,8 @@ std::string syntax_without_comments(const TSLanguage* language, std::string_view
 }
 
 void expect_tags_change_no_program(const std::string& root, const analysis::Graph& graph,
-                                   std::string_view language_name, const TSLanguage* language) {
+                                   std::string_view language_name,
+                                   const std::function<const TSLanguage*(std::string_view)>& grammar_of) {
   for (render::View view : {render::View::Topo, render::View::Inv, render::View::Dense}) {
     for (render::Style style : {render::Style::Paper, render::Style::Lean}) {
       render::ViewOptions options;
@@ -71,6 +72,7 @@ void expect_tags_change_no_program(const std::string& root, const analysis::Grap
         const std::string path = graph.id(graph.files[i].entity);
         const std::string original = read_file(root + "/" + path);
         const std::string& text = tagged.at(path);
+        const TSLanguage* language = grammar_of(path);
         SCOPED_TRACE(path + " in " + std::string(render::view_name(view)) + "/" +
                      std::string(render::style_name(style)));
         EXPECT_EQ(render::strip(text), original);
@@ -80,6 +82,12 @@ void expect_tags_change_no_program(const std::string& root, const analysis::Grap
       }
     }
   }
+}
+
+void expect_tags_change_no_program(const std::string& root, const analysis::Graph& graph,
+                                   std::string_view language_name, const TSLanguage* language) {
+  expect_tags_change_no_program(root, graph, language_name,
+                                [language](std::string_view) { return language; });
 }
 
 std::vector<std::string> edge_lines(const analysis::Graph& graph) {

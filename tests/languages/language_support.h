@@ -4,6 +4,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -29,6 +30,11 @@ std::string syntax_without_comments(const TSLanguage* language, std::string_view
 // Failures are reported with the file, view and style.
 void expect_tags_change_no_program(const std::string& root, const analysis::Graph& graph,
                                    std::string_view language_name, const TSLanguage* language);
+
+// The same for a front end with several grammars: `grammar_of(path)` names each file's.
+void expect_tags_change_no_program(const std::string& root, const analysis::Graph& graph,
+                                   std::string_view language_name,
+                                   const std::function<const TSLanguage*(std::string_view)>& grammar_of);
 
 // "FROM relation TO" for every Imports, Calls and Inherits edge, sorted, without duplicates.
 std::vector<std::string> edge_lines(const analysis::Graph& graph);

@@ -72,7 +72,8 @@ TEST(Identifiers, WordsNotStartingWithADigit) {
 // Session 100: an editor process (pid 11) reads m/x.py's f (whose tag names y.g), then y.py
 // (structural), an rg scan, z.py whose `h` appeared in x.py's code (lexical), w.py (exploratory),
 // x.py again (structural: a tag in y.py named x.f). A python process reading five files counts
-// as one search. Session 200 reads one file.
+// as one search. Session 200 reads one file. rg's pattern is unknown (no command line): it may
+// have listed z.py and w.py, which it read.
 class TwoSessions : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -88,10 +89,12 @@ class TwoSessions : public ::testing::Test {
     run_.files[5] =
         file("m/w.py", 10, {}, {{0, 10, "file", "m/w.py"}, {0, 10, "function", "m/w.py:q"}});
     run_.files[6] = file("m/v.py", 10, {}, {{0, 10, "file", "m/v.py"}});
+    run_.files[7] = file("m/u.py", 10, {}, {{0, 10, "file", "m/u.py"}});
     texts_["m/x.py"] = "def f():\n    h()\n\n\ndef k():\n    pass\n\n\n\n\n";
     texts_["m/y.py"] = "def g(): 1";
     texts_["m/z.py"] = "def h(): 1";
     texts_["m/w.py"] = "def q(): 1";
+    texts_["m/u.py"] = "u = 1";
     run_.processes[11] = process(11, 100, "cat");
     run_.processes[12] = process(12, 100, "rg");
     run_.processes[13] = process(13, 100, "python3");
@@ -105,7 +108,7 @@ class TwoSessions : public ::testing::Test {
     e.push_back(read(3.1, 12, 5, "m/w.py", 0, 10));
     e.push_back(read(4.0, 11, 4, "m/z.py", 0, 10));
     e.push_back(read(5.0, 11, 5, "m/w.py", 0, 10));
-    for (uint64_t ino : {2, 3, 4, 5, 6}) {
+    for (uint64_t ino : {3, 4, 5, 6, 7}) {  // not x.py: the last hop stays structural
       e.push_back(read(6.0, 13, ino, run_.files[ino].path, 0, 10));
     }
     e.push_back(read(7.0, 11, 2, "m/x.py", 0, 10));
@@ -196,6 +199,12 @@ TEST_F(TwoSessions, ClassifiesEveryHopAsTheHandWorkedTrajectorySays) {
   EXPECT_TRUE(s.visits[4].revisit);
   EXPECT_TRUE(s.visits[4].after_search);
 
+  // rg read z.py and w.py, python3 neither x.py nor y.py.
+  EXPECT_EQ((std::vector<bool>{s.visits[0].found_by_search, s.visits[1].found_by_search,
+                               s.visits[2].found_by_search, s.visits[3].found_by_search,
+                               s.visits[4].found_by_search}),
+            (std::vector<bool>{false, false, true, true, false}));
+
   const SessionMetrics& m = s.metrics;
   EXPECT_EQ(m.visits, 5u);
   EXPECT_EQ(m.searches, 2u);
@@ -224,6 +233,83 @@ TEST_F(TwoSessions, UnavailableTextIsFlaggedNotGuessed) {
   const Session s = sessions(run_, options_)[0];
   EXPECT_TRUE(s.visits[0].text_unavailable);
   EXPECT_EQ(s.visits[2].hop, HopKind::Exploratory);  // no text read: z's `h` unseen
+}
+
+// The rule of docs/study.md, hand-worked. `grep -rlw helper .` reads all four files; a.py's tag
+// names b.py:helper and d.py:caller. b.py spells `helper`, so grep listed it: reaching it is not
+// following the tag, however the tag named it (lexical: a.py's code says `helper`). d.py does not
+// spell it: only the tag could have led there (structural). c.py: neither (exploratory).
+// LFR = 1/3, where counting every tagged target would say 2/3.
+TEST(FoundBySearch, AGrepHitIsNotStructuralEvenWhenATagNamedIt) {
+  trace::Run run;
+  run.files[2] = file("a.py", 24, {}, {{0, 24, "function", "a.py:run"}});
+  run.files[3] = file("b.py", 15, {}, {{0, 15, "function", "b.py:helper"}});
+  run.files[4] = file("c.py", 14, {}, {{0, 14, "function", "c.py:other"}});
+  run.files[5] = file("d.py", 15, {}, {{0, 15, "function", "d.py:caller"}});
+  const std::map<std::string, std::string> texts{{"a.py", "def run():\n    helper()\n"},
+                                                 {"b.py", "def helper(): 1"},
+                                                 {"c.py", "def other(): 1"},
+                                                 {"d.py", "def caller(): 1"}};
+  run.processes[51] = process(51, 100, "grep");
+  run.processes[51].cmdline = "grep -rlw helper .";
+  for (pid_t pid : {52, 53, 54, 55}) run.processes[pid] = process(pid, 100, "cat");
+  for (uint64_t ino : {2, 3, 4, 5}) {
+    run.events.push_back(read(1.0, 51, ino, run.files[ino].path, 0, 15));
+  }
+  run.events.push_back(read(2.0, 52, 2, "a.py", 0, 24, {"b.py:helper", "d.py:caller"}));
+  run.events.push_back(read(3.0, 53, 3, "b.py", 0, 15));
+  run.events.push_back(read(4.0, 54, 5, "d.py", 0, 15));
+  run.events.push_back(read(5.0, 55, 4, "c.py", 0, 14));
+  NavigationOptions options;
+  options.original = [&texts](const trace::Run&, const FileRecord& f) {
+    return std::optional<std::string>(texts.at(f.path));
+  };
+  const Session s = sessions(run, options)[0];
+  ASSERT_EQ(s.visits.size(), 4u);
+  EXPECT_TRUE(s.visits[1].found_by_search);
+  EXPECT_EQ(s.visits[1].hop, HopKind::Lexical);
+  EXPECT_EQ(s.visits[1].via, "b.py:helper");
+  EXPECT_FALSE(s.visits[2].found_by_search);
+  EXPECT_EQ(s.visits[2].hop, HopKind::Structural);
+  EXPECT_EQ(s.visits[2].via, "d.py:caller");
+  EXPECT_FALSE(s.visits[3].found_by_search);
+  EXPECT_EQ(s.visits[3].hop, HopKind::Exploratory);
+  EXPECT_EQ(s.metrics.structural, 1u);
+  EXPECT_DOUBLE_EQ(s.metrics.lfr, 1.0 / 3.0);
+
+  // An agent that follows no link: grep, then cat every hit. Tags name each hit, none counts.
+  run.events.erase(run.events.begin() + 6, run.events.end());  // keep grep, a.py, b.py
+  const Session no_link = sessions(run, options)[0];
+  EXPECT_EQ(no_link.metrics.hops, 1u);
+  EXPECT_EQ(no_link.metrics.structural, 0u);
+  EXPECT_DOUBLE_EQ(no_link.metrics.lfr, 0.0);
+}
+
+TEST(SearchMayList, ReadsThePatternFromTheCommandLine) {
+  EXPECT_TRUE(search_may_list("grep", "grep -rlw helper .", "x = helper()"));
+  EXPECT_FALSE(search_may_list("grep", "grep -rlw helper .", "x = 1"));
+  EXPECT_TRUE(search_may_list("grep", "grep -rlwZ --include=*.py -- helper .", "helper"));
+  EXPECT_FALSE(search_may_list("grep", "grep -rn -A 3 helper .", "x = 3"));  // -A takes 3
+  EXPECT_TRUE(search_may_list("grep", "grep -rn -A3 helper .", "helper"));
+  EXPECT_TRUE(search_may_list("rg", "rg -i HELPER", "helper"));
+  EXPECT_FALSE(search_may_list("rg", "rg HELPER", "helper"));
+  EXPECT_TRUE(search_may_list("rg", "rg -e foo -e bar src", "bar"));
+  EXPECT_FALSE(search_may_list("rg", "rg -e foo -e bar src", "src"));
+  EXPECT_TRUE(search_may_list("rg", "rg --glob *.py def\\s+helper", "def helper"));
+  EXPECT_FALSE(search_may_list("rg", "rg --glob *.py def\\s+helper", "helper"));
+  EXPECT_TRUE(search_may_list("grep", "grep -r foo\\|bar .", "bar"));
+  EXPECT_TRUE(search_may_list("rg", "rg foo|bar", "bar"));
+  EXPECT_TRUE(search_may_list("rg", "rg \\bhelper\\b", "helper"));
+  EXPECT_TRUE(search_may_list("git", "git grep -n helper", "helper"));
+  EXPECT_FALSE(search_may_list("git", "git grep -n helper", "x"));
+  // What cannot be told may have listed the file: inverted or file-given patterns, other tools,
+  // a pattern without identifiers.
+  EXPECT_TRUE(search_may_list("grep", "grep -rv helper .", "x"));
+  EXPECT_TRUE(search_may_list("grep", "grep -f patterns.txt .", "x"));
+  EXPECT_TRUE(search_may_list("python3", "python3 scan.py", "x"));
+  EXPECT_TRUE(search_may_list("git", "git log -p", "x"));
+  EXPECT_TRUE(search_may_list("rg", "rg [0-9]+", "x"));
+  EXPECT_TRUE(search_may_list("grep", "", "x"));
 }
 
 }  // namespace

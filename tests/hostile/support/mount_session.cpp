@@ -1,8 +1,6 @@
 // Test-side control of an anchorfs daemon: start, readiness, watchdog, cleanup.
 #include "tests/hostile/support/mount_session.h"
 
-#include "tests/support/mount_table.h"
-
 #include <signal.h>
 #include <sys/mount.h>
 
@@ -10,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "tests/support/mount_table.h"
 
 namespace anchorfs::testing {
 const std::string& anchorfs_binary() {
@@ -79,7 +79,11 @@ MountSession::MountSession(std::string repo, std::string mountpoint, const Mount
   const auto start = std::chrono::steady_clock::now();
   daemon_ = std::make_unique<Child>(argv, spawn);
   const auto deadline = start + options.ready_timeout * timeout_scale();
-  while (!is_fuse_mounted(mountpoint_)) {
+  // Ready is the daemon's own word for it: in the foreground it prints "anchorfs: mounted ..."
+  // once it serves, a little after the kernel lists the mount. Waiting for the listing alone
+  // let a test read the log before that line (under load, the first mount's "parsed" was missing).
+  while (!is_fuse_mounted(mountpoint_) ||
+         read_text_file(err_path_).find("anchorfs: mounted ") == std::string::npos) {
     if (auto status = daemon_->wait_for(std::chrono::milliseconds(20))) {
       throw std::runtime_error("anchorfs mount exited before the mount was ready (" +
                                status->describe() + "):\n" + log());

@@ -56,7 +56,8 @@ struct MountOptions {
 
 class MountSession {
  public:
-  // Starts the daemon and waits until the mount is listed; throws with the daemon's log when it
+  // Starts the daemon and waits until the mount is listed and the daemon said it serves (its
+  // "anchorfs: mounted ..." line, so log() holds the summary); throws with the daemon's log when it
   // exits first or the timeout passes.
   MountSession(std::string repo, std::string mountpoint, const MountOptions& options = {});
   ~MountSession();  // unmounts (bounded) and kills the daemon if still alive

@@ -1,0 +1,681 @@
+// The C and C++ extractor: definitions with tag anchors a preprocessor cannot see, includes,
+// prototypes, typed names and call sites, in one walk of the syntax tree.
+#include "analysis/cfamily/extract.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/cfamily/lexical.h"
+#include "analysis/code/anchors.h"
+#include "analysis/code/syntax.h"
+#include "analysis/code/text_layout.h"
+#include "analysis/code/walk.h"
+
+namespace anchorfs::analysis::cfamily {
+namespace {
+
+using code::field;
+using code::text_of;
+using code::type_of;
+
+// tree-sitter's ERROR node (ts_builtin_sym_error; runtime 0.20 has no ts_node_is_error).
+constexpr TSSymbol kErrorSymbol = static_cast<TSSymbol>(-1);
+
+bool is(TSNode node, std::string_view type) {
+  return !ts_node_is_null(node) && type_of(node) == type;
+}
+
+// "A<T>" -> "A", "ns::B<int>::C" -> "ns::B::C": template arguments never name a class.
+std::string without_template_arguments(std::string_view text) {
+  std::string out;
+  int depth = 0;
+  for (const char c : text) {
+    if (c == '<') {
+      ++depth;
+    } else if (c == '>') {
+      if (depth > 0) --depth;
+    } else if (depth == 0 && c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+      out += c;
+    }
+  }
+  if (out.starts_with("::")) out.erase(0, 2);
+  return out;
+}
+
+// "ns::A" -> "ns.A": the id form of a qualified name.
+std::string dotted(std::string_view qualified) {
+  std::string out;
+  for (size_t i = 0; i < qualified.size(); ++i) {
+    if (qualified.compare(i, 2, "::") == 0) {
+      out += '.';
+      ++i;
+    } else {
+      out += qualified[i];
+    }
+  }
+  return out;
+}
+
+class Extractor {
+ public:
+  Extractor(std::string_view bytes, Dialect dialect)
+      : bytes_(bytes),
+        dialect_(dialect),
+        cpp_(dialect == Dialect::Cpp),
+        unsafe_(unsafe_line_starts(bytes, cpp_)) {}
+
+  code::CodeFacts run(TSNode root) {
+    walk(root, 0, 0);
+    // C's meaning is the preprocessor's and the compiler's, not tree-sitter's: a tag line at a
+    // line start the lexical scan allows is whitespace to both, so a file the grammar only
+    // partly understands (macros it cannot expand) is still tagged. Too deep is not.
+    facts_.parsed_cleanly = !too_deep_;
+    if (const auto anchor = code::file_anchor(bytes_, false); anchor && safe(*anchor)) {
+      facts_.has_file_anchor = true;
+      facts_.file_anchor = *anchor;
+    }
+    return std::move(facts_);
+  }
+
+ private:
+  std::string_view text(TSNode node) const { return text_of(node, bytes_); }
+
+  bool safe(uint64_t line_start) const {
+    // The row of a line start: count the line breaks before it (only for anchors, a few per file).
+    const uint32_t row = line_row(line_start);
+    return row < unsafe_.size() && !unsafe_[row];
+  }
+
+  uint32_t line_row(uint64_t offset) const {
+    // Anchors arrive in increasing order mostly; restart the count when one goes backwards.
+    if (offset < row_offset_) {
+      row_offset_ = 0;
+      row_ = 0;
+    }
+    for (uint64_t i = row_offset_; i < offset && i < bytes_.size(); ++i) {
+      if (bytes_[i] == '\n') ++row_;
+    }
+    row_offset_ = offset;
+    return row_;
+  }
+
+  void walk_children(TSNode node, uint32_t scope, int depth) {
+    if (ts_node_child_count(node) == 0) return;
+    cursors_.each_named(node, static_cast<size_t>(depth),
+                        [&](TSNode child) { walk(child, scope, depth + 1); });
+  }
+
+  void walk(TSNode node, uint32_t scope, int depth) {
+    if (depth > code::kMaxDepth) {
+      too_deep_ = true;
+      return;
+    }
+    if (ts_node_symbol(node) == kErrorSymbol) {
+      // What error recovery produced is no definition; calls inside are still calls.
+      const bool saved = std::exchange(in_error_, true);
+      walk_children(node, scope, depth);
+      in_error_ = saved;
+      return;
+    }
+    switch (kind_of(node, dialect_)) {
+      case Node::FunctionDefinition:
+        function_definition(node, scope, depth);
+        return;
+      case Node::Declaration:
+        declaration(node, scope, depth);
+        return;
+      case Node::StructLike:
+      case Node::EnumSpecifier:
+        type_specifier(node, scope, depth, {});
+        return;
+      case Node::TypeDefinition:
+        type_definition(node, scope, depth);
+        return;
+      case Node::Namespace:
+        namespace_definition(node, scope, depth);
+        return;
+      case Node::PreprocInclude:
+        include(node);
+        return;
+      case Node::PreprocFunctionDef:
+        macro(node, scope);
+        return;
+      case Node::Call:
+        call(node, scope);
+        break;
+      case Node::New:
+        new_expression(node, scope);
+        break;
+      case Node::PreprocOther:
+      case Node::Comment:
+      case Node::Literal:
+        return;
+      default:
+        break;
+    }
+    walk_children(node, scope, depth);
+  }
+
+  // --- Definitions ----------------------------------------------------------------------------
+
+  // The node a definition's block goes above: the definition, or the template declaration or
+  // single-declaration `extern "C"` around it (never between them).
+  static TSNode outermost(TSNode node) {
+    for (TSNode parent = ts_node_parent(node); !ts_node_is_null(parent);
+         parent = ts_node_parent(parent)) {
+      const std::string_view t = type_of(parent);
+      if (t != "template_declaration" && t != "linkage_specification") break;
+      node = parent;
+    }
+    return node;
+  }
+
+  uint32_t add_definition(code::Definition def, TSNode anchor_node) {
+    const TSNode first = code::attached_start(outermost(anchor_node), bytes_, {"comment"});
+    if (const auto start = code::own_line_start(bytes_, ts_node_start_byte(first));
+        start && safe(*start)) {
+      def.has_anchor = true;
+      def.anchor_offset = *start;
+      def.anchor_indent = std::string(code::indent_at(bytes_, *start));
+    }
+    facts_.definitions.push_back(std::move(def));
+    return static_cast<uint32_t>(facts_.definitions.size() - 1);
+  }
+
+  bool is_class_scope(uint32_t scope) const {
+    return scope != 0 && facts_.definitions[scope].kind == EntityKind::Class &&
+           facts_.definitions[scope].role != "namespace";
+  }
+
+  // The function_declarator inside a declarator (through pointers, references, parentheses and
+  // attributes), or a null node when it declares no function (`int (*fp)(int)` is a variable).
+  static TSNode function_declarator(TSNode declarator) {
+    for (int hops = 0; hops < 16 && !ts_node_is_null(declarator); ++hops) {
+      const std::string_view t = type_of(declarator);
+      if (t == "function_declarator") {
+        const TSNode inner = field(declarator, "declarator");
+        return is(inner, "parenthesized_declarator") ? TSNode{} : declarator;
+      }
+      if (t == "pointer_declarator" || t == "reference_declarator" ||
+          t == "attributed_declarator" || t == "init_declarator") {
+        declarator = field(declarator, "declarator");
+      } else if (t == "parenthesized_declarator") {
+        declarator = ts_node_named_child(declarator, 0);
+      } else {
+        return {};
+      }
+    }
+    return {};
+  }
+
+  // The declared name of a variable declarator, or a null node.
+  static TSNode declared_name(TSNode declarator) {
+    for (int hops = 0; hops < 16 && !ts_node_is_null(declarator); ++hops) {
+      const std::string_view t = type_of(declarator);
+      if (t == "identifier" || t == "field_identifier") return declarator;
+      if (t == "parenthesized_declarator") {
+        declarator = ts_node_named_child(declarator, 0);
+      } else {
+        declarator = field(declarator, "declarator");
+      }
+    }
+    return {};
+  }
+
+  struct FunctionName {
+    std::string name;   // simple
+    std::string owner;  // the written qualifier without template arguments ("ns::A"), or ""
+    TSNode node{};
+  };
+
+  FunctionName function_name(TSNode declarator) const {
+    FunctionName out;
+    TSNode name = field(declarator, "declarator");
+    std::string owner;
+    for (int hops = 0; hops < 16 && is(name, "qualified_identifier"); ++hops) {
+      const TSNode scope = field(name, "scope");
+      if (!ts_node_is_null(scope)) {
+        if (!owner.empty()) owner += "::";
+        owner += without_template_arguments(
+            text(is(scope, "template_type") ? field(scope, "name") : scope));
+      }
+      name = field(name, "name");
+    }
+    if (is(name, "template_function")) name = field(name, "name");
+    if (ts_node_is_null(name)) return out;
+    const std::string_view t = type_of(name);
+    if (t != "identifier" && t != "field_identifier" && t != "destructor_name" &&
+        t != "operator_name") {
+      return out;
+    }
+    out.name = without_template_arguments(text(name));
+    out.owner = std::move(owner);
+    out.node = name;
+    return out;
+  }
+
+  // Parameter count (required ones) and whether more may be passed (`...`, default values).
+  std::pair<uint32_t, bool> parameters(TSNode declarator, uint32_t scope, bool declare) {
+    const TSNode list = field(declarator, "parameters");
+    uint32_t arity = 0;
+    bool open = false;
+    const uint32_t n = ts_node_child_count(list);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode param = ts_node_child(list, i);
+      const std::string_view t = type_of(param);
+      if (t == "..." || t == "variadic_parameter" || t == "variadic_parameter_declaration") {
+        open = true;
+      } else if (t == "optional_parameter_declaration") {
+        open = true;
+        if (declare) typed_name(param, field(param, "declarator"), scope);
+      } else if (t == "parameter_declaration") {
+        const TSNode decl = field(param, "declarator");
+        // `f(void)` takes nothing.
+        if (ts_node_is_null(decl) && text(field(param, "type")) == std::string_view("void"))
+          continue;
+        ++arity;
+        if (declare) typed_name(param, decl, scope);
+      }
+    }
+    return {arity, open};
+  }
+
+  bool is_static(TSNode node) const {
+    const uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode child = ts_node_named_child(node, i);
+      if (is(child, "storage_class_specifier") && text(child) == std::string_view("static")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The latest class of this file named `name` declared in `scope`, or 0.
+  uint32_t class_in(std::string_view name, uint32_t scope) const {
+    for (uint32_t d = static_cast<uint32_t>(facts_.definitions.size()); d-- > 1;) {
+      const code::Definition& def = facts_.definitions[d];
+      if (def.kind == EntityKind::Class && def.parent == scope && def.name == name &&
+          def.role != "namespace" && def.role != "enum") {
+        return d;
+      }
+    }
+    return 0;
+  }
+
+  void function_definition(TSNode node, uint32_t scope, int depth) {
+    const TSNode declarator = function_declarator(field(node, "declarator"));
+    FunctionName fn = ts_node_is_null(declarator) ? FunctionName{} : function_name(declarator);
+    if (fn.name.empty() || in_error_ || ts_node_has_error(declarator)) {
+      walk_children(node, scope, depth);
+      return;
+    }
+    // C never nests functions: one inside another is tree-sitter reading a macro it cannot
+    // expand (`for_each_x(...) {`) as an unclosed block. It belongs where its enclosing one does.
+    while (!cpp_ && scope != 0 && facts_.definitions[scope].kind == EntityKind::Function) {
+      scope = facts_.definitions[scope].parent;
+    }
+    code::Definition def;
+    def.kind = EntityKind::Function;
+    def.line = code::line_of(fn.node);
+    def.exported = !is_static(node);
+    def.parent = scope;
+    def.name = fn.name;
+    uint32_t cls = is_class_scope(scope) ? scope : 0;
+    if (!fn.owner.empty()) {
+      // `A::f` joins class A when this file declares it here; elsewhere it is a top-level `A.f`.
+      const size_t sep = fn.owner.rfind("::");
+      const std::string_view last = sep == std::string::npos
+                                        ? std::string_view(fn.owner)
+                                        : std::string_view(fn.owner).substr(sep + 2);
+      cls = sep == std::string::npos ? class_in(last, scope) : 0;
+      if (cls != 0) {
+        def.parent = cls;
+      } else {
+        def.name = dotted(fn.owner) + "." + fn.name;
+        def.owner = fn.owner;
+      }
+    }
+    const std::string_view class_name =
+        cls != 0 ? std::string_view(facts_.definitions[cls].name)
+                 : fn.owner.substr(
+                       fn.owner.rfind("::") == std::string::npos ? 0 : fn.owner.rfind("::") + 2);
+    const bool member = cls != 0 || !fn.owner.empty();
+    def.role = !member                    ? "function"
+               : fn.name == class_name    ? "constructor"
+               : fn.name.starts_with("~") ? "destructor"
+                                          : "method";
+    const uint32_t d = add_definition(std::move(def), node);
+    const auto [arity, open] = parameters(declarator, d, cpp_);
+    facts_.definitions[d].arity = arity;
+    facts_.definitions[d].variadic = open;
+    const uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode child = ts_node_named_child(node, i);
+      const std::string_view t = type_of(child);
+      if (t == "compound_statement" || t == "field_initializer_list" || t == "try_statement") {
+        walk(child, d, depth + 1);
+      }
+    }
+  }
+
+  // A declaration or field declaration: prototypes, variables and fields of evident type,
+  // constructions, and what the initializers call.
+  void declaration(TSNode node, uint32_t scope, int depth) {
+    const TSNode type = field(node, "type");
+    if (!ts_node_is_null(type)) {
+      const Node k = kind_of(type, dialect_);
+      if (k == Node::StructLike || k == Node::EnumSpecifier)
+        type_specifier(type, scope, depth + 1, node);
+    }
+    TSTreeCursor cursor = ts_tree_cursor_new(node);
+    std::vector<TSNode> declarators;
+    std::vector<TSNode> others;
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        const TSNode child = ts_tree_cursor_current_node(&cursor);
+        const char* f = ts_tree_cursor_current_field_name(&cursor);
+        if (f != nullptr && std::string_view(f) == "declarator") {
+          declarators.push_back(child);
+        } else if (f != nullptr &&
+                   (std::string_view(f) == "default_value" || std::string_view(f) == "value")) {
+          others.push_back(child);
+        }
+      } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    for (const TSNode declarator : declarators) {
+      const TSNode fn = function_declarator(declarator);
+      if (!ts_node_is_null(fn)) {
+        FunctionName name = function_name(fn);
+        if (!name.name.empty() && !in_error_) {
+          facts_.declarations.push_back(
+              {scope, std::move(name.name), std::move(name.owner), code::line_of(fn)});
+        }
+        continue;
+      }
+      if (cpp_) {
+        typed_name(node, declarator, scope);
+        construction(type, declarator, scope);
+      }
+      if (is(declarator, "init_declarator")) {
+        const TSNode value = field(declarator, "value");
+        if (!ts_node_is_null(value)) walk(value, scope, depth + 1);
+      }
+    }
+    for (const TSNode other : others) walk(other, scope, depth + 1);
+  }
+
+  // The class a type names ("const ns::A<int>&" -> "ns::A"), "" for primitive and unnamed types.
+  std::string class_type(TSNode type) const {
+    if (ts_node_is_null(type)) return {};
+    const std::string_view t = type_of(type);
+    if (t == "type_identifier" || t == "qualified_identifier")
+      return without_template_arguments(text(type));
+    if (t == "template_type") return without_template_arguments(text(field(type, "name")));
+    if (t == "struct_specifier" || t == "class_specifier" || t == "union_specifier") {
+      return class_type(field(type, "name"));
+    }
+    return {};
+  }
+
+  void typed_name(TSNode decl, TSNode declarator, uint32_t scope) {
+    const TSNode name = declared_name(declarator);
+    if (ts_node_is_null(name)) return;
+    std::string type = class_type(field(decl, "type"));
+    if (type.empty()) return;
+    facts_.typed_names.push_back({scope, std::string(text(name)), std::move(type)});
+  }
+
+  // `A a(x);`, `A a{x};`, `A a;` in a function: a construction of A.
+  void construction(TSNode type, TSNode declarator, uint32_t scope) {
+    if (scope == 0 || facts_.definitions[scope].kind != EntityKind::Function) return;
+    std::string name = class_type(type);
+    if (name.empty() || (!is(type, "type_identifier") && !is(type, "qualified_identifier") &&
+                         !is(type, "template_type"))) {
+      return;
+    }
+    uint32_t arity = 0;
+    if (is(declarator, "init_declarator")) {
+      const TSNode value = field(declarator, "value");
+      if (!is(value, "argument_list") && !is(value, "initializer_list")) return;
+      arity = argument_count(value);
+    } else if (!is(declarator, "identifier")) {
+      return;  // pointers and references construct nothing
+    }
+    code::Call c;
+    c.scope = scope;
+    c.form = code::CallForm::Construct;
+    c.name = std::move(name);
+    c.line = code::line_of(declarator);
+    c.arity = arity;
+    facts_.calls.push_back(std::move(c));
+  }
+
+  // A struct, union, class or enum specifier; with a body it is a definition. `holder` is the
+  // declaration or typedef it is the type of (its block goes above that), or a null node.
+  void type_specifier(TSNode node, uint32_t scope, int depth, TSNode holder,
+                      std::string_view typedef_name = {}) {
+    const TSNode body = field(node, "body");
+    if (ts_node_is_null(body)) return;
+    const bool is_enum = kind_of(node, dialect_) == Node::EnumSpecifier;
+    const TSNode name_node = field(node, "name");
+    std::string name =
+        ts_node_is_null(name_node) ? std::string(typedef_name) : class_type(name_node);
+    if (name.find("::") != std::string::npos || name.empty() || in_error_) {
+      if (!is_enum)
+        walk(body, scope, depth + 1);  // anonymous members belong to the enclosing scope
+      return;
+    }
+    code::Definition def;
+    def.kind = EntityKind::Class;
+    def.parent = scope;
+    def.name = std::move(name);
+    def.line = code::line_of(ts_node_is_null(name_node) ? node : name_node);
+    def.exported = true;
+    const std::string_view t = type_of(node);
+    def.role = t == "struct_specifier"  ? "struct"
+               : t == "union_specifier" ? "union"
+               : t == "class_specifier" ? "class"
+                                        : "enum";
+    const uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode child = ts_node_named_child(node, i);
+      if (!is(child, "base_class_clause")) continue;
+      const uint32_t m = ts_node_named_child_count(child);
+      for (uint32_t j = 0; j < m; ++j) {
+        const std::string base = class_type(ts_node_named_child(child, j));
+        if (!base.empty()) def.bases.push_back(base);
+      }
+    }
+    const uint32_t d = add_definition(std::move(def), ts_node_is_null(holder) ? node : holder);
+    if (!is_enum) walk(body, d, depth + 1);
+  }
+
+  void type_definition(TSNode node, uint32_t scope, int depth) {
+    const TSNode type = field(node, "type");
+    const TSNode name = declared_name(field(node, "declarator"));
+    const std::string typedef_name =
+        ts_node_is_null(name) ? std::string() : std::string(text(name));
+    const Node k = ts_node_is_null(type) ? Node::Other : kind_of(type, dialect_);
+    if (k != Node::StructLike && k != Node::EnumSpecifier) return;
+    if (!ts_node_is_null(field(type, "body"))) {
+      type_specifier(type, scope, depth + 1, node, typedef_name);
+      return;
+    }
+    // `typedef struct x x_t;`: a name for a struct, union or enum.
+    if (typedef_name.empty() || in_error_) return;
+    code::Definition def;
+    def.kind = EntityKind::Class;
+    def.parent = scope;
+    def.name = typedef_name;
+    def.line = code::line_of(name);
+    def.exported = true;
+    def.role = "typedef";
+    add_definition(std::move(def), node);
+  }
+
+  void namespace_definition(TSNode node, uint32_t scope, int depth) {
+    const TSNode name = field(node, "name");
+    const TSNode body = field(node, "body");
+    if (ts_node_is_null(name) || in_error_) {
+      if (!ts_node_is_null(body))
+        walk(body, scope, depth + 1);  // anonymous: its names are the file's
+      return;
+    }
+    code::Definition def;
+    def.kind = EntityKind::Class;
+    def.parent = scope;
+    def.name = dotted(without_template_arguments(text(name)));
+    def.line = code::line_of(name);
+    def.exported = true;
+    def.role = "namespace";
+    const uint32_t d = add_definition(std::move(def), node);
+    if (!ts_node_is_null(body)) walk(body, d, depth + 1);
+  }
+
+  void macro(TSNode node, uint32_t scope) {
+    const TSNode name = field(node, "name");
+    if (ts_node_is_null(name) || in_error_) return;
+    code::Definition def;
+    def.kind = EntityKind::Function;
+    def.parent = is_class_scope(scope) ? 0 : scope;
+    def.name = std::string(text(name));
+    def.line = code::line_of(name);
+    def.exported = true;
+    def.role = "macro";
+    const TSNode params = field(node, "parameters");
+    const uint32_t n = ts_node_child_count(params);
+    for (uint32_t i = 0; i < n; ++i) {
+      const std::string_view t = type_of(ts_node_child(params, i));
+      if (t == "identifier") ++def.arity;
+      if (t == "...") def.variadic = true;
+    }
+    add_definition(std::move(def), node);
+  }
+
+  // --- References -----------------------------------------------------------------------------
+
+  void include(TSNode node) {
+    const TSNode path = field(node, "path");
+    const std::string_view written = text(path);
+    if (written.size() < 2) return;
+    code::Import import;
+    import.source = std::string(written.substr(1, written.size() - 2));
+    // `name` tells the two forms apart: "<>" for a system-style include, "" for a quoted one.
+    if (is(path, "system_lib_string"))
+      import.name = "<>";
+    else if (!is(path, "string_literal"))
+      return;
+    import.line = code::line_of(node);
+    facts_.imports.push_back(std::move(import));
+  }
+
+  uint32_t argument_count(TSNode list) const {
+    uint32_t count = 0;
+    const uint32_t n = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (kind_of(ts_node_named_child(list, i), dialect_) != Node::Comment) ++count;
+    }
+    return count;
+  }
+
+  // A receiver as resolution follows it: "this", a name, or a name's field ("this.a", "a.b").
+  std::string receiver(TSNode node) const {
+    if (is(node, "this")) return "this";
+    if (is(node, "identifier")) return std::string(text(node));
+    if (is(node, "parenthesized_expression") && ts_node_named_child_count(node) == 1) {
+      return receiver(ts_node_named_child(node, 0));
+    }
+    if (is(node, "pointer_expression") && text(field(node, "operator")) == std::string_view("*")) {
+      return receiver(field(node, "argument"));
+    }
+    if (is(node, "field_expression")) {
+      const TSNode arg = field(node, "argument");
+      if (!is(arg, "this") && !is(arg, "identifier")) return {};
+      const TSNode f = field(node, "field");
+      if (!is(f, "field_identifier")) return {};
+      return std::string(text(arg)) + "." + std::string(text(f));
+    }
+    return {};
+  }
+
+  // Whether a call in `scope` has an evident caller: C runs no code outside functions (a call
+  // there is a macro invocation such as EXPORT_SYMBOL(f)), and what error recovery left outside
+  // any function is no caller's code.
+  bool has_caller(uint32_t scope) const {
+    if (scope != 0 && facts_.definitions[scope].kind == EntityKind::Function) return true;
+    return cpp_ && !in_error_;
+  }
+
+  void call(TSNode node, uint32_t scope) {
+    if (!has_caller(scope)) return;
+    TSNode function = field(node, "function");
+    code::Call c;
+    c.scope = scope;
+    c.line = code::line_of(node);
+    c.arity = argument_count(field(node, "arguments"));
+    if (is(function, "template_function")) function = field(function, "name");
+    const std::string_view t = ts_node_is_null(function) ? "" : type_of(function);
+    if (t == "identifier") {
+      c.form = code::CallForm::Plain;
+      c.name = std::string(text(function));
+    } else if (t == "qualified_identifier") {
+      const std::string qualified = without_template_arguments(text(function));
+      const size_t sep = qualified.rfind("::");
+      if (sep == std::string::npos || sep == 0) return;
+      c.form = code::CallForm::Path;
+      c.receiver = qualified.substr(0, sep);
+      c.name = qualified.substr(sep + 2);
+    } else if (t == "field_expression") {
+      TSNode member = field(function, "field");
+      if (is(member, "template_method")) member = field(member, "name");
+      if (!is(member, "field_identifier")) return;
+      c.receiver = receiver(field(function, "argument"));
+      if (c.receiver.empty()) return;
+      c.form = code::CallForm::Member;
+      c.name = std::string(text(member));
+    } else {
+      return;
+    }
+    facts_.calls.push_back(std::move(c));
+  }
+
+  void new_expression(TSNode node, uint32_t scope) {
+    if (!has_caller(scope)) return;
+    std::string name = class_type(field(node, "type"));
+    if (name.empty()) return;
+    code::Call c;
+    c.scope = scope;
+    c.form = code::CallForm::Construct;
+    c.name = std::move(name);
+    c.line = code::line_of(node);
+    const TSNode args = field(node, "arguments");
+    c.arity = ts_node_is_null(args) ? 0 : argument_count(args);
+    facts_.calls.push_back(std::move(c));
+  }
+
+  std::string_view bytes_;
+  Dialect dialect_;
+  bool cpp_;
+  std::vector<bool> unsafe_;
+  code::ChildCursors cursors_;
+  code::CodeFacts facts_;
+  bool too_deep_ = false;
+  bool in_error_ = false;
+  mutable uint64_t row_offset_ = 0;
+  mutable uint32_t row_ = 0;
+};
+
+}  // namespace
+
+code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect) {
+  code::CodeFacts facts;
+  const code::ParsedTree tree(parser, grammar_of(dialect), bytes);
+  if (tree) facts = Extractor(bytes, dialect).run(tree.root());
+  code::set_layout(facts, bytes);
+  return facts;
+}
+
+}  // namespace anchorfs::analysis::cfamily

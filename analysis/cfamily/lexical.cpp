@@ -1,0 +1,165 @@
+// A preprocessor-level scan: comments, literals and line continuations, nothing of the grammar.
+#include "analysis/cfamily/lexical.h"
+
+#include <string>
+
+namespace anchorfs::analysis::cfamily {
+namespace {
+
+bool ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+enum class State { Code, Block, Line, String, Char, Raw };
+
+// Steps through the bytes, reporting each token start outside comments and literals to
+// `on_token(offset)` and each line start to `on_line(unsafe)`.
+class Scanner {
+ public:
+  Scanner(std::string_view bytes, bool raw_strings) : b_(bytes), raw_(raw_strings) {}
+
+  template <typename OnLine, typename OnCode>
+  void run(OnLine&& on_line, OnCode&& on_code) {
+    State state = State::Code;
+    bool in_number = false;
+    std::string raw_end;  // `)delim"` closing the raw string being read
+    for (size_t i = 0; i < b_.size(); ++i) {
+      const char c = b_[i];
+      if (c == '\n') {
+        const bool continued = ends_with_backslash(i);
+        if (state == State::Line && !continued) state = State::Code;
+        // An unterminated ordinary literal ends at the line's end (the compiler rejects it).
+        if ((state == State::String || state == State::Char) && !continued) state = State::Code;
+        on_line(state != State::Code || continued);
+        in_number = false;
+        continue;
+      }
+      switch (state) {
+        case State::Code:
+          if (c == '/' && i + 1 < b_.size() && b_[i + 1] == '*') {
+            state = State::Block;
+            ++i;
+          } else if (c == '/' && i + 1 < b_.size() && b_[i + 1] == '/') {
+            state = State::Line;
+            ++i;
+          } else if (c == '"') {
+            if (raw_ && i > 0 && b_[i - 1] == 'R' &&
+                (i < 2 || !ident_char(b_[i - 2]) || b_[i - 2] == '8' || b_[i - 2] == 'L' ||
+                 b_[i - 2] == 'u' || b_[i - 2] == 'U')) {
+              const size_t open = b_.find('(', i + 1);
+              if (open == std::string_view::npos || open - i > 17) {
+                state = State::String;
+              } else {
+                raw_end = ")" + std::string(b_.substr(i + 1, open - i - 1)) + "\"";
+                state = State::Raw;
+                i = open;
+              }
+            } else {
+              state = State::String;
+            }
+          } else if (c == '\'' && !in_number) {
+            state = State::Char;
+          } else {
+            if (!in_number && c >= '0' && c <= '9' && (i == 0 || !ident_char(b_[i - 1]))) {
+              in_number = true;
+            } else if (in_number && !ident_char(c) && c != '.' && c != '\'') {
+              in_number = false;
+            }
+            on_code(i);
+          }
+          break;
+        case State::Block:
+          if (c == '*' && i + 1 < b_.size() && b_[i + 1] == '/') {
+            state = State::Code;
+            ++i;
+          }
+          break;
+        case State::Line:
+          break;
+        case State::String:
+        case State::Char:
+          if (c == '\\' && i + 1 < b_.size()) {
+            if (b_[i + 1] != '\n') ++i;  // an escaped newline is a continuation: seen above
+          } else if ((c == '"' && state == State::String) || (c == '\'' && state == State::Char)) {
+            state = State::Code;
+          }
+          break;
+        case State::Raw:
+          if (c == ')' && b_.compare(i, raw_end.size(), raw_end) == 0) {
+            i += raw_end.size() - 1;
+            state = State::Code;
+          }
+          break;
+      }
+    }
+  }
+
+ private:
+  // Whether the line ending at the '\n' at `nl` ends with a backslash (before an optional '\r').
+  bool ends_with_backslash(size_t nl) const {
+    size_t end = nl;
+    if (end > 0 && b_[end - 1] == '\r') --end;
+    return end > 0 && b_[end - 1] == '\\';
+  }
+
+  std::string_view b_;
+  bool raw_;
+};
+
+}  // namespace
+
+std::vector<bool> unsafe_line_starts(std::string_view bytes, bool raw_strings) {
+  std::vector<bool> unsafe{false};  // line 0 starts the file
+  Scanner(bytes, raw_strings).run([&](bool u) { unsafe.push_back(u); }, [](size_t) {});
+  return unsafe;
+}
+
+bool looks_like_cpp(std::string_view bytes) {
+  // Code tokens as (text, is_identifier), directives left out.
+  std::vector<std::string_view> tokens;
+  bool directive = false;
+  bool line_start = true;
+  size_t skip_until = 0;
+  Scanner(bytes, false)
+      .run(
+          [&](bool unsafe) {
+            line_start = true;
+            if (!unsafe) directive = false;
+          },
+          [&](size_t i) {
+            if (i < skip_until) return;
+            const char c = bytes[i];
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') return;
+            if (line_start && c == '#') directive = true;
+            line_start = false;
+            if (directive) return;
+            size_t end = i + 1;
+            if (ident_char(c)) {
+              while (end < bytes.size() && ident_char(bytes[end])) ++end;
+            }
+            skip_until = end;
+            tokens.push_back(bytes.substr(i, end - i));
+          });
+  auto is_ident = [](std::string_view t) {
+    return !t.empty() && ident_char(t[0]) && !(t[0] >= '0' && t[0] <= '9');
+  };
+  for (size_t k = 0; k + 1 < tokens.size(); ++k) {
+    const std::string_view t = tokens[k];
+    const std::string_view next = tokens[k + 1];
+    const std::string_view after = k + 2 < tokens.size() ? tokens[k + 2] : std::string_view();
+    if (t == "namespace" && (next == "{" || (is_ident(next) && (after == "{" || after == "="))))
+      return true;
+    if (t == "template" && next == "<") return true;
+    if (t == "class" && is_ident(next) &&
+        (after == "{" || after == ";" || after == "final" ||
+         (after == ":" && k + 3 < tokens.size() && tokens[k + 3] != ":"))) {
+      return true;
+    }
+    if ((t == "public" || t == "private" || t == "protected") && next == ":" && after != ":")
+      return true;
+  }
+  return bytes.find("extern \"C++\"") != std::string_view::npos;
+}
+
+}  // namespace anchorfs::analysis::cfamily

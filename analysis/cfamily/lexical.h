@@ -1,0 +1,21 @@
+// What the C preprocessor sees before any grammar does: which line starts may take a tag line,
+// and whether a header's own text shows it is C++.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+namespace anchorfs::analysis::cfamily {
+
+// By 0-based line: true when a `//` line inserted at the start of that line could change what
+// the compiler sees — the line continues a comment, string, character or raw string literal, or
+// the line before ends with a backslash (a directive, a macro body or a `//` comment continues
+// onto it). A comment anywhere else is whitespace to the preprocessor.
+std::vector<bool> unsafe_line_starts(std::string_view bytes, bool raw_strings);
+
+// Whether a header's tokens (outside comments, literals and directives) show C++: `namespace N {`,
+// `template <`, `class N {` / `class N :` / `class N;`, an access specifier `public:`, or
+// `extern "C++"`. The kernel's `asm("" ::: "memory")` and `new` as a variable name are C.
+bool looks_like_cpp(std::string_view bytes);
+
+}  // namespace anchorfs::analysis::cfamily

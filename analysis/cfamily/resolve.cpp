@@ -1,0 +1,501 @@
+// C and C++ resolution. Definitions are indexed by qualified name ("ns::A::f"); a call resolves
+// through the rules of docs/languages/c.md: the enclosing class (and its bases), then for each
+// enclosing namespace outwards the same file, the headers it includes (transitively), and a
+// function defined in exactly one file whose declaration the caller can see.
+#include "analysis/cfamily/resolve.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "analysis/cfamily/includes.h"
+#include "analysis/code/code_facts.h"
+
+namespace anchorfs::analysis::cfamily {
+namespace {
+
+struct DefRef {
+  uint32_t file = 0;
+  uint32_t def = 0;
+  friend bool operator==(const DefRef&, const DefRef&) = default;
+};
+
+// "a.b" (a nested namespace's or an out-of-line owner's id form) -> "a::b".
+std::string qualified(std::string_view dotted) {
+  std::string out;
+  for (const char c : dotted) {
+    if (c == '.') {
+      out += "::";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string join(std::string_view prefix, std::string_view name) {
+  if (prefix.empty()) return std::string(name);
+  return std::string(prefix) + "::" + std::string(name);
+}
+
+bool is_function(const code::Definition& def) {
+  return def.kind == EntityKind::Function;
+}
+
+bool is_class(const code::Definition& def) {
+  return def.kind == EntityKind::Class &&
+         (def.role == "class" || def.role == "struct" || def.role == "union");
+}
+
+bool accepts(const code::Definition& def, uint32_t arity) {
+  return def.arity == arity || (def.variadic && arity >= def.arity);
+}
+
+class Resolver {
+ public:
+  Resolver(const ResolverInput& input, std::vector<Edge>& out) : input_(input), out_(out) {}
+
+  void run() {
+    const size_t n = input_.files.size();
+    facts_.resize(n);
+    std::vector<std::string_view> paths(n);
+    for (uint32_t f = 0; f < n; ++f) {
+      facts_[f] = static_cast<const code::CodeFacts*>(input_.files[f].facts);
+      paths[f] = input_.files[f].path;
+    }
+    includes_resolver_.emplace(input_.root, paths);
+    includes_.resize(n);
+    ambiguous_.resize(n);
+    for (uint32_t f = 0; f < n; ++f) {
+      for (const code::Import& import : facts_[f]->imports) {
+        const auto found = includes_resolver_->resolve(f, import.source, import.name == "<>");
+        if (found.file && *found.file != f) includes_[f].push_back(*found.file);
+        if (found.tie) ambiguous_[f].push_back(&import);
+      }
+      std::sort(includes_[f].begin(), includes_[f].end());
+      includes_[f].erase(std::unique(includes_[f].begin(), includes_[f].end()), includes_[f].end());
+    }
+    index();
+    stamp_.assign(n, UINT32_MAX);
+    for (uint32_t f = 0; f < n; ++f) attach_out_of_line(f);
+    for (uint32_t f = 0; f < n; ++f) {
+      close_over(f);
+      containment(f);
+      for (const uint32_t target : includes_[f]) {
+        out_.push_back({entity(f, 0), entity(target, 0), Relation::Imports});
+      }
+      inheritance(f);
+      calls(f);
+    }
+  }
+
+ private:
+  EntityIndex entity(uint32_t f, uint32_t d) const { return input_.files[f].entity + d; }
+  const code::Definition& def(DefRef r) const { return facts_[r.file]->definitions[r.def]; }
+
+  // --- Names ----------------------------------------------------------------------------------
+
+  // The qualified name of the scope a definition opens ("ns::A" for class A in namespace ns,
+  // "ns::A" for an out-of-line `ns::A::f`'s enclosing class too).
+  std::string scope_name(uint32_t f, uint32_t d) const {
+    std::string name;
+    std::vector<uint32_t> chain;
+    for (uint32_t at = d; at != 0 && chain.size() < 64; at = facts_[f]->definitions[at].parent) {
+      chain.push_back(at);
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const code::Definition& x = facts_[f]->definitions[*it];
+      if (is_function(x) && x.role != "macro") {
+        if (!x.owner.empty()) name = join(name, x.owner);  // the class an out-of-line method joins
+        break;  // names inside a function body are the function's own
+      }
+      name = join(name, qualified(x.name));
+    }
+    return name;
+  }
+
+  std::string full_name(uint32_t f, uint32_t d) const {
+    const code::Definition& x = facts_[f]->definitions[d];
+    const std::string parent = scope_name(f, x.parent);
+    if (!x.owner.empty()) return join(join(parent, x.owner), simple_name(x));
+    return join(parent, qualified(x.name));
+  }
+
+  static std::string_view simple_name(const code::Definition& x) {
+    if (x.owner.empty()) return x.name;
+    const size_t dot = x.name.rfind('.');
+    return dot == std::string::npos ? std::string_view(x.name)
+                                    : std::string_view(x.name).substr(dot + 1);
+  }
+
+  // Enclosing scope names of a scope, innermost first, ending with "" (the global namespace).
+  std::vector<std::string> prefixes(uint32_t f, uint32_t scope) const {
+    std::string name = scope_name(f, scope);
+    std::vector<std::string> out;
+    while (!name.empty()) {
+      out.push_back(name);
+      const size_t sep = name.rfind("::");
+      name = sep == std::string::npos ? std::string() : name.substr(0, sep);
+    }
+    out.emplace_back();
+    return out;
+  }
+
+  // --- Indexes --------------------------------------------------------------------------------
+
+  void index() {
+    for (uint32_t f = 0; f < facts_.size(); ++f) {
+      const code::CodeFacts& facts = *facts_[f];
+      for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
+        const code::Definition& x = facts.definitions[d];
+        if (is_class(x)) {
+          classes_[full_name(f, d)].push_back({f, d});
+        } else if (is_function(x)) {
+          const bool member = x.role != "function" && x.role != "macro";
+          if (!member) {
+            functions_[full_name(f, d)].push_back({f, d});
+          } else if (is_class(facts.definitions[x.parent]) && x.owner.empty()) {
+            methods_[pack({f, x.parent})].push_back({f, d});
+          }
+        }
+      }
+      for (const code::Declaration& decl : facts.declarations) {
+        if (!decl.owner.empty()) continue;
+        if (decl.scope != 0 && !is_function(facts.definitions[decl.scope]) &&
+            facts.definitions[decl.scope].role != "namespace") {
+          continue;  // a method's declaration in its class
+        }
+        declared_[join(scope_name(f, decl.scope), decl.name)].push_back(f);
+      }
+    }
+  }
+
+  static uint64_t pack(DefRef r) { return (static_cast<uint64_t>(r.file) << 32) | r.def; }
+
+  // Marks the files `f` includes, directly or not, with stamp f. An include a header leaves
+  // ambiguous (`<asm/io.h>` in include/linux/io.h) is decided by f's own path, as the build
+  // of f decides it by its include directories.
+  void close_over(uint32_t f) {
+    std::vector<uint32_t> stack{f};
+    stamp_[f] = f;
+    auto reach = [&](uint32_t next) {
+      if (stamp_[next] == f) return;
+      stamp_[next] = f;
+      stack.push_back(next);
+    };
+    while (!stack.empty()) {
+      const uint32_t at = stack.back();
+      stack.pop_back();
+      for (const uint32_t next : includes_[at]) reach(next);
+      if (at == f) continue;
+      for (const code::Import* import : ambiguous_[at]) {
+        const auto found = includes_resolver_->resolve(at, import->source, import->name == "<>",
+                                                       input_.files[f].path);
+        if (found.file) reach(*found.file);
+      }
+    }
+    closed_ = f;
+  }
+
+  bool visible(uint32_t file) const { return stamp_[file] == closed_; }
+
+  // An out-of-line `A::f` belongs to the one class named A its file can see.
+  void attach_out_of_line(uint32_t f) {
+    const code::CodeFacts& facts = *facts_[f];
+    bool any = false;
+    for (uint32_t d = 1; d < facts.definitions.size() && !any; ++d) {
+      any = !facts.definitions[d].owner.empty();
+    }
+    if (!any) return;
+    close_over(f);
+    for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
+      const code::Definition& x = facts.definitions[d];
+      if (x.owner.empty() || !is_function(x)) continue;
+      if (const auto cls = find_class(f, x.parent, x.owner)) methods_[pack(*cls)].push_back({f, d});
+    }
+  }
+
+  // The class `written` names from scope `scope` of file `f` (closure computed for f): the one
+  // class of that qualified name, innermost enclosing scope first, defined in f or a file it
+  // includes.
+  std::optional<DefRef> find_class(uint32_t f, uint32_t scope, std::string_view written) const {
+    for (const std::string& prefix : prefixes(f, scope)) {
+      const auto it = classes_.find(join(prefix, written));
+      if (it == classes_.end()) continue;
+      std::optional<DefRef> found;
+      for (const DefRef& r : it->second) {
+        if (!visible(r.file)) continue;
+        if (found) return std::nullopt;  // two classes of one name in sight: no guess
+        found = r;
+      }
+      if (found) return found;
+    }
+    return std::nullopt;
+  }
+
+  // The class a class's base names, looked up from the class's own file.
+  std::vector<DefRef> bases(DefRef cls) {
+    std::vector<DefRef> out;
+    for (const std::string& base : def(cls).bases) {
+      if (const auto r = find_class_from(cls.file, def(cls).parent, base)) out.push_back(*r);
+    }
+    return out;
+  }
+
+  // find_class from another file than the one whose closure is marked (memoized).
+  std::optional<DefRef> find_class_from(uint32_t f, uint32_t scope, const std::string& written) {
+    const std::string key = std::to_string(f) + ":" + std::to_string(scope) + ":" + written;
+    if (const auto it = class_memo_.find(key); it != class_memo_.end()) return it->second;
+    const uint32_t saved = closed_;
+    std::optional<DefRef> r;
+    if (saved == f) {
+      r = find_class(f, scope, written);
+    } else {
+      close_over(f);
+      r = find_class(f, scope, written);
+      close_over(saved);
+    }
+    class_memo_.emplace(key, r);
+    return r;
+  }
+
+  // --- Edges ----------------------------------------------------------------------------------
+
+  void containment(uint32_t f) {
+    const code::CodeFacts& facts = *facts_[f];
+    for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
+      out_.push_back({entity(f, facts.definitions[d].parent), entity(f, d), Relation::Contains});
+    }
+  }
+
+  void inheritance(uint32_t f) {
+    const code::CodeFacts& facts = *facts_[f];
+    for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
+      if (!is_class(facts.definitions[d]) || facts.definitions[d].bases.empty()) continue;
+      for (const std::string& base : facts.definitions[d].bases) {
+        if (const auto r = find_class(f, facts.definitions[d].parent, base)) {
+          out_.push_back({entity(f, d), entity(r->file, r->def), Relation::Inherits});
+        }
+      }
+    }
+  }
+
+  // The method `name` taking `arity` arguments of class `cls` or, when it declares none of that
+  // name, of its bases (breadth first, bounded); nullopt when none or several fit.
+  std::optional<DefRef> method(DefRef cls, std::string_view name, uint32_t arity,
+                               bool constructor) {
+    std::vector<DefRef> level{cls};
+    std::vector<uint64_t> seen{pack(cls)};
+    for (int depth = 0; depth < 16 && !level.empty(); ++depth) {
+      std::vector<DefRef> named;
+      for (const DefRef& c : level) {
+        const auto it = methods_.find(pack(c));
+        if (it == methods_.end()) continue;
+        for (const DefRef& m : it->second) {
+          const code::Definition& x = def(m);
+          if (simple_name(x) != name || (constructor != (x.role == "constructor"))) continue;
+          named.push_back(m);
+        }
+      }
+      if (!named.empty()) return pick(named, arity);
+      if (constructor) return std::nullopt;  // constructors are not inherited
+      std::vector<DefRef> next;
+      for (const DefRef& c : level) {
+        for (const DefRef& b : bases(c)) {
+          if (std::find(seen.begin(), seen.end(), pack(b)) != seen.end()) continue;
+          seen.push_back(pack(b));
+          next.push_back(b);
+        }
+      }
+      level = std::move(next);
+    }
+    return std::nullopt;
+  }
+
+  // The one candidate accepting `arity` arguments; an overload set split by arity picks by it.
+  std::optional<DefRef> pick(const std::vector<DefRef>& candidates, uint32_t arity) const {
+    std::optional<DefRef> found;
+    for (const DefRef& r : candidates) {
+      if (!accepts(def(r), arity)) continue;
+      if (found && !(*found == r)) return std::nullopt;
+      found = r;
+    }
+    return found;
+  }
+
+  // The class whose method a function is (in its class or out of line), or nullopt.
+  std::optional<DefRef> enclosing_class(uint32_t f, uint32_t scope) {
+    for (uint32_t at = scope; at != 0; at = facts_[f]->definitions[at].parent) {
+      const code::Definition& x = facts_[f]->definitions[at];
+      if (is_class(x)) return DefRef{f, at};
+      if (is_function(x) && !x.owner.empty()) return find_class(f, x.parent, x.owner);
+    }
+    return std::nullopt;
+  }
+
+  // A free function (or function-like macro) `name` from scope `scope`: tried in each enclosing
+  // namespace outwards; at the first that knows the name, the same file's definition, else the
+  // one in an included header, else the one non-static definition of the repository when its
+  // declaration is in sight.
+  enum class Found { None, Edge, Stop };
+  Found free_function(uint32_t f, uint32_t scope, std::string_view name, uint32_t arity,
+                      std::optional<DefRef>& out) {
+    for (const std::string& prefix : prefixes(f, scope)) {
+      const std::string key = join(prefix, name);
+      const auto it = functions_.find(key);
+      if (it == functions_.end()) continue;
+      std::vector<DefRef> here;
+      std::vector<DefRef> included;
+      std::vector<DefRef> global;
+      for (const DefRef& r : it->second) {
+        if (r.file == f) {
+          here.push_back(r);
+        } else if (visible(r.file)) {
+          included.push_back(r);
+        } else if (def(r).exported && def(r).role == "function") {
+          global.push_back(r);
+        }
+      }
+      // A header's `static inline` stub (or macro) beside a prototype of a function defined
+      // elsewhere is one branch of a configuration switch (`#ifdef CONFIG_X` prototype, `#else`
+      // stub): which one a build sees is not evident, so neither gets an edge.
+      const bool defined_elsewhere = !global.empty() && declared_in_sight(key);
+      if (!here.empty()) {
+        out = pick(here, arity);
+        return out ? Found::Edge : Found::Stop;
+      }
+      if (!included.empty()) {
+        out = defined_elsewhere ? std::nullopt : pick(included, arity);
+        return out ? Found::Edge : Found::Stop;
+      }
+      // Several files defining it (per architecture, per program) leave the choice to the
+      // build: no edge.
+      if (global.size() == 1 && declared_in_sight(key)) {
+        out = pick(global, arity);
+        return out ? Found::Edge : Found::Stop;
+      }
+      return Found::Stop;
+    }
+    return Found::None;
+  }
+
+  // Whether the file whose closure is marked, or a header it includes, declares `key`.
+  bool declared_in_sight(const std::string& key) const {
+    const auto it = declared_.find(key);
+    if (it == declared_.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(),
+                       [&](uint32_t d) { return visible(d); });
+  }
+
+  // The class of a name's declared type from `scope`: locals and parameters of the function,
+  // fields of its class and bases, file-level names.
+  std::optional<DefRef> type_of_name(uint32_t f, uint32_t scope, std::string_view name) {
+    const code::CodeFacts& facts = *facts_[f];
+    for (uint32_t at = scope;; at = facts.definitions[at].parent) {
+      if (is_class(facts.definitions[at]) && at != 0) break;
+      for (const code::TypedName& t : facts.typed_names) {
+        if (t.scope == at && t.name == name) return find_class(f, at, t.type);
+      }
+      if (at == 0) break;
+    }
+    if (const auto cls = enclosing_class(f, scope)) return field_type(*cls, name);
+    return std::nullopt;
+  }
+
+  std::optional<DefRef> field_type(DefRef cls, std::string_view name) {
+    std::vector<DefRef> level{cls};
+    for (int depth = 0; depth < 16 && !level.empty(); ++depth) {
+      std::vector<DefRef> next;
+      for (const DefRef& c : level) {
+        for (const code::TypedName& t : facts_[c.file]->typed_names) {
+          if (t.scope == c.def && t.name == name) return find_class_from(c.file, c.def, t.type);
+        }
+        for (const DefRef& b : bases(c)) next.push_back(b);
+      }
+      level = std::move(next);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<DefRef> receiver_class(uint32_t f, uint32_t scope, std::string_view receiver) {
+    const size_t dot = receiver.find('.');
+    const std::string_view head = receiver.substr(0, dot);
+    std::optional<DefRef> cls =
+        head == "this" ? enclosing_class(f, scope) : type_of_name(f, scope, head);
+    if (!cls || dot == std::string_view::npos) return cls;
+    return field_type(*cls, receiver.substr(dot + 1));
+  }
+
+  std::optional<DefRef> callee(uint32_t f, const code::Call& c) {
+    switch (c.form) {
+      case code::CallForm::Plain: {
+        if (const auto cls = enclosing_class(f, c.scope)) {
+          if (const auto m = method(*cls, c.name, c.arity, false)) return m;
+        }
+        std::optional<DefRef> out;
+        const Found found = free_function(f, c.scope, c.name, c.arity, out);
+        if (found != Found::None) return out;
+        if (const auto cls = find_class(f, c.scope, c.name))
+          return method(*cls, c.name, c.arity, true);
+        return std::nullopt;
+      }
+      case code::CallForm::Path: {
+        if (const auto cls = find_class(f, c.scope, c.receiver)) {
+          const std::string_view own =
+              std::string_view(c.receiver)
+                  .substr(c.receiver.rfind("::") == std::string::npos ? 0
+                                                                      : c.receiver.rfind("::") + 2);
+          return method(*cls, c.name, c.arity, c.name == own);
+        }
+        std::optional<DefRef> out;
+        free_function(f, c.scope, c.receiver + "::" + c.name, c.arity, out);
+        return out;
+      }
+      case code::CallForm::Member: {
+        const auto cls = receiver_class(f, c.scope, c.receiver);
+        if (!cls) return std::nullopt;
+        return method(*cls, c.name, c.arity, false);
+      }
+      case code::CallForm::Construct: {
+        const auto cls = find_class(f, c.scope, c.name);
+        if (!cls) return std::nullopt;
+        const size_t sep = c.name.rfind("::");
+        const std::string own = sep == std::string::npos ? c.name : c.name.substr(sep + 2);
+        return method(*cls, own, c.arity, true);
+      }
+    }
+    return std::nullopt;
+  }
+
+  void calls(uint32_t f) {
+    for (const code::Call& c : facts_[f]->calls) {
+      if (const auto target = callee(f, c)) {
+        out_.push_back({entity(f, c.scope), entity(target->file, target->def), Relation::Calls});
+      }
+    }
+  }
+
+  const ResolverInput& input_;
+  std::vector<Edge>& out_;
+  std::vector<const code::CodeFacts*> facts_;
+  std::optional<IncludeResolver> includes_resolver_;
+  std::vector<std::vector<uint32_t>> includes_;
+  std::vector<std::vector<const code::Import*>> ambiguous_;  // includes decided per build
+  std::unordered_map<std::string, std::vector<DefRef>> classes_;
+  std::unordered_map<std::string, std::vector<DefRef>> functions_;
+  std::unordered_map<uint64_t, std::vector<DefRef>> methods_;
+  std::unordered_map<std::string, std::vector<uint32_t>> declared_;
+  std::unordered_map<std::string, std::optional<DefRef>> class_memo_;
+  std::vector<uint32_t> stamp_;
+  uint32_t closed_ = UINT32_MAX;
+};
+
+}  // namespace
+
+void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
+  Resolver(input, edges).run();
+}
+
+}  // namespace anchorfs::analysis::cfamily

@@ -1,0 +1,8 @@
+#ifndef ASM_IO_H
+#define ASM_IO_H
+#define IO_BASE_x86 0x100
+static inline int arch_io_base(void)
+{
+	return IO_BASE_x86;
+}
+#endif

@@ -1,0 +1,6 @@
+#include "api.h"
+
+int api_call(void)
+{
+	return 1;
+}

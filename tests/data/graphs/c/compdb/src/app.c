@@ -1,0 +1,6 @@
+#include <api.h>
+
+int main(void)
+{
+	return api_call();
+}

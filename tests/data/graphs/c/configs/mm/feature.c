@@ -1,0 +1,6 @@
+#include <linux/feature.h>
+
+void feature_on(void)
+{
+	feature_level();
+}
