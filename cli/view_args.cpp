@@ -24,7 +24,8 @@ void add_view_args(CLI::App& command, ViewArgs& args) {
                          "Leave out CALLS links to entities with more than D callers");
   args.tag_budget_option =
       command.add_option("--tag-budget", args.tag_budget,
-                         "Keep tag bytes within PCT % of source bytes (lower caps, fewer hub links)")
+                         "Keep tag bytes within PCT % of source bytes (lower caps, fewer hub "
+                         "links, then fewer blocks)")
           ->check(CLI::Range(0.0, 1000.0));
 }
 

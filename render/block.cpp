@@ -47,6 +47,7 @@ class BlockWriter {
         scratch_(scratch) {
     scratch_.fields.clear();
     scratch_.field_references.clear();
+    scratch_.written_paths.clear();
   }
 
   void begin_field() {
@@ -114,15 +115,17 @@ class BlockWriter {
     out += ": ";
     const size_t shown_refs = std::min(shown, refs.size());
     append_refs(out, shown_refs);
+    // Lean separates groups (and labels, each a group of its own) with "; ".
+    const std::string_view separator = policy_.style == Style::Lean ? "; " : ", ";
     for (size_t i = shown_refs; i < shown; ++i) {
-      if (i > 0) out += ", ";
+      if (i > 0) out += separator;
       std::string& value = scratch_.value;
       value.clear();
       append_escaped(value, labels[i - refs.size()]);
       append_text(out, value);
     }
     if (shown < total) {
-      out += ", ";
+      out += separator;
       out += layout_.ascii ? kAsciiEllipsis : kEllipsis;
       out += " (+" + std::to_string(total - shown) + " more)";
     }
@@ -199,61 +202,95 @@ class BlockWriter {
     }
   }
 
-  // The first `count` ranked values. Lean writes the values one other file holds once, at the
-  // best-ranked of them (`path:(A.f, g)`), every path and name in its short form.
+  // The first `count` ranked values. Paper writes each value's id (same-file values without the
+  // path). Lean writes the values of one file as one group, at the best-ranked of them, groups
+  // separated by "; ": `path: A.f, g` for another file, `A.f, g` for the block's own file, a
+  // file value as its path (docs/tag-format.md "Lean style").
   void append_refs(std::string& out, size_t count) {
     const std::vector<RankedLink>& refs = scratch_.refs;
-    const bool lean = policy_.style == Style::Lean;
-    // next[i]: the next value (in rank order) of the same other file, or count.
+    if (policy_.style != Style::Lean) {
+      for (size_t i = 0; i < count; ++i) {
+        if (i > 0) out += ", ";
+        EntityIndex e = refs[i].entity;
+        record(out, e);
+        append_text(out, is_local(e) ? index_.local_name(e) : index_.id(e));
+      }
+      return;
+    }
+    // next[i]: the next value (in rank order) of the same file, or count.
     std::vector<uint32_t>& next = scratch_.next_in_file;
     next.assign(count, static_cast<uint32_t>(count));
     std::vector<bool>& grouped = scratch_.grouped;
     grouped.assign(count, false);
-    if (lean) {
-      std::vector<std::pair<EntityIndex, uint32_t>>& by_file = scratch_.by_file;
-      by_file.clear();
-      for (uint32_t i = 0; i < count; ++i) {
-        if (!is_local(refs[i].entity) && !is_file(refs[i].entity) &&
-            index_.file_of(refs[i].entity) != analysis::kNoEntity) {
-          by_file.emplace_back(index_.file_of(refs[i].entity), i);
-        }
-      }
-      std::sort(by_file.begin(), by_file.end());
-      for (size_t k = 0; k + 1 < by_file.size(); ++k) {
-        if (by_file[k].first == by_file[k + 1].first) {
-          next[by_file[k].second] = by_file[k + 1].second;
-          grouped[by_file[k + 1].second] = true;
-        }
+    std::vector<std::pair<EntityIndex, uint32_t>>& by_file = scratch_.by_file;
+    by_file.clear();
+    for (uint32_t i = 0; i < count; ++i) {
+      if (in_a_file(refs[i].entity)) by_file.emplace_back(index_.file_of(refs[i].entity), i);
+    }
+    std::sort(by_file.begin(), by_file.end());
+    for (size_t k = 0; k + 1 < by_file.size(); ++k) {
+      if (by_file[k].first == by_file[k + 1].first) {
+        next[by_file[k].second] = by_file[k + 1].second;
+        grouped[by_file[k + 1].second] = true;
       }
     }
     for (size_t i = 0; i < count; ++i) {
       if (grouped[i]) continue;
-      if (i > 0) out += ", ";
+      if (i > 0) out += "; ";
       EntityIndex e = refs[i].entity;
       record(out, e);
-      if (!lean) {
-        append_text(out, is_local(e) ? index_.local_name(e) : index_.id(e));
+      if (is_file(e)) {
+        append_path(out, e);
         continue;
       }
-      if (is_local(e) || is_file(e) || index_.file_of(e) == analysis::kNoEntity) {
-        append_text(out, index_.short_name(e));
+      if (!in_a_file(e)) {
+        append_text(out, index_.id(e));
         continue;
       }
-      append_text(out, index_.short_name(index_.file_of(e)));
-      out += ':';
-      if (next[i] == count) {
-        append_text(out, index_.short_name(e));
-        continue;
+      if (!is_local(e)) {
+        append_path(out, index_.file_of(e));
+        out += ": ";
       }
-      out += '(';
-      append_text(out, index_.short_name(e));
+      append_text(out, index_.local_name(e));
       for (size_t j = next[i]; j < count; j = next[j]) {
         out += ", ";
         record(out, refs[j].entity);
-        append_text(out, index_.short_name(refs[j].entity));
+        append_text(out, index_.local_name(refs[j].entity));
       }
-      out += ')';
     }
+  }
+
+  // Lean writes a path once per block: again, it is `*/` and its shortest trailing part (cut after
+  // a `/`) that no other path written in full in this block ends with, when that is shorter.
+  void append_path(std::string& out, EntityIndex file) {
+    const std::string& path = index_.id(file);
+    std::vector<EntityIndex>& written = scratch_.written_paths;
+    if (std::find(written.begin(), written.end(), file) == written.end()) {
+      written.push_back(file);
+      append_text(out, path);
+      return;
+    }
+    for (size_t cut = path.rfind('/'); cut != std::string::npos && cut > 0;
+         cut = path.rfind('/', cut - 1)) {
+      const std::string_view part = std::string_view(path).substr(cut + 1);
+      if (part.size() + 2 >= path.size()) break;
+      const bool shared = std::any_of(written.begin(), written.end(), [&](EntityIndex other) {
+        const std::string_view text = index_.id(other);
+        return other != file && text.size() > part.size() && text.ends_with(part) &&
+               text[text.size() - part.size() - 1] == '/';
+      });
+      if (!shared) {
+        out += "*/";
+        append_text(out, part);
+        return;
+      }
+    }
+    append_text(out, path);
+  }
+
+  // A definition with a known file: lean groups it with the other values of that file.
+  bool in_a_file(EntityIndex e) const {
+    return !is_file(e) && index_.file_of(e) != analysis::kNoEntity;
   }
 
   // Where a value's text starts within the fields, for traces.
@@ -313,8 +350,10 @@ bool append_block(std::string& out, const GraphIndex& index, EntityIndex e,
                   const BlockPolicy& policy, const LineLayout& layout, BlockScratch& scratch) {
   const analysis::Entity& entity = index.graph().entities[e];
   const bool lean = policy.style == Style::Lean;
-  // Lean shows nothing the code beside the block already shows.
-  const bool containment_shown = !lean || !layout.nesting_shown_by_indent;
+  // Lean shows nothing the code beside the block already shows: the enclosing definition is the
+  // header's qualified name or the indentation, the children the indented lines below.
+  const bool parent_shown = !lean;
+  const bool children_shown = !lean || !layout.nesting_shown_by_indent;
   BlockWriter writer(index, e, policy, layout, scratch);
   bool informative = false;
   auto field = [&](std::string_view name, auto&& collect) {
@@ -325,7 +364,7 @@ bool append_block(std::string& out, const GraphIndex& index, EntityIndex e,
 
   // PARENT names the enclosing class or function; for top-level entities the id already names
   // the file, so it is left out. It never makes a block worth writing on its own.
-  if (containment_shown) {
+  if (parent_shown) {
     field("PARENT", [&] {
       if (entity.parent < index.size() &&
           index.graph().entities[entity.parent].kind != EntityKind::File) {
@@ -333,7 +372,7 @@ bool append_block(std::string& out, const GraphIndex& index, EntityIndex e,
       }
     });
   }
-  if (containment_shown && (entity.kind != EntityKind::File || policy.file_children)) {
+  if (children_shown && (entity.kind != EntityKind::File || policy.file_children)) {
     informative |= field("CHILDREN", [&] {
       for (EntityIndex child : index.children(e)) writer.add(child, 0);
     });
@@ -353,8 +392,7 @@ bool append_block(std::string& out, const GraphIndex& index, EntityIndex e,
     });
   }
   informative |= field("CALLED_BY", [&] { writer.add_in(Relation::Calls); });
-  // A class statement names its bases; lean leaves BASE to it.
-  if (!lean) informative |= field("BASE", [&] { writer.add_out(Relation::Inherits); });
+  informative |= field("BASE", [&] { writer.add_out(Relation::Inherits); });
   informative |= field("DERIVED", [&] { writer.add_in(Relation::Inherits); });
 
   if (policy.dense) {

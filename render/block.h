@@ -25,6 +25,8 @@ struct BlockPolicy {
   bool file_children = false;           // CHILDREN on file blocks
   size_t max_links = 0;                 // 0: no cap
   std::optional<size_t> hub_threshold;  // CALLS to entities with call in-degree above are dropped
+  // Entities whose blocks a tag budget left out (by entity index; null: none).
+  const std::vector<bool>* dropped = nullptr;
 };
 
 // An entity named as a value in a block: `offset` is where its text starts in the `out` string
@@ -74,6 +76,7 @@ struct BlockScratch {
   std::vector<uint32_t> next_in_file;
   std::vector<bool> grouped;
   std::vector<std::pair<analysis::EntityIndex, uint32_t>> by_file;
+  std::vector<analysis::EntityIndex> written_paths;  // files a lean block wrote in full so far
   std::string fields;
   std::string value;
   LinkCounters counters;

@@ -10,7 +10,6 @@
 
 #include "analysis/language.h"
 #include "render/sanitize.h"
-#include "render/short_names.h"
 
 namespace anchorfs::render {
 
@@ -88,7 +87,6 @@ GraphIndex::GraphIndex(const analysis::Graph& graph) : graph_(graph) {
       ids_[e] = escaped(graph.entities[file].name) + ":" + local_names_[e];
     }
   }
-  short_begin_ = short_name_starts();
   std::vector<EntityIndex> order(n);
   std::iota(order.begin(), order.end(), EntityIndex{0});
   tbb::parallel_sort(order.begin(), order.end(), [&](EntityIndex a, EntityIndex b) {
@@ -174,42 +172,6 @@ GraphIndex::GraphIndex(const analysis::Graph& graph) : graph_(graph) {
   bucket(
       graph.files.size(), in_files, [&](EntityIndex e) { return file_infos_[files_of_[e]]; },
       file_entity_begin_, file_entities_);
-}
-
-std::vector<uint32_t> GraphIndex::short_name_starts() const {
-  const size_t n = ids_.size();
-  std::vector<uint32_t> starts(n, 0);
-  // Files among all files; definitions among the definitions of their file.
-  std::vector<EntityIndex> files;
-  std::vector<std::pair<EntityIndex, EntityIndex>> definitions;  // (file, definition)
-  for (size_t e = 0; e < n; ++e) {
-    if (graph_.entities[e].kind == EntityKind::File) {
-      files.push_back(static_cast<EntityIndex>(e));
-    } else if (files_of_[e] != analysis::kNoEntity) {
-      definitions.emplace_back(files_of_[e], static_cast<EntityIndex>(e));
-    }
-  }
-  std::sort(definitions.begin(), definitions.end());
-  std::vector<EntityIndex> group;
-  std::vector<std::string_view> names;
-  auto shorten = [&](char separator) {
-    names.clear();
-    for (EntityIndex e : group) names.push_back(local_names_[e]);
-    std::vector<uint32_t> group_starts = unique_suffix_starts(names, separator);
-    for (size_t i = 0; i < group.size(); ++i) starts[group[i]] = group_starts[i];
-  };
-  group = files;
-  shorten('/');
-  for (size_t i = 0; i < definitions.size();) {
-    group.clear();
-    size_t j = i;
-    for (; j < definitions.size() && definitions[j].first == definitions[i].first; ++j) {
-      group.push_back(definitions[j].second);
-    }
-    shorten('.');
-    i = j;
-  }
-  return starts;
 }
 
 namespace {

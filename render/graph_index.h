@@ -41,12 +41,6 @@ class GraphIndex {
   // (the qualified name; a file's path for a file).
   const std::string& id(analysis::EntityIndex e) const { return ids_[e]; }
   const std::string& local_name(analysis::EntityIndex e) const { return local_names_[e]; }
-  // Lean's short form (docs/tag-format.md "Lean style"): for a file, the shortest trailing part
-  // of its path that names no other file; for a definition, the shortest trailing part of its
-  // qualified name that names no other definition of its file.
-  std::string_view short_name(analysis::EntityIndex e) const {
-    return std::string_view(local_names_[e]).substr(short_begin_[e]);
-  }
   // Position of `e` when all entities are sorted by id.
   uint32_t rank(analysis::EntityIndex e) const { return ranks_[e]; }
   // The File entity `e` belongs to (kNoEntity when the graph says nothing valid).
@@ -66,14 +60,12 @@ class GraphIndex {
     std::vector<uint32_t> begin;  // size()+1 offsets into links
     std::vector<Link> links;      // per entity, ordered by (relation, other)
   };
-  std::vector<uint32_t> short_name_starts() const;
   static std::span<const Link> select(const Adjacency& adjacency, analysis::EntityIndex e,
                                       analysis::Relation relation);
 
   const analysis::Graph& graph_;
   std::vector<std::string> ids_;
   std::vector<std::string> local_names_;
-  std::vector<uint32_t> short_begin_;  // where short_name starts within local_names_
   std::vector<uint32_t> ranks_;
   std::vector<analysis::EntityIndex> files_of_;
   std::vector<size_t> file_infos_;

@@ -1,6 +1,7 @@
 // Rendering from an already built GraphIndex (lets stats render several views from one index).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "render/block.h"
@@ -16,6 +17,10 @@ std::vector<TagPlan> render_plans(const GraphIndex& index, const ViewChoice& cho
 
 // The block policy of a resolved (non-auto) view.
 BlockPolicy policy_for(const ViewChoice& choice);
+
+// How `info`'s tag lines are spelled (indent left empty), or nothing for a file that gets no tags
+// (not parsed cleanly, or no front end).
+std::optional<LineLayout> line_layout(const analysis::FileInfo& info);
 
 // The plan of graph.files[file_info]; with scratch.references set, also records every entity
 // value written (offsets within the insertion's text being built).

@@ -152,6 +152,7 @@ std::vector<ViewPlans> render_views(const analysis::Graph& graph, const ViewOpti
         plans.budget = budget;
         plans.choice = choose_view(graph, requested);
         plans.plans = render_plans(index, plans.choice, &plans.links);
+        if (style != Style::Paper) plans.coverage = word_coverage(index, plans.choice);
         result.push_back(std::move(plans));
       }
     }
@@ -271,6 +272,7 @@ RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisSt
     cost.budget = plans.budget;
     cost.choice = plans.choice;
     cost.links = plans.links;
+    cost.coverage = plans.coverage;
     if (tokens.counter != nullptr) count_tokens(plans.plans, *tokens.counter, cost);
     if (stats.source_tokens > 0) {
       cost.token_share =
@@ -286,6 +288,15 @@ RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisSt
       cost.share = static_cast<double>(cost.tag_bytes) / static_cast<double>(source_bytes);
     }
     stats.views.push_back(std::move(cost));
+  }
+  for (ViewCost& cost : stats.views) {
+    if (cost.choice.options.style == Style::Paper) continue;
+    for (const ViewCost& paper : stats.views) {
+      if (paper.choice.options.style == Style::Paper && paper.requested == cost.requested &&
+          paper.budget == cost.budget && paper.tag_bytes > 0) {
+        cost.vs_paper = static_cast<double>(cost.tag_bytes) / static_cast<double>(paper.tag_bytes);
+      }
+    }
   }
   return stats;
 }

@@ -12,6 +12,7 @@
 #include "analysis/graph.h"
 #include "analysis/source_tree.h"
 #include "render/block.h"
+#include "render/coverage.h"
 #include "render/tag_plan.h"
 #include "render/token_count.h"
 #include "render/view.h"
@@ -27,6 +28,7 @@ struct ViewPlans {
   ViewChoice choice;                 // what it resolved to
   std::vector<TagPlan> plans;
   LinkCounters links;                // what ranking and caps did
+  std::optional<WordCoverage> coverage;  // of paper's words, for styles other than paper
 };
 
 // Extra tokens an agent reads with a whole tagged file, over the files with tags.
@@ -49,6 +51,8 @@ struct ViewCost {
   double token_share = 0;        // tag_tokens / source_tokens
   TokenSpread per_file;          // extra tokens per tagged file
   LinkCounters links;
+  std::optional<WordCoverage> coverage;  // of paper's words (rows of other styles)
+  std::optional<double> vs_paper;  // tag_bytes / the paper row's (same request), other styles
 };
 
 struct Hub {

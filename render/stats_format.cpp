@@ -85,23 +85,28 @@ std::string format_table(const RepoStats& stats) {
                               stats.tokenizer));
   }
   if (!stats.views.empty()) {
-    out += fmt::format("\n{:<6} {:<6} {:<7} {:<5} {:<15} {:>10} {:>6} {:>10} {:>6} {:>15} {:>6} "
-                       "{:>7} {:>13}\n",
-                       "view", "style", "budget", "as", "caps", "tag bytes", "share", "tokens",
-                       "share", "file med/p90/max", "files", "blocks", "hubs kept r/v1");
+    out += fmt::format("\n{:<6} {:<6} {:<7} {:<5} {:<15} {:>10} {:>6} {:>7} {:>8} {:>10} {:>6} "
+                       "{:>15} {:>6} {:>7} {:>13}\n",
+                       "view", "style", "budget", "as", "caps", "tag bytes", "share", "/paper",
+                       "words", "tokens", "share", "file med/p90/max", "files", "blocks",
+                       "hubs kept r/v1");
     for (const ViewCost& cost : stats.views) {
       out += fmt::format(
-          "{:<6} {:<6} {:<7} {:<5} {:<15} {:>10} {:>5.1f}% {:>10} {:>5.1f}% {:>15} {:>6} {:>7} "
-          "{:>13}\n",
+          "{:<6} {:<6} {:<7} {:<5} {:<15} {:>10} {:>5.1f}% {:>7} {:>8} {:>10} {:>5.1f}% {:>15} "
+          "{:>6} {:>7} {:>13}\n",
           view_name(cost.requested), style_name(cost.choice.options.style),
           cost.budget ? fmt::format("{}%", *cost.budget) : "-", view_name(cost.choice.view),
-          cap_text(cost.choice.options), cost.tag_bytes, 100 * cost.share, cost.tag_tokens,
+          cap_text(cost.choice.options), cost.tag_bytes, 100 * cost.share,
+          cost.vs_paper ? fmt::format("{:.3f}", *cost.vs_paper) : "-",
+          cost.coverage ? fmt::format("{:.4f}", cost.coverage->mean) : "-", cost.tag_tokens,
           100 * cost.token_share,
           fmt::format("{}/{}/{}", cost.per_file.median, cost.per_file.p90, cost.per_file.max),
           cost.tagged_files, cost.blocks,
           fmt::format("{}/{}", cost.links.hub_shown, cost.links.hub_shown_by_id));
     }
-    out += "\nhubs kept r/v1: links into hubs shown with ranked links / had capped fields kept the "
+    out += "\n/paper: tag bytes over paper's for the same request; words: mean word coverage per "
+           "block (identifier words of paper's block that this style's block keeps)\n"
+           "hubs kept r/v1: links into hubs shown with ranked links / had capped fields kept the "
            "first ids (format v1)\n";
   }
   return out;
@@ -172,6 +177,16 @@ std::string format_json(const RepoStats& stats) {
     view["tokens_per_file"] = {{"median", cost.per_file.median},
                                {"p90", cost.per_file.p90},
                                {"max", cost.per_file.max}};
+    view["vs_paper"] = cost.vs_paper ? nlohmann::ordered_json(*cost.vs_paper) : nullptr;
+    if (cost.coverage) {
+      view["word_coverage"] = {{"blocks", cost.coverage->blocks},
+                               {"full_blocks", cost.coverage->full_blocks},
+                               {"words", cost.coverage->words},
+                               {"covered", cost.coverage->covered},
+                               {"mean", cost.coverage->mean}};
+    } else {
+      view["word_coverage"] = nullptr;
+    }
     view["links"] = {{"values", cost.links.links},
                      {"shown", cost.links.shown},
                      {"capped_fields", cost.links.capped_fields},

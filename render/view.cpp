@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <tuple>
 
 #include "analysis/language.h"
 #include "render/block.h"
@@ -53,19 +55,25 @@ BlockPolicy policy_for(const ViewChoice& choice) {
   policy.dense = choice.view == View::Dense;
   policy.max_links = choice.options.max_links;
   policy.hub_threshold = choice.options.hub_threshold;
+  policy.dropped = choice.dropped_blocks.get();
   return policy;
+}
+
+std::optional<LineLayout> line_layout(const analysis::FileInfo& info) {
+  const analysis::LanguageFrontEnd* front_end = analysis::front_end_named(info.language);
+  if (!info.taggable || front_end == nullptr) return std::nullopt;
+  const analysis::TagSyntax syntax = front_end->tag_syntax();
+  return LineLayout{syntax.line_comment, {}, sanitized_newline(info.newline), info.ascii_tags,
+                    syntax.nesting_shown_by_indent};
 }
 
 TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy& policy,
                     BlockScratch& scratch) {
   const analysis::Graph& graph = index.graph();
-  const analysis::FileInfo& info = graph.files[file_info];
   TagPlan plan;
-  const analysis::LanguageFrontEnd* front_end = analysis::front_end_named(info.language);
-  if (!info.taggable || front_end == nullptr) return plan;
-  const analysis::TagSyntax syntax = front_end->tag_syntax();
-  LineLayout layout{syntax.line_comment, {}, sanitized_newline(info.newline), info.ascii_tags,
-                    syntax.nesting_shown_by_indent};
+  std::optional<LineLayout> found = line_layout(graph.files[file_info]);
+  if (!found) return plan;
+  LineLayout& layout = *found;
 
   struct Placed {
     uint64_t offset;
@@ -85,6 +93,9 @@ TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy
   });
   std::string indent;
   for (const Placed& p : placed) {
+    if (policy.dropped != nullptr && p.entity < policy.dropped->size() && (*policy.dropped)[p.entity]) {
+      continue;
+    }
     indent = sanitized_indent(graph.entities[p.entity].anchor->indent);
     layout.indent = indent;
     const size_t recorded = scratch.references != nullptr ? scratch.references->size() : 0;
@@ -221,7 +232,71 @@ std::string caps_text(const ViewOptions& options) {
   return text;
 }
 
-// The first budget step (the options as given first) whose tags fit in the budget.
+// One entity's block as a budget sees it.
+struct BlockCost {
+  uint64_t bytes = 0;
+  uint64_t links = 0;  // values shown
+};
+
+// Every entity's block under `choice` (zero for entities without one).
+std::vector<BlockCost> block_costs(const GraphIndex& index, const ViewChoice& choice) {
+  const analysis::Graph& graph = index.graph();
+  std::vector<BlockCost> costs(graph.entities.size());
+  const BlockPolicy policy = policy_for(choice);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, graph.files.size(), 16),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      BlockScratch scratch;
+                      std::string text, indent;
+                      for (size_t f = range.begin(); f != range.end(); ++f) {
+                        std::optional<LineLayout> layout = line_layout(graph.files[f]);
+                        if (!layout) continue;
+                        for (EntityIndex e : index.entities_of(f)) {
+                          const analysis::Entity& entity = graph.entities[e];
+                          if (!entity.anchor) continue;
+                          indent = sanitized_indent(entity.anchor->indent);
+                          layout->indent = indent;
+                          text.clear();
+                          const uint64_t shown = scratch.counters.shown;
+                          if (append_block(text, index, e, policy, *layout, scratch)) {
+                            costs[e] = {text.size(), scratch.counters.shown - shown};
+                          }
+                        }
+                      }
+                    });
+  return costs;
+}
+
+// Leaves out whole blocks, lowest-ranked first, until the tags fit in `allowed` bytes: blocks in
+// test code first, then those showing the fewest values, then by id from the last. Returns the
+// number of blocks left out and the bytes that stay.
+std::pair<size_t, uint64_t> drop_blocks(const GraphIndex& index, ViewChoice& choice,
+                                        double allowed) {
+  std::vector<BlockCost> costs = block_costs(index, choice);
+  std::vector<EntityIndex> blocks;
+  uint64_t bytes = 0;
+  for (size_t e = 0; e < costs.size(); ++e) {
+    if (costs[e].bytes == 0) continue;
+    blocks.push_back(static_cast<EntityIndex>(e));
+    bytes += costs[e].bytes;
+  }
+  std::sort(blocks.begin(), blocks.end(), [&](EntityIndex a, EntityIndex b) {
+    return std::make_tuple(!index.is_test(a), costs[a].links, index.rank(b)) <
+           std::make_tuple(!index.is_test(b), costs[b].links, index.rank(a));
+  });
+  auto dropped = std::make_shared<std::vector<bool>>(costs.size(), false);
+  size_t count = 0;
+  for (EntityIndex e : blocks) {
+    if (static_cast<double>(bytes) <= allowed) break;
+    (*dropped)[e] = true;
+    bytes -= costs[e].bytes;
+    ++count;
+  }
+  choice.dropped_blocks = std::move(dropped);
+  return {count, bytes};
+}
+
+// The first budget step (the options as given first) whose tags fit in the budget; when none
+// does, the last step with the lowest-ranked blocks left out.
 void fit_budget(const analysis::Graph& graph, ViewChoice& choice) {
   const double percent = *choice.options.tag_budget;
   uint64_t source = 0;
@@ -246,11 +321,16 @@ void fit_budget(const analysis::Graph& graph, ViewChoice& choice) {
     bytes = total_tag_bytes(render_plans(index, candidate));
     if (static_cast<double>(bytes) <= allowed) break;
   }
-  const bool met = static_cast<double>(bytes) <= allowed;
+  std::string dropped;
+  if (static_cast<double>(bytes) > allowed) {
+    const auto [count, kept] = drop_blocks(index, candidate, allowed);
+    bytes = kept;
+    dropped = fmt::format(", {} lowest-ranked blocks left out", count);
+  }
   choice.options = candidate.options;
-  choice.reason += fmt::format("; tag budget {}% {}: {} -> {:.1f}%", percent,
-                               met ? "met" : "not reachable", caps_text(choice.options),
-                               share(bytes));
+  choice.dropped_blocks = candidate.dropped_blocks;
+  choice.reason += fmt::format("; tag budget {}% met: {}{} -> {:.1f}%", percent,
+                               caps_text(choice.options), dropped, share(bytes));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,10 +43,14 @@ struct ViewChoice {
   View view = View::Topo;  // never Auto
   ViewOptions options;     // the effective options (auto and the budget may set caps)
   std::string reason;      // one line for the mount summary
+  // Blocks a tag budget left out when no caps could meet it, by entity index of the graph the
+  // choice was made for (null: none).
+  std::shared_ptr<const std::vector<bool>> dropped_blocks;
 };
 
 // Resolves auto, then fits a tag budget: the options of the first budget step whose tags fit
-// (docs/views.md), each step lowering caps and filtering more hub links.
+// (docs/views.md), each step lowering caps and filtering more hub links; when even the last step
+// does not fit, whole blocks are left out, lowest-ranked first, until the tags fit.
 ViewChoice choose_view(const analysis::Graph& graph, const ViewOptions& requested);
 
 // The call graph's shape as auto sees it.

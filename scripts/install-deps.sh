@@ -15,6 +15,7 @@ packages+=(patch util-linux)  # writable-mount tests: patch -p1, setpriv (a daem
 # what provides the clang binary; libclang-rt-14-dev its sanitizer and libFuzzer runtimes).
 packages+=(clang clang-14 libclang-rt-14-dev)
 packages+=(python3-matplotlib)  # scripts/study plots (tested by tests/study)
+packages+=(debootstrap zsh fish groff-base)  # tests/install: the .deb on a clean root, completions, man page
 packages+=(zlib1g-dev)  # tests/integration/compile_test.cpp builds its example libraries through a mount
 packages+=(valgrind)  # the CI performance guard counts instructions (scripts/bench/perf_guard.py)
 packages+=("$@")

@@ -121,6 +121,23 @@ def _paper_block(lines, i):
     return None
 
 
+def _expand_back_references(values, written):
+    """Lean v5 writes a path once per block: `*/PART` stands for the one path written in full
+    earlier in the block that ends with `/PART` (docs/tag-format.md, "Reading one back")."""
+    out = []
+    for value in values:
+        head, colon, tail = value.partition(":")
+        if head.startswith("*/"):
+            found = [w for w in written if w.endswith(head[1:])]
+            if len(found) == 1:
+                head = found[0]
+                value = head + colon + tail
+        elif head not in written:
+            written.append(head)
+        out.append(value)
+    return out
+
+
 def _lean_block(lines, i):
     """The lean block whose header is line i (at least one field line, fields in strictly
     increasing table order, same indent and marker), or None."""
@@ -132,6 +149,7 @@ def _lean_block(lines, i):
         return None
     indent, marker = header[0], header[1]
     block = Block("lean", match.group(1), match.group(2).strip(), first_line=i, indent=indent)
+    written = []  # path parts written in full so far in this block
     last_rank = -1
     j = i + 1
     while j < len(lines):
@@ -143,7 +161,7 @@ def _lean_block(lines, i):
             break
         last_rank = FIELD_RANK[value.group(1)]
         values, more = split_values(value.group(2))
-        block.fields[value.group(1)] = values
+        block.fields[value.group(1)] = _expand_back_references(values, written)
         if more:
             block.more[value.group(1)] = more
         j += 1

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "graph_builder.h"
-#include "render/short_names.h"
 #include "render/view.h"
 
 namespace anchorfs::render::testing {
@@ -18,11 +17,9 @@ namespace {
 
 std::vector<std::string> split(std::string_view text, std::string_view separator) {
   std::vector<std::string> parts;
-  size_t depth = 0, begin = 0;
+  size_t begin = 0;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '(') ++depth;
-    if (text[i] == ')' && depth > 0) --depth;
-    if (depth == 0 && text.substr(i).starts_with(separator)) {
+    if (text.substr(i).starts_with(separator)) {
       parts.emplace_back(text.substr(begin, i - begin));
       begin = i + separator.size();
       i = begin - 1;
@@ -32,46 +29,22 @@ std::vector<std::string> split(std::string_view text, std::string_view separator
   return parts;
 }
 
-// What a reader knows: every file's path and every definition's qualified name.
+// What a reader knows: every file's path and every entity's id.
 struct Repository {
-  std::vector<std::string> paths;
-  std::map<std::string, std::vector<std::string>> names;  // by path
+  std::set<std::string> files;
   std::set<std::string> ids;
 
   explicit Repository(const analysis::Graph& graph) {
     for (const analysis::Entity& entity : graph.entities) {
       if (entity.kind == EntityKind::File) {
-        paths.push_back(entity.name);
+        files.insert(entity.name);
         ids.insert(entity.name);
       }
     }
     for (const analysis::Entity& entity : graph.entities) {
       if (entity.kind == EntityKind::File) continue;
-      const std::string& path = graph.entities[entity.file].name;
-      names[path].push_back(entity.name);
-      ids.insert(path + ":" + entity.name);
+      ids.insert(graph.entities[entity.file].name + ":" + entity.name);
     }
-  }
-
-  // The contract's reading: an exact match, else the one candidate ending with separator + part.
-  static std::string resolve(const std::vector<std::string>& candidates, const std::string& part,
-                             char separator) {
-    std::vector<std::string> ending;
-    for (const std::string& candidate : candidates) {
-      if (candidate == part) return candidate;
-      if (candidate.size() > part.size() && candidate.ends_with(part) &&
-          candidate[candidate.size() - part.size() - 1] == separator) {
-        ending.push_back(candidate);
-      }
-    }
-    return ending.size() == 1 ? ending.front() : "";
-  }
-  std::string file(const std::string& part) const { return resolve(paths, part, '/'); }
-  std::string name(const std::string& path, const std::string& part) const {
-    auto it = names.find(path);
-    if (it == names.end()) return "";
-    std::string name = resolve(it->second, part, '.');
-    return name.empty() ? "" : path + ":" + name;
   }
 };
 
@@ -92,10 +65,13 @@ std::vector<std::string> lines_of(std::string_view text) {
   return lines;
 }
 
+// Splits a field's values on `separator` (paper ", ", lean "; "); `read` gives the targets of
+// one value (a lean group may hold several).
 void add_values(Links& links, const std::string& entity, const Line& line,
+                std::string_view separator,
                 const std::function<std::vector<std::string>(const std::string&)>& read) {
   auto& [targets, more] = links[{entity, line.field}];
-  for (const std::string& value : split(line.values, ", ")) {
+  for (const std::string& value : split(line.values, separator)) {
     if (value.starts_with("\xE2\x80\xA6 (+")) {
       more = std::stoi(value.substr(6));
       continue;
@@ -123,7 +99,7 @@ Links read_paper(const Repository& repo, const std::string& path, const TagPlan&
         entity = line.substr(line.find(": ") + 2);
         continue;
       }
-      add_values(links, entity, field_line(line), [&](const std::string& value) {
+      add_values(links, entity, field_line(line), ", ", [&](const std::string& value) {
         for (const std::string& id : {value, path + ":" + value}) {
           if (repo.ids.count(id)) return std::vector<std::string>{id};
         }
@@ -134,33 +110,46 @@ Links read_paper(const Repository& repo, const std::string& path, const TagPlan&
   return links;
 }
 
-// Lean: the header opens a block of the entity anchored there; values in short form.
+// Lean: the header opens a block of the entity anchored there; values grouped by file: `PATH:
+// names`, the block's own file's `names`, a file's `PATH`, or a label. A path written in full
+// earlier in the block may come back as `*/` and a trailing part of it.
 Links read_lean(const Repository& repo, const std::string& path, const TagPlan& plan,
                 const std::map<std::pair<uint64_t, std::string>, std::string>& anchored) {
   Links links;
   for (const Insertion& insertion : plan.insertions) {
     std::string entity;
+    std::vector<std::string> written;  // paths written in full in this block
+    auto read_path = [&](const std::string& text) {
+      if (!text.starts_with("*/")) {
+        if (repo.files.count(text)) written.push_back(text);
+        return text;
+      }
+      const std::string part = text.substr(1);  // "/" + the trailing part
+      std::vector<std::string> ending;
+      for (const std::string& full : written) {
+        if (full.ends_with(part)) ending.push_back(full);
+      }
+      EXPECT_EQ(ending.size(), 1u) << entity << ": " << text;
+      return ending.size() == 1 ? ending.front() : text;
+    };
     for (const std::string& line : lines_of(insertion.text)) {
       if (line.starts_with("@")) {
         std::string kind = line.substr(1, line.find(' ') - 1);
         entity = anchored.at({insertion.offset, kind});
+        written.clear();
         continue;
       }
-      add_values(links, entity, field_line(line), [&](const std::string& value) {
-        std::vector<std::string> targets;
-        size_t colon = value.find(':');
-        if (colon == std::string::npos) {
-          std::string id = repo.name(path, value);
-          if (id.empty()) id = repo.file(value);
-          targets.push_back(id.empty() ? "label:" + value : id);
-          return targets;
+      add_values(links, entity, field_line(line), "; ", [&](const std::string& group) {
+        size_t colon = group.find(": ");
+        if (colon == std::string::npos && (repo.files.count(group) || group.starts_with("*/"))) {
+          return std::vector<std::string>{read_path(group)};
         }
-        std::string file = repo.file(value.substr(0, colon));
-        std::string names = value.substr(colon + 1);
-        if (names.starts_with("(") && names.ends_with(")")) names = names.substr(1, names.size() - 2);
+        const std::string file = colon == std::string::npos ? path : read_path(group.substr(0, colon));
+        const std::string names = colon == std::string::npos ? group : group.substr(colon + 2);
+        std::vector<std::string> targets;
         for (const std::string& name : split(names, ", ")) {
-          std::string id = file.empty() ? "" : repo.name(file, name);
-          targets.push_back(id.empty() ? "label:" + value : id);
+          const std::string id = file + ":" + name;
+          targets.push_back(repo.ids.count(id) ? id : "label:" + group);
         }
         return targets;
       });
@@ -171,8 +160,7 @@ Links read_lean(const Repository& repo, const std::string& path, const TagPlan& 
 
 bool shown_by_the_code(const std::string& entity, const std::string& field) {
   const bool file = entity.find(':') == std::string::npos;
-  return field == "PARENT" || field == "CHILDREN" || field == "BASE" ||
-         (file && field == "IMPORTS");
+  return field == "PARENT" || field == "CHILDREN" || (file && field == "IMPORTS");
 }
 
 // A repository whose file names and definition names share every suffix they can.
@@ -263,27 +251,6 @@ TEST(LeanLinks, EveryPaperLinkReadsBackFromLeanInEveryViewAndCap) {
       }
     }
   }
-}
-
-TEST(LeanLinks, ShortFormsAreTheShortestUnambiguousSuffixes) {
-  std::vector<std::string_view> paths = {"numbers.py", "core/numbers.py", "a/core/numbers.py",
-                                         "polys/rings.py", "core/__init__.py", "__init__.py"};
-  std::vector<uint32_t> starts = unique_suffix_starts(paths, '/');
-  std::vector<std::string_view> shown;
-  for (size_t i = 0; i < paths.size(); ++i) shown.push_back(paths[i].substr(starts[i]));
-  // numbers.py is a file's whole path: it stays itself (an exact match wins), and the others
-  // need every part.
-  EXPECT_EQ(shown, (std::vector<std::string_view>{"numbers.py", "core/numbers.py",
-                                                   "a/core/numbers.py", "rings.py",
-                                                   "core/__init__.py", "__init__.py"}));
-  std::vector<std::string_view> names = {"Poly.degree", "PurePoly.degree", "Poly.expand", "run",
-                                         "A.run", "A.B.run", "A.B.run"};
-  starts = unique_suffix_starts(names, '.');
-  shown.clear();
-  for (size_t i = 0; i < names.size(); ++i) shown.push_back(names[i].substr(starts[i]));
-  // Two definitions sharing one name (both branches of an `if`) stay one id: its shortest form.
-  EXPECT_EQ(shown, (std::vector<std::string_view>{"Poly.degree", "PurePoly.degree", "expand",
-                                                   "run", "A.run", "B.run", "B.run"}));
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "graph_builder.h"
+#include "render/coverage.h"
+#include "render/graph_index.h"
 
 namespace anchorfs::render::testing {
 namespace {
@@ -156,8 +158,30 @@ TEST(Stats, EveryViewInBothStylesAndWithTheBudget) {
   EXPECT_FALSE(stats.views[0].budget);
   EXPECT_EQ(stats.views[1].budget, 5.0);
   EXPECT_EQ(stats.views[2].choice.options.style, Style::Lean);
-  EXPECT_LT(stats.views[2].tag_bytes, stats.views[0].tag_bytes / 2);
+  EXPECT_LE(10 * stats.views[2].tag_bytes, 6 * stats.views[0].tag_bytes);
   EXPECT_LE(stats.views[1].tag_bytes, stats.views[0].tag_bytes);
+  // Lean rows carry their bytes over paper's (same request) and paper's words they keep.
+  EXPECT_FALSE(stats.views[0].vs_paper);
+  EXPECT_FALSE(stats.views[0].coverage);
+  ASSERT_TRUE(stats.views[2].vs_paper);
+  EXPECT_DOUBLE_EQ(*stats.views[2].vs_paper, static_cast<double>(stats.views[2].tag_bytes) /
+                                                 static_cast<double>(stats.views[0].tag_bytes));
+  // The budget is met in both styles (blocks left out when caps cannot reach it).
+  EXPECT_LE(stats.views[1].tag_bytes, 500u);
+  EXPECT_LE(stats.views[3].tag_bytes, 500u);
+  EXPECT_EQ(stats.views[3].vs_paper.has_value(), stats.views[1].tag_bytes > 0);
+  ASSERT_TRUE(stats.views[2].coverage);
+  const WordCoverage& coverage = *stats.views[2].coverage;
+  EXPECT_GE(coverage.blocks, 5u);
+  EXPECT_EQ(coverage.full_blocks, coverage.blocks);
+  EXPECT_EQ(coverage.covered, coverage.words);
+  EXPECT_DOUBLE_EQ(coverage.mean, 1.0);
+  nlohmann::json json = nlohmann::json::parse(format_json(stats));
+  EXPECT_EQ(json["views"][0]["word_coverage"], nullptr);
+  EXPECT_EQ(json["views"][2]["word_coverage"]["blocks"], coverage.blocks);
+  EXPECT_EQ(json["views"][2]["word_coverage"]["mean"], 1.0);
+  EXPECT_EQ(json["views"][2]["vs_paper"], *stats.views[2].vs_paper);
+  EXPECT_NE(format_table(stats).find("1.0000"), std::string::npos) << format_table(stats);
   EXPECT_NE(stats.views[1].choice.reason.find("tag budget 5%"), std::string::npos)
       << stats.views[1].choice.reason;
 }
@@ -212,6 +236,31 @@ TEST(Stats, TableAndJsonCarryTheNumbers) {
   ASSERT_EQ(json["views"].size(), 1u);
   EXPECT_EQ(json["views"][0]["requested"], "inv");
   EXPECT_EQ(json["views"][0]["tag_bytes"], stats.views[0].tag_bytes);
+}
+
+TEST(WordCoverage, IdentifierWordsSplitPathsNamesAndCamelCase) {
+  EXPECT_EQ(identifier_words("sympy/core/numbers.py: Integer.__add__; HTTPServer.getURLFor2, x_y"),
+            (std::vector<std::string>{"add", "core", "for2", "get", "http", "integer", "numbers",
+                                      "py", "server", "sympy", "url", "x", "y"}));
+  EXPECT_EQ(identifier_words("caf\xC3\xA9 (+3 more)"),
+            (std::vector<std::string>{"3", "caf\xC3\xA9", "more"}));
+  EXPECT_TRUE(identifier_words(" , ;: ").empty());
+}
+
+TEST(WordCoverage, LeanKeepsEveryWordOfPapersLinksInEveryView) {
+  analysis::Graph graph = fixture();
+  GraphIndex index(graph);
+  for (View view : {View::Topo, View::Inv, View::Dense}) {
+    for (size_t cap : {size_t{0}, size_t{1}}) {
+      ViewOptions options;
+      options.view = view;
+      options.style = Style::Lean;
+      options.max_links = cap;
+      WordCoverage coverage = word_coverage(index, choose_view(graph, options));
+      EXPECT_GT(coverage.blocks, 0u);
+      EXPECT_EQ(coverage.covered, coverage.words) << view_name(view) << " cap " << cap;
+    }
+  }
 }
 
 TEST(Stats, SourceBytesSumsTheAnalysedFiles) {

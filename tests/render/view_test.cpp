@@ -403,8 +403,9 @@ TEST(Lean, OneHeaderLineAndNothingTheCodeShows) {
             "    # @function run\n"
             "    # CALLS: callee\n"
             "    # CALLED_BY: caller\n");
-  // Class A: BASE (its class statement names it) and CHILDREN (its own methods) go.
-  EXPECT_EQ(block_at(plans, 0, 20), "");
+  // Class A: CHILDREN (its own methods follow it) goes; BASE stays, with every word of the
+  // base's id.
+  EXPECT_EQ(block_at(plans, 0, 20), "# @class A\n# BASE: Base\n");
   EXPECT_EQ(block_at(plans, 0, 10), "# @class Base\n# DERIVED: A\n");
   // b.py only imports (its import lines say so): no block.
   EXPECT_EQ(block_at(plans, 1, 0), "");
@@ -433,12 +434,47 @@ TEST(Lean, ValuesOfOneOtherFileAreWrittenOnce) {
   options.style = Style::Lean;
   analysis::Graph graph = b.build();
   std::string lean = block_at(render_with(graph, options), 0, 1);
-  EXPECT_EQ(lean, "# @function f\n# CALLS: local, b.py:(x, y), c.py:z\n# CALLED_BY: b.py\n");
+  // Full paths and qualified names, one path per file, groups split by "; ".
+  EXPECT_EQ(lean, "# @function f\n# CALLS: local; b.py: K.x, y; c.py: z\n# CALLED_BY: b.py\n");
   EXPECT_EQ(strip(lean + "def f():\n"), "def f():\n");
   options.style = Style::Paper;
   EXPECT_NE(block_at(render_with(graph, options), 0, 1)
                 .find("# CALLS: local, b.py:K.x, b.py:y, c.py:z\n"),
             std::string::npos);
+}
+
+TEST(Lean, ACapEndsTheLastGroupAndCountsValues) {
+  GraphBuilder b;
+  b.file("pkg/a.py");
+  EntityIndex f = b.function("f", Anchor{1, ""});
+  b.file("pkg/b.py");
+  std::vector<EntityIndex> callees;
+  for (std::string name : {"u", "v", "w"}) callees.push_back(b.function(name, Anchor{}));
+  for (EntityIndex callee : callees) b.calls(f, callee);
+  ViewOptions options;
+  options.view = View::Topo;
+  options.style = Style::Lean;
+  options.max_links = 2;
+  EXPECT_EQ(block_at(render_with(b.build(), options), 0, 1),
+            "# @function f\n# CALLS: pkg/b.py: u, v; \xE2\x80\xA6 (+1 more)\n");
+}
+
+TEST(Lean, OutsideIndentedLanguagesTheHeaderNamesTheParent) {
+  // Java's nesting is not read from indentation: CHILDREN stay, PARENT is the header's prefix.
+  GraphBuilder b;
+  EntityIndex file = b.file("src/x/Shapes.java");
+  EntityIndex shapes = b.cls("Shapes", Anchor{10, ""});
+  EntityIndex total = b.function("Shapes.total", Anchor{20, "  "}, shapes);
+  b.calls(file, total);
+  analysis::Graph graph = b.build();
+  for (analysis::FileInfo& info : graph.files) info.language = "java";
+  ViewOptions options;
+  options.view = View::Topo;
+  options.style = Style::Lean;
+  std::vector<TagPlan> plans = render_with(graph, options);
+  EXPECT_EQ(block_at(plans, 0, 10), "// @class Shapes\n// CHILDREN: Shapes.total\n");
+  EXPECT_EQ(block_at(plans, 0, 20),
+            "  // @function Shapes.total\n  // CALLED_BY: src/x/Shapes.java\n");
 }
 
 TEST(Lean, AtMostHalfThePaperBytesOnAFixture) {
@@ -473,6 +509,58 @@ TEST(Budget, HoldsByLoweringCapsAndKeepsTheBestLinks) {
   // A budget already met changes nothing.
   options.tag_budget = 1000.0;
   EXPECT_EQ(choose_view(graph, options).options.max_links, 8u);
+}
+
+TEST(Budget, IsAPromiseWhenHeadersAloneExceedIt) {
+  // A budget below the tightest caps' bytes is met by leaving whole blocks out, lowest-ranked
+  // first: test code's first, then those showing the fewest values, the last id first.
+  GraphBuilder b;
+  b.file("pkg/a.py");
+  EntityIndex hub = b.function("hub", Anchor{10, ""});
+  EntityIndex one = b.function("one", Anchor{20, ""});
+  EntityIndex two = b.function("two", Anchor{30, ""});
+  b.file("pkg/tests/test_a.py");
+  EntityIndex test = b.function("test_one", Anchor{10, ""});
+  b.calls(one, hub).calls(two, hub).calls(two, one).calls(test, one);
+  analysis::Graph graph = b.build();
+  for (analysis::FileInfo& info : graph.files) info.size = 1000;
+  for (Style style : {Style::Paper, Style::Lean}) {
+    ViewOptions options;
+    options.view = View::Topo;
+    options.style = style;
+    // The last budget step's caps: 1 value per field, CALLS into more than 3 callers left out.
+    ViewOptions tightest = options;
+    tightest.max_links = 1;
+    tightest.hub_threshold = 3;
+    std::vector<TagPlan> last = render_with(graph, tightest);
+    uint64_t last_bytes = 0;
+    for (const TagPlan& plan : last) last_bytes += plan.added_bytes();
+    const uint64_t test_bytes = block_at(last, 1, 10).size();
+    ASSERT_GT(test_bytes, 0u);
+    // Half a byte over the tightest caps' bytes without the test's block, then half a byte under:
+    // `two` (one value at these caps, like `hub`, but the later id) goes as well.
+    for (int over : {0, 1}) {
+      const double allowed = static_cast<double>(last_bytes - test_bytes) + (over ? -0.5 : 0.5);
+      options.tag_budget = 100.0 * allowed / 2000.0;
+      ViewChoice choice = choose_view(graph, options);
+      std::vector<TagPlan> plans = render_plans(graph, choice);
+      uint64_t bytes = 0;
+      for (const TagPlan& plan : plans) bytes += plan.added_bytes();
+      EXPECT_LE(static_cast<double>(bytes), allowed);
+      EXPECT_NE(choice.reason.find(over == 0 ? "1 lowest-ranked blocks left out"
+                                             : "2 lowest-ranked blocks left out"),
+                std::string::npos)
+          << choice.reason;
+      EXPECT_EQ(block_at(plans, 1, 10), "");
+      EXPECT_EQ(block_at(plans, 0, 10), block_at(last, 0, 10));
+      EXPECT_EQ(block_at(plans, 0, 20), block_at(last, 0, 20));
+      EXPECT_EQ(block_at(plans, 0, 30), over == 0 ? block_at(last, 0, 30) : "");
+      // The choice carries what it left out: plans_by_path renders the same.
+      PlansByPath by_path = plans_by_path(graph, choice);
+      ASSERT_EQ(by_path.size(), 1u);
+      EXPECT_EQ(by_path[0].second.added_bytes(), bytes);
+    }
+  }
 }
 
 TEST(Auto, HubHeavyLowDegreePrunesCallsToHubs) {

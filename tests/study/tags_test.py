@@ -146,6 +146,10 @@ class TagReader(unittest.TestCase):
         self.assertEqual(tags.split_values("pkg/m.py"), (["pkg/m.py"], 0))
         self.assertEqual(tags.split_values("entry_point:serve, app.route"),
                          (["entry_point:serve", "app.route"], 0))
+        # lean v5: a path once per block, `*/PART` when it comes back.
+        block = tags.blocks("# @function f\n# CALLS: pkg/http.py: get; lib/io.py: put\n"
+                            "# CALLED_BY: */http.py: post; */io.py\ndef f():\n")[0]
+        self.assertEqual(block.fields["CALLED_BY"], ["pkg/http.py:post", "lib/io.py"])
         text = render(self.repo, "pkg/b.py", "paper", "topo", "--max-links", "1")
         helper = next(b for b in tags.blocks(text) if b.name == "pkg/b.py:helper")
         self.assertEqual(len(helper.fields["CALLED_BY"]), 1)
