@@ -29,10 +29,10 @@ SourceBytes read_resolution_input(std::string_view root, std::string_view path) 
                                   kMaxResolutionInputBytes);
   if (!input.ok && input.too_large && first_warning(std::string(path), input.size)) {
     std::fprintf(stderr,
-                 "anchorfs: warning: %.*s: %llu bytes, over the %zu KiB bound of resolution "
+                 "anchorfs: warning: %.*s: %llu bytes, over the %zu MiB bound of resolution "
                  "inputs; ignored\n",
                  static_cast<int>(path.size()), path.data(),
-                 static_cast<unsigned long long>(input.size), kMaxResolutionInputBytes >> 10);
+                 static_cast<unsigned long long>(input.size), kMaxResolutionInputBytes >> 20);
   }
   return input;
 }

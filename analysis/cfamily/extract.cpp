@@ -66,6 +66,7 @@ class Extractor {
         unsafe_(unsafe_line_starts(bytes, cpp_)) {}
 
   code::CodeFacts run(TSNode root) {
+    facts_.package = cpp_ ? "c++" : "c";  // the dialect: resolution reads C++ calls more strictly
     walk(root, 0, 0);
     // C's meaning is the preprocessor's and the compiler's, not tree-sitter's: a tag line at a
     // line start the lexical scan allows is whitespace to both, so a file the grammar only
@@ -255,6 +256,17 @@ class Extractor {
     return out;
   }
 
+  // `SYSCALL_DEFINE3(...) {`, `T f() BOOST_NOEXCEPT_IF(x) {`: a name in capitals is a macro the
+  // grammar took for the function's name; what it defines is not evident.
+  static bool macro_like(std::string_view name) {
+    bool letter = false;
+    for (const char c : name) {
+      if (c >= 'a' && c <= 'z') return false;
+      letter = letter || (c >= 'A' && c <= 'Z');
+    }
+    return letter && name.size() > 1;
+  }
+
   // Parameter count (required ones) and whether more may be passed (`...`, default values).
   std::pair<uint32_t, bool> parameters(TSNode declarator, uint32_t scope, bool declare) {
     const TSNode list = field(declarator, "parameters");
@@ -307,7 +319,7 @@ class Extractor {
   void function_definition(TSNode node, uint32_t scope, int depth) {
     const TSNode declarator = function_declarator(field(node, "declarator"));
     FunctionName fn = ts_node_is_null(declarator) ? FunctionName{} : function_name(declarator);
-    if (fn.name.empty() || in_error_ || ts_node_has_error(declarator)) {
+    if (fn.name.empty() || in_error_ || ts_node_has_error(declarator) || macro_like(fn.name)) {
       walk_children(node, scope, depth);
       return;
     }
@@ -479,6 +491,9 @@ class Extractor {
                : t == "union_specifier" ? "union"
                : t == "class_specifier" ? "class"
                                         : "enum";
+    // `struct X<T*> {...}`: a partial or explicit specialization. Which of a template's
+    // definitions a dependent `X<U>::f()` reaches is not evident, so resolution never picks one.
+    if (is(name_node, "template_type")) def.role += " specialization";
     const uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) {
       const TSNode child = ts_node_named_child(node, i);
@@ -605,8 +620,10 @@ class Extractor {
   // there is a macro invocation such as EXPORT_SYMBOL(f)), and what error recovery left outside
   // any function is no caller's code.
   bool has_caller(uint32_t scope) const {
-    if (scope != 0 && facts_.definitions[scope].kind == EntityKind::Function) return true;
-    return cpp_ && !in_error_;
+    // C++ runs code outside functions only in initializers; a call at namespace scope is far
+    // more often a function body error recovery detached from its function.
+    return scope != 0 && facts_.definitions[scope].kind == EntityKind::Function &&
+           facts_.definitions[scope].role != "macro";
   }
 
   void call(TSNode node, uint32_t scope) {

@@ -145,6 +145,11 @@ class Resolver {
 
   // --- Indexes --------------------------------------------------------------------------------
 
+  bool overloaded(const std::string& name) const {
+    const auto it = simple_counts_.find(name);
+    return it != simple_counts_.end() && it->second > 1;
+  }
+
   void index() {
     for (uint32_t f = 0; f < facts_.size(); ++f) {
       const code::CodeFacts& facts = *facts_[f];
@@ -156,6 +161,7 @@ class Resolver {
           const bool member = x.role != "function" && x.role != "macro";
           if (!member) {
             functions_[full_name(f, d)].push_back({f, d});
+            ++simple_counts_[x.name];
           } else if (is_class(facts.definitions[x.parent]) && x.owner.empty()) {
             methods_[pack({f, x.parent})].push_back({f, d});
           }
@@ -435,6 +441,7 @@ class Resolver {
         if (const auto cls = enclosing_class(f, c.scope)) {
           if (const auto m = method(*cls, c.name, c.arity, false)) return m;
         }
+        if (cpp_caller_ && overloaded(c.name)) return std::nullopt;
         std::optional<DefRef> out;
         const Found found = free_function(f, c.scope, c.name, c.arity, out);
         if (found != Found::None) return out;
@@ -471,8 +478,15 @@ class Resolver {
   }
 
   void calls(uint32_t f) {
+    const bool cpp = facts_[f]->package == "c++";
+    cpp_caller_ = cpp;
     for (const code::Call& c : facts_[f]->calls) {
+      // C++: a free function named without a qualifier is found by argument-dependent lookup
+      // and `using` declarations too (`using std::sin; sin(x)`), so the name must name one
+      // function in the whole tree; a call of a function from itself is more often another
+      // overload of the same arity (forwarding) than recursion.
       if (const auto target = callee(f, c)) {
+        if (cpp && target->file == f && target->def == c.scope) continue;
         out_.push_back({entity(f, c.scope), entity(target->file, target->def), Relation::Calls});
       }
     }
@@ -488,6 +502,8 @@ class Resolver {
   std::unordered_map<std::string, std::vector<DefRef>> functions_;
   std::unordered_map<uint64_t, std::vector<DefRef>> methods_;
   std::unordered_map<std::string, std::vector<uint32_t>> declared_;
+  std::unordered_map<std::string, uint32_t> simple_counts_;  // free functions by simple name
+  bool cpp_caller_ = false;  // the file whose calls are being resolved is C++
   std::unordered_map<std::string, std::optional<DefRef>> class_memo_;
   std::vector<uint32_t> stamp_;
   uint32_t closed_ = UINT32_MAX;

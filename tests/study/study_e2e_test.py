@@ -212,6 +212,23 @@ class StudyEndToEnd(unittest.TestCase):
                 s = self.results["stability"][view][task]
                 self.assertEqual((s["runs"], s["jaccard_distance"], s["edit_distance"]), (2, 0, 0))
 
+    def test_the_budget_bounds_link_following(self):
+        # shop under topo follows one link (pricing.py -> cart.py); depth 0 or one visit in all
+        # stops the agent at its grep hit.
+        for budget in ("--max-depth 0", "--max-visits 1"):
+            out = self.root / f"budget{budget.replace(' ', '')}"
+            harness = subprocess.run(
+                [sys.executable, str(HARNESS), "--tasks", str(self.root / "tasks.jsonl"),
+                 "--agent", f"{sys.executable} {AGENT} {budget}", "--views", "topo/paper",
+                 "--out", str(out), "--anchorfs", ANCHORFS, "--timeout", "60", "--no-plots"],
+                capture_output=True, text=True)
+            self.assertEqual(harness.returncode, 0, harness.stderr)
+            shop = next(r for r in json.loads((out / "results.json").read_text())["runs"]
+                        if r["task"] == "shop")
+            with self.subTest(budget=budget):
+                self.assertEqual(shop["trace_measures"]["trajectory"], ["shop/pricing.py"])
+                self.assertNotIn("shop/cart.py", shop["answer"]["files"])
+
     def test_missing_matplotlib_is_said_not_skipped(self):
         # python3 -S leaves out site-packages, so matplotlib cannot be imported: a virtualenv's case.
         out = self.root / "noplots"
