@@ -100,10 +100,12 @@ std::string read_secret_file(const std::string& option, const std::string& path)
 
 void add_cache_location_args(CLI::App& command, CacheArgs& args) {
   command.add_option("--cache-dir", args.dir,
-                     "Cache root (default $XDG_CACHE_HOME/anchorfs or ~/.cache/anchorfs)");
+                     "Cache root (default $XDG_CACHE_HOME/anchorfs or ~/.cache/anchorfs)")
+      ->type_name("DIR");
   command.add_option("--cache-max-size", args.max_size,
                      "Cap on the cache's size, e.g. 2G, 500M (default 2G; also "
-                     "$ANCHORFS_CACHE_MAX_SIZE or cache-max-size in the config file)");
+                     "$ANCHORFS_CACHE_MAX_SIZE or cache-max-size in the config file)")
+      ->type_name("SIZE");
 }
 
 void add_cache_args(CLI::App& command, CacheArgs& args) {
@@ -113,7 +115,8 @@ void add_cache_args(CLI::App& command, CacheArgs& args) {
   command.add_option("--remote-cache", args.remote,
                      "Shared remote tier, redis://[user@]host:port[/db] (also "
                      "$ANCHORFS_REMOTE_CACHE or remote-cache in the config file, which may hold "
-                     "user:password@; never a password here: every user sees a command line)");
+                     "user:password@; never a password here: every user sees a command line)")
+      ->type_name("URL");
   command.add_option("--remote-cache-key-file", args.remote_key_file,
                      "The farm key: a private file of at least 16 secret bytes every machine "
                      "sharing the remote tier reads; records are sealed with it (also "

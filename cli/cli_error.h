@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace anchorfs::cli {
 
@@ -17,8 +18,16 @@ class CliError : public std::runtime_error {
 
   int exit_code() const { return exit_code_; }
 
+  // A second line, "anchorfs: <hint>", pointing to where the problem is explained ("" = none).
+  const std::string& hint() const { return hint_; }
+  CliError&& with_hint(std::string hint) && {
+    hint_ = std::move(hint);
+    return std::move(*this);
+  }
+
  private:
   int exit_code_;
+  std::string hint_;
 };
 
 // "<message>" for `errno` (strerror), for building CliError reasons.

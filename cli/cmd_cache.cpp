@@ -128,7 +128,7 @@ Command add_cache_command(CLI::App& app) {
   add_cache_location_args(*trim, args->cache);
   trim->add_option("--to", args->to, "Size to shrink the cache's records to, e.g. 500M");
   CLI::App* clear = command->add_subcommand("clear", "Remove the whole cache");
-  clear->add_option("--cache-dir", args->cache.dir, "Cache root to clear");
+  clear->add_option("--cache-dir", args->cache.dir, "Cache root to clear")->type_name("DIR");
   return {command, [args, stats, trim] {
             if (stats->parsed()) return run_cache_stats(*args);
             if (trim->parsed()) return run_cache_trim(*args);

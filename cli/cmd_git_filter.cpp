@@ -125,6 +125,7 @@ Command add_git_filter_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "git-filter",
       "git's clean filter inside a mount (started by git, configured in the view's .git/config)");
+  command->group("");  // not for people: git starts it
   command->add_option("--checkout", *checkout, "The mounted repository")->required();
   return {command, [checkout] { return run_git_filter(*checkout); }};
 }

@@ -73,7 +73,8 @@ Command add_graph_command(CLI::App& app) {
   command->add_option("--format", args->format, "json (anchorfs schema), pycg (PyCG's JSON) or dot")
       ->check(CLI::IsMember({"json", "pycg", "dot"}))
       ->capture_default_str();
-  command->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
+  command->add_option("-o,--output", args->output, "Write to FILE instead of stdout")
+      ->type_name("FILE");
   command->add_option("--package", args->package,
                       "pycg: directory below ROOT that module names are relative to");
   command->add_option("--prefix", args->prefix, "pycg: dotted prefix put before every module name");

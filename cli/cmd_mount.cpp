@@ -26,6 +26,7 @@
 #include "cli/command.h"
 #include "cli/daemon_log.h"
 #include "cli/daemon_presence.h"
+#include "cli/doctor_checks.h"
 #include "cli/mount_checks.h"
 #include "cli/mountinfo.h"
 #include "cli/paths.h"
@@ -208,7 +209,7 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   try {
     server.mount();
   } catch (const std::exception& error) {
-    throw CliError(paths.mountpoint, error.what());
+    throw CliError(paths.mountpoint, error.what()).with_hint(doctor_hint(paths.mountpoint));
   }
   const std::optional<MountEntry> mounted = find_mount(paths.mountpoint);
   presence.emplace(mounted ? mounted->device : std::string());
@@ -283,8 +284,11 @@ int run_daemon(const MountArgs& args, const CheckedMountPaths& paths, int fd) {
   PipeReporter reporter(fd);
   try {
     return analyse_and_serve(args, paths, reporter, [&] { detach_stdio(args.log_file); });
+  } catch (const CliError& error) {
+    reporter.failed(error.what(), error.hint());
+    return kExitRuntime;
   } catch (const std::exception& error) {
-    reporter.failed(error.what());
+    reporter.failed(error.what(), "");
     return kExitRuntime;
   }
 }
@@ -375,10 +379,12 @@ Command add_mount_command(CLI::App& app) {
                     "Serve a frozen snapshot: do not follow changes to REPO");
   command->add_option(
       "--log", args->log_file,
-      "Append refreshes and warnings to FILE (the daemon's messages go nowhere else)");
+      "Append refreshes and warnings to FILE (the daemon's messages go nowhere else)")
+      ->type_name("FILE");
   command->add_option("--trace", args->trace_file,
                       "Write JSON lines of lookups, opens, reads and listings to FILE "
-                      "(docs/study.md); kernel caching is then reduced so every read is seen");
+                      "(docs/study.md); kernel caching is then reduced so every read is seen")
+      ->type_name("FILE");
   command->add_option("--trace-max-size", args->trace_max_size,
                       "Rotate the trace to FILE.1 beyond this many bytes (default 256 MiB)");
   command->add_flag("--trace-keep-cache", args->trace_keep_cache,

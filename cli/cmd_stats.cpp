@@ -22,10 +22,24 @@
 namespace anchorfs::cli {
 namespace {
 
+// The vocabulary an installed anchorfs ships (<prefix>/share/anchorfs, beside <prefix>/bin), else
+// the one the build fetched.
+std::string default_vocabulary() {
+  char exe[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    std::string prefix(exe, static_cast<size_t>(n));
+    prefix = prefix.substr(0, prefix.rfind('/'));
+    const std::string installed = prefix.substr(0, prefix.rfind('/')) + "/share/anchorfs/o200k_base.json";
+    if (::access(installed.c_str(), R_OK) == 0) return installed;
+  }
+  return ANCHORFS_VOCABULARY;
+}
+
 struct StatsArgs {
   std::string repo;
   bool json = false;
-  std::string tokenizer = ANCHORFS_VOCABULARY;
+  std::string tokenizer = default_vocabulary();
   unsigned threads = 0;
   CacheArgs cache;
   ViewArgs view;
@@ -100,6 +114,7 @@ Command add_stats_command(CLI::App& app) {
   command->add_option("--threads", args->threads, "Analysis threads (0: all cores)");
   command->add_option("--tokenizer", args->tokenizer,
                       "tiktoken encoder file for token counts (\"\": estimate from bytes)")
+      ->type_name("FILE")
       ->capture_default_str();
   add_cache_args(*command, args->cache);
   return {command, [args] { return run_stats(*args); }};

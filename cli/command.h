@@ -24,5 +24,7 @@ Command add_export_command(CLI::App& app);
 Command add_git_filter_command(CLI::App& app);
 Command add_map_command(CLI::App& app);
 Command add_trace_command(CLI::App& app);
+Command add_doctor_command(CLI::App& app);
+Command add_reference_command(CLI::App& app);
 
 }  // namespace anchorfs::cli

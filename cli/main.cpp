@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
       add_mount_command(app),  add_unmount_command(app),    add_render_command(app),
       add_strip_command(app),  add_stats_command(app),      add_graph_command(app),
       add_export_command(app), add_cache_command(app),      add_trace_command(app),
-      add_map_command(app),    add_git_filter_command(app),
+      add_map_command(app),    add_doctor_command(app),     add_git_filter_command(app),
+      add_reference_command(app),
   };
   try {
     app.parse(argc, argv);
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
     }
   } catch (const CliError& error) {
     std::cerr << "anchorfs: " << error.what() << "\n";
+    if (!error.hint().empty()) std::cerr << "anchorfs: " << error.hint() << "\n";
     return error.exit_code();
   } catch (const std::exception& error) {
     std::cerr << "anchorfs: internal error: " << error.what() << "\n";

@@ -17,6 +17,7 @@
 
 #include "cache/cache_location.h"
 #include "cli/cli_error.h"
+#include "cli/doctor_checks.h"
 #include "cli/mountinfo.h"
 #include "cli/paths.h"
 
@@ -43,9 +44,29 @@ bool directory_is_empty(const std::string& path) {
   return empty;
 }
 
-// Whether the FUSE mount at `mountpoint` lost its daemon. stat() of the mount root can succeed
-// from the kernel's attribute cache, so ask something no cache holds: the lookup of a name never
-// asked before, from a thread we stop waiting for after a while (a hung daemon is not dead).
+void require_fuse_device() {
+  struct stat st {};
+  if (::stat("/dev/fuse", &st) != 0) {
+    throw CliError("/dev/fuse",
+                   "missing: load the fuse kernel module (modprobe fuse), or in a "
+                   "container pass the device (--device /dev/fuse)");
+  }
+  if (::geteuid() == 0) return;
+  if (find_on_path("fusermount3").empty()) {
+    throw CliError("fusermount3",
+                   "not found: install the fuse3 package to mount as a non-root user");
+  }
+  if (::access("/dev/fuse", R_OK | W_OK) != 0) {
+    throw CliError("/dev/fuse",
+                   "permission denied: run as root or make /dev/fuse usable by your user");
+  }
+}
+
+}  // namespace
+
+// stat() of the mount root can succeed from the kernel's attribute cache, so ask something no
+// cache holds: the lookup of a name never asked before, from a thread we stop waiting for after
+// a while (a hung daemon is not dead).
 bool fuse_mount_is_dead(const std::string& mountpoint) {
   auto probe = std::make_shared<std::promise<int>>();
   std::future<int> answer = probe->get_future();
@@ -58,35 +79,16 @@ bool fuse_mount_is_dead(const std::string& mountpoint) {
   return answer.get() == ENOTCONN;
 }
 
-bool on_path(const char* program) {
+std::string find_on_path(const char* program) {
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
   std::string dir;
   while (std::getline(dirs, dir, ':')) {
-    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+    const std::string candidate = dir + "/" + program;
+    if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
   }
-  return false;
+  return "";
 }
-
-void check_fuse_device() {
-  struct stat st {};
-  if (::stat("/dev/fuse", &st) != 0) {
-    throw CliError("/dev/fuse",
-                   "missing: load the fuse kernel module (modprobe fuse), or in a "
-                   "container pass the device (--device /dev/fuse)");
-  }
-  if (::geteuid() == 0) return;
-  if (!on_path("fusermount3")) {
-    throw CliError("fusermount3",
-                   "not found: install the fuse3 package to mount as a non-root user");
-  }
-  if (::access("/dev/fuse", R_OK | W_OK) != 0) {
-    throw CliError("/dev/fuse",
-                   "permission denied: run as root or make /dev/fuse usable by your user");
-  }
-}
-
-}  // namespace
 
 std::string check_repo(const std::string& repo) {
   struct stat st {};
@@ -103,7 +105,9 @@ CheckedMountPaths check_mount_paths(const std::string& repo, const std::string& 
   struct stat st {};
   if (::stat(mountpoint.c_str(), &st) != 0) {
     const int error = errno;
-    if (error == ENOTCONN) throw CliError(mountpoint, stale_mount_advice(mountpoint));
+    if (error == ENOTCONN) {
+      throw CliError(mountpoint, stale_mount_advice(mountpoint)).with_hint(doctor_hint(mountpoint));
+    }
     if (error == ENOENT) throw CliError(mountpoint, "no such directory (create it first)");
     throw CliError(mountpoint, errno_text(error));
   }
@@ -112,7 +116,7 @@ CheckedMountPaths check_mount_paths(const std::string& repo, const std::string& 
 
   if (auto mounted = find_mount(paths.mountpoint)) {
     if (mounted->fstype.starts_with("fuse") && fuse_mount_is_dead(paths.mountpoint)) {
-      throw CliError(mountpoint, stale_mount_advice(mountpoint));
+      throw CliError(mountpoint, stale_mount_advice(mountpoint)).with_hint(doctor_hint(mountpoint));
     }
     throw CliError(mountpoint, "already a mount point (" + mounted->fstype + "); unmount it first");
   }
@@ -130,7 +134,11 @@ CheckedMountPaths check_mount_paths(const std::string& repo, const std::string& 
   if (!directory_is_empty(paths.mountpoint)) {
     throw CliError(mountpoint, "not empty (anchorfs mounts only on an empty directory)");
   }
-  check_fuse_device();
+  try {
+    require_fuse_device();
+  } catch (CliError& error) {
+    throw std::move(error).with_hint(doctor_hint(mountpoint));
+  }
   return paths;
 }
 

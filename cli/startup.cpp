@@ -122,8 +122,9 @@ void PipeReporter::ready(std::string_view summary) {
   close_pipe();
 }
 
-void PipeReporter::failed(std::string_view message) {
+void PipeReporter::failed(std::string_view message, std::string_view hint) {
   const sync::MutexLock lock(mutex_);
+  if (!hint.empty()) send("hint", hint);
   send("error", message);
   close_pipe();
 }
@@ -141,6 +142,7 @@ int relay_startup(int fd, pid_t child) {
     progress_shown = false;
   };
   std::string buffer;
+  std::string hint;  // sent before the error it follows
   char chunk[4096];
   for (;;) {
     if (parent_interrupted) {
@@ -175,9 +177,12 @@ int relay_startup(int fd, pid_t child) {
         end_progress();
         write_stderr(fmt::format("anchorfs: {}\n", text));
         return kExitOk;
+      } else if (kind == "hint") {
+        hint = text;
       } else if (kind == "error") {
         end_progress();
         write_stderr(fmt::format("anchorfs: {}\n", text));
+        if (!hint.empty()) write_stderr(fmt::format("anchorfs: {}\n", hint));
         ::waitpid(child, nullptr, 0);
         return kExitRuntime;
       }

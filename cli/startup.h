@@ -50,8 +50,8 @@ class PipeReporter : public StartupReporter {
   void progress(size_t done, size_t total) override;
   void note(std::string_view line) override;
   void ready(std::string_view summary) override;
-  // The mount failed: the parent prints `message` and exits 1.
-  void failed(std::string_view message);
+  // The mount failed: the parent prints `message` (then `hint`, unless empty) and exits 1.
+  void failed(std::string_view message, std::string_view hint);
 
  private:
   void send(std::string_view kind, std::string_view text) REQUIRES(mutex_);

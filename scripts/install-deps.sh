@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git python3 nodejs npm ripgrep
-  libfuse3-dev fuse3 libtree-sitter-dev libtbb-dev libfmt-dev libgtest-dev
+  libfuse3-dev fuse3 libtbb-dev libfmt-dev libgtest-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev liblmdb-dev libpcre2-dev libssl-dev libhiredis-dev
   python3-sympy python3-django  # corpora of scripts/bench_tags.sh and the tag budget check
   redis-server redis-tools  # the remote cache tier's tests start their own on a loopback port
@@ -15,6 +15,7 @@ packages+=(patch util-linux)  # writable-mount tests: patch -p1, setpriv (a daem
 # what provides the clang binary; libclang-rt-14-dev its sanitizer and libFuzzer runtimes).
 packages+=(clang clang-14 libclang-rt-14-dev)
 packages+=(python3-matplotlib)  # scripts/study plots (tested by tests/study)
+packages+=(debootstrap zsh fish groff-base)  # tests/install: the .deb on a clean root, completions, man page
 packages+=(zlib1g-dev)  # tests/integration/compile_test.cpp builds its example libraries through a mount
 packages+=(valgrind)  # the CI performance guard counts instructions (scripts/bench/perf_guard.py)
 packages+=("$@")

@@ -140,7 +140,8 @@ TEST_F(CliErrors, MountExplainsAMissingFuseDevice) {
            "mount -t tmpfs tmpfs /dev && exec \"$0\" mount \"$1\" \"$2\"", kAnchorfs, repo_, mnt_});
   expect_error(result, 1,
                "anchorfs: /dev/fuse: missing: load the fuse kernel module (modprobe fuse), or in a "
-               "container pass the device (--device /dev/fuse)");
+               "container pass the device (--device /dev/fuse)\nanchorfs: `anchorfs doctor " +
+                   mnt_ + "` checks everything mounting needs, with fixes");
 }
 
 TEST_F(CliErrors, MountExplainsNoPermissionOnTheFuseDevice) {
@@ -152,7 +153,8 @@ TEST_F(CliErrors, MountExplainsNoPermissionOnTheFuseDevice) {
   const ProcessResult result = anchorfs({"mount", repo_, mnt_}, as_user(65534));
   expect_error(result, 1,
                "anchorfs: /dev/fuse: permission denied: run as root or make /dev/fuse usable by "
-               "your user");
+               "your user\nanchorfs: `anchorfs doctor " +
+                   mnt_ + "` checks everything mounting needs, with fixes");
 }
 
 TEST_F(CliErrors, RenderAndStripReportBadFiles) {
