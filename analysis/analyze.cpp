@@ -141,6 +141,7 @@ void add_file_entities(Graph& graph, const SourceFile& source, std::string_view 
   info.language = language;
   info.newline = facts.newline;
   info.taggable = taggable;
+  info.error_regions = facts.error_regions;
   info.ascii_tags = facts.ascii_tags;
   info.size = source.size;
   graph.files.push_back(std::move(info));
@@ -200,7 +201,7 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
     result.stats.lines += r.facts->lines;
     if (!r.facts->parsed_cleanly) {
       result.skipped.push_back({sources[i].path,
-                                "syntax errors or excessive nesting: "
+                                "unparsable or excessive nesting: "
                                 "served unchanged"});
     } else if (r.keep_unchanged) {
       result.skipped.push_back({sources[i].path, "already holds tag blocks: served unchanged"});

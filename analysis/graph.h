@@ -72,6 +72,7 @@ struct FileInfo {
   std::string language;            // front end name, e.g. "python"
   std::string newline = "\n";      // the file's line terminator ("\n", "\r\n" or "\r")
   bool taggable = false;           // parsed cleanly; false means serve it unchanged
+  uint32_t error_regions = 0;      // syntax errors it is tagged around (LanguageFacts)
   bool ascii_tags = false;         // its declared encoding may reject UTF-8: tag text is ASCII
   uint64_t size = 0;               // its bytes, as scanned (the base of a tag budget)
 };

@@ -89,6 +89,7 @@ void write_graph(ByteWriter& w, const Graph& g) {
     w.str(f.language);
     w.str(f.newline);
     w.u64(f.taggable);
+    w.u64(f.error_regions);
     w.u64(f.ascii_tags);
     w.u64(f.size);
   }
@@ -131,6 +132,7 @@ void read_graph(ByteReader& r, Graph& g) {
     f.language = r.str();
     f.newline = r.str();
     f.taggable = r.boolean();
+    f.error_regions = r.u32();
     f.ascii_tags = r.boolean();
     f.size = r.u64();
   }

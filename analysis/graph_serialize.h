@@ -13,7 +13,7 @@ namespace anchorfs::analysis {
 
 // Bump whenever the layout below changes (graph entries are also keyed by every front end's facts
 // version and the program's build id, so a changed resolver never meets an old entry either).
-inline constexpr uint32_t kGraphFormatVersion = 3;
+inline constexpr uint32_t kGraphFormatVersion = 4;
 
 // Keeps the graph, the skipped list and the statistics that describe the tree (source_files,
 // lines). How the analysis was obtained (parsed, from_cache, graph_from_cache, timings) is the

@@ -37,7 +37,10 @@ class LanguageFacts {
   virtual uint32_t entity_count() const = 0;
   virtual DefinitionOutline definition(uint32_t d) const = 0;
 
-  bool parsed_cleanly = false;   // no syntax errors: the file may be tagged
+  // The file may be tagged: it parsed within its budget and nesting limit. Syntax errors do not
+  // clear it; they clear the anchors they rule out (analysis/error_regions.h).
+  bool parsed_cleanly = false;
+  uint32_t error_regions = 0;    // ERROR nodes and MISSING tokens in its tree
   bool has_file_anchor = false;  // a file tag block may be inserted at file_anchor
   uint64_t file_anchor = 0;
   std::string newline = "\n";  // the first line terminator ("\n" when there is none)

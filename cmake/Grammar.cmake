@@ -1,16 +1,24 @@
-# Fetches each pinned tree-sitter grammar with `npm pack`, checks its integrity, builds it.
+# Fetches the tree-sitter runtime and each grammar from the npm registry with `npm pack`, checks
+# each tarball's integrity, and builds them as static libraries.
 #
-# Debian's libtree-sitter 0.20.7 loads grammars of ABI 13 and 14 only. Every pin below is the
-# newest release of its grammar whose generated parser.c still declares LANGUAGE_VERSION 14; the
-# next releases (javascript 0.25, go 0.25, rust 0.24) were generated for ABI 15 and would be
-# refused at ts_parser_set_language. The hashes are the registry's `dist.integrity` (sha512 of the
-# package tarball) in hex.
+# The runtime comes from the `tree-sitter` package (the Node binding), which vendors the C library
+# it binds: vendor/tree-sitter/lib/src/lib.c (one translation unit including the others) and
+# lib/include/tree_sitter/api.h. Building that instead of Debian's libtree-sitter 0.20.7 is what
+# lets the grammars move: 0.20.7 loads grammar ABI 13-14 only, and the current release of most
+# grammars is generated for ABI 15 (python 0.25, javascript 0.25, go 0.25, rust 0.24), which this
+# runtime loads (it accepts 13-15). The grammars whose newest release is still ABI 14 (typescript
+# 0.23.2, java 0.23.5) are simply their newest release. Parse speed is unchanged:
+# anchorfs_parse_floor on Debian's sympy, side by side, median 7.190 s with 0.25.1 + python 0.25.0
+# against 7.197 s with 0.20.7 + python 0.23.6 (shared machine; the runs are in docs/benchmarks.md).
+#
+# The hashes are the registry's `dist.integrity` (sha512 of the package tarball) in hex. A new
+# grammar (C, C++, ...) is pinned the same way: its newest release, its integrity in hex.
 
-# anchorfs_grammar(TARGET PACKAGE VERSION SHA512 SRC_DIR): fetches PACKAGE@VERSION into
-# ANCHORFS_DEPS_DIR once, refuses it when its sha512 differs, and builds a static library TARGET
-# from SRC_DIR/parser.c (and SRC_DIR/scanner.c when the grammar has one). SRC_DIR is relative to
-# the package root ("src", or "typescript/src" for a package holding two grammars).
-function(anchorfs_grammar target package version sha512 src_dir)
+# anchorfs_npm_package(PACKAGE VERSION SHA512 MARKER OUT_DIR): fetches PACKAGE@VERSION into
+# ANCHORFS_DEPS_DIR once, refuses it when its sha512 differs, extracts it, and sets OUT_DIR to the
+# package root. MARKER is a file relative to that root whose presence means the extraction is
+# complete.
+function(anchorfs_npm_package package version sha512 marker out_dir)
   set(dir "${ANCHORFS_DEPS_DIR}/${package}-${version}")
   set(tgz "${ANCHORFS_DEPS_DIR}/${package}-${version}.tgz")
   set(ok FALSE)
@@ -38,12 +46,35 @@ function(anchorfs_grammar target package version sha512 src_dir)
     endif()
     file(REMOVE_RECURSE "${dir}")
   endif()
-  if(NOT EXISTS "${dir}/${src_dir}/parser.c")
+  if(NOT EXISTS "${dir}/${marker}")
     file(REMOVE_RECURSE "${dir}" "${dir}.tmp")
     file(ARCHIVE_EXTRACT INPUT "${tgz}" DESTINATION "${dir}.tmp")
     file(RENAME "${dir}.tmp/package" "${dir}")
     file(REMOVE_RECURSE "${dir}.tmp")
   endif()
+  set(${out_dir} "${dir}" PARENT_SCOPE)
+endfunction()
+
+# The runtime: target tree_sitter_runtime, with tree_sitter/api.h on its users' include path.
+# Flags as the library's own Makefile builds it (-O3, C11, the POSIX/BSD feature macros).
+anchorfs_npm_package(tree-sitter 0.25.1
+  9ab70476462d1dfacad40e9fb373ba171901a344228395d45ea1e1c54390bb46e63e8d34405e17692c7879da5acdd1f0c674828e518a1a022a59d68de1dbd32c
+  vendor/tree-sitter/lib/src/lib.c ts_runtime_dir)
+set(ts_lib "${ts_runtime_dir}/vendor/tree-sitter/lib")
+add_library(tree_sitter_runtime STATIC "${ts_lib}/src/lib.c")
+target_include_directories(tree_sitter_runtime PRIVATE "${ts_lib}/src")
+target_include_directories(tree_sitter_runtime SYSTEM PUBLIC "${ts_lib}/include")
+target_compile_definitions(tree_sitter_runtime PRIVATE
+  _POSIX_C_SOURCE=200112L _DEFAULT_SOURCE _BSD_SOURCE _DARWIN_C_SOURCE)
+set_target_properties(tree_sitter_runtime PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
+target_compile_options(tree_sitter_runtime PRIVATE -O3 -w)
+
+# anchorfs_grammar(TARGET PACKAGE VERSION SHA512 SRC_DIR): fetches PACKAGE@VERSION (as
+# anchorfs_npm_package) and builds a static library TARGET from SRC_DIR/parser.c (and
+# SRC_DIR/scanner.c when the grammar has one). SRC_DIR is relative to the package root ("src", or
+# "typescript/src" for a package holding two grammars).
+function(anchorfs_grammar target package version sha512 src_dir)
+  anchorfs_npm_package(${package} ${version} ${sha512} "${src_dir}/parser.c" dir)
   set(sources "${dir}/${src_dir}/parser.c")
   if(EXISTS "${dir}/${src_dir}/scanner.c")
     list(APPEND sources "${dir}/${src_dir}/scanner.c")
@@ -54,11 +85,11 @@ function(anchorfs_grammar target package version sha512 src_dir)
   target_compile_options(${target} PRIVATE -O2 -w)
 endfunction()
 
-anchorfs_grammar(tree_sitter_python tree-sitter-python 0.23.6
-  c8833dcf4a31288c53edb02d3ce860a1597a8135e59a5221b9eee58854f8a013c5fe585aec76b8750052f3602fea130c459a159c5248f0cea62fe4b05a82c3dc
+anchorfs_grammar(tree_sitter_python tree-sitter-python 0.25.0
+  782989c7acd06b7e46c5a0ad403fb05c73a162a07110bf9ba7bd56fecddf70332ed3a32bb739155d1e37edd46b0ab6eb0dbc8bb940c9a4083272cee772780b5f
   src)
-anchorfs_grammar(tree_sitter_javascript tree-sitter-javascript 0.23.1
-  fdb9e16eb4c3f5fad46074138989cf731c87391230d79ec44416ba76acda2b1bd1ff1dcf0b863377e0f5a5920c4baccd836bf76bc059d282bb8c7aac428f5f58
+anchorfs_grammar(tree_sitter_javascript tree-sitter-javascript 0.25.0
+  d5f09b9b302c919931719ccde35b056766ebda2a9360fded2a5b356ff1ca18d3d05153a9b14c69986c5d37fc0ca809378d866760147575dff2ff46af31e53b77
   src)
 # One package, two grammars (TypeScript and TSX) sharing common/scanner.h.
 anchorfs_grammar(tree_sitter_typescript tree-sitter-typescript 0.23.2
@@ -67,14 +98,14 @@ anchorfs_grammar(tree_sitter_typescript tree-sitter-typescript 0.23.2
 anchorfs_grammar(tree_sitter_tsx tree-sitter-typescript 0.23.2
   7b4e095142b14d3e77ff1dd4ab5cc82f8e43a182957c71f8099ab081984f839a9844e9799d08d5fbce6bb85cc5199c6ef9078555b4533c3467a8bf546d4e1578
   tsx/src)
-anchorfs_grammar(tree_sitter_go tree-sitter-go 0.23.4
-  89068712ce3231afe1328fd9086a8b7c6eb51749a28a750b5357c587e199ade091b4aca514bb6f9fbf7ca1c0998cedabfee9e0359800635b3584f17203091cef
+anchorfs_grammar(tree_sitter_go tree-sitter-go 0.25.0
+  00f05cfc3ab7c73fdedf95e99216f56e5bb95205bed84dd1c8659ac1948235c6c6c1aee385240f4bc2ac52ea6ecc195af0f0a8f3e973f56fc90c98e67d16b6b7
   src)
 anchorfs_grammar(tree_sitter_java tree-sitter-java 0.23.5
   623bbba10d17c7b19c513d359948253cff9b61fbea8cd086771aa28139dec3d9cb1a8208e363cd54fddb1eb61e331b3088244cd32b9b5a6379aa4fb3b20d3330
   src)
-anchorfs_grammar(tree_sitter_rust tree-sitter-rust 0.23.3
-  b8b7592752b6e84b894c1309973d65b53960ee72720184e17e8b9782281fe62c4a39ab0e2f9c0dad10a9b964ec97aac370a9592bd517f9a9e714ba8ffe4721c1
+anchorfs_grammar(tree_sitter_rust tree-sitter-rust 0.24.0
+  3567a65037fadbd4df73dd18d19e79ceec0f0801e42f15a731fd91ce762ee2206492b425da8fc21c607b0abe764f23791750c0c7c1665270ed0b2f625245d911
   src)
 # C and C++ (one front end, two dialects): releases whose parser.c declares LANGUAGE_VERSION 14.
 anchorfs_grammar(tree_sitter_c tree-sitter-c 0.23.6

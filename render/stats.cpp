@@ -171,6 +171,14 @@ RepoStats compute_stats(const analysis::Graph& graph, const analysis::AnalysisSt
       graph.files.begin(), graph.files.end(), [](const auto& info) { return info.taggable; }));
   stats.lines = analysis_stats.lines;
   stats.source_bytes = source_bytes;
+  for (const analysis::FileInfo& info : graph.files) {
+    if (!info.taggable || info.error_regions == 0) continue;
+    ++stats.files_with_errors;
+    for (size_t e = info.entity; e < n && graph.entities[e].file == info.entity; ++e) {
+      ++stats.error_file_entities;
+      stats.error_file_entities_anchored += graph.entities[e].anchor.has_value();
+    }
+  }
 
   for (const analysis::Entity& entity : graph.entities) {
     switch (entity.kind) {

@@ -77,6 +77,11 @@ struct RepoStats {
   // Files
   size_t files = 0;           // analysed source files (graph.files)
   size_t taggable_files = 0;  // of which parsed cleanly
+  // Taggable files whose trees have syntax errors (analysis/error_regions.h), their entities
+  // (the files' own included) and how many of those still have an anchor: the ones tagged.
+  size_t files_with_errors = 0;
+  size_t error_file_entities = 0;
+  size_t error_file_entities_anchored = 0;
   size_t lines = 0;           // AnalysisStats::lines
   uint64_t source_bytes = 0;  // bytes of the analysed source files
 

@@ -35,6 +35,11 @@ std::string format_table(const RepoStats& stats) {
     out += fmt::format("{:<24} {}\n", name, value);
   };
   row("files", fmt::format("{} analysed, {} taggable", stats.files, stats.taggable_files));
+  if (stats.files_with_errors > 0) {
+    row("syntax errors", fmt::format("{} taggable files, tagged outside them: {} of {} entities",
+                                     stats.files_with_errors, stats.error_file_entities_anchored,
+                                     stats.error_file_entities));
+  }
   row("lines", fmt::format("{}", stats.lines));
   row("source bytes", fmt::format("{}", stats.source_bytes));
   row("entities", fmt::format("{} files, {} classes, {} functions", stats.file_entities,
@@ -111,6 +116,9 @@ std::string format_json(const RepoStats& stats) {
   nlohmann::ordered_json json;
   json["files"] = {{"analysed", stats.files},
                    {"taggable", stats.taggable_files},
+                   {"with_syntax_errors", stats.files_with_errors},
+                   {"error_file_entities", stats.error_file_entities},
+                   {"error_file_entities_tagged", stats.error_file_entities_anchored},
                    {"lines", stats.lines},
                    {"source_bytes", stats.source_bytes}};
   json["entities"] = {

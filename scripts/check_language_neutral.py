@@ -28,7 +28,8 @@ EXTENSIONS = ["py", "pyi", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts",
 RESOLUTION_FILES = ["setup.cfg", "setup.py", "pyproject.toml", "go.mod", "go.work", "Cargo.toml",
                     "tsconfig.json", "package.json", "pom.xml", "build.gradle", "compile_commands.json"]
 CONVENTIONS = ["__init__", "__main__", "mod.rs", "index.js"]
-COMMENT_MARKERS = re.compile(r"^\s*(#|//|/\*|--|;)\s*$")
+# ";" is no comment marker of any front end and is lean's group separator (docs/tag-format.md).
+COMMENT_MARKERS = re.compile(r"^\s*(#|//|/\*|--)\s*$")
 
 
 def languages(root):

@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git python3 nodejs npm ripgrep
-  libfuse3-dev fuse3 libtree-sitter-dev libtbb-dev libfmt-dev libgtest-dev
+  libfuse3-dev fuse3 libtbb-dev libfmt-dev libgtest-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev liblmdb-dev libpcre2-dev libssl-dev libhiredis-dev
   python3-sympy python3-django  # corpora of scripts/bench_tags.sh and the tag budget check
   redis-server redis-tools  # the remote cache tier's tests start their own on a loopback port

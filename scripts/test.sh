@@ -3,7 +3,8 @@
 # ASan/UBSan with the fuzzers' smoke runs (clang, Debug). ANCHORFS_SANITIZE=0 skips the second
 # pass (for quick local runs). The sanitizer pass leaves out the benchmark smoke (label "bench": it
 # times tools, not anchorfs code) and the checks on whole Debian corpora (label "corpus": minutes
-# under ASan, no code the unit tests do not reach).
+# under ASan, no code the unit tests do not reach) and the Debian package's test (label "package":
+# it packs and installs the Release binary into a clean root, which has no sanitizer runtime).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 "$here/scripts/install-deps.sh"
@@ -44,7 +45,7 @@ run_suite "$here/build" ""
 if [ "${ANCHORFS_SANITIZE:-1}" != 0 ]; then
   # One clang tree for the sanitizer pass and the fuzzers: every test under ASan/UBSan, plus the
   # libFuzzer targets' smoke runs (ctest label "fuzz", ANCHORFS_FUZZ_SMOKE_SECONDS each).
-  CC=clang CXX=clang++ BUILD_TYPE=Debug run_suite "$here/build-clang-asan" "-LE bench|corpus" \
+  CC=clang CXX=clang++ BUILD_TYPE=Debug run_suite "$here/build-clang-asan" "-LE bench|corpus|package" \
     -DANCHORFS_SANITIZE=ON -DANCHORFS_FUZZ=ON \
     -DANCHORFS_FUZZ_SMOKE_SECONDS="${ANCHORFS_FUZZ_SMOKE_SECONDS:-20}"
 fi

@@ -491,6 +491,9 @@ class Extractor {
                : t == "union_specifier" ? "union"
                : t == "class_specifier" ? "class"
                                         : "enum";
+    // `struct X<T*> {...}`: a partial or explicit specialization. Which of a template's
+    // definitions a dependent `X<U>::f()` reaches is not evident, so resolution never picks one.
+    if (is(name_node, "template_type")) def.role += " specialization";
     const uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) {
       const TSNode child = ts_node_named_child(node, i);

@@ -16,6 +16,7 @@ std::string serialize(const CodeFacts& facts, std::string_view magic) {
   ByteWriter out;
   out.raw(magic);
   out.u64(facts.parsed_cleanly);
+  out.u64(facts.error_regions);
   out.u64(facts.has_file_anchor);
   out.u64(facts.file_anchor);
   out.str(facts.newline);
@@ -108,6 +109,7 @@ std::unique_ptr<CodeFacts> deserialize(std::string_view bytes, std::string_view 
   if (!in.expect(magic)) return nullptr;
   auto facts = std::make_unique<CodeFacts>();
   facts->parsed_cleanly = in.boolean();
+  facts->error_regions = in.u32();
   facts->has_file_anchor = in.boolean();
   facts->file_anchor = in.u64();
   facts->newline = in.str();

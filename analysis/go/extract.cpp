@@ -3,6 +3,7 @@
 #include "analysis/go/extract.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <string>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "analysis/code/anchors.h"
+#include "analysis/code/error_anchors.h"
 #include "analysis/code/syntax.h"
 #include "analysis/code/text_layout.h"
 #include "analysis/code/walk.h"
@@ -63,7 +65,7 @@ class Extractor {
   explicit Extractor(std::string_view bytes) : bytes_(bytes) {}
 
   code::CodeFacts run(TSNode root) {
-    facts_.parsed_cleanly = !ts_node_has_error(root);
+    facts_.parsed_cleanly = true;
     build_condition(root);
     walk(root, 0, 0);
     if (too_deep_) facts_.parsed_cleanly = false;
@@ -71,6 +73,7 @@ class Extractor {
     facts_.has_file_anchor = anchor.has_value();
     facts_.file_anchor = anchor.value_or(0);
     add_member_uses();
+    code::clear_anchors_at_errors(root, bytes_, facts_);
     return std::move(facts_);
   }
 
@@ -462,7 +465,7 @@ class Extractor {
       return operand + "." + std::string(text(child(node, Field::Field)));
     }
     if (t == "call_expression") {
-      std::string function = receiver_chain(child(node, Field::Function), length + 1);
+      std::string function = receiver_chain(callee(node), length + 1);
       if (function.empty()) return {};
       return function + "()";
     }
@@ -548,8 +551,38 @@ class Extractor {
     }
   }
 
+  // Whether `index` in `f[index]()` names a type, making it an instantiation of the generic f
+  // (tree-sitter-go 0.25 parses a single type argument as an index): a type parameter in scope,
+  // a predeclared type, an exported name or a package-qualified one. An index held in a lower-case
+  // variable or a literal is an element of a slice or map of functions.
+  bool names_a_type(TSNode index) const {
+    static const std::set<std::string_view> kPredeclared = {
+        "any",     "bool",  "byte",   "comparable", "complex64", "complex128", "error", "float32",
+        "float64", "int",   "int8",   "int16",      "int32",     "int64",      "rune",  "string",
+        "uint",    "uint8", "uint16", "uint32",     "uint64",    "uintptr"};
+    if (type_of(index) == std::string_view("selector_expression")) {
+      index = child(index, Field::Field);
+    } else if (type_of(index) != std::string_view("identifier")) {
+      return false;
+    }
+    const std::string_view name = text(index);
+    if (name.empty()) return false;
+    return type_params_.count(std::string(name)) > 0 || kPredeclared.count(name) > 0 ||
+           std::isupper(static_cast<unsigned char>(name[0])) != 0;
+  }
+
+  // What a call calls: its function, or the generic function it instantiates (`New[T]()`).
+  TSNode callee(TSNode call) const {
+    const TSNode function = child(call, Field::Function);
+    if (type_of(function) == std::string_view("index_expression") &&
+        names_a_type(child(function, Field::Index))) {
+      return child(function, Field::Operand);
+    }
+    return function;
+  }
+
   void call(TSNode node, uint32_t scope) {
-    const TSNode function = child(node, Field::Function);
+    const TSNode function = callee(node);
     code::Call c;
     c.scope = scope;
     c.line = code::line_of(node);

@@ -35,7 +35,10 @@ constexpr Named kNamed[] = {
     {"rune_literal", Node::Literal},
 };
 
-constexpr const char* kFieldNames[] = {"alias", "arguments", "body", "field", "function", "left", "name", "operand", "package", "parameters", "path", "receiver", "result", "right", "type", "type_arguments", "type_parameters", "value"};
+constexpr const char* kFieldNames[] = {
+    "alias", "arguments", "body",           "field",           "function", "index",    "left",
+    "name",  "operand",   "package",        "parameters",      "path",     "receiver", "result",
+    "right", "type",      "type_arguments", "type_parameters", "value"};
 static_assert(std::size(kFieldNames) == static_cast<size_t>(Field::Value) + 1);
 
 std::vector<Node> build_table() {

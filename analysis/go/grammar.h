@@ -39,6 +39,7 @@ enum class Field : uint8_t {
   Body,
   Field,
   Function,
+  Index,
   Left,
   Name,
   Operand,

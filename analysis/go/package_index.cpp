@@ -27,13 +27,18 @@ PackageIndex::PackageIndex(const ResolverInput& input) {
   std::map<std::pair<std::string, std::string_view>, uint32_t> by_key;
   std::vector<std::string> directories;
   files.reserve(input.files.size());
+  std::vector<std::string_view> conditions;
+  for (const ResolverFile& file : input.files) {
+    conditions.push_back(static_cast<const code::CodeFacts*>(file.facts)->build_condition);
+  }
+  const std::vector<std::string> tags = decided_tags(conditions);
   for (const ResolverFile& file : input.files) {
     const auto* facts = static_cast<const code::CodeFacts*>(file.facts);
     GoFile go_file;
     go_file.input = &file;
     go_file.facts = facts;
     go_file.test = file.path.ends_with("_test.go");
-    go_file.platforms = platforms_of(file.path, facts->build_condition);
+    go_file.builds = builds_of(file.path, facts->build_condition, tags);
     const std::string dir(directory_of_path(file.path));
     const auto [it, added] =
         by_key.emplace(std::make_pair(dir, std::string_view(facts->package)),

@@ -52,7 +52,7 @@ struct GoFile {
   const code::CodeFacts* facts = nullptr;
   uint32_t package = 0;
   bool test = false;  // a _test.go file: only test files of its package see its names
-  PlatformSet platforms = 0;  // where it may be built (file-name suffixes, //go:build)
+  BuildSet builds;    // where it may be built (file-name suffixes, //go:build, decided tags)
   std::vector<FileImport> imports;
 };
 
@@ -68,12 +68,12 @@ class PackageIndex {
   std::optional<uint32_t> package_in(std::string_view dir) const;
 
   // Whether `def` is visible to code in `from`: a test file's names only to test files, and
-  // only names of files that may be built together with it (one platform at least).
+  // only names of files that may be built together with it (one configuration at least).
   bool visible(DefRef def, uint32_t from) const { return visible_file(def.file, from); }
   bool visible_file(uint32_t file, uint32_t from) const {
     if (file == from) return true;
     return (!files[file].test || files[from].test) &&
-           (files[file].platforms & files[from].platforms) != 0;
+           built_together(files[file].builds, files[from].builds);
   }
 
   const code::Definition& definition(DefRef ref) const {

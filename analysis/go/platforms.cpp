@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -87,7 +88,20 @@ struct Value {
 // "any platform" (the constraint is ignored rather than trusted).
 class Condition {
  public:
-  explicit Condition(std::string_view text) : text_(text) {}
+  // `tags` are decided: tag i is true when bit i of `assignment` is set.
+  explicit Condition(std::string_view text, const std::vector<std::string>* tags = nullptr,
+                     size_t assignment = 0)
+      : text_(text), tags_(tags), assignment_(assignment) {}
+
+  // The tags of the expression that name no platform, in order of appearance (nothing when it
+  // is malformed).
+  std::vector<std::string_view> other_tags() {
+    tags_seen_ = &others_;
+    disjunction(0);
+    skip_space();
+    if (!ok_ || pos_ != text_.size()) others_.clear();
+    return others_;
+  }
 
   PlatformSet platforms() {
     const Value v = disjunction(0);
@@ -149,12 +163,26 @@ class Condition {
       return {};
     }
     const std::string_view tag = text_.substr(begin, pos_ - begin);
-    if (!names_platform(tag)) return {};
+    if (!names_platform(tag)) {
+      if (tags_seen_ != nullptr) tags_seen_->push_back(tag);
+      if (tags_ != nullptr) {
+        const auto it = std::find(tags_->begin(), tags_->end(), tag);
+        if (it != tags_->end()) {
+          const bool value = (assignment_ >> (it - tags_->begin())) & 1;
+          return value ? Value{kAll, 0} : Value{0, kAll};
+        }
+      }
+      return {};
+    }
     const PlatformSet set = matching(tag);
     return {set, kAll & ~set};
   }
 
   std::string_view text_;
+  const std::vector<std::string>* tags_ = nullptr;
+  size_t assignment_ = 0;
+  std::vector<std::string_view>* tags_seen_ = nullptr;
+  std::vector<std::string_view> others_;
   size_t pos_ = 0;
   bool ok_ = true;
 };
@@ -191,6 +219,42 @@ PlatformSet platforms_of(std::string_view path, std::string_view condition) {
   PlatformSet set = platforms_of_name(path);
   if (!condition.empty()) set &= Condition(condition).platforms();
   return set;
+}
+
+std::vector<std::string> decided_tags(const std::vector<std::string_view>& conditions) {
+  std::map<std::string_view, size_t> uses;
+  for (std::string_view condition : conditions) {
+    if (condition.empty()) continue;
+    std::vector<std::string_view> tags = Condition(condition).other_tags();
+    std::sort(tags.begin(), tags.end());
+    tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+    for (std::string_view tag : tags) ++uses[tag];
+  }
+  std::vector<std::pair<size_t, std::string_view>> ranked;
+  for (const auto& [tag, count] : uses) ranked.emplace_back(count, tag);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < ranked.size() && i < kMaxDecidedTags; ++i) {
+    out.emplace_back(ranked[i].second);
+  }
+  return out;
+}
+
+BuildSet builds_of(std::string_view path, std::string_view condition,
+                   const std::vector<std::string>& tags) {
+  const PlatformSet by_name = platforms_of_name(path);
+  BuildSet set(size_t{1} << std::min(tags.size(), kMaxDecidedTags), by_name);
+  if (condition.empty()) return set;
+  for (size_t a = 0; a < set.size(); ++a) set[a] &= Condition(condition, &tags, a).platforms();
+  return set;
+}
+
+bool built_together(const BuildSet& a, const BuildSet& b) {
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    if ((a[i] & b[i]) != 0) return true;
+  }
+  return false;
 }
 
 }  // namespace anchorfs::analysis::go

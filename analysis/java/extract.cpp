@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/code/anchors.h"
+#include "analysis/code/error_anchors.h"
 #include "analysis/code/syntax.h"
 #include "analysis/code/text_layout.h"
 #include "analysis/java/grammar.h"
@@ -637,13 +638,14 @@ code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
   const code::ParsedTree tree(parser, tree_sitter_java(), bytes);
   if (!tree) return facts;
   const TSNode root = tree.root();
-  facts.parsed_cleanly = !ts_node_has_error(root);
+  facts.parsed_cleanly = true;
   // Comments may precede `package`; a block above the first line keeps it the first declaration.
   if (const auto anchor = code::file_anchor(bytes, false)) {
     facts.has_file_anchor = true;
     facts.file_anchor = *anchor;
   }
   Extractor(bytes, facts).run(root);
+  code::clear_anchors_at_errors(root, bytes, facts);
   return facts;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/code/anchors.h"
+#include "analysis/code/error_anchors.h"
 #include "analysis/code/syntax.h"
 #include "analysis/code/text_layout.h"
 #include "analysis/code/walk.h"
@@ -936,13 +937,14 @@ CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialec
   const code::ParsedTree tree(parser, grammar_of(dialect), bytes);
   if (!tree) return facts;
   const TSNode root = tree.root();
-  facts.parsed_cleanly = !ts_node_has_error(root);
+  facts.parsed_cleanly = true;
   if (const auto anchor = code::file_anchor(bytes, true)) {
     facts.has_file_anchor = true;
     facts.file_anchor = *anchor;
   }
   Walker walker(bytes, node_kinds(dialect), facts);
   walker.walk(root, 0, 0);
+  code::clear_anchors_at_errors(root, bytes, facts);
   return facts;
 }
 

@@ -455,7 +455,8 @@ void DenseCollector::finish(FileFacts& facts) {
   if (!enabled_) return;
   facts.dense.clear();
   facts.dense_extracted = true;
-  if (!facts.parsed_cleanly) return;
+  // Precision first: no dense facts are read out of code with syntax errors.
+  if (!facts.parsed_cleanly || facts.error_regions > 0) return;
 
   std::unordered_set<std::string_view> globals;   // declared global anywhere
   std::set<NameUse> scope_globals;                // ... in this scope

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/error_regions.h"
 #include "analysis/parse_budget.h"
 #include "analysis/python/child_walk.h"
 #include "analysis/python/dense_collector.h"
@@ -40,7 +41,7 @@ class Extractor {
     sink_.clear();
   }
 
-  FileFacts run(TSNode root, bool has_error) {
+  FileFacts run(TSNode root) {
     f_.newline = first_newline(text_);
     f_.lines = text_.empty() ? 0 : lines_.count();
     Scope module;
@@ -49,12 +50,13 @@ class Extractor {
     f_.scopes.push_back(module);
     lambda_counters_.push_back(0);
     visit_body(root, 0);
-    f_.parsed_cleanly = !has_error && !nesting_.too_deep;
+    f_.parsed_cleanly = !nesting_.too_deep && !ts_node_is_error(root);
     if (f_.parsed_cleanly) {
       if (const auto anchor = file_anchor(text_)) {
         f_.has_file_anchor = true;
         f_.file_anchor = *anchor;
       }
+      clear_anchors_at_errors(root);
     } else {
       for (Scope& s : f_.scopes) s.has_anchor = false;
     }
@@ -66,6 +68,24 @@ class Extractor {
   }
 
  private:
+  // Drops the anchors the tree's syntax errors rule out (analysis/error_regions.h).
+  void clear_anchors_at_errors(TSNode root) {
+    if (!ts_node_has_error(root)) return;
+    const ErrorRegions errors(root, text_);
+    f_.error_regions = static_cast<uint32_t>(errors.size());
+    for (Scope& s : f_.scopes) {
+      if (s.has_anchor && errors.blocks(s.anchor_offset, errors.line_end(s.line))) {
+        s.has_anchor = false;
+      }
+    }
+    if (f_.has_file_anchor) {
+      const size_t eol = text_.find('\n', f_.file_anchor);
+      if (errors.blocks(f_.file_anchor, eol == std::string_view::npos ? text_.size() : eol)) {
+        f_.has_file_anchor = false;
+      }
+    }
+  }
+
   // ---- small helpers ------------------------------------------------------------------------
 
   K kind(TSNode n) const { return g_.kind(n); }
@@ -1258,7 +1278,7 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   // One sink per thread: its buffers keep their capacity from file to file.
   thread_local FactSink sink;
-  facts = Extractor(bytes, &cursor, sink, dense).run(root, ts_node_has_error(root));
+  facts = Extractor(bytes, &cursor, sink, dense).run(root);
   ts_tree_cursor_delete(&cursor);
   ts_tree_delete(tree);
   shrink_to_size(facts);

@@ -14,7 +14,7 @@ namespace anchorfs::analysis::python {
 
 // Bump whenever extraction or the serialized layout changes: cached facts of another version
 // are ignored (PythonFrontEnd::facts_version).
-inline constexpr uint32_t kFactsVersion = 13;
+inline constexpr uint32_t kFactsVersion = 14;
 
 inline constexpr uint32_t kNone = UINT32_MAX;
 

@@ -79,6 +79,7 @@ std::string serialize_facts(const FileFacts& f) {
   w.raw(std::string_view(kMagic, sizeof kMagic));
   w.u64(kFactsVersion);
   w.u64(f.parsed_cleanly);
+  w.u64(f.error_regions);
   w.u64(f.has_file_anchor);
   w.u64(f.file_anchor);
   w.str(f.newline);
@@ -174,6 +175,7 @@ std::optional<FileFacts> deserialize_facts(std::string_view bytes) {
   if (r.u64() != kFactsVersion || !r.ok()) return std::nullopt;
   FileFacts f;
   f.parsed_cleanly = r.boolean();
+  f.error_regions = r.u32();
   f.has_file_anchor = r.boolean();
   f.file_anchor = r.u64();
   f.newline = r.str();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/code/anchors.h"
+#include "analysis/code/error_anchors.h"
 #include "analysis/code/syntax.h"
 #include "analysis/code/text_layout.h"
 #include "analysis/code/walk.h"
@@ -667,12 +668,13 @@ CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
   const code::ParsedTree tree(parser, tree_sitter_rust(), bytes);
   if (!tree) return facts;
   const TSNode root = tree.root();
-  facts.parsed_cleanly = !ts_node_has_error(root);
+  facts.parsed_cleanly = true;
   if (const std::optional<uint64_t> anchor = code::file_anchor(bytes, true)) {
     facts.has_file_anchor = true;
     facts.file_anchor = *anchor;
   }
   Walker(bytes, facts).run(root);
+  code::clear_anchors_at_errors(root, bytes, facts);
   return facts;
 }
 

@@ -172,16 +172,26 @@ TEST(EntityAnchors, EntitiesInSourceOrderWithQualifiedNames) {
   EXPECT_EQ(g.entities[find_entity(g, "a.py:C.D.m")].parent, find_entity(g, "a.py:C.D"));
 }
 
-TEST(EntityAnchors, SyntaxErrorsMakeAFileUntaggable) {
+TEST(EntityAnchors, SyntaxErrorsClearOnlyTheAnchorsTheyReach) {
   TempRepo repo;
   repo.write("bad.py", "def ok():\n    pass\n\ndef broken(:\n    pass\n");
+  repo.write("lost.py", ")))(((\n");
   const Analysis a = repo.analyze();
-  ASSERT_EQ(a.graph.files.size(), 1u);
-  EXPECT_FALSE(a.graph.files[0].taggable);
-  for (const Entity& e : a.graph.entities) EXPECT_FALSE(e.anchor.has_value()) << e.name;
-  EXPECT_NE(find_entity(a.graph, "bad.py:ok"), kNoEntity);
-  ASSERT_EQ(a.skipped.size(), 1u);
-  EXPECT_EQ(a.skipped[0].path, "bad.py");
+  ASSERT_EQ(a.graph.files.size(), 2u);
+  EXPECT_TRUE(a.graph.files[0].taggable);
+  EXPECT_GT(a.graph.files[0].error_regions, 0u);
+  const EntityIndex ok = find_entity(a.graph, "bad.py:ok");
+  ASSERT_NE(ok, kNoEntity);
+  EXPECT_TRUE(a.graph.entities[ok].anchor.has_value());
+  const EntityIndex broken = find_entity(a.graph, "bad.py:broken");
+  if (broken != kNoEntity) {
+    EXPECT_FALSE(a.graph.entities[broken].anchor.has_value());
+  }
+  // A file that is one error region has nothing a block could go above.
+  const EntityIndex lost = find_entity(a.graph, "lost.py");
+  ASSERT_NE(lost, kNoEntity);
+  EXPECT_FALSE(a.graph.entities[lost].anchor.has_value());
+  EXPECT_TRUE(a.skipped.empty());
 }
 
 }  // namespace

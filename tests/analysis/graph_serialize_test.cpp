@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "analysis/byte_codec.h"
 #include "tests/analysis/temp_repo.h"
 
@@ -39,6 +42,7 @@ void expect_same_analysis(const Analysis& a, const Analysis& b) {
     EXPECT_EQ(a.graph.files[i].language, b.graph.files[i].language) << i;
     EXPECT_EQ(a.graph.files[i].newline, b.graph.files[i].newline) << i;
     EXPECT_EQ(a.graph.files[i].taggable, b.graph.files[i].taggable) << i;
+    EXPECT_EQ(a.graph.files[i].error_regions, b.graph.files[i].error_regions) << i;
   }
   EXPECT_EQ(a.graph.edges, b.graph.edges);
   EXPECT_EQ(a.graph.labels, b.graph.labels);
@@ -56,7 +60,8 @@ Analysis sample_analysis() {
              "from pkg.core import Base, helper\r\n\r\n\r\nclass Derived(Base):\r\n"
              "    @staticmethod\r\n    def go():\r\n        def inner():\r\n"
              "            return helper()\r\n        return inner()\r\n");
-  repo.write("pkg/broken.py", "def oops(:\n");
+  repo.write("pkg/broken.py", "def oops(:\n");  // tagged outside its error: none of it
+  repo.write("pkg/deep.py", "x = " + std::string(300, '(') + std::string(300, ')') + "\n");
   repo.write("pkg/binary.py", std::string("x = 1\0", 6));
   repo.write("pkg/tagged.py", "# [anchorfs:begin]\nx = 1\n");
   AnalysisOptions options;
@@ -69,7 +74,9 @@ Analysis sample_analysis() {
 
 TEST(GraphSerialize, RoundTripKeepsEveryField) {
   const Analysis original = sample_analysis();
-  ASSERT_GE(original.skipped.size(), 3u);  // syntax errors, binary, already tagged
+  ASSERT_GE(original.skipped.size(), 3u);  // nesting too deep, binary, already tagged
+  ASSERT_TRUE(std::any_of(original.graph.files.begin(), original.graph.files.end(),
+                          [](const FileInfo& f) { return f.error_regions > 0; }));
   ASSERT_FALSE(original.graph.labels.empty());
   ASSERT_GT(original.graph.edges.size(), 5u);
   ASSERT_TRUE(graph_is_consistent(original.graph));

@@ -64,9 +64,8 @@ TEST(ParseBudget, TokenDenseFileIsServedUnchangedWithinItsBound) {
   }
 }
 
-// 100,000 brackets open at once: libtree-sitter 0.20.7 would abort freeing the tree it built
-// (heap corruption in its error recovery), taking a mount's daemon with it. The file is served
-// untagged; the rest of the repository is analysed as usual.
+// 100,000 brackets open at once (libtree-sitter 0.20.7 aborted freeing such a tree): the file is
+// served untagged; the rest of the repository is analysed as usual.
 TEST(ParseBudget, BracketsNestedTooDeepAreNotParsed) {
   EXPECT_FALSE(nests_too_deep_to_parse(std::string(kMaxOpenBrackets, '[')));
   EXPECT_TRUE(nests_too_deep_to_parse(std::string(kMaxOpenBrackets + 1, '(')));

@@ -1,5 +1,8 @@
-// Go build constraints as platform sets: file-name suffixes and //go:build expressions.
+// Go build constraints as platform sets: file-name suffixes, //go:build expressions, decided tags.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 #include "analysis/go/modules.h"
 #include "analysis/go/platforms.h"
@@ -31,6 +34,27 @@ TEST(GoPlatforms, BuildExpressionsAreEvaluatedWithUnknownTagsEitherWay) {
   // Malformed expressions constrain nothing.
   EXPECT_EQ(platforms_of("a.go", "linux &&"), platforms_of("a.go", ""));
   EXPECT_EQ(platforms_of("a.go", "(((linux"), platforms_of("a.go", ""));
+}
+
+bool built_with(std::string_view a, std::string_view ca, std::string_view b, std::string_view cb) {
+  const std::vector<std::string> tags = decided_tags({ca, cb});
+  return built_together(builds_of(a, ca, tags), builds_of(b, cb, tags));
+}
+
+TEST(GoPlatforms, TagsNamingNoPlatformAreDecidedAsTheGoToolDoes) {
+  EXPECT_FALSE(built_with("a.go", "nomsgpack", "b.go", "!nomsgpack"));
+  EXPECT_FALSE(built_with("a.go", "cgo && linux", "b.go", "!cgo || !linux"));
+  EXPECT_FALSE(built_with("a.go", "go_json", "b_windows.go", "!go_json && !windows"));
+  EXPECT_TRUE(built_with("a.go", "go_json || jsoniter", "b.go", "!go_json"));
+  EXPECT_TRUE(built_with("a.go", "nomsgpack", "b.go", ""));
+  EXPECT_FALSE(built_with("a_linux.go", "nomsgpack", "b_darwin.go", "nomsgpack"));
+  // Beyond kMaxDecidedTags the least used tags stay either way: never a wrong exclusion.
+  std::vector<std::string_view> many = {"t1", "t2", "t3", "t4", "t5", "t6", "t7", "!t7"};
+  const std::vector<std::string> tags = decided_tags(many);
+  EXPECT_EQ(tags.size(), kMaxDecidedTags);
+  EXPECT_EQ(tags.front(), "t7");  // used twice
+  EXPECT_TRUE(built_together(builds_of("a.go", "t6", tags), builds_of("b.go", "!t6", tags)));
+  EXPECT_FALSE(built_together(builds_of("a.go", "t7", tags), builds_of("b.go", "!t7", tags)));
 }
 
 TEST(GoModules, ModulePathIsReadWithCommentsAndQuotes) {

@@ -205,7 +205,12 @@ fn k<T: Tr + Other>(p: &mut Foo, q: Box<dyn Bar>) -> Option<Self> where T: Third
 }
 
 TEST(RustExtract, GarbageAndDeepNestingNeverCrash) {
-  EXPECT_FALSE(extract("fn (((( {{{{ \xff\xfe").parsed_cleanly);
+  const CodeFacts garbage = extract("fn (((( {{{{ \xff\xfe");
+  EXPECT_GT(garbage.error_regions, 0u);
+  EXPECT_FALSE(garbage.has_file_anchor);
+  for (const analysis::code::Definition& def : garbage.definitions) {
+    EXPECT_FALSE(def.has_anchor);
+  }
   std::string deep = "fn f() { let x = ";
   for (int i = 0; i < 5000; ++i) deep += "(";
   deep += "1";

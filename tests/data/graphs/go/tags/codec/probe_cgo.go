@@ -1,0 +1,5 @@
+//go:build cgo && linux
+
+package codec
+
+func probe() int { return 3 }
