@@ -351,7 +351,7 @@ class Extractor {
     }
     const std::string_view class_name =
         cls != 0 ? std::string_view(facts_.definitions[cls].name)
-                 : fn.owner.substr(
+                 : std::string_view(fn.owner).substr(
                        fn.owner.rfind("::") == std::string::npos ? 0 : fn.owner.rfind("::") + 2);
     const bool member = cls != 0 || !fn.owner.empty();
     def.role = !member                    ? "function"
