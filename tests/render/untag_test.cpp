@@ -195,12 +195,12 @@ TEST(Untag, AChangedCheckoutIsRefusedUnlessAppending) {
   FileVersion now = served;
   now.ctime_ns = 5;  // cp -p, rsync -t: same size and mtime, new ctime
   const std::string outside = replaced(kPython, "return 1", "return 7");
-  const std::string appended = view + "x = 2\n";
+  const std::string view_with_line = view + "x = 2\n";
   StoreInput input{.plan = &plan,
                    .served = served,
                    .current = now,
                    .checkout = outside,
-                   .written = appended,
+                   .written = view_with_line,
                    .appended_from = std::nullopt,
                    .blocks = nullptr};
   EXPECT_EQ(untag_written(input).status, StoreResult::Status::kStale);
