@@ -102,7 +102,8 @@ TEST_F(RemoteTrust, RecordsWithAValidChecksumButWithoutTheKeyAreNeverUsed) {
   // A writer without the key replaces every record with one whose checksum verifies (the old
   // record layout) and one sealed with another key: both describe a forged graph.
   const std::string key = store_key_of(graphs[0]);
-  auto payload = cache::open_remote_value(kFarmKey, key, redis_->get(graphs[0]));
+  const std::string sealed = redis_->get(graphs[0]);  // the payload is a view into it
+  auto payload = cache::open_remote_value(kFarmKey, key, sealed);
   ASSERT_TRUE(payload.has_value()) << "the farm did not seal its graph";
   std::optional<analysis::Analysis> forged = analysis::deserialize_analysis(*payload);
   ASSERT_TRUE(forged.has_value());
@@ -133,7 +134,8 @@ TEST_F(RemoteTrust, ASealedGraphWhoseAnchorsMissTheBytesIsRejectedAndRecomputed)
   const std::vector<std::string> graphs = redis_->keys("anchorfs:g:*");
   ASSERT_EQ(graphs.size(), 1u);
   const std::string key = store_key_of(graphs[0]);
-  auto payload = cache::open_remote_value(kFarmKey, key, redis_->get(graphs[0]));
+  const std::string sealed = redis_->get(graphs[0]);  // the payload is a view into it
+  auto payload = cache::open_remote_value(kFarmKey, key, sealed);
   ASSERT_TRUE(payload.has_value());
   std::optional<analysis::Analysis> shifted = analysis::deserialize_analysis(*payload);
   ASSERT_TRUE(shifted.has_value());
