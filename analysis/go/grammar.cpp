@@ -36,7 +36,7 @@ constexpr Named kNamed[] = {
 };
 
 constexpr const char* kFieldNames[] = {
-    "alias", "arguments", "body",           "field",           "function", "index",    "left",
+    "alias", "arguments", "body", "element", "field",           "function", "index",    "left",
     "name",  "operand",   "package",        "parameters",      "path",     "receiver", "result",
     "right", "type",      "type_arguments", "type_parameters", "value"};
 static_assert(std::size(kFieldNames) == static_cast<size_t>(Field::Value) + 1);
