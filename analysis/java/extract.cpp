@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "analysis/code/anchors.h"
-#include "analysis/code/error_anchors.h"
+#include "analysis/code/extract.h"
+#include "analysis/code/symbols.h"
 #include "analysis/code/syntax.h"
-#include "analysis/code/text_layout.h"
 #include "analysis/java/grammar.h"
 
 namespace anchorfs::analysis::java {
@@ -43,11 +43,11 @@ struct FieldIds {
 
 const FieldIds& fields() {
   static const FieldIds ids = [] {
-    auto id = [](std::string_view name) {
-      return ts_language_field_id_for_name(tree_sitter_java(), name.data(),
-                                           static_cast<uint32_t>(name.size()));
-    };
-    return FieldIds{id("arguments"), id("body"), id("constructor"), id("dimensions"), id("element"), id("field"), id("interfaces"), id("name"), id("object"), id("parameters"), id("right"), id("scope"), id("superclass"), id("type"), id("type_parameters"), id("value")};
+    auto id = [](std::string_view name) { return code::field_id(tree_sitter_java(), name); };
+    return FieldIds{id("arguments"),  id("body"),       id("constructor"),     id("dimensions"),
+                    id("element"),    id("field"),      id("interfaces"),      id("name"),
+                    id("object"),     id("parameters"), id("right"),           id("scope"),
+                    id("superclass"), id("type"),       id("type_parameters"), id("value")};
   }();
   return ids;
 }
@@ -97,9 +97,16 @@ std::string dotted(TSNode node, std::string_view bytes) {
   return std::string(text_of(node, bytes));
 }
 
+uint32_t named_count_without_comments(TSNode node);
+
+// Calls nested deeper than this in a receiver (`a.b().c().d()...`) are not recorded.
+constexpr int kMaxReceiverCalls = 32;
+
 // A call receiver whose static type is evident: a name ("x", "this", "super", "a.b",
-// "Outer.this"), an instance creation ("new T") or a cast ("(T)"); "" for any other expression.
-std::string receiver_name(TSNode node, std::string_view bytes) {
+// "Outer.this"), an instance creation ("new T"), a cast ("(T)"), or the result of a call written
+// "name(N)" with its argument count N after a receiver of these forms or alone ("doc.first(1)",
+// "settings(0)", "a.b(0).c"); "" for any other expression.
+std::string receiver_name(TSNode node, std::string_view bytes, int calls = 0) {
   std::string_view type = type_of(node);
   while (type == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
     node = ts_node_named_child(node, 0);
@@ -120,14 +127,34 @@ std::string receiver_name(TSNode node, std::string_view bytes) {
   if (type == "identifier" || type == "this" || type == "super") {
     return std::string(text_of(node, bytes));
   }
+  if (type == "method_invocation") {
+    if (calls >= kMaxReceiverCalls) return {};
+    const TSNode object_node = by_field(node, fields().object);
+    const TSNode name = by_field(node, fields().name);
+    for (uint32_t i = 0; i < ts_node_child_count(node); ++i) {
+      const TSNode child = ts_node_child(node, i);
+      if (type_of(child) == "super" && !ts_node_eq(child, object_node)) return {};  // I.super.m()
+    }
+    const TSNode arguments = by_field(node, fields().arguments);
+    const std::string call = std::string(text_of(name, bytes)) + "(" +
+                             std::to_string(ts_node_is_null(arguments)
+                                                ? 0
+                                                : named_count_without_comments(arguments)) +
+                             ")";
+    if (ts_node_is_null(object_node)) return call;
+    const std::string object = receiver_name(object_node, bytes, calls + 1);
+    if (object.empty() || object.starts_with("new ") || object.starts_with("(")) return {};
+    return object + "." + call;
+  }
   if (type == "field_access") {
     const TSNode object_node = by_field(node, fields().object);
     const std::string_view object_type = type_of(object_node);
     if (object_type != "identifier" && object_type != "this" && object_type != "super" &&
-        object_type != "field_access") {
+        object_type != "field_access" && object_type != "method_invocation") {
       return {};
     }
-    const std::string object = receiver_name(object_node, bytes);
+    const std::string object = receiver_name(object_node, bytes, calls + 1);
+    if (object.starts_with("new ") || object.starts_with("(")) return {};
     const TSNode name = by_field(node, fields().field);
     if (object.empty() || ts_node_is_null(name)) return {};
     return object + "." + std::string(text_of(name, bytes));
@@ -174,52 +201,41 @@ enum class Kind : uint8_t {
   Lambda,
 };
 
-const std::vector<Kind>& symbol_kinds() {
-  static const std::vector<Kind> kinds = [] {
-    static constexpr std::pair<std::string_view, Kind> kNamed[] = {
-        {"line_comment", Kind::Skip},
-        {"block_comment", Kind::Skip},
-        {"modifiers", Kind::Skip},
-        {"module_declaration", Kind::Skip},
-        {"package_declaration", Kind::Package},
-        {"import_declaration", Kind::Import},
-        {"class_declaration", Kind::TypeDeclaration},
-        {"interface_declaration", Kind::TypeDeclaration},
-        {"enum_declaration", Kind::TypeDeclaration},
-        {"record_declaration", Kind::TypeDeclaration},
-        {"annotation_type_declaration", Kind::TypeDeclaration},
-        {"method_declaration", Kind::Method},
-        {"constructor_declaration", Kind::Method},
-        {"compact_constructor_declaration", Kind::Method},
-        {"object_creation_expression", Kind::Creation},
-        {"enum_constant", Kind::EnumConstant},
-        {"method_invocation", Kind::Invocation},
-        {"explicit_constructor_invocation", Kind::ExplicitConstructor},
-        {"field_declaration", Kind::Variables},
-        {"constant_declaration", Kind::Variables},
-        {"local_variable_declaration", Kind::Variables},
-        {"formal_parameter", Kind::DeclaredVariable},
-        {"spread_parameter", Kind::DeclaredVariable},
-        {"catch_formal_parameter", Kind::DeclaredVariable},
-        {"enhanced_for_statement", Kind::DeclaredVariable},
-        {"resource", Kind::DeclaredVariable},
-        {"instanceof_expression", Kind::Instanceof},
-        {"type_pattern", Kind::TypePattern},
-        {"lambda_expression", Kind::Lambda},
-    };
-    const TSLanguage* language = tree_sitter_java();
-    std::vector<Kind> out(ts_language_symbol_count(language), Kind::Descend);
-    for (uint32_t s = 0; s < out.size(); ++s) {
-      const auto symbol = static_cast<TSSymbol>(s);
-      if (ts_language_symbol_type(language, symbol) != TSSymbolTypeRegular) continue;
-      const std::string_view name = ts_language_symbol_name(language, symbol);
-      for (const auto& [node_type, kind] : kNamed) {
-        if (node_type == name) out[s] = kind;
-      }
-    }
-    return out;
-  }();
-  return kinds;
+constexpr code::SymbolKind<Kind> kNamed[] = {
+    {"line_comment", Kind::Skip},
+    {"block_comment", Kind::Skip},
+    {"modifiers", Kind::Skip},
+    {"module_declaration", Kind::Skip},
+    {"package_declaration", Kind::Package},
+    {"import_declaration", Kind::Import},
+    {"class_declaration", Kind::TypeDeclaration},
+    {"interface_declaration", Kind::TypeDeclaration},
+    {"enum_declaration", Kind::TypeDeclaration},
+    {"record_declaration", Kind::TypeDeclaration},
+    {"annotation_type_declaration", Kind::TypeDeclaration},
+    {"method_declaration", Kind::Method},
+    {"constructor_declaration", Kind::Method},
+    {"compact_constructor_declaration", Kind::Method},
+    {"object_creation_expression", Kind::Creation},
+    {"enum_constant", Kind::EnumConstant},
+    {"method_invocation", Kind::Invocation},
+    {"explicit_constructor_invocation", Kind::ExplicitConstructor},
+    {"field_declaration", Kind::Variables},
+    {"constant_declaration", Kind::Variables},
+    {"local_variable_declaration", Kind::Variables},
+    {"formal_parameter", Kind::DeclaredVariable},
+    {"spread_parameter", Kind::DeclaredVariable},
+    {"catch_formal_parameter", Kind::DeclaredVariable},
+    {"enhanced_for_statement", Kind::DeclaredVariable},
+    {"resource", Kind::DeclaredVariable},
+    {"instanceof_expression", Kind::Instanceof},
+    {"type_pattern", Kind::TypePattern},
+    {"lambda_expression", Kind::Lambda},
+};
+
+Kind kind_of(TSNode node) {
+  static const code::SymbolTable<Kind> kinds(tree_sitter_java(), kNamed, Kind::Descend);
+  return kinds.of(node);
 }
 
 class Extractor {
@@ -263,9 +279,7 @@ class Extractor {
   }
 
   void visit(TSNode node, uint32_t scope) {
-    const std::vector<Kind>& kinds = symbol_kinds();
-    const TSSymbol symbol = ts_node_symbol(node);
-    switch (symbol < kinds.size() ? kinds[symbol] : Kind::Descend) {
+    switch (kind_of(node)) {
       case Kind::Skip:
         return;
       case Kind::Package:
@@ -458,6 +472,10 @@ class Extractor {
         def.variadic = parameter_type == "spread_parameter";
       }
     }
+    if (!constructor) {
+      // Its result type, under a name no variable can have.
+      facts_.typed_names.push_back({d, "return", declared_type(by_field(node, fields().type), d)});
+    }
     push(by_field(node, fields().body), d);
     if (type != "compact_constructor_declaration") push(parameters, d);  // visited first
   }
@@ -590,6 +608,8 @@ class Extractor {
       if (inferred && !ts_node_is_null(value) && type_of(value) == "object_creation_expression" &&
           ts_node_is_null(value_class_body(value))) {
         declared = declared_type(by_field(value, fields().type), scope);
+      } else if (inferred && !ts_node_is_null(value) && type_of(value) == "method_invocation") {
+        declared = receiver_name(value, bytes_);  // resolution types it by the call's result
       }
       if (!ts_node_is_null(by_field(declarator, fields().dimensions))) declared.clear();
       add_typed(scope, by_field(declarator, fields().name), std::move(declared));
@@ -632,21 +652,11 @@ class Extractor {
 
 }  // namespace
 
+// Comments may precede `package`; a block above the first line keeps it the first declaration.
 code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
-  code::CodeFacts facts;
-  code::set_layout(facts, bytes);
-  const code::ParsedTree tree(parser, tree_sitter_java(), bytes);
-  if (!tree) return facts;
-  const TSNode root = tree.root();
-  facts.parsed_cleanly = true;
-  // Comments may precede `package`; a block above the first line keeps it the first declaration.
-  if (const auto anchor = code::file_anchor(bytes, false)) {
-    facts.has_file_anchor = true;
-    facts.file_anchor = *anchor;
-  }
-  Extractor(bytes, facts).run(root);
-  code::clear_anchors_at_errors(root, bytes, facts);
-  return facts;
+  return code::extract(
+      parser, bytes, {.grammar = tree_sitter_java()},
+      [&](TSNode root, code::CodeFacts& facts) { Extractor(bytes, facts).run(root); });
 }
 
 }  // namespace anchorfs::analysis::java
