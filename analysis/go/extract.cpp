@@ -69,7 +69,7 @@ class Extractor {
     build_condition(root);
     walk(root, 0, 0);
     if (too_deep_) facts_.parsed_cleanly = false;
-    const std::optional<uint64_t> anchor = code::file_anchor(bytes_, false);
+    const std::optional<uint64_t> anchor = code::file_anchor(bytes_, false, /*separated=*/true);
     facts_.has_file_anchor = anchor.has_value();
     facts_.file_anchor = anchor.value_or(0);
     add_member_uses();
@@ -164,7 +164,14 @@ class Extractor {
   // --- Definitions ----------------------------------------------------------------------------
 
   uint32_t add_definition(code::Definition def, TSNode anchor_node) {
-    const TSNode first = code::attached_start(anchor_node, bytes_, {"comment"});
+    // A top-level block goes where gofmt already has a blank line: above the run of declarations
+    // written without one between them (`}` then `func`), which is then followed by its blocks.
+    const TSNode parent = ts_node_parent(anchor_node);
+    const bool top_level =
+        !ts_node_is_null(parent) && std::string_view(ts_node_type(parent)) == "source_file";
+    const TSNode first =
+        top_level ? code::run_start(anchor_node, bytes_, {"comment"}, "package_clause")
+                  : code::attached_start(anchor_node, bytes_, {"comment"});
     if (const auto start = code::own_line_start(bytes_, ts_node_start_byte(first))) {
       def.has_anchor = true;
       def.anchor_offset = *start;
@@ -325,11 +332,10 @@ class Extractor {
   }
 
   void type_declaration(TSNode node, uint32_t scope, int depth) {
-    const bool grouped = ts_node_named_child_count(node) > 1 ||
-                         (ts_node_child_count(node) > 2);  // `type ( ... )`
     cursors_.each_named(node, static_cast<size_t>(depth), [&](TSNode spec) {
-      // Aliases declare no new type.
-      if (kind_of(spec) == Node::TypeSpec) type_spec(spec, grouped ? spec : node, scope, depth);
+      // Aliases declare no new type. A grouped spec's block goes above the group too: a comment
+      // between two specs ends gofmt's column alignment of the names before it.
+      if (kind_of(spec) == Node::TypeSpec) type_spec(spec, node, scope, depth);
     });
   }
 
