@@ -164,6 +164,16 @@ void add_file_entities(Graph& graph, const SourceFile& source, std::string_view 
   }
 }
 
+// Containment is the outline's nesting, the same in every language: the core derives it rather
+// than each front end emitting it.
+void add_containment(Graph& graph) {
+  for (size_t e = 0; e < graph.entities.size(); ++e) {
+    const Entity& entity = graph.entities[e];
+    if (entity.kind == EntityKind::File) continue;
+    graph.edges.push_back({entity.parent, static_cast<EntityIndex>(e), Relation::Contains});
+  }
+}
+
 // The whole analysis stored under `key`, with the statistics saying where it came from.
 std::optional<Analysis> cached_analysis(FactCache& cache, const ResolutionKey& key) {
   const auto stored = cache.load_graph(key);
@@ -249,6 +259,7 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
     graph.edges.insert(graph.edges.end(), edges.begin(), edges.end());
     std::vector<Edge>().swap(edges);
   }
+  add_containment(graph);
   sort_edges(graph.edges);
   // Dense relations build on the final topology (calls, inheritance, imports).
   for (size_t l = 0; l < by_language.size() && options.dense; ++l) {

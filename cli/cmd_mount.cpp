@@ -198,6 +198,14 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   server_options.on_source_changed = [&rescan_target] {
     if (refresh::Refresher* target = rescan_target.load()) target->request_rescan();
   };
+  // getxattr(MOUNTPOINT, user.anchorfs.settled) of a writable mount: the refresher is idle.
+  if (!args.no_watch) {
+    server_options.wait_until_settled = [&rescan_target](std::chrono::milliseconds limit) {
+      rescan_target.wait(nullptr);  // the watches are set up just after the mount serves
+      refresh::Refresher* target = rescan_target.load();
+      return target != nullptr && target->wait_until_idle(limit);
+    };
+  }
   std::optional<DaemonPresence> presence;  // released after the server and refresher are gone
   fs::Server server(std::move(built.snapshot), server_options);
   if (tracer) server.trace_to(tracer);
@@ -230,6 +238,7 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
           paths.repo, refresh::rebuild_and_publish(builder, server), refresh_options);
       refresher->start();
       rescan_target = refresher.get();
+      rescan_target.notify_all();
     });
   }
   reporter.ready(line);

@@ -107,9 +107,10 @@ anchorfs_grammar(tree_sitter_java tree-sitter-java 0.23.5
 anchorfs_grammar(tree_sitter_rust tree-sitter-rust 0.24.0
   3567a65037fadbd4df73dd18d19e79ceec0f0801e42f15a731fd91ce762ee2206492b425da8fc21c607b0abe764f23791750c0c7c1665270ed0b2f625245d911
   src)
-# C and C++ (one front end, two dialects): releases whose parser.c declares LANGUAGE_VERSION 14.
-anchorfs_grammar(tree_sitter_c tree-sitter-c 0.23.6
-  d1dc572b39d5c94034b3a3e336894936cdb217cecee5a2f9dfc03f791ea78c0e68a97dc2def1f8be7c7741d38ac2e51da4a11c15d1ee883a5128b2c203fb63bd
+# C and C++ (one front end, two dialects): each its newest release (C 0.24.1 is ABI 15, C++ 0.23.4
+# ABI 14; the runtime loads both).
+anchorfs_grammar(tree_sitter_c tree-sitter-c 0.24.1
+  96463058ddd245e729bda7aa9852a4b8f351dd96ed9ef1d4fb85c010490976ba7725f4a9da906b8573adbdfb043549dec9eefa83cf3d63475d1760ccd20103a4
   src)
 anchorfs_grammar(tree_sitter_cpp tree-sitter-cpp 0.23.4
   a91e6a503ca16798c9e95f3fba6881c689116def3d6c21a672afdd93de3023890df3aa9f755f24d061c850429aa9681cbb8db029a97913decb2a92de556f2c2b

@@ -14,6 +14,7 @@
 
 #include "fs/server_state.h"
 #include "fs/source_file.h"
+#include "fs/store.h"
 
 namespace anchorfs::fs {
 
@@ -227,6 +228,8 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     if (!source_for(state, ino, *served->entry, error)) {
       return static_cast<void>(fuse_reply_err(req, error));
     }
+    // What this reader gets may be written back after a re-tag: the store aligns with it.
+    if (state.options.writable) remember_served(state, *served);
   }
   trace(state, req, TraceOp::Open, ino, *served);
   fi->keep_cache = traced_uncached(state) ? 0 : 1;

@@ -1,6 +1,7 @@
 // The FUSE server: mounts a Snapshot read-only and serves it with the libfuse3 low-level API.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -29,7 +30,16 @@ struct ServerOptions {
   // Writes pass through to the checkout (docs/filesystem.md, "Writable mounts"); otherwise the
   // mount is read-only and every change fails with EROFS.
   bool writable = false;
+  // Writable mounts: blocks (a request thread) until every change made to the checkout before
+  // the call has been refreshed and its re-tag published, or the limit passed; returns whether
+  // it got there. Answers getxattr(MOUNTPOINT, kSettledAttribute). Null: nothing refreshes.
+  std::function<bool(std::chrono::milliseconds)> wait_until_settled;
 };
+
+// Reading this extended attribute of a writable mount's root waits for the live refresh to
+// settle (ServerOptions::wait_until_settled): after it, the view of every change made before is
+// published, so tools that read a file twice (git: lstat, then read) see one version.
+inline constexpr std::string_view kSettledAttribute = "user.anchorfs.settled";
 
 struct ServerStats {
   uint64_t requests = 0;  // requests handled (all kinds)

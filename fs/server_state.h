@@ -14,6 +14,7 @@
 #include "fs/generation.h"
 #include "fs/inode_table.h"
 #include "fs/open_files.h"
+#include "fs/served_layouts.h"
 #include "fs/server.h"
 #include "fs/source_handles.h"
 #include "sync/cond_var.h"
@@ -87,6 +88,7 @@ class ServerState {
   std::atomic<uint64_t> own_device{0};
 
   OpenFiles open_files;  // writable mounts: files open for writing
+  ServedLayouts served_layouts;  // writable mounts: what opens were served lately (fs/store.h)
 
   // Invalidations a request handler cannot send itself (the kernel holds the directory locks
   // of the request until the reply): sent by the notifier thread while run() serves.

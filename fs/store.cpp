@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <stdexcept>
 #include <string_view>
@@ -65,13 +66,49 @@ int copy_whole(int from, int to) {
   }
 }
 
-// Every tag block the current generation serves, for the whole-block rule.
-render::ServedBlocks served_blocks(const Generation& generation) {
+// The layouts whose blocks the whole-block rule removes: every one the current generation
+// serves, and those opens were served lately (a reader's view from before a re-tag, copied).
+struct BlockSources {
+  std::shared_ptr<const Generation> generation;
+  std::vector<std::shared_ptr<const FileLayout>> recent;
+};
+
+BlockSources block_sources(const ServerState& state) {
+  return {state.current(), state.served_layouts.all()};
+}
+
+// Views into `sources`, which must outlive the result.
+render::ServedBlocks served_blocks(const BlockSources& sources) {
   render::ServedBlocks blocks;
-  for (const std::shared_ptr<const FileLayout>& layout : generation.snapshot().layouts()) {
-    for (size_t k = 0; k < layout->insertions(); ++k) blocks.add(layout->text(k));
+  const auto add = [&](const FileLayout& layout) {
+    for (size_t k = 0; k < layout.insertions(); ++k) blocks.add(layout.text(k));
+  };
+  for (const std::shared_ptr<const FileLayout>& layout : sources.generation->snapshot().layouts()) {
+    add(*layout);
   }
+  for (const std::shared_ptr<const FileLayout>& layout : sources.recent) add(*layout);
   return blocks;
+}
+
+// The plan `written` was made from, of `own` (the writer's) and the plans served for `path` at
+// `version` lately (ServedLayouts): the one whose tag lines it holds most of.
+render::TagPlan closest_plan(const ServerState& state, const std::string& path,
+                             const render::FileVersion& version, render::TagPlan own,
+                             std::string_view written) {
+  std::vector<render::TagPlan> plans{std::move(own)};
+  for (const std::shared_ptr<const FileLayout>& layout : state.served_layouts.of(path, version)) {
+    render::TagPlan plan = layout->plan();
+    const auto same = [&](const render::TagPlan& other) {
+      return std::equal(plan.insertions.begin(), plan.insertions.end(), other.insertions.begin(),
+                        other.insertions.end(), [](const auto& x, const auto& y) {
+                          return x.offset == y.offset && x.text == y.text;
+                        });
+    };
+    if (std::none_of(plans.begin(), plans.end(), same)) plans.push_back(std::move(plan));
+  }
+  std::vector<const render::TagPlan*> candidates;
+  for (const render::TagPlan& plan : plans) candidates.push_back(&plan);
+  return std::move(plans[render::closest_served_plan(candidates, written)]);
 }
 
 int write_pieces(int fd, const std::vector<render::Piece>& pieces, std::string_view checkout,
@@ -94,13 +131,24 @@ render::FileVersion version_of(const struct stat& st) {
           static_cast<uint64_t>(st.st_size), nanoseconds(st.st_mtim), nanoseconds(st.st_ctim)};
 }
 
+void remember_served(ServerState& state, const Served& served) {
+  if (served.content != nullptr || !S_ISREG(served.entry->mode) || served.layout->empty()) return;
+  std::shared_ptr<const FileLayout> layout =
+      served.retired ? served.retired->layout
+                     : served.generation->snapshot().layout_ptr(served.index);
+  const analysis::TreeEntry& entry = *served.entry;
+  state.served_layouts.record(entry.path,
+                              {entry.device, entry.inode, entry.size, entry.mtime_ns, entry.ctime_ns},
+                              std::move(layout));
+}
+
 bool is_scanned_version(const analysis::TreeEntry& entry, const struct stat& st) {
   return S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) == entry.size &&
          st.st_ino == entry.inode && st.st_dev == entry.device &&
          nanoseconds(st.st_mtim) == entry.mtime_ns && nanoseconds(st.st_ctim) == entry.ctime_ns;
 }
 
-int fill_stage(const ServerState& state, const Served& served, int flags, OpenFile& file,
+int fill_stage(ServerState& state, const Served& served, int flags, OpenFile& file,
                const std::function<int(const struct stat&)>& may_open) {
   UniqueFd source(open_source(state.root()->fd, served.entry->path));
   if (source.get() < 0) return errno;
@@ -113,6 +161,7 @@ int fill_stage(const ServerState& state, const Served& served, int flags, OpenFi
   file.appended_from.reset();
   const FileLayout& layout = *served.layout;
   const bool tagged = !layout.empty() && is_scanned_version(*served.entry, st);
+  if (tagged) remember_served(state, served);
   if ((flags & O_TRUNC) != 0) {
     // The writer starts empty, but what it writes was made from what the path served (an agent
     // reads the view, edits it, writes it back whole): that view is its provenance.
@@ -149,7 +198,7 @@ int untag_for_rename(const ServerState& state, const std::string& from, const st
   const std::shared_ptr<const Generation> generation = state.current();
   const Snapshot& snapshot = generation->snapshot();
   const std::optional<uint32_t> index = snapshot.find(to);
-  if (!index || snapshot.layout(*index).empty() || snapshot.content(*index)) return 0;
+  if (!index || snapshot.content(*index)) return 0;
   const int root = state.root()->fd;
   UniqueFd target(open_source(root, to));
   UniqueFd source(open_source(root, from));
@@ -159,15 +208,20 @@ int untag_for_rename(const ServerState& state, const std::string& from, const st
       ::fstat(source.get(), &source_st) != 0) {
     return 0;  // the rename itself reports what is wrong
   }
-  if (!is_scanned_version(snapshot.entry(*index), target_st) || version_of(source_st) != made) {
-    return 0;  // a version the view did not serve, or bytes written behind the mount
+  if (version_of(source_st) != made) return 0;  // bytes written behind the mount
+  const render::FileVersion version = version_of(target_st);
+  // The view of `to` now, if it is of this version; else nothing the current view served.
+  render::TagPlan own;
+  if (!snapshot.layout(*index).empty() && is_scanned_version(snapshot.entry(*index), target_st)) {
+    own = snapshot.layout(*index).plan();
   }
   const Mapped checkout(target.get(), static_cast<uint64_t>(target_st.st_size));
   const Mapped written(source.get(), static_cast<uint64_t>(source_st.st_size));
   if (checkout.error() != 0 || written.error() != 0) return EIO;
-  const render::TagPlan plan = snapshot.layout(*index).plan();
-  const render::ServedBlocks blocks = served_blocks(*generation);
-  const render::FileVersion version = version_of(target_st);
+  const render::TagPlan plan = closest_plan(state, to, version, std::move(own), written.bytes());
+  if (plan.insertions.empty()) return 0;  // `to` was not served tagged at this version
+  const BlockSources sources = block_sources(state);
+  const render::ServedBlocks blocks = served_blocks(sources);
   const render::StoreResult result = render::untag_written({.plan = &plan,
                                                             .served = version,
                                                             .current = version,
@@ -209,8 +263,12 @@ int store_stage(ServerState& state, const std::string& target, OpenFile& file) {
   const bool need_checkout = file.appended_from || current == file.version;
   const Mapped checkout(checkout_fd.get(), need_checkout ? static_cast<uint64_t>(now.st_size) : 0);
   if (checkout.error() != 0) return checkout.error();
-  const std::shared_ptr<const Generation> generation = state.current();
-  const render::ServedBlocks blocks = served_blocks(*generation);
+  const BlockSources sources = block_sources(state);
+  const render::ServedBlocks blocks = served_blocks(sources);
+  if (!file.appended_from && current == file.version) {
+    // The writer may hold a view served before a refresh re-tagged the file: align with that.
+    file.plan = closest_plan(state, target, *file.version, std::move(file.plan), written.bytes());
+  }
   render::StoreResult result;
   try {
     result = render::untag_written({.plan = &file.plan,

@@ -18,12 +18,16 @@ render::FileVersion version_of(const struct stat& st);
 // `st` is the version of the file the scan recorded as `entry` (the one its tags were made for).
 bool is_scanned_version(const analysis::TreeEntry& entry, const struct stat& st);
 
+// An open was served `served` (a tagged regular file): remembered, so a store made from it is
+// aligned with it even after a refresh re-tagged the file (ServedLayouts).
+void remember_served(ServerState& state, const Served& served);
+
 // Fills `file`'s stage for a writer of `served` opened with `flags` and records its provenance:
 // the tagged view when the checkout file is still the scanned version, else the file as it is
 // (served untagged); an empty stage after O_TRUNC, with the same provenance. Returns 0 or an
 // errno.
 // `may_open` decides from the stat of the file reached (0 or an errno: the caller's permission).
-int fill_stage(const ServerState& state, const Served& served, int flags, OpenFile& file,
+int fill_stage(ServerState& state, const Served& served, int flags, OpenFile& file,
                const std::function<int(const struct stat&)>& may_open) REQUIRES(file.mutex);
 
 // Stores `file`'s stage at `target` (a repository path): checks the checkout file is the version
@@ -35,8 +39,9 @@ int store_stage(ServerState& state, const std::string& target, OpenFile& file)
     REQUIRES(file.mutex);
 
 // `from`, a file the mount created and stored as `made`, is about to be renamed over `to`: when
-// `to` is served tagged (at its scanned version), `from`'s bytes were made from that view, so
-// they are aligned with it by the store rule and rewritten. Returns 0 (also when nothing applies)
+// `to` was served tagged at the version it has now, `from`'s bytes were made from that view (the
+// current one, or one served before a re-tag: whichever they are closest to), so they are
+// aligned with it by the store rule and rewritten. Returns 0 (also when nothing applies)
 // or an errno.
 int untag_for_rename(const ServerState& state, const std::string& from, const std::string& to,
                      const render::FileVersion& made);

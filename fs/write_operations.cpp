@@ -649,8 +649,21 @@ void op_removexattr(fuse_req_t req, fuse_ino_t ino, const char* name) {
   attribute_changed(req, state, path, before, fd.get());
 }
 
+// getxattr(MOUNTPOINT, kSettledAttribute): replies once the live refresh has settled.
+void reply_settled(fuse_req_t req, const ServerState& state, size_t size) {
+  constexpr std::chrono::seconds kLimit{120};
+  if (state.options.wait_until_settled && !state.options.wait_until_settled(kLimit)) {
+    return reply_error(req, ETIMEDOUT);
+  }
+  constexpr std::string_view kValue = "settled";
+  if (size == 0) return static_cast<void>(fuse_reply_xattr(req, kValue.size()));
+  if (size < kValue.size()) return reply_error(req, ERANGE);
+  fuse_reply_buf(req, kValue.data(), kValue.size());
+}
+
 void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
   ServerState& state = state_of(req);
+  if (ino == FUSE_ROOT_ID && name == kSettledAttribute) return reply_settled(req, state, size);
   if (!user_attribute(name)) return reply_error(req, ENODATA);
   UniqueFd fd(attribute_target(state, ino));
   if (fd.get() < 0) return reply_error(req, fd.get() == -EOPNOTSUPP ? ENODATA : -fd.get());

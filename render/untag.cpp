@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <span>
+#include <unordered_map>
 
 #include "render/line_diff.h"
 
@@ -456,6 +457,41 @@ StoreResult untag_written(const StoreInput& input) {
   keep(result.pieces, false, 0, input.written.size(), removed);
   result.provenance = provenance_of(input.written, removed);
   return result;
+}
+
+size_t closest_served_plan(std::span<const TagPlan* const> plans, std::string_view written) {
+  if (plans.size() < 2) return 0;
+  // Each tag line (terminator included) of each plan, counted: hits[line][k] is how often plan
+  // k served it; what the written bytes hold of it is taken as often as it was served.
+  std::unordered_map<std::string_view, std::vector<size_t>> served;
+  for (size_t k = 0; k < plans.size(); ++k) {
+    for (const Insertion& insertion : plans[k]->insertions) {
+      const std::string_view text = insertion.text;
+      for (const Line& line : split_lines(text)) {
+        std::vector<size_t>& count = served[text.substr(line.begin, line.end - line.begin)];
+        count.resize(plans.size());
+        ++count[k];
+      }
+    }
+  }
+  std::unordered_map<std::string_view, size_t> held;
+  for (size_t begin = 0; begin < written.size();) {
+    const size_t newline = written.find('\n', begin);
+    const size_t end = newline == std::string_view::npos ? written.size() : newline + 1;
+    const std::string_view line = written.substr(begin, end - begin);
+    if (served.contains(line)) ++held[line];
+    begin = end;
+  }
+  std::vector<size_t> score(plans.size());
+  for (const auto& [line, count] : held) {
+    const std::vector<size_t>& by_plan = served.at(line);
+    for (size_t k = 0; k < plans.size(); ++k) score[k] += std::min(count, by_plan[k]);
+  }
+  size_t best = 0;
+  for (size_t k = 1; k < plans.size(); ++k) {
+    if (score[k] > score[best]) best = k;
+  }
+  return best;
 }
 
 std::string assemble(const StoreResult& result, std::string_view checkout,

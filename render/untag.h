@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -98,6 +99,12 @@ struct StoreResult {
 // are aligned with it.
 // Nothing else is removed, whatever it looks like. Pure: no I/O.
 StoreResult untag_written(const StoreInput& input);
+
+// Which of several plans served for one checkout version (a refresh re-tagged the file between
+// a writer's read and its write, and both views were served) `written` was made from: the one
+// whose tag lines it holds most of, counting repeats; the first on a tie (put the writer's own
+// first). Returns an index into `plans` (0 when it is empty). Reads `written` once, in place.
+size_t closest_served_plan(std::span<const TagPlan* const> plans, std::string_view written);
 
 // The stored bytes of a result, in memory (tests and small files; the mount streams pieces).
 std::string assemble(const StoreResult& result, std::string_view checkout,

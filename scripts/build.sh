@@ -8,6 +8,9 @@ shift || true
 # ccache keys on paths relative to the checkout, so clones in other folders (CI's fresh clone,
 # git worktrees) reuse each other's objects instead of compiling everything again.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$here}"
+# Debug builds (-g) would otherwise hash the build directory too, so the sanitizer tree of a fresh
+# clone would miss every object another clone already compiled.
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" "$@" >/dev/null
 # shellcheck disable=SC2086
 cmake --build "$build" -j "$(nproc)" ${ANCHORFS_TARGETS:+--target $ANCHORFS_TARGETS}

@@ -8,8 +8,8 @@
 
 #include "analysis/cfamily/lexical.h"
 #include "analysis/code/anchors.h"
+#include "analysis/code/extract.h"
 #include "analysis/code/syntax.h"
-#include "analysis/code/text_layout.h"
 #include "analysis/code/walk.h"
 
 namespace anchorfs::analysis::cfamily {
@@ -59,24 +59,24 @@ std::string dotted(std::string_view qualified) {
 
 class Extractor {
  public:
-  Extractor(std::string_view bytes, Dialect dialect)
-      : bytes_(bytes),
+  Extractor(std::string_view bytes, Dialect dialect, code::CodeFacts& facts)
+      : facts_(facts),
+        bytes_(bytes),
         dialect_(dialect),
         cpp_(dialect == Dialect::Cpp),
         unsafe_(unsafe_line_starts(bytes, cpp_)) {}
 
-  code::CodeFacts run(TSNode root) {
+  void run(TSNode root) {
     facts_.package = cpp_ ? "c++" : "c";  // the dialect: resolution reads C++ calls more strictly
     walk(root, 0, 0);
     // C's meaning is the preprocessor's and the compiler's, not tree-sitter's: a tag line at a
     // line start the lexical scan allows is whitespace to both, so a file the grammar only
     // partly understands (macros it cannot expand) is still tagged. Too deep is not.
-    facts_.parsed_cleanly = !too_deep_;
-    if (const auto anchor = code::file_anchor(bytes_, false); anchor && safe(*anchor)) {
-      facts_.has_file_anchor = true;
-      facts_.file_anchor = *anchor;
+    if (too_deep_) facts_.parsed_cleanly = false;
+    if (facts_.has_file_anchor && !safe(facts_.file_anchor)) {
+      facts_.has_file_anchor = false;
+      facts_.file_anchor = 0;
     }
-    return std::move(facts_);
   }
 
  private:
@@ -673,12 +673,12 @@ class Extractor {
     facts_.calls.push_back(std::move(c));
   }
 
+  code::CodeFacts& facts_;
   std::string_view bytes_;
   Dialect dialect_;
   bool cpp_;
   std::vector<bool> unsafe_;
   code::ChildCursors cursors_;
-  code::CodeFacts facts_;
   bool too_deep_ = false;
   bool in_error_ = false;
   mutable uint64_t row_offset_ = 0;
@@ -688,11 +688,9 @@ class Extractor {
 }  // namespace
 
 code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect) {
-  code::CodeFacts facts;
-  const code::ParsedTree tree(parser, grammar_of(dialect), bytes);
-  if (tree) facts = Extractor(bytes, dialect).run(tree.root());
-  code::set_layout(facts, bytes);
-  return facts;
+  return code::extract(
+      parser, bytes, {.grammar = grammar_of(dialect), .errors_clear_anchors = false},
+      [&](TSNode root, code::CodeFacts& facts) { Extractor(bytes, dialect, facts).run(root); });
 }
 
 }  // namespace anchorfs::analysis::cfamily

@@ -1,18 +1,12 @@
-// The symbol-to-kind tables of tree-sitter-c and tree-sitter-cpp.
+// The node kinds the C and C++ extractor reads, one symbol table per grammar.
 #include "analysis/cfamily/grammar.h"
 
-#include <cstring>
-#include <vector>
+#include "analysis/code/symbols.h"
 
 namespace anchorfs::analysis::cfamily {
 namespace {
 
-struct Named {
-  const char* name;
-  Node kind;
-};
-
-constexpr Named kNamed[] = {
+constexpr code::SymbolKind<Node> kNamed[] = {
     {"function_definition", Node::FunctionDefinition},
     {"declaration", Node::Declaration},
     {"field_declaration", Node::Declaration},
@@ -40,21 +34,6 @@ constexpr Named kNamed[] = {
     {"system_lib_string", Node::Literal},
 };
 
-std::vector<Node> build_table(const TSLanguage* language) {
-  const uint32_t count = ts_language_symbol_count(language);
-  std::vector<Node> table(count, Node::Other);
-  for (uint32_t s = 0; s < count; ++s) {
-    const auto symbol = static_cast<TSSymbol>(s);
-    if (ts_language_symbol_type(language, symbol) != TSSymbolTypeRegular) continue;
-    const char* name = ts_language_symbol_name(language, symbol);
-    if (name == nullptr) continue;
-    for (const Named& entry : kNamed) {
-      if (std::strcmp(entry.name, name) == 0) table[s] = entry.kind;
-    }
-  }
-  return table;
-}
-
 }  // namespace
 
 const TSLanguage* grammar_of(Dialect dialect) {
@@ -62,11 +41,9 @@ const TSLanguage* grammar_of(Dialect dialect) {
 }
 
 Node kind_of(TSNode node, Dialect dialect) {
-  static const std::vector<Node> c = build_table(tree_sitter_c());
-  static const std::vector<Node> cpp = build_table(tree_sitter_cpp());
-  const std::vector<Node>& table = dialect == Dialect::Cpp ? cpp : c;
-  const TSSymbol symbol = ts_node_symbol(node);
-  return symbol < table.size() ? table[symbol] : Node::Other;
+  static const code::SymbolTable<Node> c(tree_sitter_c(), kNamed, Node::Other);
+  static const code::SymbolTable<Node> cpp(tree_sitter_cpp(), kNamed, Node::Other);
+  return (dialect == Dialect::Cpp ? cpp : c).of(node);
 }
 
 }  // namespace anchorfs::analysis::cfamily

@@ -12,15 +12,12 @@
 
 #include "analysis/cfamily/includes.h"
 #include "analysis/code/code_facts.h"
+#include "analysis/code/definition_index.h"
 
 namespace anchorfs::analysis::cfamily {
 namespace {
 
-struct DefRef {
-  uint32_t file = 0;
-  uint32_t def = 0;
-  friend bool operator==(const DefRef&, const DefRef&) = default;
-};
+using code::DefId;
 
 // "a.b" (a nested namespace's or an out-of-line owner's id form) -> "a::b".
 std::string qualified(std::string_view dotted) {
@@ -55,7 +52,8 @@ bool accepts(const code::Definition& def, uint32_t arity) {
 
 class Resolver {
  public:
-  Resolver(const ResolverInput& input, std::vector<Edge>& out) : input_(input), out_(out) {}
+  Resolver(const ResolverInput& input, std::vector<Edge>& out)
+      : input_(input), out_(out), defs_(input.files) {}
 
   void run() {
     const size_t n = input_.files.size();
@@ -82,7 +80,6 @@ class Resolver {
     for (uint32_t f = 0; f < n; ++f) attach_out_of_line(f);
     for (uint32_t f = 0; f < n; ++f) {
       close_over(f);
-      containment(f);
       for (const uint32_t target : includes_[f]) {
         out_.push_back({entity(f, 0), entity(target, 0), Relation::Imports});
       }
@@ -93,7 +90,8 @@ class Resolver {
 
  private:
   EntityIndex entity(uint32_t f, uint32_t d) const { return input_.files[f].entity + d; }
-  const code::Definition& def(DefRef r) const { return facts_[r.file]->definitions[r.def]; }
+  const code::Definition& def(DefId r) const { return defs_.definition(r); }
+  static uint32_t key(DefId r) { return code::DefinitionIndex::raw(r); }
 
   // --- Names ----------------------------------------------------------------------------------
 
@@ -156,14 +154,14 @@ class Resolver {
       for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
         const code::Definition& x = facts.definitions[d];
         if (is_class(x)) {
-          classes_[full_name(f, d)].push_back({f, d});
+          classes_[full_name(f, d)].push_back(defs_.id(f, d));
         } else if (is_function(x)) {
           const bool member = x.role != "function" && x.role != "macro";
           if (!member) {
-            functions_[full_name(f, d)].push_back({f, d});
+            functions_[full_name(f, d)].push_back(defs_.id(f, d));
             ++simple_counts_[x.name];
           } else if (is_class(facts.definitions[x.parent]) && x.owner.empty()) {
-            methods_[pack({f, x.parent})].push_back({f, d});
+            methods_[key(defs_.id(f, x.parent))].push_back(defs_.id(f, d));
           }
         }
       }
@@ -177,8 +175,6 @@ class Resolver {
       }
     }
   }
-
-  static uint64_t pack(DefRef r) { return (static_cast<uint64_t>(r.file) << 32) | r.def; }
 
   // Marks the files `f` includes, directly or not, with stamp f. An include a header leaves
   // ambiguous (`<asm/io.h>` in include/linux/io.h) is decided by f's own path, as the build
@@ -219,20 +215,22 @@ class Resolver {
     for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
       const code::Definition& x = facts.definitions[d];
       if (x.owner.empty() || !is_function(x)) continue;
-      if (const auto cls = find_class(f, x.parent, x.owner)) methods_[pack(*cls)].push_back({f, d});
+      if (const auto cls = find_class(f, x.parent, x.owner)) {
+        methods_[key(*cls)].push_back(defs_.id(f, d));
+      }
     }
   }
 
   // The class `written` names from scope `scope` of file `f` (closure computed for f): the one
   // class of that qualified name, innermost enclosing scope first, defined in f or a file it
   // includes.
-  std::optional<DefRef> find_class(uint32_t f, uint32_t scope, std::string_view written) const {
+  std::optional<DefId> find_class(uint32_t f, uint32_t scope, std::string_view written) const {
     for (const std::string& prefix : prefixes(f, scope)) {
       const auto it = classes_.find(join(prefix, written));
       if (it == classes_.end()) continue;
-      std::optional<DefRef> found;
-      for (const DefRef& r : it->second) {
-        if (!visible(r.file)) continue;
+      std::optional<DefId> found;
+      for (const DefId r : it->second) {
+        if (!visible(defs_.file_of(r))) continue;
         if (found) return std::nullopt;  // two classes of one name in sight: no guess
         found = r;
       }
@@ -242,20 +240,22 @@ class Resolver {
   }
 
   // The class a class's base names, looked up from the class's own file.
-  std::vector<DefRef> bases(DefRef cls) {
-    std::vector<DefRef> out;
+  std::vector<DefId> bases(DefId cls) {
+    std::vector<DefId> out;
     for (const std::string& base : def(cls).bases) {
-      if (const auto r = find_class_from(cls.file, def(cls).parent, base)) out.push_back(*r);
+      if (const auto r = find_class_from(defs_.file_of(cls), def(cls).parent, base)) {
+        out.push_back(*r);
+      }
     }
     return out;
   }
 
   // find_class from another file than the one whose closure is marked (memoized).
-  std::optional<DefRef> find_class_from(uint32_t f, uint32_t scope, const std::string& written) {
+  std::optional<DefId> find_class_from(uint32_t f, uint32_t scope, const std::string& written) {
     const std::string key = std::to_string(f) + ":" + std::to_string(scope) + ":" + written;
     if (const auto it = class_memo_.find(key); it != class_memo_.end()) return it->second;
     const uint32_t saved = closed_;
-    std::optional<DefRef> r;
+    std::optional<DefId> r;
     if (saved == f) {
       r = find_class(f, scope, written);
     } else {
@@ -269,20 +269,13 @@ class Resolver {
 
   // --- Edges ----------------------------------------------------------------------------------
 
-  void containment(uint32_t f) {
-    const code::CodeFacts& facts = *facts_[f];
-    for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
-      out_.push_back({entity(f, facts.definitions[d].parent), entity(f, d), Relation::Contains});
-    }
-  }
-
   void inheritance(uint32_t f) {
     const code::CodeFacts& facts = *facts_[f];
     for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
       if (!is_class(facts.definitions[d]) || facts.definitions[d].bases.empty()) continue;
       for (const std::string& base : facts.definitions[d].bases) {
         if (const auto r = find_class(f, facts.definitions[d].parent, base)) {
-          out_.push_back({entity(f, d), entity(r->file, r->def), Relation::Inherits});
+          out_.push_back({entity(f, d), defs_.entity(*r), Relation::Inherits});
         }
       }
     }
@@ -290,40 +283,26 @@ class Resolver {
 
   // The method `name` taking `arity` arguments of class `cls` or, when it declares none of that
   // name, of its bases (breadth first, bounded); nullopt when none or several fit.
-  std::optional<DefRef> method(DefRef cls, std::string_view name, uint32_t arity,
-                               bool constructor) {
-    std::vector<DefRef> level{cls};
-    std::vector<uint64_t> seen{pack(cls)};
-    for (int depth = 0; depth < 16 && !level.empty(); ++depth) {
-      std::vector<DefRef> named;
-      for (const DefRef& c : level) {
-        const auto it = methods_.find(pack(c));
-        if (it == methods_.end()) continue;
-        for (const DefRef& m : it->second) {
-          const code::Definition& x = def(m);
-          if (simple_name(x) != name || (constructor != (x.role == "constructor"))) continue;
-          named.push_back(m);
-        }
-      }
-      if (!named.empty()) return pick(named, arity);
-      if (constructor) return std::nullopt;  // constructors are not inherited
-      std::vector<DefRef> next;
-      for (const DefRef& c : level) {
-        for (const DefRef& b : bases(c)) {
-          if (std::find(seen.begin(), seen.end(), pack(b)) != seen.end()) continue;
-          seen.push_back(pack(b));
-          next.push_back(b);
-        }
-      }
-      level = std::move(next);
-    }
-    return std::nullopt;
+  std::optional<DefId> method(DefId cls, std::string_view name, uint32_t arity, bool constructor) {
+    const std::vector<DefId> named = defs_.search_bases(
+        cls, 16, [&](DefId c) { return bases(c); },
+        [&](DefId c, std::vector<DefId>& out) {
+          const auto it = methods_.find(key(c));
+          if (it == methods_.end()) return;
+          for (const DefId m : it->second) {
+            const code::Definition& x = def(m);
+            if (simple_name(x) == name && constructor == (x.role == "constructor")) out.push_back(m);
+          }
+        },
+        constructor);  // constructors are not inherited
+    if (named.empty()) return std::nullopt;
+    return pick(named, arity);
   }
 
   // The one candidate accepting `arity` arguments; an overload set split by arity picks by it.
-  std::optional<DefRef> pick(const std::vector<DefRef>& candidates, uint32_t arity) const {
-    std::optional<DefRef> found;
-    for (const DefRef& r : candidates) {
+  std::optional<DefId> pick(const std::vector<DefId>& candidates, uint32_t arity) const {
+    std::optional<DefId> found;
+    for (const DefId r : candidates) {
       if (!accepts(def(r), arity)) continue;
       if (found && !(*found == r)) return std::nullopt;
       found = r;
@@ -332,13 +311,12 @@ class Resolver {
   }
 
   // The class whose method a function is (in its class or out of line), or nullopt.
-  std::optional<DefRef> enclosing_class(uint32_t f, uint32_t scope) {
-    for (uint32_t at = scope; at != 0; at = facts_[f]->definitions[at].parent) {
-      const code::Definition& x = facts_[f]->definitions[at];
-      if (is_class(x)) return DefRef{f, at};
-      if (is_function(x) && !x.owner.empty()) return find_class(f, x.parent, x.owner);
-    }
-    return std::nullopt;
+  std::optional<DefId> enclosing_class(uint32_t f, uint32_t scope) {
+    const auto at = defs_.enclosing(defs_.id(f, scope), [](const code::Definition& x) {
+      return is_class(x) || (is_function(x) && !x.owner.empty());
+    });
+    if (!at || is_class(def(*at))) return at;
+    return find_class(f, def(*at).parent, def(*at).owner);
   }
 
   // A free function (or function-like macro) `name` from scope `scope`: tried in each enclosing
@@ -347,18 +325,18 @@ class Resolver {
   // declaration is in sight.
   enum class Found { None, Edge, Stop };
   Found free_function(uint32_t f, uint32_t scope, std::string_view name, uint32_t arity,
-                      std::optional<DefRef>& out) {
+                      std::optional<DefId>& out) {
     for (const std::string& prefix : prefixes(f, scope)) {
       const std::string key = join(prefix, name);
       const auto it = functions_.find(key);
       if (it == functions_.end()) continue;
-      std::vector<DefRef> here;
-      std::vector<DefRef> included;
-      std::vector<DefRef> global;
-      for (const DefRef& r : it->second) {
-        if (r.file == f) {
+      std::vector<DefId> here;
+      std::vector<DefId> included;
+      std::vector<DefId> global;
+      for (const DefId r : it->second) {
+        if (defs_.file_of(r) == f) {
           here.push_back(r);
-        } else if (visible(r.file)) {
+        } else if (visible(defs_.file_of(r))) {
           included.push_back(r);
         } else if (def(r).exported && def(r).role == "function") {
           global.push_back(r);
@@ -398,7 +376,7 @@ class Resolver {
 
   // The class of a name's declared type from `scope`: locals and parameters of the function,
   // fields of its class and bases, file-level names.
-  std::optional<DefRef> type_of_name(uint32_t f, uint32_t scope, std::string_view name) {
+  std::optional<DefId> type_of_name(uint32_t f, uint32_t scope, std::string_view name) {
     const code::CodeFacts& facts = *facts_[f];
     for (uint32_t at = scope;; at = facts.definitions[at].parent) {
       if (is_class(facts.definitions[at]) && at != 0) break;
@@ -411,38 +389,43 @@ class Resolver {
     return std::nullopt;
   }
 
-  std::optional<DefRef> field_type(DefRef cls, std::string_view name) {
-    std::vector<DefRef> level{cls};
-    for (int depth = 0; depth < 16 && !level.empty(); ++depth) {
-      std::vector<DefRef> next;
-      for (const DefRef& c : level) {
-        for (const code::TypedName& t : facts_[c.file]->typed_names) {
-          if (t.scope == c.def && t.name == name) return find_class_from(c.file, c.def, t.type);
-        }
-        for (const DefRef& b : bases(c)) next.push_back(b);
-      }
-      level = std::move(next);
-    }
-    return std::nullopt;
+  // The class of field `name` of `cls` or, when it declares none, of its nearest base that does.
+  std::optional<DefId> field_type(DefId cls, std::string_view name) {
+    const code::TypedName* field = nullptr;
+    const std::vector<DefId> declaring = defs_.search_bases(
+        cls, 16, [&](DefId c) { return bases(c); },
+        [&](DefId c, std::vector<DefId>& out) {
+          if (!out.empty()) return;
+          for (const code::TypedName& t : defs_.facts(defs_.file_of(c)).typed_names) {
+            if (t.scope == defs_.local_of(c) && t.name == name) {
+              field = &t;
+              out.push_back(c);
+              return;
+            }
+          }
+        });
+    if (declaring.empty()) return std::nullopt;
+    const DefId c = declaring.front();
+    return find_class_from(defs_.file_of(c), defs_.local_of(c), field->type);
   }
 
-  std::optional<DefRef> receiver_class(uint32_t f, uint32_t scope, std::string_view receiver) {
+  std::optional<DefId> receiver_class(uint32_t f, uint32_t scope, std::string_view receiver) {
     const size_t dot = receiver.find('.');
     const std::string_view head = receiver.substr(0, dot);
-    std::optional<DefRef> cls =
+    std::optional<DefId> cls =
         head == "this" ? enclosing_class(f, scope) : type_of_name(f, scope, head);
     if (!cls || dot == std::string_view::npos) return cls;
     return field_type(*cls, receiver.substr(dot + 1));
   }
 
-  std::optional<DefRef> callee(uint32_t f, const code::Call& c) {
+  std::optional<DefId> callee(uint32_t f, const code::Call& c) {
     switch (c.form) {
       case code::CallForm::Plain: {
         if (const auto cls = enclosing_class(f, c.scope)) {
           if (const auto m = method(*cls, c.name, c.arity, false)) return m;
         }
         if (cpp_caller_ && overloaded(c.name)) return std::nullopt;
-        std::optional<DefRef> out;
+        std::optional<DefId> out;
         const Found found = free_function(f, c.scope, c.name, c.arity, out);
         if (found != Found::None) return out;
         if (const auto cls = find_class(f, c.scope, c.name))
@@ -457,7 +440,7 @@ class Resolver {
                                                                       : c.receiver.rfind("::") + 2);
           return method(*cls, c.name, c.arity, c.name == own);
         }
-        std::optional<DefRef> out;
+        std::optional<DefId> out;
         free_function(f, c.scope, c.receiver + "::" + c.name, c.arity, out);
         return out;
       }
@@ -486,8 +469,8 @@ class Resolver {
       // function in the whole tree; a call of a function from itself is more often another
       // overload of the same arity (forwarding) than recursion.
       if (const auto target = callee(f, c)) {
-        if (cpp && target->file == f && target->def == c.scope) continue;
-        out_.push_back({entity(f, c.scope), entity(target->file, target->def), Relation::Calls});
+        if (cpp && *target == defs_.id(f, c.scope)) continue;
+        out_.push_back({entity(f, c.scope), defs_.entity(*target), Relation::Calls});
       }
     }
   }
@@ -498,13 +481,14 @@ class Resolver {
   std::optional<IncludeResolver> includes_resolver_;
   std::vector<std::vector<uint32_t>> includes_;
   std::vector<std::vector<const code::Import*>> ambiguous_;  // includes decided per build
-  std::unordered_map<std::string, std::vector<DefRef>> classes_;
-  std::unordered_map<std::string, std::vector<DefRef>> functions_;
-  std::unordered_map<uint64_t, std::vector<DefRef>> methods_;
+  code::DefinitionIndex defs_;
+  std::unordered_map<std::string, std::vector<DefId>> classes_;
+  std::unordered_map<std::string, std::vector<DefId>> functions_;
+  std::unordered_map<uint32_t, std::vector<DefId>> methods_;  // by class
   std::unordered_map<std::string, std::vector<uint32_t>> declared_;
   std::unordered_map<std::string, uint32_t> simple_counts_;  // free functions by simple name
   bool cpp_caller_ = false;  // the file whose calls are being resolved is C++
-  std::unordered_map<std::string, std::optional<DefRef>> class_memo_;
+  std::unordered_map<std::string, std::optional<DefId>> class_memo_;
   std::vector<uint32_t> stamp_;
   uint32_t closed_ = UINT32_MAX;
 };

@@ -1,4 +1,4 @@
-// C and C++ resolution: containment, includes, C++ inheritance, and calls whose callee is
+// C and C++ resolution: includes, C++ inheritance, and calls whose callee is
 // evident from the code (no edge rather than a guess).
 #pragma once
 

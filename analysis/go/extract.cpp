@@ -11,9 +11,8 @@
 #include <vector>
 
 #include "analysis/code/anchors.h"
-#include "analysis/code/error_anchors.h"
+#include "analysis/code/extract.h"
 #include "analysis/code/syntax.h"
-#include "analysis/code/text_layout.h"
 #include "analysis/code/walk.h"
 #include "analysis/go/grammar.h"
 
@@ -62,19 +61,13 @@ std::vector<std::string> qualifier_candidates(std::string_view path, std::string
 
 class Extractor {
  public:
-  explicit Extractor(std::string_view bytes) : bytes_(bytes) {}
+  Extractor(std::string_view bytes, code::CodeFacts& facts) : bytes_(bytes), facts_(facts) {}
 
-  code::CodeFacts run(TSNode root) {
-    facts_.parsed_cleanly = true;
+  void run(TSNode root) {
     build_condition(root);
     walk(root, 0, 0);
     if (too_deep_) facts_.parsed_cleanly = false;
-    const std::optional<uint64_t> anchor = code::file_anchor(bytes_, false, /*separated=*/true);
-    facts_.has_file_anchor = anchor.has_value();
-    facts_.file_anchor = anchor.value_or(0);
     add_member_uses();
-    code::clear_anchors_at_errors(root, bytes_, facts_);
-    return std::move(facts_);
   }
 
  private:
@@ -609,8 +602,8 @@ class Extractor {
 
   std::string_view bytes_;
   code::ChildCursors cursors_;
-  code::CodeFacts facts_;
-  std::set<std::string> type_params_;                // of the function or type being walked
+  code::CodeFacts& facts_;
+  std::set<std::string> type_params_;  // of the function or type being walked
   // Possible package names -> import index.
   std::multimap<std::string, size_t, std::less<>> qualifiers_;
   std::set<std::pair<std::string, std::string>> uses_;  // (qualifier, member)
@@ -620,11 +613,9 @@ class Extractor {
 }  // namespace
 
 code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
-  code::CodeFacts facts;
-  const code::ParsedTree tree(parser, tree_sitter_go(), bytes);
-  if (tree) facts = Extractor(bytes).run(tree.root());
-  code::set_layout(facts, bytes);
-  return facts;
+  return code::extract(
+      parser, bytes, {.grammar = tree_sitter_go(), .separated = true},
+      [&](TSNode root, code::CodeFacts& facts) { Extractor(bytes, facts).run(root); });
 }
 
 }  // namespace anchorfs::analysis::go

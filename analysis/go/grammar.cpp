@@ -1,19 +1,16 @@
-// The symbol-to-kind table of tree-sitter-go.
+// The node kinds and fields the Go extractor reads, looked up once in tree-sitter-go.
 #include "analysis/go/grammar.h"
 
-#include <cstring>
 #include <iterator>
+#include <string_view>
 #include <vector>
+
+#include "analysis/code/symbols.h"
 
 namespace anchorfs::analysis::go {
 namespace {
 
-struct Named {
-  const char* name;
-  Node kind;
-};
-
-constexpr Named kNamed[] = {
+constexpr code::SymbolKind<Node> kNamed[] = {
     {"package_clause", Node::PackageClause},
     {"import_spec", Node::ImportSpec},
     {"function_declaration", Node::FunctionDeclaration},
@@ -35,36 +32,19 @@ constexpr Named kNamed[] = {
     {"rune_literal", Node::Literal},
 };
 
-constexpr const char* kFieldNames[] = {
+constexpr std::string_view kFieldNames[] = {
     "alias", "arguments", "body",           "field",           "function", "index",    "left",
     "name",  "operand",   "package",        "parameters",      "path",     "receiver", "result",
     "right", "type",      "type_arguments", "type_parameters", "value"};
 static_assert(std::size(kFieldNames) == static_cast<size_t>(Field::Value) + 1);
-
-std::vector<Node> build_table() {
-  const TSLanguage* language = tree_sitter_go();
-  const uint32_t count = ts_language_symbol_count(language);
-  std::vector<Node> table(count, Node::Other);
-  for (uint32_t s = 0; s < count; ++s) {
-    const auto symbol = static_cast<TSSymbol>(s);
-    if (ts_language_symbol_type(language, symbol) != TSSymbolTypeRegular) continue;
-    const char* name = ts_language_symbol_name(language, symbol);
-    if (name == nullptr) continue;
-    for (const Named& entry : kNamed) {
-      if (std::strcmp(entry.name, name) == 0) table[s] = entry.kind;
-    }
-  }
-  return table;
-}
 
 }  // namespace
 
 TSNode child(TSNode node, Field f) {
   static const std::vector<TSFieldId> ids = [] {
     std::vector<TSFieldId> v;
-    for (const char* name : kFieldNames) {
-      v.push_back(ts_language_field_id_for_name(tree_sitter_go(), name,
-                                                static_cast<uint32_t>(std::strlen(name))));
+    for (const std::string_view name : kFieldNames) {
+      v.push_back(code::field_id(tree_sitter_go(), name));
     }
     return v;
   }();
@@ -72,9 +52,8 @@ TSNode child(TSNode node, Field f) {
 }
 
 Node kind_of(TSNode node) {
-  static const std::vector<Node> table = build_table();
-  const TSSymbol symbol = ts_node_symbol(node);
-  return symbol < table.size() ? table[symbol] : Node::Other;
+  static const code::SymbolTable<Node> table(tree_sitter_go(), kNamed, Node::Other);
+  return table.of(node);
 }
 
 }  // namespace anchorfs::analysis::go

@@ -1,5 +1,5 @@
-// Go resolution: containment from the facts' outline, imports to the files of the imported
-// package that declare what the importer uses, embedding, and calls whose callee is evident.
+// Go resolution: imports to the files of the imported package that declare what the importer
+// uses, embedding, and calls whose callee is evident (containment is the core's).
 #include "analysis/go/resolve.h"
 
 #include <algorithm>
@@ -21,7 +21,6 @@ class Resolver {
   void run() {
     for (uint32_t f = 0; f < index_.files.size(); ++f) {
       types_.enter_file(f);
-      containment(f);
       embedding(f);
       callee_files_.clear();
       calls(f);
@@ -31,14 +30,6 @@ class Resolver {
 
  private:
   EntityIndex file_entity(uint32_t f) const { return index_.files[f].input->entity; }
-
-  void containment(uint32_t f) {
-    const code::CodeFacts& facts = *index_.files[f].facts;
-    for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
-      out_.push_back({file_entity(f) + facts.definitions[d].parent, file_entity(f) + d,
-                      Relation::Contains});
-    }
-  }
 
   // The non-test files of a package (what an importer compiles against).
   std::vector<uint32_t> product_files(const Package& package) const {

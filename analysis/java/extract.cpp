@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "analysis/code/anchors.h"
-#include "analysis/code/error_anchors.h"
+#include "analysis/code/extract.h"
+#include "analysis/code/symbols.h"
 #include "analysis/code/syntax.h"
-#include "analysis/code/text_layout.h"
 #include "analysis/java/grammar.h"
 
 namespace anchorfs::analysis::java {
@@ -43,11 +43,11 @@ struct FieldIds {
 
 const FieldIds& fields() {
   static const FieldIds ids = [] {
-    auto id = [](std::string_view name) {
-      return ts_language_field_id_for_name(tree_sitter_java(), name.data(),
-                                           static_cast<uint32_t>(name.size()));
-    };
-    return FieldIds{id("arguments"), id("body"), id("constructor"), id("dimensions"), id("element"), id("field"), id("interfaces"), id("name"), id("object"), id("parameters"), id("right"), id("scope"), id("superclass"), id("type"), id("type_parameters"), id("value")};
+    auto id = [](std::string_view name) { return code::field_id(tree_sitter_java(), name); };
+    return FieldIds{id("arguments"),  id("body"),       id("constructor"),     id("dimensions"),
+                    id("element"),    id("field"),      id("interfaces"),      id("name"),
+                    id("object"),     id("parameters"), id("right"),           id("scope"),
+                    id("superclass"), id("type"),       id("type_parameters"), id("value")};
   }();
   return ids;
 }
@@ -174,52 +174,41 @@ enum class Kind : uint8_t {
   Lambda,
 };
 
-const std::vector<Kind>& symbol_kinds() {
-  static const std::vector<Kind> kinds = [] {
-    static constexpr std::pair<std::string_view, Kind> kNamed[] = {
-        {"line_comment", Kind::Skip},
-        {"block_comment", Kind::Skip},
-        {"modifiers", Kind::Skip},
-        {"module_declaration", Kind::Skip},
-        {"package_declaration", Kind::Package},
-        {"import_declaration", Kind::Import},
-        {"class_declaration", Kind::TypeDeclaration},
-        {"interface_declaration", Kind::TypeDeclaration},
-        {"enum_declaration", Kind::TypeDeclaration},
-        {"record_declaration", Kind::TypeDeclaration},
-        {"annotation_type_declaration", Kind::TypeDeclaration},
-        {"method_declaration", Kind::Method},
-        {"constructor_declaration", Kind::Method},
-        {"compact_constructor_declaration", Kind::Method},
-        {"object_creation_expression", Kind::Creation},
-        {"enum_constant", Kind::EnumConstant},
-        {"method_invocation", Kind::Invocation},
-        {"explicit_constructor_invocation", Kind::ExplicitConstructor},
-        {"field_declaration", Kind::Variables},
-        {"constant_declaration", Kind::Variables},
-        {"local_variable_declaration", Kind::Variables},
-        {"formal_parameter", Kind::DeclaredVariable},
-        {"spread_parameter", Kind::DeclaredVariable},
-        {"catch_formal_parameter", Kind::DeclaredVariable},
-        {"enhanced_for_statement", Kind::DeclaredVariable},
-        {"resource", Kind::DeclaredVariable},
-        {"instanceof_expression", Kind::Instanceof},
-        {"type_pattern", Kind::TypePattern},
-        {"lambda_expression", Kind::Lambda},
-    };
-    const TSLanguage* language = tree_sitter_java();
-    std::vector<Kind> out(ts_language_symbol_count(language), Kind::Descend);
-    for (uint32_t s = 0; s < out.size(); ++s) {
-      const auto symbol = static_cast<TSSymbol>(s);
-      if (ts_language_symbol_type(language, symbol) != TSSymbolTypeRegular) continue;
-      const std::string_view name = ts_language_symbol_name(language, symbol);
-      for (const auto& [node_type, kind] : kNamed) {
-        if (node_type == name) out[s] = kind;
-      }
-    }
-    return out;
-  }();
-  return kinds;
+constexpr code::SymbolKind<Kind> kNamed[] = {
+    {"line_comment", Kind::Skip},
+    {"block_comment", Kind::Skip},
+    {"modifiers", Kind::Skip},
+    {"module_declaration", Kind::Skip},
+    {"package_declaration", Kind::Package},
+    {"import_declaration", Kind::Import},
+    {"class_declaration", Kind::TypeDeclaration},
+    {"interface_declaration", Kind::TypeDeclaration},
+    {"enum_declaration", Kind::TypeDeclaration},
+    {"record_declaration", Kind::TypeDeclaration},
+    {"annotation_type_declaration", Kind::TypeDeclaration},
+    {"method_declaration", Kind::Method},
+    {"constructor_declaration", Kind::Method},
+    {"compact_constructor_declaration", Kind::Method},
+    {"object_creation_expression", Kind::Creation},
+    {"enum_constant", Kind::EnumConstant},
+    {"method_invocation", Kind::Invocation},
+    {"explicit_constructor_invocation", Kind::ExplicitConstructor},
+    {"field_declaration", Kind::Variables},
+    {"constant_declaration", Kind::Variables},
+    {"local_variable_declaration", Kind::Variables},
+    {"formal_parameter", Kind::DeclaredVariable},
+    {"spread_parameter", Kind::DeclaredVariable},
+    {"catch_formal_parameter", Kind::DeclaredVariable},
+    {"enhanced_for_statement", Kind::DeclaredVariable},
+    {"resource", Kind::DeclaredVariable},
+    {"instanceof_expression", Kind::Instanceof},
+    {"type_pattern", Kind::TypePattern},
+    {"lambda_expression", Kind::Lambda},
+};
+
+Kind kind_of(TSNode node) {
+  static const code::SymbolTable<Kind> kinds(tree_sitter_java(), kNamed, Kind::Descend);
+  return kinds.of(node);
 }
 
 class Extractor {
@@ -263,9 +252,7 @@ class Extractor {
   }
 
   void visit(TSNode node, uint32_t scope) {
-    const std::vector<Kind>& kinds = symbol_kinds();
-    const TSSymbol symbol = ts_node_symbol(node);
-    switch (symbol < kinds.size() ? kinds[symbol] : Kind::Descend) {
+    switch (kind_of(node)) {
       case Kind::Skip:
         return;
       case Kind::Package:
@@ -632,21 +619,11 @@ class Extractor {
 
 }  // namespace
 
+// Comments may precede `package`; a block above the first line keeps it the first declaration.
 code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
-  code::CodeFacts facts;
-  code::set_layout(facts, bytes);
-  const code::ParsedTree tree(parser, tree_sitter_java(), bytes);
-  if (!tree) return facts;
-  const TSNode root = tree.root();
-  facts.parsed_cleanly = true;
-  // Comments may precede `package`; a block above the first line keeps it the first declaration.
-  if (const auto anchor = code::file_anchor(bytes, false)) {
-    facts.has_file_anchor = true;
-    facts.file_anchor = *anchor;
-  }
-  Extractor(bytes, facts).run(root);
-  code::clear_anchors_at_errors(root, bytes, facts);
-  return facts;
+  return code::extract(
+      parser, bytes, {.grammar = tree_sitter_java()},
+      [&](TSNode root, code::CodeFacts& facts) { Extractor(bytes, facts).run(root); });
 }
 
 }  // namespace anchorfs::analysis::java

@@ -303,10 +303,8 @@ void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
   for (uint32_t f = 0; f < types.file_count(); ++f) {
     const auto& defs = types.facts(f).definitions;
     for (uint32_t d = 1; d < defs.size(); ++d) {
-      const uint32_t g = types.global(f, d);
-      edges.push_back({types.entity(types.global(f, defs[d].parent)), types.entity(g),
-                       Relation::Contains});
       if (defs[d].kind != EntityKind::Class) continue;
+      const uint32_t g = types.global(f, d);
       for (uint32_t base : types.bases(g)) {
         edges.push_back({types.entity(g), types.entity(base), Relation::Inherits});
       }

@@ -9,9 +9,8 @@
 #include <vector>
 
 #include "analysis/code/anchors.h"
-#include "analysis/code/error_anchors.h"
+#include "analysis/code/extract.h"
 #include "analysis/code/syntax.h"
-#include "analysis/code/text_layout.h"
 #include "analysis/code/walk.h"
 #include "analysis/javascript/node_kinds.h"
 
@@ -932,20 +931,10 @@ class Walker {
 }  // namespace
 
 CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect) {
-  CodeFacts facts;
-  code::set_layout(facts, bytes);
-  const code::ParsedTree tree(parser, grammar_of(dialect), bytes);
-  if (!tree) return facts;
-  const TSNode root = tree.root();
-  facts.parsed_cleanly = true;
-  if (const auto anchor = code::file_anchor(bytes, true)) {
-    facts.has_file_anchor = true;
-    facts.file_anchor = *anchor;
-  }
-  Walker walker(bytes, node_kinds(dialect), facts);
-  walker.walk(root, 0, 0);
-  code::clear_anchors_at_errors(root, bytes, facts);
-  return facts;
+  return code::extract(parser, bytes, {.grammar = grammar_of(dialect), .shebang = true},
+                       [&](TSNode root, CodeFacts& facts) {
+                         Walker(bytes, node_kinds(dialect), facts).walk(root, 0, 0);
+                       });
 }
 
 }  // namespace anchorfs::analysis::javascript

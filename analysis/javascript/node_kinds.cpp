@@ -1,18 +1,10 @@
-// Node-kind tables of the three grammars (JavaScript, TypeScript, TSX), by symbol id.
+// The node kinds and fields of the three grammars (JavaScript, TypeScript, TSX), one table each.
 #include "analysis/javascript/node_kinds.h"
-
-#include <cstring>
-#include <string_view>
 
 namespace anchorfs::analysis::javascript {
 namespace {
 
-struct Named {
-  const char* name;
-  Kind kind;
-};
-
-constexpr Named kNamed[] = {
+constexpr code::SymbolKind<Kind> kNamed[] = {
     {"comment", Kind::Comment},
     {"decorator", Kind::Decorator},
     {"function_declaration", Kind::Function},
@@ -63,53 +55,34 @@ constexpr Named kNamed[] = {
     {"parenthesized_expression", Kind::Parenthesized},
 };
 
-TSFieldId field_id(const TSLanguage* language, const char* name) {
-  return ts_language_field_id_for_name(language, name, static_cast<uint32_t>(std::strlen(name)));
-}
-
-NodeKinds build(Dialect dialect) {
-  const TSLanguage* language = grammar_of(dialect);
-  NodeKinds k;
-  const uint32_t count = ts_language_symbol_count(language);
-  k.by_symbol.assign(count, Kind::Other);
-  for (uint32_t s = 0; s < count; ++s) {
-    const auto symbol = static_cast<TSSymbol>(s);
-    const char* name = ts_language_symbol_name(language, symbol);
-    if (name == nullptr) continue;
-    const bool named = ts_language_symbol_type(language, symbol) == TSSymbolTypeRegular;
-    // `import` of a dynamic import is an anonymous keyword token in some grammars: keep it too.
-    if (!named && std::strcmp(name, "import") != 0) continue;
-    for (const Named& entry : kNamed) {
-      if (std::strcmp(entry.name, name) == 0) k.by_symbol[s] = entry.kind;
-    }
-  }
-  k.name = field_id(language, "name");
-  k.body = field_id(language, "body");
-  k.value = field_id(language, "value");
-  k.left = field_id(language, "left");
-  k.right = field_id(language, "right");
-  k.object = field_id(language, "object");
-  k.property = field_id(language, "property");
-  k.function = field_id(language, "function");
-  k.arguments = field_id(language, "arguments");
-  k.constructor = field_id(language, "constructor");
-  k.source = field_id(language, "source");
-  k.declaration = field_id(language, "declaration");
-  k.parameters = field_id(language, "parameters");
-  k.type = field_id(language, "type");
-  k.pattern = field_id(language, "pattern");
-  k.alias = field_id(language, "alias");
-  k.key = field_id(language, "key");
-  k.decorator = field_id(language, "decorator");
-  return k;
-}
-
 }  // namespace
 
+// `import` of a dynamic import is an anonymous keyword token in some grammars: it counts too.
+NodeKinds::NodeKinds(const TSLanguage* language)
+    : symbols(language, kNamed, Kind::Other, {"import"}),
+      name(code::field_id(language, "name")),
+      body(code::field_id(language, "body")),
+      value(code::field_id(language, "value")),
+      left(code::field_id(language, "left")),
+      right(code::field_id(language, "right")),
+      object(code::field_id(language, "object")),
+      property(code::field_id(language, "property")),
+      function(code::field_id(language, "function")),
+      arguments(code::field_id(language, "arguments")),
+      constructor(code::field_id(language, "constructor")),
+      source(code::field_id(language, "source")),
+      declaration(code::field_id(language, "declaration")),
+      parameters(code::field_id(language, "parameters")),
+      type(code::field_id(language, "type")),
+      pattern(code::field_id(language, "pattern")),
+      alias(code::field_id(language, "alias")),
+      key(code::field_id(language, "key")),
+      decorator(code::field_id(language, "decorator")) {}
+
 const NodeKinds& node_kinds(Dialect dialect) {
-  static const NodeKinds javascript = build(Dialect::JavaScript);
-  static const NodeKinds typescript = build(Dialect::TypeScript);
-  static const NodeKinds tsx = build(Dialect::Tsx);
+  static const NodeKinds javascript(grammar_of(Dialect::JavaScript));
+  static const NodeKinds typescript(grammar_of(Dialect::TypeScript));
+  static const NodeKinds tsx(grammar_of(Dialect::Tsx));
   switch (dialect) {
     case Dialect::JavaScript:
       return javascript;

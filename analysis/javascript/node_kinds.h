@@ -4,8 +4,8 @@
 #include <tree_sitter/api.h>
 
 #include <cstdint>
-#include <vector>
 
+#include "analysis/code/symbols.h"
 #include "analysis/javascript/dialect.h"
 
 namespace anchorfs::analysis::javascript {
@@ -53,15 +53,13 @@ enum class Kind : uint8_t {
 };
 
 struct NodeKinds {
-  std::vector<Kind> by_symbol;
+  explicit NodeKinds(const TSLanguage* language);
+
+  code::SymbolTable<Kind> symbols;
   TSFieldId name, body, value, left, right, object, property, function, arguments, constructor,
       source, declaration, parameters, type, pattern, alias, key, decorator;
 
-  Kind of(TSNode node) const {
-    if (ts_node_is_null(node)) return Kind::Other;
-    const TSSymbol symbol = ts_node_symbol(node);
-    return symbol < by_symbol.size() ? by_symbol[symbol] : Kind::Other;
-  }
+  Kind of(TSNode node) const { return symbols.of(node); }
 };
 
 // Built on first use, one table per grammar; safe to call from several threads.

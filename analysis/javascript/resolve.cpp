@@ -117,7 +117,6 @@ class Resolver {
       const FileIndex& index = files_[i];
       const CodeFacts& f = *index.facts;
       for (uint32_t d = 1; d < f.definitions.size(); ++d) {
-        edges_.push_back({entity(i, f.definitions[d].parent), entity(i, d), Relation::Contains});
         for (const std::string& base : f.definitions[d].bases) {
           if (const Ref r = class_of_type(i, f.definitions[d].parent, base, 0)) {
             edges_.push_back({entity(i, d), entity(r.file, r.def), Relation::Inherits});

@@ -1,6 +1,7 @@
 // The node-kind table of tree-sitter-python, built once, and the plain string literal reader.
 #include "analysis/python/node_kinds.h"
 
+#include "analysis/code/symbols.h"
 #include "analysis/python/grammar.h"
 
 namespace anchorfs::analysis::python {
@@ -8,7 +9,7 @@ namespace {
 
 using K = NodeKind;
 
-constexpr NamedKind<K> kNamedKinds[] = {
+constexpr code::SymbolKind<K> kNamedKinds[] = {
     {"module", K::Module},
     {"block", K::Block},
     {"identifier", K::Identifier},
@@ -110,27 +111,27 @@ constexpr NamedKind<K> kNamedKinds[] = {
 }  // namespace
 
 Grammar::Grammar()
-    : kinds(symbol_kinds(kNamedKinds, K::Other)),
-      f_name(field_id("name")),
-      f_value(field_id("value")),
-      f_left(field_id("left")),
-      f_right(field_id("right")),
-      f_body(field_id("body")),
-      f_function(field_id("function")),
-      f_arguments(field_id("arguments")),
-      f_object(field_id("object")),
-      f_attribute(field_id("attribute")),
-      f_subscript(field_id("subscript")),
-      f_key(field_id("key")),
-      f_parameters(field_id("parameters")),
-      f_superclasses(field_id("superclasses")),
-      f_definition(field_id("definition")),
-      f_module_name(field_id("module_name")),
-      f_alias(field_id("alias")),
-      f_alternative(field_id("alternative")),
-      f_condition(field_id("condition")),
-      f_consequence(field_id("consequence")),
-      f_subject(field_id("subject")) {}
+    : kinds(tree_sitter_python(), kNamedKinds, K::Other, {"ERROR"}),
+      f_name(code::field_id(tree_sitter_python(), "name")),
+      f_value(code::field_id(tree_sitter_python(), "value")),
+      f_left(code::field_id(tree_sitter_python(), "left")),
+      f_right(code::field_id(tree_sitter_python(), "right")),
+      f_body(code::field_id(tree_sitter_python(), "body")),
+      f_function(code::field_id(tree_sitter_python(), "function")),
+      f_arguments(code::field_id(tree_sitter_python(), "arguments")),
+      f_object(code::field_id(tree_sitter_python(), "object")),
+      f_attribute(code::field_id(tree_sitter_python(), "attribute")),
+      f_subscript(code::field_id(tree_sitter_python(), "subscript")),
+      f_key(code::field_id(tree_sitter_python(), "key")),
+      f_parameters(code::field_id(tree_sitter_python(), "parameters")),
+      f_superclasses(code::field_id(tree_sitter_python(), "superclasses")),
+      f_definition(code::field_id(tree_sitter_python(), "definition")),
+      f_module_name(code::field_id(tree_sitter_python(), "module_name")),
+      f_alias(code::field_id(tree_sitter_python(), "alias")),
+      f_alternative(code::field_id(tree_sitter_python(), "alternative")),
+      f_condition(code::field_id(tree_sitter_python(), "condition")),
+      f_consequence(code::field_id(tree_sitter_python(), "consequence")),
+      f_subject(code::field_id(tree_sitter_python(), "subject")) {}
 
 const Grammar& grammar() {
   static const Grammar g;

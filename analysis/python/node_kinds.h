@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/code/symbols.h"
+
 namespace anchorfs::analysis::python {
 
 // The node types the walk distinguishes (for the call graph, for the dense view, or both);
@@ -117,12 +119,9 @@ enum class NodeKind : uint8_t {
 struct Grammar {
   Grammar();
 
-  NodeKind kind(TSNode n) const {
-    const TSSymbol s = ts_node_symbol(n);
-    return s < kinds.size() ? kinds[s] : NodeKind::Other;
-  }
+  NodeKind kind(TSNode n) const { return kinds.of(n); }
 
-  std::vector<NodeKind> kinds;
+  code::SymbolTable<NodeKind> kinds;
   TSFieldId f_name, f_value, f_left, f_right, f_body, f_function, f_arguments, f_object,
       f_attribute, f_subscript, f_key, f_parameters, f_superclasses, f_definition, f_module_name,
       f_alias, f_alternative, f_condition, f_consequence, f_subject;

@@ -12,7 +12,7 @@ namespace anchorfs::analysis::python {
 // Rounds of the flow-insensitive fixed point before giving up on convergence.
 inline constexpr int kMaxRounds = 12;
 
-// Appends Contains, Imports, Inherits and Calls edges among `input.files`, whose imports
+// Appends Imports, Inherits and Calls edges among `input.files`, whose imports
 // `imports` resolved.
 void resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges);
 

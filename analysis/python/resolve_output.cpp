@@ -58,10 +58,6 @@ FileId Resolver::file_of_entity(EntityIndex e) const {
 
 void Resolver::emit_edges() {
   for (const ScopeId g : scopes_.ids()) {
-    const ScopeRec& s = scopes_[g];
-    if (s.parent != kNoScope) {
-      out_.push_back({entity_of(s.parent), entity_of(g), Relation::Contains});
-    }
     for (uint32_t b : classes_.bases(raw(g))) {
       out_.push_back({entity_of(g), entity_of(ScopeId{b}), Relation::Inherits});
     }

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "analysis/code/anchors.h"
-#include "analysis/code/error_anchors.h"
+#include "analysis/code/extract.h"
+#include "analysis/code/symbols.h"
 #include "analysis/code/syntax.h"
-#include "analysis/code/text_layout.h"
 #include "analysis/code/walk.h"
 #include "analysis/rust/facts_layout.h"
 #include "analysis/rust/grammar.h"
@@ -55,64 +55,43 @@ enum class Kind : uint8_t {
   WherePredicate,
 };
 
-class KindTable {
- public:
-  KindTable() {
-    const TSLanguage* language = tree_sitter_rust();
-    kinds_.assign(ts_language_symbol_count(language), Kind::Descend);
-    const std::array<std::pair<std::string_view, Kind>, 31> named = {{
-        {"function_item", Kind::Function},
-        {"function_signature_item", Kind::FunctionSignature},
-        {"struct_item", Kind::Struct},
-        {"enum_item", Kind::Enum},
-        {"union_item", Kind::Union},
-        {"trait_item", Kind::Trait},
-        {"impl_item", Kind::Impl},
-        {"mod_item", Kind::Mod},
-        {"macro_definition", Kind::Macro},
-        {"use_declaration", Kind::Use},
-        {"extern_crate_declaration", Kind::ExternCrate},
-        {"call_expression", Kind::Call},
-        {"let_declaration", Kind::Let},
-        {"parameter", Kind::Parameter},
-        {"field_declaration", Kind::Field},
-        {"ordered_field_declaration_list", Kind::TupleFields},
-        {"type_parameter", Kind::TypeParameter},
-        {"where_predicate", Kind::WherePredicate},
-        {"attribute_item", Kind::Skip},
-        {"inner_attribute_item", Kind::Skip},
-        {"macro_invocation", Kind::MacroCall},
-        {"token_tree", Kind::Skip},
-        {"line_comment", Kind::Skip},
-        {"block_comment", Kind::Skip},
-        {"string_literal", Kind::Skip},
-        {"raw_string_literal", Kind::Skip},
-        {"char_literal", Kind::Skip},
-        {"integer_literal", Kind::Skip},
-        {"float_literal", Kind::Skip},
-        {"identifier", Kind::Skip},
-        {"type_identifier", Kind::Skip},
-    }};
-    for (TSSymbol s = 0; s < kinds_.size(); ++s) {
-      if (ts_language_symbol_type(language, s) != TSSymbolTypeRegular) continue;
-      const std::string_view name = ts_language_symbol_name(language, s);
-      for (const auto& [type, kind] : named) {
-        if (name == type) kinds_[s] = kind;
-      }
-    }
-  }
-  Kind of(TSNode node) const {
-    const TSSymbol s = ts_node_symbol(node);
-    return s < kinds_.size() ? kinds_[s] : Kind::Skip;
-  }
-
- private:
-  std::vector<Kind> kinds_;
+constexpr code::SymbolKind<Kind> kNamed[] = {
+    {"function_item", Kind::Function},
+    {"function_signature_item", Kind::FunctionSignature},
+    {"struct_item", Kind::Struct},
+    {"enum_item", Kind::Enum},
+    {"union_item", Kind::Union},
+    {"trait_item", Kind::Trait},
+    {"impl_item", Kind::Impl},
+    {"mod_item", Kind::Mod},
+    {"macro_definition", Kind::Macro},
+    {"use_declaration", Kind::Use},
+    {"extern_crate_declaration", Kind::ExternCrate},
+    {"call_expression", Kind::Call},
+    {"let_declaration", Kind::Let},
+    {"parameter", Kind::Parameter},
+    {"field_declaration", Kind::Field},
+    {"ordered_field_declaration_list", Kind::TupleFields},
+    {"type_parameter", Kind::TypeParameter},
+    {"where_predicate", Kind::WherePredicate},
+    {"attribute_item", Kind::Skip},
+    {"inner_attribute_item", Kind::Skip},
+    {"macro_invocation", Kind::MacroCall},
+    {"token_tree", Kind::Skip},
+    {"line_comment", Kind::Skip},
+    {"block_comment", Kind::Skip},
+    {"string_literal", Kind::Skip},
+    {"raw_string_literal", Kind::Skip},
+    {"char_literal", Kind::Skip},
+    {"integer_literal", Kind::Skip},
+    {"float_literal", Kind::Skip},
+    {"identifier", Kind::Skip},
+    {"type_identifier", Kind::Skip},
 };
 
-const KindTable& kinds() {
-  static const KindTable table;
-  return table;
+Kind kind_of(TSNode node) {
+  static const code::SymbolTable<Kind> table(tree_sitter_rust(), kNamed, Kind::Descend, Kind::Skip);
+  return table.of(node);
 }
 
 bool has_child_of_type(TSNode node, std::string_view type) {
@@ -297,7 +276,7 @@ class Walker {
   void visit(TSTreeCursor& cursor, uint32_t scope, int depth) {
     const TSNode node = ts_tree_cursor_current_node(&cursor);
     if (!ts_node_is_named(node)) return;
-    switch (kinds().of(node)) {
+    switch (kind_of(node)) {
       case Kind::Skip:
         return;
       case Kind::Descend:
@@ -490,7 +469,7 @@ class Walker {
 
   uint32_t function(TSNode node, uint32_t parent) {
     const bool in_type = role_of(parent) == kRoleImpl || role_of(parent) == kRoleTrait;
-    const bool signature = kinds().of(node) == Kind::FunctionSignature;
+    const bool signature = kind_of(node) == Kind::FunctionSignature;
     const std::string_view role = in_type ? kRoleMethod : signature ? kRoleExternFn : kRoleFn;
     const TSNode name = field(node, "name");
     const uint32_t d =
@@ -651,7 +630,7 @@ class Walker {
 
   // `T: A + B` in a parameter list or a where clause: T's methods are A's and B's.
   void bounds(TSNode node, uint32_t scope) {
-    const bool parameter = kinds().of(node) == Kind::TypeParameter;
+    const bool parameter = kind_of(node) == Kind::TypeParameter;
     const TSNode name = field(node, parameter ? "name" : "left");
     const TSNode list = field(node, "bounds");
     if (ts_node_is_null(name) || ts_node_is_null(list) || type_of(name) != "type_identifier") {
@@ -672,19 +651,8 @@ class Walker {
 }  // namespace
 
 CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
-  CodeFacts facts;
-  code::set_layout(facts, bytes);
-  const code::ParsedTree tree(parser, tree_sitter_rust(), bytes);
-  if (!tree) return facts;
-  const TSNode root = tree.root();
-  facts.parsed_cleanly = true;
-  if (const std::optional<uint64_t> anchor = code::file_anchor(bytes, true)) {
-    facts.has_file_anchor = true;
-    facts.file_anchor = *anchor;
-  }
-  Walker(bytes, facts).run(root);
-  code::clear_anchors_at_errors(root, bytes, facts);
-  return facts;
+  return code::extract(parser, bytes, {.grammar = tree_sitter_rust(), .shebang = true},
+                       [&](TSNode root, CodeFacts& facts) { Walker(bytes, facts).run(root); });
 }
 
 }  // namespace anchorfs::analysis::rust

@@ -1,5 +1,5 @@
-// Rust resolution: containment from each file's outline; imports from `mod` declarations and
-// `use` bindings; inheritance from impls and supertraits; calls through analysis/rust/names.h.
+// Rust resolution: imports from `mod` declarations and `use` bindings; inheritance from impls
+// and supertraits; calls through analysis/rust/names.h (containment is the core's).
 #include "analysis/rust/resolve.h"
 
 #include "analysis/code/code_facts.h"
@@ -21,7 +21,6 @@ void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
     const EntityIndex file = files.entity(f);
     for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
       const code::Definition& def = facts.definitions[d];
-      edges.push_back({file + def.parent, file + d, Relation::Contains});
       if (def.bases.empty()) continue;
       // `impl Trait for Type`: the type derives from the trait when it is in the repository,
       // else the impl block does (`impl Trait for Vec<T>`, blanket impls).

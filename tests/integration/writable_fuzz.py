@@ -6,14 +6,19 @@ and, identically, to a plain copy of it. After every step the two checkouts must
 bytes, modes, user xattrs and link counts of every file, `git status`, and the tree of every
 commit. Outside edits (made in the checkout itself, as another program would) come in between.
 
-  writable_fuzz.py --anchorfs BIN [--seeds N] [--first-seed S] [--steps K]
+  writable_fuzz.py --anchorfs BIN [--seeds N] [--first-seed S] [--steps K] [--legacy-wait]
+
+It waits for the mount's live refresh by reading the attribute user.anchorfs.settled of the
+mount point (docs/filesystem.md); --legacy-wait polls instead, for binaries that predate it.
 
 Prints one line per seed and a closing 'N passed, N failed' line; exits 1 on any difference,
 with the seed, the step and the operations that led there.
 """
 import argparse
+import difflib
 import os
 import random
+import re
 import shutil
 import stat
 import subprocess
@@ -107,8 +112,9 @@ class Side:
 
 
 class Fuzzer:
-    def __init__(self, anchorfs, seed, steps, work):
+    def __init__(self, anchorfs, seed, steps, work, legacy=False):
         self.anchorfs = anchorfs
+        self.legacy = legacy
         self.random = random.Random(seed)
         self.seed = seed
         self.steps = steps
@@ -140,44 +146,40 @@ class Fuzzer:
         sh([self.anchorfs, 'mount', repo, self.mnt, '--writable', '--view', 'topo'], self.work)
         self.mounted = True
         self.sides = [Side(self.mnt, repo), Side(plain, plain)]
-        self.wait_view_settled()
+        self.settle()
 
     def unmount(self):
         if self.mounted:
             sh([self.anchorfs, 'unmount', self.mnt], self.work, check=False)
             self.mounted = False
 
-    def wait_view_settled(self, retagged=False):
-        """The mount serves every file of the checkout as the checkout now holds it (tags aside):
-        a change made behind the mount has been refreshed. `retagged`: and every file exactly as
-        `anchorfs render` tags it now, so no re-tag swap is still to come (git reads a file's
-        size, then its bytes: a swap in between looks like an edit, docs/filesystem.md)."""
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.view_matches(retagged):
-                return
-            time.sleep(0.05)  # polling what is expected, with a deadline
-        raise RuntimeError('the mount did not settle on the checkout within 30 s')
+    def settle(self):
+        """Waits until the mount's live refresh has handled every change made so far and published
+        its re-tags: the daemon answers getxattr(MNT, user.anchorfs.settled) only then (git reads
+        a file's size, then its bytes: a re-tag swapped in between looks like an edit,
+        docs/filesystem.md). Binaries from before that attribute: --legacy-wait."""
+        if self.legacy:
+            return self.legacy_settle()
+        os.getxattr(self.mnt, 'user.anchorfs.settled')
 
-    def view_matches(self, retagged):
+    def legacy_settle(self):
+        """--legacy-wait, for binaries without the attribute (measuring old ones): polls, with a
+        deadline, until the mount serves every file as `anchorfs export` of the checkout renders it."""
         repo = self.sides[0].checkout
-        for rel in self.files(repo):
+        expected = os.path.join(self.work, 'expected')
+        shutil.rmtree(expected, ignore_errors=True)
+        os.makedirs(expected)
+        sh([self.anchorfs, 'export', repo, expected, '--force', '--view', 'topo'], self.work)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             try:
-                served = read(os.path.join(self.mnt, rel))
+                if all(read(os.path.join(self.mnt, rel)) == read(os.path.join(expected, rel))
+                       for rel in self.files(repo)):
+                    return
             except OSError:
-                return False
-            real = read(os.path.join(repo, rel))
-            if retagged:
-                rendered = subprocess.run([self.anchorfs, 'render', repo, rel, '--view', 'topo'],
-                                          capture_output=True, timeout=120).stdout
-                if served != rendered:
-                    return False
-                continue
-            if served != real:
-                stripped = sh([self.anchorfs, 'strip'], self.work, input=served.decode('utf-8', 'replace')).stdout
-                if stripped.encode() != real:
-                    return False
-        return True
+                pass
+            time.sleep(0.05)  # legacy binaries announce nothing: poll what is expected
+        raise RuntimeError('the mount did not settle on the checkout within 60 s')
 
     @staticmethod
     def files(root):
@@ -235,6 +237,15 @@ class Fuzzer:
     def pick_line(self, rel):
         lines = code_lines(read(os.path.join(self.sides[1].checkout, rel)).decode('utf-8', 'replace'))
         return self.random.choice(lines) if lines else None
+
+    def same_file(self, a, b):
+        """Two names of one inode in the plain copy: mv and cp refuse them there, but through the
+        mount they do not see one file (each name has its own inode number): skipped."""
+        plain = self.sides[1].checkout
+        try:
+            return os.path.samefile(os.path.join(plain, a), os.path.join(plain, b))
+        except OSError:
+            return False
 
     def op_sed(self):
         rel = self.pick_file()
@@ -311,7 +322,7 @@ class Fuzzer:
                 with open(os.path.join(side.checkout, rel), 'a') as other:
                     other.write('theirs = 2\n')
                 f.write('mine = 3\n')
-        self.wait_view_settled()
+        self.settle()
         return f'append held open while appending outside, {rel}'
 
     def op_truncate_at_line(self):
@@ -341,11 +352,42 @@ class Fuzzer:
             os.rename(temp, side.path(rel))
         return f'editor save of {rel}'
 
+    def op_write_view_from_before_a_retag(self):
+        """An agent reads a file, code elsewhere changes its tags (a caller comes and goes), the
+        re-tag is published, then the agent writes back what it read, edited (open 'w')."""
+        rel = self.pick_file(py_only=True)
+        other = self.pick_file(py_only=True)
+        if not rel or not other or other == rel:
+            return None
+        names = re.findall(r'^def (\w+)\(', read(os.path.join(self.sides[1].checkout, rel)).decode(), re.M)
+        line = self.pick_line(rel)
+        if not names or not line:
+            return None
+        module = rel[:-len('.py')].replace('/', '.').removesuffix('.__init__')
+        caller = f'\n\nfrom {module} import {names[0]}\n\n\ndef stale_caller():\n    return {names[0]}()\n'
+        held = []
+        originals = [read(os.path.join(side.checkout, other)) for side in self.sides]
+        for side in self.sides:
+            with open(os.path.join(side.checkout, other), 'ab') as f:
+                f.write(caller.encode())
+        self.settle()
+        for side in self.sides:
+            held.append(read(side.path(rel)).decode('utf-8', 'replace'))
+        for side, original in zip(self.sides, originals):
+            with open(os.path.join(side.checkout, other), 'wb') as f:
+                f.write(original)
+        self.settle()
+        for side, text in zip(self.sides, held):
+            write(side.path(rel), text.replace(line, line + '  # edited', 1))
+        return f'rewrite {rel} from a view read before {other} called {names[0]} and stopped'
+
     def op_copy_inside(self):
         src = self.pick_file()
         if not src:
             return None
         dst = self.random.choice(['pkg/copy.py', 'pkg/app.py', 'notes.txt', 'pkg/util.py'])
+        if src == dst or self.same_file(src, dst):
+            return None
         for side in self.sides:
             sh(['cp', src, dst], side.edit_root)
         return f'cp {src} {dst}'
@@ -355,7 +397,7 @@ class Fuzzer:
         if not src:
             return None
         dst = self.random.choice(['pkg/moved.py', 'pkg/core.py.bak', 'renamed', 'pkg/app.py'])
-        if src == dst:
+        if src == dst or self.same_file(src, dst):
             return None
         for side in self.sides:
             sh(['mv', src, dst], side.edit_root)
@@ -394,7 +436,7 @@ class Fuzzer:
             full = os.path.join(side.checkout, rel)
             text = read(full).decode('utf-8', 'replace')
             write(full, text.replace(line, line + '  # outside', 1))
-        self.wait_view_settled()
+        self.settle()
         return f'outside edit of {rel}'
 
     def op_metadata(self):
@@ -446,7 +488,7 @@ class Fuzzer:
                     self.settle_git(side)
                     sh(GIT + ['stash', 'pop'], side.edit_root, check=False)
         else:
-            # A diff made in the plain checkout against HEAD, applied to a clean tree on both.
+            # A diff of the plain checkout's file, applied to a clean tree on both sides.
             plain = self.sides[1].checkout
             rel = self.pick_file(py_only=True)
             tracked = sh(GIT + ['ls-files'], plain).stdout.split()
@@ -458,12 +500,13 @@ class Fuzzer:
             line = self.pick_line(rel)
             if not line:
                 return None
-            full = os.path.join(plain, rel)
-            before = read(full)
-            write(full, before.decode().replace(line, line + '  # applied', 1))
-            diff = sh(GIT + ['diff', '--', rel], plain).stdout
-            with open(full, 'wb') as f:
-                f.write(before)
+            # Made beside the checkout (difflib), so the plain side gets no extra write.
+            before = read(os.path.join(plain, rel)).decode()
+            if not before.endswith('\n'):
+                return None
+            after = before.replace(line, line + '  # applied', 1)
+            diff = ''.join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                                'a/' + rel, 'b/' + rel))
             patch = os.path.join(self.outside, 'change.diff')
             write(patch, diff)
             for side in self.sides:
@@ -471,17 +514,17 @@ class Fuzzer:
                 sh(GIT + ['apply', patch], side.edit_root)
             choice = f'apply (diff of {rel})'
         if self.mounted:
-            self.wait_view_settled()
+            self.settle()
         return f'git {choice}'
 
     def settle_git(self, side):
         # Git inside the mount reads files as the mount serves them: wait until a re-tag of the
         # files just written has been swapped in (docs/filesystem.md, "Known limit").
         if side.edit_root == self.mnt:
-            self.wait_view_settled(retagged=True)
+            self.settle()
 
-    OPERATIONS = ['op_sed', 'op_rewrite', 'op_pwrite', 'op_append', 'op_two_appenders',
-                  'op_append_with_outside_append', 'op_truncate_at_line', 'op_editor_save',
+    OPERATIONS = ['op_sed', 'op_rewrite', 'op_write_view_from_before_a_retag', 'op_pwrite',
+                  'op_append', 'op_two_appenders', 'op_append_with_outside_append', 'op_truncate_at_line', 'op_editor_save',
                   'op_copy_inside', 'op_move_inside', 'op_copy_in', 'op_move_out', 'op_outside_edit',
                   'op_metadata', 'op_hard_link', 'op_git']
 
@@ -514,6 +557,9 @@ def main():
     parser.add_argument('--first-seed', type=int, default=1)
     parser.add_argument('--steps', type=int, default=12)
     parser.add_argument('--stop-at-first', action='store_true')
+    parser.add_argument('--legacy-wait', action='store_true',
+                        help='for binaries without user.anchorfs.settled: poll the mount until it '
+                             'serves what `anchorfs export` renders')
     args = parser.parse_args()
     args.anchorfs = os.path.abspath(args.anchorfs)
     passed = failed = 0
@@ -521,7 +567,7 @@ def main():
         work = tempfile.mkdtemp(prefix=f'anchorfs-fuzz-{seed}-')
         start = time.monotonic()
         try:
-            problem = Fuzzer(args.anchorfs, seed, args.steps, work).run()
+            problem = Fuzzer(args.anchorfs, seed, args.steps, work, args.legacy_wait).run()
         finally:
             shutil.rmtree(work, ignore_errors=True)
         took = time.monotonic() - start

@@ -5,6 +5,9 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
@@ -95,6 +98,17 @@ class Provenance : public ::testing::Test {
   // The mount serves `path` with tags again (the live refresh re-analysed it).
   void wait_tagged(const std::string& path) {
     EXPECT_TRUE(wait_until(30s, [&] { return contains(view(path), "Annotation ==="); })) << view(path);
+  }
+  // Every change made so far is refreshed and its re-tag published (git in the mount reads a
+  // file's size, then its bytes: it must not straddle a re-tag).
+  void settle() {
+    char value[32];
+    ASSERT_GE(::getxattr(mnt_.c_str(), "user.anchorfs.settled", value, sizeof value), 0)
+        << std::strerror(errno);
+  }
+  ProcessResult in_mount(std::vector<std::string> args) {
+    settle();
+    return git(std::move(args), mnt_);
   }
   // No code file of the checkout holds a tag line the view served.
   void expect_no_served_tags() {
@@ -320,6 +334,40 @@ TEST_F(Provenance, AnEditedTagLineIsStillATag) {
   EXPECT_EQ(checkout("pkg/core.py"), replaced(kCore, "x + 1\n", "x + 11\n"));
 }
 
+// A refresh re-tags a file whose bytes did not change while an agent holds its view: a caller
+// of `lonely` came (the file got a block) and went (the block is gone from the view). What the
+// agent writes back, by open 'w' or by an editor's temporary renamed over the file, is aligned
+// with the view it read, not the current one: the old block does not reach the checkout.
+TEST_F(Provenance, AViewReadBeforeAReTagIsStoredByTheTagsItWasServed) {
+  const auto lonely = [](const std::string& name) {
+    return "def " + name + "():\n    return 0\n\n\ndef other():\n    return 1\n";
+  };
+  write_file(repo_ + "/pkg/lonely_a.py", lonely("lonely_a"));
+  write_file(repo_ + "/pkg/lonely_b.py", lonely("lonely_b"));
+  mount();
+  ASSERT_EQ(view("pkg/lonely_a.py"), lonely("lonely_a"));  // nothing to say: no block
+  write_file(repo_ + "/pkg/caller.py",
+             "from pkg.lonely_a import lonely_a\nfrom pkg.lonely_b import lonely_b\n\n\n"
+             "def late():\n    return lonely_a() + lonely_b()\n");
+  ASSERT_TRUE(wait_until(30s, [&] {
+    return contains(view("pkg/lonely_a.py"), "CALLED_BY") &&
+           contains(view("pkg/lonely_b.py"), "CALLED_BY");
+  })) << view("pkg/lonely_a.py");
+  const std::string held_a = view("pkg/lonely_a.py");
+  const std::string held_b = view("pkg/lonely_b.py");
+  std::filesystem::remove(repo_ + "/pkg/caller.py");
+  ASSERT_TRUE(wait_until(30s, [&] {
+    return view("pkg/lonely_a.py") == lonely("lonely_a") &&
+           view("pkg/lonely_b.py") == lonely("lonely_b");
+  })) << view("pkg/lonely_a.py");
+
+  write_file(mnt_ + "/pkg/lonely_a.py", replaced(held_a, "return 1", "return 2"));
+  EXPECT_EQ(checkout("pkg/lonely_a.py"), replaced(lonely("lonely_a"), "return 1", "return 2"));
+  write_file(mnt_ + "/pkg/.lonely_b.py.swp", replaced(held_b, "return 1", "return 2"));
+  ASSERT_EQ(::rename((mnt_ + "/pkg/.lonely_b.py.swp").c_str(), (mnt_ + "/pkg/lonely_b.py").c_str()), 0);
+  EXPECT_EQ(checkout("pkg/lonely_b.py"), replaced(lonely("lonely_b"), "return 1", "return 2"));
+}
+
 TEST_F(Provenance, AConcurrentOutsideRewriteIsRefusedAtClose) {
   mount({"--no-watch"});
   const ProcessResult result = python(
@@ -334,6 +382,49 @@ TEST_F(Provenance, AConcurrentOutsideRewriteIsRefusedAtClose) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "error 116\n");  // ESTALE
   EXPECT_EQ(checkout("pkg/core.py"), "outside = 1\n");
+}
+
+TEST_F(Provenance, ATaggedFileRenamedToBakIsCommittedAsTheCheckoutHasIt) {
+  mount();
+  ASSERT_EQ(shell("mv pkg/core.py pkg/core.py.bak").exit_code, 0);
+  ASSERT_TRUE(contains(view("pkg/core.py.bak"), "Annotation ==="));  // still served tagged
+  ASSERT_EQ(in_mount({"add", "-A"}).exit_code, 0);
+  const ProcessResult commit = in_mount({"commit", "-qm", "bak"});
+  ASSERT_EQ(commit.exit_code, 0) << commit.err;
+  EXPECT_EQ(git({"show", "HEAD:pkg/core.py.bak"}, repo_).out, kCore);
+  EXPECT_EQ(git({"status", "--porcelain"}, repo_).out, "");
+  EXPECT_EQ(in_mount({"status", "--porcelain"}).out, "");
+}
+
+TEST_F(Provenance, GitWorktreeAddIsRefusedWithAClearMessage) {
+  mount();
+  const ProcessResult add = in_mount({"worktree", "add", "-q", dir_ / "wt"});
+  EXPECT_NE(add.exit_code, 0);
+  EXPECT_TRUE(contains(add.err, ".git/worktrees")) << add.err;
+  EXPECT_TRUE(contains(add.err, "Operation not permitted")) << add.err;
+  EXPECT_FALSE(std::filesystem::exists(repo_ + "/.git/worktrees"));
+  EXPECT_EQ(git({"worktree", "list", "--porcelain"}, repo_).out.find(dir_ / "wt"), std::string::npos);
+}
+
+// A diff made in the checkout whose hunk context runs across the place of a tag block (the
+// `def` line and the lines above it): git apply in the mount reads through the clean filter.
+TEST_F(Provenance, GitApplyOfACheckoutDiffAcrossTagLines) {
+  mount();
+  const std::string changed = replaced(kCore, "def helper(x):\n    a = x + 1", "def helper(x, y=0):\n    a = x + y");
+  write_file(repo_ + "/pkg/core.py", changed);
+  const ProcessResult diff = git({"diff"}, repo_);
+  ASSERT_EQ(git({"checkout", "--", "pkg/core.py"}, repo_).exit_code, 0);
+  ASSERT_TRUE(contains(diff.out, "@@")) << diff.out;
+  write_file(dir_ / "change.diff", diff.out);
+  wait_tagged("pkg/core.py");
+  const std::string served = view("pkg/core.py");
+  // The view splits the hunk's context: a tag block stands between the blank lines and `def`.
+  ASSERT_TRUE(contains(served, "\n\n# === Function Annotation ===")) << served;
+  ASSERT_TRUE(contains(served, "# === Function Annotation ===\ndef helper(x):")) << served;
+  const ProcessResult apply = in_mount({"apply", dir_ / "change.diff"});
+  ASSERT_EQ(apply.exit_code, 0) << apply.err;
+  EXPECT_EQ(checkout("pkg/core.py"), changed);
+  expect_no_served_tags();
 }
 
 }  // namespace

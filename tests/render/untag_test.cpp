@@ -188,6 +188,29 @@ TEST(Untag, ARewriteFromElsewhereIsAlignedOnlyIfItWasMadeFromTheView) {
   EXPECT_EQ(assemble(untag_written(input), kPython, edited), replaced(kPython, "return 1", "return 2"));
 }
 
+TEST(Untag, AWriteIsAlignedWithTheViewItWasMadeFrom) {
+  // The view served before a re-tag had a block over `def g` that the current one lacks, and a
+  // CALLED_BY line of f's block that changed since.
+  const TagPlan current = python_plan();
+  TagPlan before;
+  before.insertions = {{12, replaced(kFunctionBlock, "# CALLS: g\n", "# CALLS: g\n# CALLED_BY: h\n")},
+                       {kPython.find("def g"), "# === Function Annotation ===\n# function: a.py:g\n"
+                                               "# CALLED_BY: f\n# === Function Annotation ===\n"}};
+  const std::string old_view = render::apply(kPython, before);
+  const std::vector<const TagPlan*> plans{&current, &before};
+  EXPECT_EQ(closest_served_plan(plans, old_view), 1U);
+  EXPECT_EQ(closest_served_plan(plans, render::apply(kPython, current)), 0U);
+  // Nothing of either view's tags (a file from elsewhere): the writer's own, first.
+  EXPECT_EQ(closest_served_plan(plans, kPython), 0U);
+  EXPECT_EQ(closest_served_plan(std::vector<const TagPlan*>{}, old_view), 0U);
+  // Aligned with the plan it came from, an edit of the old view stores just the edit; aligned
+  // with the current one, the old block over `def g` would have been kept as code.
+  const std::string edited = replaced(old_view, "return 1", "return 2");
+  EXPECT_EQ(stored(kPython, *plans[closest_served_plan(plans, edited)], edited),
+            replaced(kPython, "return 1", "return 2"));
+  EXPECT_NE(stored(kPython, current, edited), replaced(kPython, "return 1", "return 2"));
+}
+
 TEST(Untag, AChangedCheckoutIsRefusedUnlessAppending) {
   const TagPlan plan = python_plan();
   const std::string view = render::apply(kPython, plan);

@@ -1,0 +1,55 @@
+// The brace languages' definition index: global numbering, enclosing scopes, base chains.
+#include "analysis/code/definition_index.h"
+
+#include <algorithm>
+
+namespace anchorfs::analysis::code {
+
+DefinitionIndex::DefinitionIndex(std::span<const ResolverFile> files) : files_(files) {
+  facts_.reserve(files.size());
+  offsets_.reserve(files.size());
+  uint32_t total = 0;
+  for (const ResolverFile& file : files) {
+    const auto* facts = static_cast<const CodeFacts*>(file.facts);
+    facts_.push_back(facts);
+    offsets_.push_back(total);
+    total += static_cast<uint32_t>(facts->definitions.size());
+  }
+  owner_.resize(total);
+  for (uint32_t f = 0; f < facts_.size(); ++f) {
+    std::fill_n(owner_.begin() + offsets_[f], facts_[f]->definitions.size(), f);
+  }
+}
+
+std::optional<DefId> DefinitionIndex::enclosing(
+    DefId d, const std::function<bool(const Definition&)>& accept) const {
+  for (DefId at = d; !is_file_scope(at); at = parent(at)) {
+    if (accept(definition(at))) return at;
+  }
+  return std::nullopt;
+}
+
+std::vector<DefId> DefinitionIndex::search_bases(
+    DefId start, int max_depth, const std::function<std::vector<DefId>(DefId)>& bases,
+    const std::function<void(DefId, std::vector<DefId>&)>& visit,
+    bool stop_after_first_level) const {
+  std::vector<DefId> level{start};
+  std::vector<DefId> seen{start};
+  std::vector<DefId> found;
+  for (int depth = 0; depth < max_depth && !level.empty(); ++depth) {
+    for (const DefId type : level) visit(type, found);
+    if (!found.empty() || stop_after_first_level) return found;
+    std::vector<DefId> next;
+    for (const DefId type : level) {
+      for (const DefId base : bases(type)) {
+        if (std::find(seen.begin(), seen.end(), base) != seen.end()) continue;
+        seen.push_back(base);
+        next.push_back(base);
+      }
+    }
+    level = std::move(next);
+  }
+  return found;
+}
+
+}  // namespace anchorfs::analysis::code
