@@ -26,6 +26,7 @@ namespace {
 struct ExportArgs {
   std::string repo;
   std::string outdir;
+  std::string manifest;
   bool force = false;
   bool verbose = false;
   unsigned threads = 0;
@@ -70,6 +71,12 @@ std::string prepare_outdir(const std::string& repo, const ExportArgs& args) {
 int run_export(const ExportArgs& args) {
   const std::string repo = check_repo(args.repo);
   const std::string outdir = prepare_outdir(repo, args);
+  const std::string manifest =
+      canonical_keep_last(args.manifest.empty() ? default_manifest_path(outdir) : args.manifest);
+  if (is_within(manifest, outdir) || is_within(manifest, repo)) {
+    throw CliError(manifest, "inside " + std::string(is_within(manifest, outdir) ? outdir : repo) +
+                                 " (the manifest is kept beside the copy)");
+  }
   const auto store = open_cache(repo, args.cache, warn_on_stderr);
   refresh::PipelineOptions options;
   options.view = args.view.options();
@@ -83,7 +90,9 @@ int run_export(const ExportArgs& args) {
   } catch (const std::exception& error) {
     throw CliError("internal error building the snapshot", error.what());
   }
-  const ExportReport report = export_tree(*snapshot, outdir, args.force);
+  ExportReport report = export_tree(*snapshot, outdir, args.force);
+  report.manifest.repo = repo;
+  write_manifest(report.manifest, manifest);
   if (args.verbose) {
     for (const std::string& skipped : report.skipped)
       std::cerr << "anchorfs: skipped " << skipped << "\n";
@@ -106,6 +115,10 @@ Command add_export_command(CLI::App& app) {
       ->required();
   command->add_flag("--force", args->force,
                     "Write into a non-empty OUTDIR, replacing what is there");
+  command->add_option("--manifest", args->manifest,
+                      "Where to record what was exported, for `anchorfs import` (default: "
+                      "OUTDIR.anchorfs-export, beside OUTDIR)")
+      ->type_name("FILE");
   add_view_args(*command, args->view);
   command->add_option("--threads", args->threads, "Analysis threads (0: all cores)");
   add_cache_args(*command, args->cache);

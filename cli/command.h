@@ -21,6 +21,7 @@ Command add_stats_command(CLI::App& app);
 Command add_graph_command(CLI::App& app);
 Command add_cache_command(CLI::App& app);
 Command add_export_command(CLI::App& app);
+Command add_import_command(CLI::App& app);
 Command add_git_filter_command(CLI::App& app);
 Command add_map_command(CLI::App& app);
 Command add_trace_command(CLI::App& app);

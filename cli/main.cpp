@@ -14,11 +14,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
   const std::vector<Command> commands{
-      add_mount_command(app),  add_unmount_command(app),    add_render_command(app),
-      add_strip_command(app),  add_stats_command(app),      add_graph_command(app),
-      add_export_command(app), add_cache_command(app),      add_trace_command(app),
-      add_map_command(app),    add_doctor_command(app),     add_git_filter_command(app),
-      add_reference_command(app),
+      add_mount_command(app),  add_unmount_command(app), add_render_command(app),
+      add_strip_command(app),  add_stats_command(app),   add_graph_command(app),
+      add_export_command(app), add_import_command(app),  add_cache_command(app),
+      add_trace_command(app),  add_map_command(app),     add_doctor_command(app),
+      add_git_filter_command(app), add_reference_command(app),
   };
   try {
     app.parse(argc, argv);

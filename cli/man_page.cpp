@@ -79,7 +79,9 @@ std::string man_page(const CommandModel& program, const std::string& version) {
          "anchorfs serves a repository as a FUSE filesystem in which every source file carries "
          "structural tags: comments above each function, class and file naming what it calls, "
          "what calls it, what it inherits and what it imports. The checkout is never changed "
-         "(a \\fB\\-\\-writable\\fR mount stores edits without tags). Every command has "
+         "(a \\fB\\-\\-writable\\fR mount stores edits without tags). Where FUSE is not "
+         "available, \\fBanchorfs export\\fR writes the tagged tree as files and "
+         "\\fBanchorfs import\\fR stores the edits made there without tags. Every command has "
          "\\fB\\-\\-help\\fR.\n";
   out += ".SH COMMANDS\n";
   for_each_command(program, [&out](const std::string& path, const CommandModel& command) {

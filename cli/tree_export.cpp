@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -37,37 +38,48 @@ void clear_target(const std::string& target) {
 
 // The tagged view of a file, read through the same layout the mount uses. False when the
 // source no longer matches the snapshot (then the current bytes are written untagged).
-bool copy_view(const fs::FileLayout& layout, int source, int out, const std::string& target) {
-  struct stat st {};
-  if (::fstat(source, &st) != 0 || static_cast<uint64_t>(st.st_size) != layout.original_size()) {
-    return false;
-  }
+// The caller checked that `source` is the version the layout was made for.
+bool copy_view(const fs::FileLayout& layout, int source, int out, const std::string& target,
+               ContentHasher& hasher) {
   std::vector<char> buffer(kChunk);
   const uint64_t size = layout.view_size();
   for (uint64_t offset = 0; offset < size; offset += kChunk) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, size - offset));
     if (!layout.read(source, offset, std::span<char>(buffer.data(), n))) return false;
     write_all(out, std::string_view(buffer.data(), n), target);
+    hasher.update(std::string_view(buffer.data(), n));
   }
   return true;
 }
 
 // Streams the current bytes of `source` into `out` from the start (replacing anything written).
-void copy_plain(int source, int out, const std::string& target) {
+// Returns the number of bytes copied.
+uint64_t copy_plain(int source, int out, const std::string& target, ContentHasher& hasher) {
   if (::lseek(source, 0, SEEK_SET) != 0 || ::lseek(out, 0, SEEK_SET) != 0 ||
       ::ftruncate(out, 0) != 0) {
     throw CliError(target, errno_text(errno));
   }
   std::vector<char> buffer(kChunk);
+  uint64_t total = 0;
   for (;;) {
     const ssize_t n = ::read(source, buffer.data(), buffer.size());
-    if (n == 0) return;
+    if (n == 0) return total;
     if (n < 0) {
       if (errno == EINTR) continue;
       throw CliError(target, errno_text(errno));
     }
     write_all(out, std::string_view(buffer.data(), static_cast<size_t>(n)), target);
+    hasher.update(std::string_view(buffer.data(), static_cast<size_t>(n)));
+    total += static_cast<uint64_t>(n);
   }
+}
+
+void add_served_blocks(const fs::Snapshot& snapshot, Manifest& manifest) {
+  std::set<std::string_view> blocks;
+  for (const std::shared_ptr<const fs::FileLayout>& layout : snapshot.layouts()) {
+    for (size_t k = 0; k < layout->insertions(); ++k) blocks.insert(layout->text(k));
+  }
+  manifest.served_blocks.assign(blocks.begin(), blocks.end());
 }
 
 }  // namespace
@@ -90,6 +102,7 @@ ExportReport export_tree(const fs::Snapshot& snapshot, const std::string& outdir
       }
       directories.push_back(i);
       ++report.directories;
+      report.manifest.entries.push_back(directory_entry(entry.path, entry.mode & 07777));
     } else if (S_ISLNK(entry.mode)) {
       if (replace) clear_target(target);
       if (::symlink(entry.symlink_target.c_str(), target.c_str()) != 0) {
@@ -97,6 +110,8 @@ ExportReport export_tree(const fs::Snapshot& snapshot, const std::string& outdir
       }
       set_times(target, entry);
       ++report.symlinks;
+      report.manifest.entries.push_back(
+          symlink_entry(entry.path, entry.mode & 07777, entry.symlink_target));
     } else if (S_ISREG(entry.mode)) {
       const UniqueFd source(fs::open_source(root.get(), entry.path));
       if (source.get() < 0) {
@@ -108,14 +123,35 @@ ExportReport export_tree(const fs::Snapshot& snapshot, const std::string& outdir
           ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
       if (out.get() < 0) throw CliError(target, errno_text(errno));
       const fs::FileLayout& layout = snapshot.layout(i);
-      if (layout.empty()) {
-        copy_plain(source.get(), out.get(), target);
-      } else if (copy_view(layout, source.get(), out.get(), target)) {
+      struct stat before {};
+      if (::fstat(source.get(), &before) != 0) throw CliError(entry.path, errno_text(errno));
+      ManifestEntry written;
+      written.path = entry.path;
+      written.mode = entry.mode & 07777;
+      written.version = file_version_of(before);
+      written.copy_mtime_ns = entry.mtime_ns;  // set_times gives the copy the original's
+      ContentHasher hasher;
+      const bool tagged = !layout.empty() && fs::is_recorded_version(before, entry);
+      if (tagged && copy_view(layout, source.get(), out.get(), target, hasher)) {
         ++report.tagged;
+        written.plan = layout.plan();
+        written.copy_size = layout.view_size();
+        written.copy_hash = hasher.digest();
       } else {
-        report.skipped.push_back(entry.path + ": changed since the analysis; written untagged");
-        copy_plain(source.get(), out.get(), target);
+        if (!layout.empty()) {
+          report.skipped.push_back(entry.path + ": changed since the analysis; written untagged");
+        }
+        ContentHasher plain;
+        written.copy_size = copy_plain(source.get(), out.get(), target, plain);
+        written.copy_hash = plain.digest();
       }
+      struct stat after {};
+      if (::fstat(source.get(), &after) != 0 || file_version_of(after) != written.version) {
+        // Written while we read it: the bytes copied may belong to no version at all. Only a
+        // checkout holding exactly these bytes will count as unchanged (import).
+        written.version = {};
+      }
+      report.manifest.entries.push_back(std::move(written));
       if (::fchmod(out.get(), entry.mode & 07777) != 0) throw CliError(target, errno_text(errno));
       set_times(target, entry);
       ++report.files;
@@ -130,6 +166,7 @@ ExportReport export_tree(const fs::Snapshot& snapshot, const std::string& outdir
     if (::chmod(target.c_str(), entry.mode & 07777) != 0) throw CliError(target, errno_text(errno));
     set_times(target, entry);
   }
+  add_served_blocks(snapshot, report.manifest);
   return report;
 }
 

@@ -110,7 +110,7 @@ class Extractor {
         short_var(node, scope);
         break;
       case Node::RangeClause:
-        declare_untyped(child(node, Field::Left), scope);
+        range_clause(node, scope);
         break;
       case Node::TypeSwitchStatement:
         declare_untyped(child(node, Field::Alias), scope);
@@ -271,7 +271,7 @@ class Extractor {
       parameters(result, d);
       result = child(first, Field::Type);
     }
-    const std::string type = named_type(result);
+    const std::string type = declared_type(result);
     if (!type.empty()) facts_.typed_names.push_back({d, "return", type});
   }
 
@@ -281,7 +281,7 @@ class Extractor {
       const TSNode param = ts_node_named_child(list, i);
       const bool variadic = type_of(param) == std::string_view("variadic_parameter_declaration");
       if (!variadic && type_of(param) != std::string_view("parameter_declaration")) continue;
-      const std::string type = variadic ? std::string() : named_type(child(param, Field::Type));
+      const std::string type = variadic ? std::string() : declared_type(child(param, Field::Type));
       declare_names(param, "name", scope, type);
     }
   }
@@ -304,6 +304,21 @@ class Extractor {
     const std::string_view n = text(name);
     if (n.empty() || n == "_" || type_of(name) != std::string_view("identifier")) return;
     facts_.typed_names.push_back({scope, std::string(n), std::move(type)});
+  }
+
+  // `for k, v := range x`: v is an element of x, typed when x's declared type is a slice, an
+  // array or a map of a named type (resolution looks the chain up); k and a lone name are not.
+  void range_clause(TSNode node, uint32_t scope) {
+    const TSNode left = child(node, Field::Left);
+    if (ts_node_is_null(left) || type_of(left) != std::string_view("expression_list") ||
+        ts_node_named_child_count(left) != 2) {
+      declare_untyped(left, scope);
+      return;
+    }
+    declare(ts_node_named_child(left, 0), scope, {});
+    const std::string ranged = receiver_chain(child(node, Field::Right));
+    declare(ts_node_named_child(left, 1), scope,
+            ranged.empty() ? std::string() : std::string(kRangeOf) + ranged);
   }
 
   void declare_untyped(TSNode list, uint32_t scope) {
@@ -350,8 +365,9 @@ class Extractor {
     for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
       const TSNode decl = ts_node_named_child(list, i);
       if (type_of(decl) != std::string_view("field_declaration")) continue;
-      const std::string type_name = named_type(child(decl, Field::Type));
+      const TSNode written = child(decl, Field::Type);
       if (ts_node_is_null(child(decl, Field::Name))) {
+        const std::string type_name = named_type(written);
         // An embedded field: its type is a base, and its name is the type's last part.
         if (type_name.empty()) continue;
         facts_.definitions[d].bases.push_back(type_name);
@@ -360,6 +376,7 @@ class Extractor {
             {d, dot == std::string::npos ? type_name : type_name.substr(dot + 1), type_name});
         continue;
       }
+      const std::string type_name = declared_type(written);
       TSTreeCursor cursor = ts_tree_cursor_new(decl);
       if (ts_tree_cursor_goto_first_child(&cursor)) {
         do {
@@ -414,6 +431,18 @@ class Extractor {
     return {};
   }
 
+  // A declared type as typed names record it: a named type, or "[]T" for a slice, an array or a
+  // map whose elements are of the named type T (what ranging over it yields).
+  std::string declared_type(TSNode type) const {
+    std::string named = named_type(type);
+    if (!named.empty() || ts_node_is_null(type)) return named;
+    const std::string_view t = type_of(type);
+    if (t != "slice_type" && t != "array_type" && t != "map_type") return {};
+    const std::string element =
+        named_type(child(type, t == "map_type" ? Field::Value : Field::Element));
+    return element.empty() ? std::string() : std::string(kElementsOf) + element;
+  }
+
   // The type of a value when the expression makes it evident: `T{}`, `&T{}`, `new(T)`, `x.(T)`,
   // or a call whose declared result resolution can look up ("F()", "pkg.F()", "x.M()").
   std::string value_type(TSNode value) const {
@@ -425,7 +454,7 @@ class Extractor {
                  text(ts_node_child(value, 0)) == std::string_view("&")) {
         value = child(value, Field::Operand);
       } else if (t == "composite_literal") {
-        return named_type(child(value, Field::Type));
+        return declared_type(child(value, Field::Type));
       } else if (t == "type_assertion_expression") {
         return named_type(child(value, Field::Type));
       } else if (t == "call_expression") {
@@ -466,7 +495,7 @@ class Extractor {
   }
 
   void value_spec(TSNode node, uint32_t scope) {
-    std::string type = named_type(child(node, Field::Type));
+    std::string type = declared_type(child(node, Field::Type));
     const TSNode values = child(node, Field::Value);
     std::vector<TSNode> names;
     TSTreeCursor cursor = ts_tree_cursor_new(node);

@@ -33,9 +33,10 @@ constexpr code::SymbolKind<Node> kNamed[] = {
 };
 
 constexpr std::string_view kFieldNames[] = {
-    "alias", "arguments", "body",           "field",           "function", "index",    "left",
-    "name",  "operand",   "package",        "parameters",      "path",     "receiver", "result",
-    "right", "type",      "type_arguments", "type_parameters", "value"};
+    "alias",    "arguments", "body",    "element", "field",          "function",
+    "index",    "left",      "name",    "operand", "package",        "parameters",
+    "path",     "receiver",  "result",  "right",   "type",           "type_arguments",
+    "type_parameters",       "value"};
 static_assert(std::size(kFieldNames) == static_cast<size_t>(Field::Value) + 1);
 
 }  // namespace

@@ -37,6 +37,7 @@ enum class Field : uint8_t {
   Alias,
   Arguments,
   Body,
+  Element,
   Field,
   Function,
   Index,

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "analysis/go/extract.h"
+
 namespace anchorfs::analysis::go {
 namespace {
 
@@ -101,13 +103,86 @@ std::optional<TypeRef> Types::named(uint32_t file, std::string_view type) const 
 
 std::optional<TypeRef> Types::of_written(uint32_t file, uint32_t scope, std::string_view type,
                                          int depth) const {
-  if (type.empty()) return std::nullopt;
+  if (type.empty() || type.starts_with(kElementsOf)) return std::nullopt;
+  if (type.starts_with(kRangeOf)) {
+    return element_of(file, scope, type.substr(kRangeOf.size()), depth + 1);
+  }
   if (type.find("()") != std::string_view::npos) return of_chain_in(file, scope, type, depth + 1);
   return named(file, type);
 }
 
 std::optional<TypeRef> Types::of_chain(uint32_t scope, std::string_view chain) const {
   return of_chain_in(file_, scope, chain, 0);
+}
+
+std::optional<TypeRef> Types::element_of(uint32_t file, uint32_t scope, std::string_view chain,
+                                         int depth) const {
+  if (depth > kMaxDepth) return std::nullopt;
+  // The declared type of the chain's last step, as written in `at`'s file and scope: a local or
+  // package var, a field, or a function's or method's first result.
+  struct Written {
+    uint32_t file = 0;
+    uint32_t scope = 0;
+    std::string_view type;
+  };
+  std::optional<Written> written;
+  auto result = [&](const std::vector<DefRef>& callees) {
+    for (const DefRef& callee : callees) {
+      const auto it = members_.find(key(callee.file, callee.def));
+      if (it == members_.end()) return;
+      std::optional<Written> own;
+      for (const code::TypedName* name : it->second) {
+        if (name->name == "return") own = Written{callee.file, 0, name->type};
+      }
+      if (!own || (written && written->type != own->type)) {
+        written.reset();
+        return;
+      }
+      written = own;
+    }
+  };
+  const Package& own = index_.packages[index_.files[file].package];
+  const size_t dot = chain.rfind('.');
+  const std::string_view prefix = dot == std::string_view::npos ? "" : chain.substr(0, dot);
+  std::string_view last = dot == std::string_view::npos ? chain : chain.substr(dot + 1);
+  const bool call = last.ends_with("()");
+  if (call) last.remove_suffix(2);
+  const FileImport* import =
+      prefix.empty() || prefix.find_first_of(".(") != std::string_view::npos ||
+              local_in(file, scope, prefix)
+          ? nullptr
+          : index_.import_named(file, prefix);
+  if (prefix.empty() || import != nullptr) {
+    const Package* package = &own;
+    if (import != nullptr) {
+      if (!import->package) return std::nullopt;
+      package = &index_.packages[*import->package];
+    }
+    if (call) {
+      if (import == nullptr && local_in(file, scope, last)) return std::nullopt;  // a func value
+      if (const auto f = package->functions.find(last); f != package->functions.end()) {
+        result(f->second);
+      }
+    } else if (const auto declared = import == nullptr ? local_in(file, scope, last)
+                                                       : std::nullopt) {
+      written = Written{file, scope, *declared};
+    } else if (const auto v = package->vars.find(last);
+               v != package->vars.end() && v->second.size() == 1) {
+      written = Written{v->second[0].file, 0, v->second[0].type};
+    }
+  } else if (const std::optional<TypeRef> type = of_chain_in(file, scope, prefix, depth + 1)) {
+    if (call) {
+      result(methods_at(*type, last, depth + 1));
+    } else if (const auto it = members_.find(key(type->def.file, type->def.def));
+               it != members_.end()) {
+      for (const code::TypedName* member : it->second) {
+        if (member->name == last) written = Written{type->def.file, 0, member->type};
+      }
+    }
+  }
+  if (!written || !written->type.starts_with(kElementsOf)) return std::nullopt;
+  return of_written(written->file, written->scope, written->type.substr(kElementsOf.size()),
+                    depth + 1);
 }
 
 std::optional<TypeRef> Types::result_of(const std::vector<DefRef>& callees, int depth) const {

@@ -45,6 +45,8 @@ class Types {
                                     int depth) const;
   std::optional<TypeRef> of_chain_in(uint32_t file, uint32_t scope, std::string_view chain,
                                      int depth) const;
+  std::optional<TypeRef> element_of(uint32_t file, uint32_t scope, std::string_view chain,
+                                    int depth) const;
   std::optional<TypeRef> result_of(const std::vector<DefRef>& callees, int depth) const;
   std::optional<TypeRef> field(const TypeRef& type, std::string_view name, int depth) const;
   std::vector<DefRef> methods_at(const TypeRef& type, std::string_view name, int depth) const;

@@ -97,9 +97,16 @@ std::string dotted(TSNode node, std::string_view bytes) {
   return std::string(text_of(node, bytes));
 }
 
+uint32_t named_count_without_comments(TSNode node);
+
+// Calls nested deeper than this in a receiver (`a.b().c().d()...`) are not recorded.
+constexpr int kMaxReceiverCalls = 32;
+
 // A call receiver whose static type is evident: a name ("x", "this", "super", "a.b",
-// "Outer.this"), an instance creation ("new T") or a cast ("(T)"); "" for any other expression.
-std::string receiver_name(TSNode node, std::string_view bytes) {
+// "Outer.this"), an instance creation ("new T"), a cast ("(T)"), or the result of a call written
+// "name(N)" with its argument count N after a receiver of these forms or alone ("doc.first(1)",
+// "settings(0)", "a.b(0).c"); "" for any other expression.
+std::string receiver_name(TSNode node, std::string_view bytes, int calls = 0) {
   std::string_view type = type_of(node);
   while (type == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
     node = ts_node_named_child(node, 0);
@@ -120,14 +127,34 @@ std::string receiver_name(TSNode node, std::string_view bytes) {
   if (type == "identifier" || type == "this" || type == "super") {
     return std::string(text_of(node, bytes));
   }
+  if (type == "method_invocation") {
+    if (calls >= kMaxReceiverCalls) return {};
+    const TSNode object_node = by_field(node, fields().object);
+    const TSNode name = by_field(node, fields().name);
+    for (uint32_t i = 0; i < ts_node_child_count(node); ++i) {
+      const TSNode child = ts_node_child(node, i);
+      if (type_of(child) == "super" && !ts_node_eq(child, object_node)) return {};  // I.super.m()
+    }
+    const TSNode arguments = by_field(node, fields().arguments);
+    const std::string call = std::string(text_of(name, bytes)) + "(" +
+                             std::to_string(ts_node_is_null(arguments)
+                                                ? 0
+                                                : named_count_without_comments(arguments)) +
+                             ")";
+    if (ts_node_is_null(object_node)) return call;
+    const std::string object = receiver_name(object_node, bytes, calls + 1);
+    if (object.empty() || object.starts_with("new ") || object.starts_with("(")) return {};
+    return object + "." + call;
+  }
   if (type == "field_access") {
     const TSNode object_node = by_field(node, fields().object);
     const std::string_view object_type = type_of(object_node);
     if (object_type != "identifier" && object_type != "this" && object_type != "super" &&
-        object_type != "field_access") {
+        object_type != "field_access" && object_type != "method_invocation") {
       return {};
     }
-    const std::string object = receiver_name(object_node, bytes);
+    const std::string object = receiver_name(object_node, bytes, calls + 1);
+    if (object.starts_with("new ") || object.starts_with("(")) return {};
     const TSNode name = by_field(node, fields().field);
     if (object.empty() || ts_node_is_null(name)) return {};
     return object + "." + std::string(text_of(name, bytes));
@@ -445,6 +472,10 @@ class Extractor {
         def.variadic = parameter_type == "spread_parameter";
       }
     }
+    if (!constructor) {
+      // Its result type, under a name no variable can have.
+      facts_.typed_names.push_back({d, "return", declared_type(by_field(node, fields().type), d)});
+    }
     push(by_field(node, fields().body), d);
     if (type != "compact_constructor_declaration") push(parameters, d);  // visited first
   }
@@ -577,6 +608,8 @@ class Extractor {
       if (inferred && !ts_node_is_null(value) && type_of(value) == "object_creation_expression" &&
           ts_node_is_null(value_class_body(value))) {
         declared = declared_type(by_field(value, fields().type), scope);
+      } else if (inferred && !ts_node_is_null(value) && type_of(value) == "method_invocation") {
+        declared = receiver_name(value, bytes_);  // resolution types it by the call's result
       }
       if (!ts_node_is_null(by_field(declarator, fields().dimensions))) declared.clear();
       add_typed(scope, by_field(declarator, fields().name), std::move(declared));

@@ -22,14 +22,18 @@ namespace anchorfs::analysis::java {
 //   name "*"} (an on-demand import names a package or a type; resolution tries both).
 // - Calls: `m()` Plain; `x.m()`, `this.m()`, `super.m()`, `a.b.m()`, `Outer.this.m()`,
 //   `I.super.m()` Member with the receiver as a dotted name, `new T().m()` Member with receiver
-//   "new T", `((T) x).m()` Member with receiver "(T)"; `new T()` Construct named "T";
+//   "new T", `((T) x).m()` Member with receiver "(T)", `a.b(x).c()` and `f().c()` Member with
+//   the calls in the receiver written with their argument count ("a.b(1)", "f(0)"); `new T()`
+//   Construct named "T";
 //   `this(...)` / `super(...)` Construct named "this" / "super"; an enum constant's arguments
-//   Construct named after the enum. Other receivers (a call result, an array
-//   element) are not recorded. Calls in lambdas belong to the enclosing definition.
+//   Construct named after the enum. Other receivers (an array element, a call on an instance
+//   creation or a cast) are not recorded. Calls in lambdas belong to the enclosing definition.
 // - Typed names: fields (scope: their class), parameters, locals, resources, catch and for-each
-//   variables, pattern variables; a `var` local typed only by `new T(...)`; a name whose type is
-//   not evident (lambda parameters, `var` from other expressions, a type parameter) gets an
-//   empty type, so it still hides a field of the same name.
+//   variables, pattern variables; a `var` local typed by `new T(...)`, or by a call written as a
+//   receiver is ("f(0)", "x.g(1)": its type ends with ')', which no type name does); "return"
+//   (scope: a method) for a method's result type; a name whose type is not evident (lambda
+//   parameters, `var` from other expressions, a type parameter) gets an empty type, so it still
+//   hides a field of the same name.
 code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes);
 
 }  // namespace anchorfs::analysis::java

@@ -3,6 +3,8 @@
 #include "analysis/java/resolve.h"
 
 #include <algorithm>
+#include <charconv>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,6 +33,10 @@ bool spelled_as_type(std::string_view name) {
 // Typed names of every file by (scope, name), and what each one's type resolves to.
 class Variables {
  public:
+  // Types a call chain (a `var` initialised by a call: "f(0)", "x.g(1)") at (file, scope).
+  using ChainTyper = std::function<uint32_t(uint32_t file, uint32_t scope, std::string_view)>;
+  void set_chain_typer(ChainTyper typer) { chain_typer_ = std::move(typer); }
+
   explicit Variables(TypeIndex& types) : types_(types), sorted_(types.file_count()) {
     resolved_.resize(types.file_count());
     for (uint32_t f = 0; f < types.file_count(); ++f) {
@@ -81,12 +87,19 @@ class Variables {
     uint32_t& memo = resolved_[file][i];
     if (memo == kUnset) {
       const code::TypedName& t = types_.facts(file).typed_names[i];
+      if (t.type.ends_with(')')) {
+        memo = kNone;  // while typing the chain: `var x = x.f();` is not evident
+        const uint32_t type = chain_typer_ ? chain_typer_(file, t.scope, t.type) : kNone;
+        resolved_[file][i] = type;
+        return type;
+      }
       memo = types_.resolve_type(file, t.scope, t.type);
     }
     return memo;
   }
 
   TypeIndex& types_;
+  ChainTyper chain_typer_;
   std::vector<std::vector<uint32_t>> sorted_;
   std::vector<std::vector<uint32_t>> resolved_;
 };
@@ -204,40 +217,65 @@ class CallResolver {
     }
   }
 
-  // `receiver.m()`: the receiver's static type (a variable's declared type, a type named for a
-  // static call, `this`, `super`, `Outer.this`, a field chain), then m in that type's chain.
-  uint32_t qualified(uint32_t file, const code::Call& call) {
-    const std::string_view receiver = call.receiver;
+  // The declared result type of method `g` when it is a repository type, else kNone.
+  uint32_t result_type(uint32_t g) {
+    if (g == kNone) return kNone;
+    const uint32_t type = variables_.declared_in(types_.file_of(g), types_.local_of(g), "return");
+    return type == Variables::kMissing ? kNone : type;
+  }
+
+  // "name(N)": a call written in a receiver, with its argument count.
+  static bool split_call(std::string_view part, std::string_view& name, uint32_t& arity) {
+    if (!part.ends_with(')')) return false;
+    const size_t open = part.find('(');
+    if (open == std::string_view::npos) return false;
+    name = part.substr(0, open);
+    const std::string_view digits = part.substr(open + 1, part.size() - open - 2);
+    return std::from_chars(digits.data(), digits.data() + digits.size(), arity).ec == std::errc();
+  }
+
+ public:
+  // The static type of a receiver as the facts write it (a variable, a type named for a static
+  // call, `this`, `super`, `Outer.this`, a field chain, calls with declared results), or kNone;
+  // `skip_self` says the method is looked up from the supertypes (`super.m()`).
+  uint32_t receiver_type(uint32_t file, uint32_t scope, std::string_view receiver,
+                         bool& skip_self) {
+    skip_self = false;
     if (receiver.starts_with("new ") || receiver.starts_with("(")) {
       const std::string_view written = receiver.starts_with("new ")
                                            ? receiver.substr(4)
                                            : receiver.substr(1, receiver.size() - 2);
-      const uint32_t type = types_.resolve_type(file, call.scope, written);
-      return type == kNone ? kNone : find_method(type, call.name, call.arity, false);
+      return types_.resolve_type(file, scope, written);
     }
     std::vector<std::string_view> parts;
-    for (size_t at = 0; at <= call.receiver.size();) {
-      const size_t dot = std::min(call.receiver.find('.', at), call.receiver.size());
-      parts.push_back(std::string_view(call.receiver).substr(at, dot - at));
+    for (size_t at = 0; at <= receiver.size();) {
+      const size_t dot = std::min(receiver.find('.', at), receiver.size());
+      parts.push_back(receiver.substr(at, dot - at));
       at = dot + 1;
     }
     uint32_t type = kNone;
     size_t next = 1;
-    bool skip_self = false;
+    std::string_view name;
+    uint32_t arity = 0;
     if (parts[0] == "this" || parts[0] == "super") {
-      type = enclosing_class(file, call.scope);
+      type = enclosing_class(file, scope);
       skip_self = parts[0] == "super";
+    } else if (split_call(parts[0], name, arity)) {
+      type = result_type(unqualified(file, {scope, code::CallForm::Plain, "", std::string(name),
+                                            0, arity}));
     } else {
-      const uint32_t variable = variable_type(file, call.scope, parts[0]);
+      const uint32_t variable = variable_type(file, scope, parts[0]);
       if (variable != Variables::kMissing) {
         type = variable;
       } else {
-        // A type: the longest prefix naming one ("Outer.Inner", "com.x.T").
-        for (next = parts.size(); next > 0; --next) {
+        // A type: the longest prefix naming one ("Outer.Inner", "com.x.T") before any call.
+        size_t names = 0;
+        while (names < parts.size() && !parts[names].ends_with(')')) ++names;
+        for (next = names; next > 0; --next) {
           const char* end = parts[next - 1].data() + parts[next - 1].size();
-          type = types_.resolve_type(file, call.scope,
-                                     std::string_view(call.receiver.data(),
-                                                      static_cast<size_t>(end - call.receiver.data())));
+          type = types_.resolve_type(
+              file, scope,
+              std::string_view(receiver.data(), static_cast<size_t>(end - receiver.data())));
           if (type != kNone) break;
         }
       }
@@ -249,9 +287,22 @@ class CallResolver {
         skip_self = types_.definition(type).role != "interface";
         continue;
       }
+      if (split_call(parts[next], name, arity)) {
+        type = result_type(find_method(type, name, arity, skip_self));
+        skip_self = false;
+        continue;
+      }
       const uint32_t field = field_type(type, parts[next]);
       type = field == Variables::kMissing ? kNone : field;
     }
+    return type;
+  }
+
+ private:
+  // `receiver.m()`: m in the chain of the receiver's static type.
+  uint32_t qualified(uint32_t file, const code::Call& call) {
+    bool skip_self = false;
+    const uint32_t type = receiver_type(file, call.scope, call.receiver, skip_self);
     if (type == kNone) return kNone;
     return find_method(type, call.name, call.arity, skip_self);
   }
@@ -311,8 +362,12 @@ void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
     }
   }
   Variables variables(types);
-  variables.resolve_all();
   CallResolver calls(types, variables);
+  variables.set_chain_typer([&calls](uint32_t file, uint32_t scope, std::string_view chain) {
+    bool skip_self = false;
+    return calls.receiver_type(file, scope, chain, skip_self);
+  });
+  variables.resolve_all();
   for (uint32_t f = 0; f < types.file_count(); ++f) {
     for (const code::Call& call : types.facts(f).calls) {
       const uint32_t callee = calls.resolve(f, call);

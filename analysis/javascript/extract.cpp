@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -376,6 +377,11 @@ class Walker {
       while (k_.of(value) == Kind::Parenthesized && ts_node_named_child_count(value) == 1) {
         value = ts_node_named_child(value, 0);
       }
+      if (scope == 0) {
+        TSNode bound = value;
+        while (k_.of(bound) == Kind::Assignment) bound = field(bound, k_.right);
+        if (!ts_node_is_null(bound) && k_.of(bound) == Kind::Object) object_vars_.insert(name);
+      }
       switch (k_.of(value)) {
         case Kind::FunctionValue:
           function(value, scope, depth + 1, statement, exported, name, {}, name_node);
@@ -720,7 +726,8 @@ class Walker {
     if (!bound) f_.imports.push_back({module, "", "", line, false});
   }
 
-  // `exports.f = ...`, `module.exports = ...`, `X.prototype.m = function`, `this.x = new X()`.
+  // `exports.f = ...`, `module.exports = ...`, `X.prototype.m = function`, `X.m = function`,
+  // `this.x = new X()`.
   void assignment(TSNode node, uint32_t scope, uint32_t depth, TSNode statement) {
     const TSNode left = field(node, k_.left);
     TSNode right = field(node, k_.right);
@@ -756,6 +763,25 @@ class Walker {
         const std::string_view owner = text(field(object, k_.object));
         if (const uint32_t parent = top_level_definition(owner)) {
           function(right, parent, depth + 1, statement, false, property, "method");
+          return;
+        }
+      }
+      // X.m = function () {}: a static member of a class or function X defined above in this
+      // file; on a file-level object X, a function "X.m" of its own (owner X).
+      if (k_.of(right) == Kind::FunctionValue && k_.of(object) == Kind::Identifier &&
+          is_identifier_text(property)) {
+        const std::string_view owner = object_text;
+        const uint32_t parent = top_level_definition(owner);
+        if (parent != 0 && (f_.definitions[parent].kind == EntityKind::Function ||
+                            f_.definitions[parent].role == "class")) {
+          function(right, parent, depth + 1, statement, false, property, "static");
+          return;
+        }
+        if (parent == 0 && object_vars_.count(owner) > 0) {
+          const std::string name = std::string(owner) + "." + std::string(property);
+          const uint32_t d = function(right, 0, depth + 1, statement, false, name, "property",
+                                      field(left, k_.property));
+          f_.definitions[d].owner = std::string(owner);
           return;
         }
       }
@@ -926,6 +952,8 @@ class Walker {
   std::vector<std::unique_ptr<Cursor>> cursors_;
   // Names declared by the unnamed functions enclosing the node being walked (innermost last).
   std::vector<std::string_view> callback_locals_;
+  // File-level names bound to an object literal (`var app = exports = module.exports = {}`).
+  std::set<std::string_view, std::less<>> object_vars_;
 };
 
 }  // namespace

@@ -61,7 +61,10 @@ std::vector<std::string_view> JavaScriptFrontEnd::resolution_inputs(
 }
 
 void JavaScriptFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {
-  javascript::resolve(input, read_project_config(input.root), edges);
+  std::vector<std::string_view> paths;
+  paths.reserve(input.files.size());
+  for (const ResolverFile& file : input.files) paths.push_back(file.path);
+  javascript::resolve(input, read_project_config(input.root, paths), edges);
 }
 
 }  // namespace anchorfs::analysis::javascript

@@ -140,14 +140,66 @@ std::optional<uint32_t> ModulePaths::resolve(std::string_view from,
       if (const auto hit = probe(*joined)) return hit;
     }
   }
-  const std::string_view name = config_.package_name;
-  if (!name.empty() && specifier.starts_with(name) &&
-      (specifier.size() == name.size() || specifier[name.size()] == '/')) {
-    if (const auto joined = join_path("", specifier.substr(name.size()))) {
-      return probe(*joined);
+  // A package of the repository by its own name: the longest name the specifier starts with.
+  const PackageConfig* package = nullptr;
+  for (const PackageConfig& candidate : config_.packages) {
+    const std::string_view name = candidate.name;
+    if (!name.empty() && specifier.starts_with(name) &&
+        (specifier.size() == name.size() || specifier[name.size()] == '/') &&
+        (package == nullptr || name.size() > package->name.size())) {
+      package = &candidate;
     }
   }
-  return std::nullopt;
+  return package == nullptr ? std::nullopt
+                            : in_package(*package, specifier.substr(package->name.size()));
+}
+
+// `rest` ("" or "/sub") of a specifier naming `package`: through its "exports" when it has them
+// (the first target of the subpath's conditions that is a repository file; a subpath it does not
+// export is no file), else its "main" or index for the package itself, or the path below it.
+std::optional<uint32_t> ModulePaths::in_package(const PackageConfig& package,
+                                                std::string_view rest) const {
+  const std::string subpath = "." + std::string(rest);
+  auto first_file = [&](const std::vector<std::string>& targets,
+                        std::string_view star) -> std::optional<uint32_t> {
+    for (std::string target : targets) {
+      if (const size_t at = target.find('*'); at != std::string::npos) {
+        target.replace(at, 1, star);
+      }
+      if (const auto joined = join_path(package.dir, target)) {
+        if (const auto hit = probe(*joined)) return hit;
+      }
+    }
+    return std::nullopt;
+  };
+  if (package.has_exports) {
+    // An exact subpath, else the pattern with the longest prefix before its `*`.
+    const std::pair<std::string, std::vector<std::string>>* best = nullptr;
+    std::string_view star;
+    for (const auto& entry : package.exports) {
+      const std::string_view key = entry.first;
+      if (key == subpath) return first_file(entry.second, {});
+      const size_t at = key.find('*');
+      if (at == std::string_view::npos) continue;
+      const std::string_view prefix = key.substr(0, at);
+      const std::string_view suffix = key.substr(at + 1);
+      if (subpath.size() < prefix.size() + suffix.size() || !subpath.starts_with(prefix) ||
+          !subpath.ends_with(suffix)) {
+        continue;
+      }
+      if (best == nullptr || prefix.size() > best->first.find('*')) {
+        best = &entry;
+        star = std::string_view(subpath).substr(prefix.size(),
+                                                subpath.size() - prefix.size() - suffix.size());
+      }
+    }
+    return best == nullptr ? std::nullopt : first_file(best->second, star);
+  }
+  if (rest.empty()) {
+    if (const auto hit = first_file(package.main, {})) return hit;
+  }
+  const auto joined = join_path(package.dir, rest);
+  return joined ? probe(*joined) : std::nullopt;
 }
 
 }  // namespace anchorfs::analysis::javascript

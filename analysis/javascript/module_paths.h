@@ -1,5 +1,6 @@
 // Module specifiers to repository files, as Node and TypeScript find them: relative paths with
-// extension and index probing, tsconfig baseUrl and paths, and the package's own name.
+// extension and index probing, tsconfig baseUrl and paths, and the repository's own packages by
+// name (the root's and its workspace members', through their "exports").
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,7 @@ class ModulePaths {
 
  private:
   std::optional<uint32_t> probe(const std::string& candidate) const;
+  std::optional<uint32_t> in_package(const PackageConfig& package, std::string_view rest) const;
   std::optional<uint32_t> probe_file(std::string_view path) const;
 
   std::unordered_map<std::string_view, uint32_t> index_;

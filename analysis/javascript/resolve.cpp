@@ -189,9 +189,31 @@ class Resolver {
     return r;
   }
 
+  // The function assigned as `owner.name = function` on a file-level object of `file`.
+  Ref property_function(uint32_t file, std::string_view owner, std::string_view name) const {
+    const std::string qualified = std::string(owner) + "." + std::string(name);
+    const Named* m = find(files_[file].members, 0, qualified);
+    if (m == nullptr || def(file, m->index).role != "property") return {};
+    return definition_ref(file, m->index);
+  }
+
+  // The object `this` denotes in a function assigned to one of its properties (through arrow
+  // functions), or "".
+  std::string_view this_object(uint32_t file, uint32_t scope) const {
+    for (uint32_t s = scope; s != 0; s = def(file, s).parent) {
+      const Definition& d = def(file, s);
+      if (d.role == "arrow") continue;
+      return d.role == "property" ? std::string_view(d.owner) : std::string_view();
+    }
+    return {};
+  }
+
   Ref method_call(uint32_t file, const Call& c) {
     const std::string_view receiver = c.receiver;
     if (receiver == "this") {
+      if (const std::string_view object = this_object(file, c.scope); !object.empty()) {
+        return property_function(file, object, c.name);
+      }
       const uint32_t cls = this_class(file, c.scope);
       return cls == 0 ? Ref{} : callable(find_method(file, cls, c.name, 0));
     }
@@ -223,6 +245,9 @@ class Resolver {
       if (typed->type.empty() || head.size() != receiver.size()) return {};
       const Ref t = class_of_type(file, scope, typed->type, 0);
       return t ? callable(find_method(t.file, t.def, c.name, 0)) : Ref{};
+    }
+    if (head.size() == receiver.size()) {
+      if (const Ref r = property_function(file, receiver, c.name)) return r;
     }
     return callable(member_of(resolve_path(file, c.scope, receiver, 0), c.name, 0));
   }
@@ -380,6 +405,11 @@ class Resolver {
         if (is_instantiable(d)) {
           const Ref s = find_method(base.file, base.def, name, hops + 1);
           return s && def(s).role == "static" ? s : Ref{};
+        }
+        // `F.m = function` on a function F: a property of the function object.
+        if (d.kind == EntityKind::Function && m != nullptr &&
+            def(base.file, m->index).role == "static") {
+          return definition_ref(base.file, m->index);
         }
         return {};
       }

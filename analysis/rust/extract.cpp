@@ -48,6 +48,7 @@ enum class Kind : uint8_t {
   MacroCall,
   Call,
   Let,
+  For,
   Parameter,
   Field,
   TupleFields,
@@ -69,6 +70,7 @@ constexpr code::SymbolKind<Kind> kNamed[] = {
     {"extern_crate_declaration", Kind::ExternCrate},
     {"call_expression", Kind::Call},
     {"let_declaration", Kind::Let},
+    {"for_expression", Kind::For},
     {"parameter", Kind::Parameter},
     {"field_declaration", Kind::Field},
     {"ordered_field_declaration_list", Kind::TupleFields},
@@ -159,11 +161,15 @@ std::string path_attribute(TSNode mod, std::string_view bytes) {
   return {};
 }
 
+// Receivers nested deeper than this (a builder chain of more calls, a longer field chain) are not
+// recorded; the bound also keeps the recursion off the stack's end.
+constexpr int kMaxReceiverDepth = 64;
+
 std::string receiver_text(TSNode value, std::string_view bytes, int depth = 0);
 
 // The type an expression's value evidently has (facts_layout.h form), or "".
 std::string value_type(TSNode value, std::string_view bytes, int depth = 0) {
-  if (ts_node_is_null(value) || depth > 8) return {};
+  if (ts_node_is_null(value) || depth > kMaxReceiverDepth) return {};
   const std::string_view kind = type_of(value);
   if (kind == "struct_expression") return path_text(field(value, "name"), bytes);
   if (kind == "reference_expression" || kind == "parenthesized_expression") {
@@ -199,21 +205,19 @@ std::string value_type(TSNode value, std::string_view bytes, int depth = 0) {
   return kFallible + inner;
 }
 
-// A call receiver the resolver can type: `self`, a name, a field of either (`self.field`,
-// `x.0`), or a call's result.
+// A call receiver the resolver can type: `self`, a name, a field of a receiver (`self.field`,
+// `x.0`, `self.a.b.c`), or a call's result.
 std::string receiver_text(TSNode value, std::string_view bytes, int depth) {
+  if (depth > kMaxReceiverDepth) return {};
   const std::string_view kind = type_of(value);
   if (kind == "self" || kind == "identifier") return std::string(text_of(value, bytes));
   if (kind == "field_expression") {
-    const TSNode object = field(value, "value");
     const TSNode name = field(value, "field");
-    const std::string_view object_kind = type_of(object);
     const std::string_view name_kind = type_of(name);
-    if ((object_kind == "self" || object_kind == "identifier") &&
-        (name_kind == "field_identifier" || name_kind == "integer_literal")) {
-      return std::string(text_of(object, bytes)) + "." + std::string(text_of(name, bytes));
-    }
-    return {};
+    if (name_kind != "field_identifier" && name_kind != "integer_literal") return {};
+    const std::string object = receiver_text(field(value, "value"), bytes, depth + 1);
+    if (object.empty() || object.front() == kFallible) return {};
+    return object + "." + std::string(text_of(name, bytes));
   }
   const std::string type = value_type(value, bytes, depth + 1);
   return type.ends_with(kCallResult) ? type : std::string();
@@ -233,6 +237,65 @@ bool takes_expressions(TSNode invocation, std::string_view bytes) {
   if (macro != name && !macro.starts_with("std::") && !macro.starts_with("core::")) return false;
   return std::find(kExpressionMacros.begin(), kExpressionMacros.end(), name) !=
          kExpressionMacros.end();
+}
+
+// The collection a `for` loop iterates, as a receiver: `for x in &self.items`, `in items.iter()`,
+// `in v.iter_mut()` and `in self.items()` iterate the receiver's elements; "" for anything else.
+std::string iterated(TSNode value, std::string_view bytes) {
+  for (int peeled = 0; peeled < 4 && !ts_node_is_null(value); ++peeled) {
+    const std::string_view kind = type_of(value);
+    if (kind == "reference_expression") {
+      value = field(value, "value");
+      continue;
+    }
+    if (kind == "call_expression") {
+      const TSNode function = field(value, "function");
+      const std::string_view method =
+          type_of(function) == "field_expression" ? text_of(field(function, "field"), bytes) : "";
+      if ((method == "iter" || method == "iter_mut" || method == "into_iter") &&
+          ts_node_named_child_count(field(value, "arguments")) == 0) {
+        value = field(function, "value");
+        continue;
+      }
+    }
+    const std::string receiver = receiver_text(value, bytes);
+    if (receiver.empty() || receiver.front() == kFallible) return {};
+    return receiver;
+  }
+  return {};
+}
+
+// Whether a macro_rules! wraps one expression: every rule's matcher is `($e:expr)` (a trailing
+// `$(,)?` allowed) and its transcriber uses `$e` outside `stringify!`.
+bool wraps_expression(TSNode macro, std::string_view bytes) {
+  uint32_t rules = 0;
+  const uint32_t n = ts_node_named_child_count(macro);
+  for (uint32_t i = 0; i < n; ++i) {
+    const TSNode rule = ts_node_named_child(macro, i);
+    if (type_of(rule) != "macro_rule") continue;
+    ++rules;
+    const TSNode left = field(rule, "left");
+    const TSNode right = field(rule, "right");
+    if (ts_node_is_null(left) || ts_node_is_null(right)) return false;
+    std::string_view binding;
+    const uint32_t tokens = ts_node_child_count(left);
+    for (uint32_t t = 1; t + 1 < tokens; ++t) {  // inside the delimiters
+      const TSNode token = ts_node_child(left, t);
+      const std::string_view kind = type_of(token);
+      if (kind == "token_binding_pattern" && binding.empty() &&
+          text_of(field(token, "type"), bytes) == "expr") {
+        binding = text_of(field(token, "name"), bytes);
+      } else if (kind != "token_repetition_pattern" || text_of(token, bytes) != "$(,)?") {
+        return false;
+      }
+    }
+    const std::string_view body = text_of(right, bytes);
+    if (binding.empty() || body.find(binding) == std::string_view::npos ||
+        body.find("stringify") != std::string_view::npos) {
+      return false;
+    }
+  }
+  return rules > 0;
 }
 
 // A macro invocation's argument token tree (its last named child).
@@ -299,10 +362,13 @@ class Walker {
         scope = define(node, field(node, "name"), EntityKind::Class,
                        std::string(text_of(field(node, "name"), bytes_)), kRoleMod, scope);
         break;
-      case Kind::Macro:
-        define(node, field(node, "name"), EntityKind::Function,
-               std::string(text_of(field(node, "name"), bytes_)) + "!", kRoleMacro, scope);
+      case Kind::Macro: {
+        const uint32_t d =
+            define(node, field(node, "name"), EntityKind::Function,
+                   std::string(text_of(field(node, "name"), bytes_)) + "!", kRoleMacro, scope);
+        facts_.definitions[d].arity = wraps_expression(node, bytes_) ? 1 : 0;
         return;  // its rules are token trees: nothing in them is a definition or a call
+      }
       case Kind::Use:
         use(field(node, "argument"), {}, scope, has_child_of_type(node, "visibility_modifier"),
             line_of(node), 0);
@@ -313,8 +379,10 @@ class Walker {
       case Kind::MacroCall:
         if (takes_expressions(node, bytes_)) {
           tokens(field_less_token_tree(node), scope, depth);
-        } else {
-          macro_call(node, scope);
+        } else if (const size_t at = macro_call(node, scope); at < facts_.calls.size()) {
+          // Calls in its tokens, kept by resolution if the macro turns out to wrap an expression.
+          tokens(field_less_token_tree(node), scope, depth);
+          facts_.calls[at].arity = static_cast<uint32_t>(facts_.calls.size() - at - 1);
         }
         return;
       case Kind::Call:
@@ -324,6 +392,12 @@ class Walker {
         typed(scope, field(node, "pattern"),
               ts_node_is_null(field(node, "type")) ? value_type(field(node, "value"), bytes_)
                                                     : type_path(field(node, "type"), bytes_));
+        break;
+      case Kind::For:
+        if (const std::string collection = iterated(field(node, "value"), bytes_);
+            !collection.empty()) {
+          typed(scope, field(node, "pattern"), kElementOf + collection);
+        }
         break;
       case Kind::Parameter:
         typed(scope, field(node, "pattern"), type_path(field(node, "type"), bytes_));
@@ -346,18 +420,20 @@ class Walker {
   }
 
   // `name!(...)`, `crate::name!` or `$crate::name!`: a call of a macro of this crate, written
-  // as a plain call of "name!" (macros have a namespace of their own).
-  void macro_call(TSNode node, uint32_t scope) {
+  // as a plain call of "name!" (macros have a namespace of their own). Its index in the calls,
+  // or their count when it names another crate's macro.
+  size_t macro_call(TSNode node, uint32_t scope) {
     std::string macro = path_text(field(node, "macro"), bytes_);
     for (std::string_view prefix : {"crate::", "$crate::"}) {
       if (macro.starts_with(prefix)) macro.erase(0, prefix.size());
     }
-    if (macro.empty() || macro.find("::") != std::string::npos) return;
+    if (macro.empty() || macro.find("::") != std::string::npos) return facts_.calls.size();
     code::Call c;
     c.scope = scope;
     c.line = line_of(node);
     c.name = macro + "!";
     facts_.calls.push_back(std::move(c));
+    return facts_.calls.size() - 1;
   }
 
   // Calls written in an expression macro's tokens: `f(`, `a::b::f(`, `x.m(`, `self.x.m(`.

@@ -7,13 +7,15 @@
 namespace anchorfs::analysis::rust {
 
 // The cache encoding's magic: bump it whenever the conventions below or extraction change.
-inline constexpr std::string_view kFactsMagic = "rust-facts-1";
+inline constexpr std::string_view kFactsMagic = "rust-facts-2";
 
 // Definition::role values.
 inline constexpr std::string_view kRoleFn = "fn";            // a free or nested function
 inline constexpr std::string_view kRoleMethod = "method";    // in an impl or trait body
 inline constexpr std::string_view kRoleExternFn = "extern";  // declared in an `extern` block
-inline constexpr std::string_view kRoleMacro = "macro";      // macro_rules! (named `name!`)
+// macro_rules! (named `name!`); its arity is 1 when every rule takes one expression
+// (`($e:expr $(,)?)`) and uses it as code, 0 otherwise.
+inline constexpr std::string_view kRoleMacro = "macro";
 inline constexpr std::string_view kRoleStruct = "struct";
 inline constexpr std::string_view kRoleEnum = "enum";
 inline constexpr std::string_view kRoleUnion = "union";
@@ -41,5 +43,14 @@ inline constexpr char kBoundOpen = '<';
 // `let y = x.build();` as "x.build()": the method build on x's type).
 inline constexpr char kFallible = '?';
 inline constexpr std::string_view kCallResult = "()";
+// A leading '[' marks a collection whose elements are of the type that follows (`Vec<Item>`,
+// `&[Item]`, `[Item; 4]` are "[Item"); a leading '@' the element of the receiver that follows
+// (`for x in &self.items` records x as "@self.items").
+inline constexpr char kElementsOf = '[';
+inline constexpr char kElementOf = '@';
+
+// A call of a macro of the crate (`name!`, Plain) has arity = the number of calls recorded from
+// its tokens, which follow it in CodeFacts::calls: resolution keeps them when the macro's arity
+// is 1 (it wraps an expression), and drops them otherwise.
 
 }  // namespace anchorfs::analysis::rust

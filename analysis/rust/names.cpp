@@ -10,7 +10,8 @@ namespace anchorfs::analysis::rust {
 namespace {
 
 // Re-export chains, nested uses and type lookups deeper than this are given up (and cycles the
-// guards miss end here).
+// guards miss end here). A step from a receiver chain to a shorter part of it (`a.b().c()` to
+// `a.b()`) does not count: the text shrinks, so chains of any length resolve.
 constexpr int kMaxDepth = 12;
 // A call reaching more candidates than this is not evident (cfg variants give two or three).
 constexpr size_t kMaxCallees = 3;
@@ -278,13 +279,15 @@ Targets Names::self_types(EntityIndex scope, int depth) {
 // The types a type as the facts write it (facts_layout.h) denotes at `scope`.
 Targets Names::type_targets(std::string_view type, EntityIndex scope, int depth) {
   if (type.empty() || depth > kMaxDepth) return {};
+  if (type.front() == kElementOf) return element_types(type.substr(1), scope, depth + 1);
   if (type.ends_with(kCallResult)) {
     const bool unwrap = type.front() == kFallible;
     if (unwrap) type.remove_prefix(1);
     type.remove_suffix(kCallResult.size());
-    return call_result(type, scope, unwrap, depth + 1);
+    return call_result(type, scope, unwrap, depth);
   }
-  if (type.front() == kFallible) return {};  // an Option or Result, not the type itself
+  // An Option or Result, or a collection: not the type itself.
+  if (type.front() == kFallible || type.front() == kElementsOf) return {};
   if (type == "Self") return self_types(scope, depth + 1);
   if (type.find("::") == std::string_view::npos) {
     // A generic parameter: its bounds, from the innermost scope declaring any.
@@ -328,7 +331,7 @@ Targets Names::call_result(std::string_view callee, EntityIndex scope, bool unwr
   if (dot == std::string_view::npos) {
     functions = callable(callee, scope, depth + 1);
   } else {  // a method on a receiver: "x.m", "self.a.m", "Foo::new().m"
-    for (EntityIndex type : receiver_types(callee.substr(0, dot), scope, depth + 1)) {
+    for (EntityIndex type : receiver_types(callee.substr(0, dot), scope, depth)) {
       for (EntityIndex t : associated(type, callee.substr(dot + 1), depth + 1)) {
         if (is_function(t)) functions.push_back(t);
       }
@@ -347,17 +350,18 @@ Targets Names::call_result(std::string_view callee, EntityIndex scope, bool unwr
   return out;
 }
 
-// The types of a receiver: `self`, a call's result, a field of `self` or of a typed name
-// (`self.field`, `x.0`), or a name typed in the innermost enclosing function declaring it
-// (conflicting types there: nothing).
+// The types of a receiver: `self`, a call's result, a field of a receiver (`self.field`, `x.0`,
+// `self.a.b`), or a name typed in the innermost enclosing function declaring it (conflicting
+// types there: nothing).
 Targets Names::receiver_types(std::string_view receiver, EntityIndex scope, int depth) {
+  if (depth > kMaxDepth) return {};
   if (receiver == "self") return self_types(scope, depth + 1);
-  if (receiver.ends_with(kCallResult)) return type_targets(receiver, scope, depth + 1);
-  const size_t dot = receiver.find('.');
-  if (dot != std::string_view::npos) {  // a field of `self` or of a typed name
+  if (receiver.ends_with(kCallResult)) return type_targets(receiver, scope, depth);
+  const size_t dot = receiver.rfind('.');
+  if (dot != std::string_view::npos) {  // a field of a receiver
     const std::string_view name = receiver.substr(dot + 1);
     Targets out;
-    for (EntityIndex type : receiver_types(receiver.substr(0, dot), scope, depth + 1)) {
+    for (EntityIndex type : receiver_types(receiver.substr(0, dot), scope, depth)) {
       const auto [begin, end] = typed_.equal_range(Key{type, name});
       for (auto it = begin; it != end; ++it) {
         append_unique(out, type_targets(it->second->type, type, depth + 1));
@@ -373,6 +377,59 @@ Targets Names::receiver_types(std::string_view receiver, EntityIndex scope, int 
       if (it->second->type != type) return {};
     }
     return type_targets(type, s, depth + 1);
+  }
+  return {};
+}
+
+// The element types of a typed name declared a collection ("[T"), read where it is declared.
+Targets Names::elements(const code::TypedName& typed, EntityIndex scope, int depth) {
+  const std::string_view type = typed.type;
+  if (type.empty() || type.front() != kElementsOf) return {};
+  return type_targets(type.substr(1), scope, depth + 1);
+}
+
+// The types of the elements of a receiver (what `for x in &receiver` binds x to): a name, a
+// field or a call result declared a collection of a repository type.
+Targets Names::element_types(std::string_view receiver, EntityIndex scope, int depth) {
+  if (depth > kMaxDepth || receiver.empty()) return {};
+  Targets out;
+  if (receiver.ends_with(kCallResult)) {
+    if (receiver.front() == kFallible) return {};
+    const std::string_view callee = receiver.substr(0, receiver.size() - kCallResult.size());
+    const size_t dot = callee.rfind('.');
+    Targets functions;
+    if (dot == std::string_view::npos) {
+      functions = callable(callee, scope, depth + 1);
+    } else {
+      for (EntityIndex type : receiver_types(callee.substr(0, dot), scope, depth + 1)) {
+        for (EntityIndex t : associated(type, callee.substr(dot + 1), depth + 1)) {
+          if (is_function(t)) functions.push_back(t);
+        }
+      }
+    }
+    for (EntityIndex function : functions) {
+      const auto [begin, end] = typed_.equal_range(Key{function, kReturnType});
+      for (auto it = begin; it != end; ++it) {
+        append_unique(out, elements(*it->second, function, depth + 1));
+      }
+    }
+    return out;
+  }
+  const size_t dot = receiver.rfind('.');
+  if (dot != std::string_view::npos) {
+    for (EntityIndex type : receiver_types(receiver.substr(0, dot), scope, depth + 1)) {
+      const auto [begin, end] = typed_.equal_range(Key{type, receiver.substr(dot + 1)});
+      for (auto it = begin; it != end; ++it) append_unique(out, elements(*it->second, type, depth));
+    }
+    return out;
+  }
+  for (EntityIndex s = scope; s != kNoEntity && !files_.is_module(s); s = files_.parent(s)) {
+    const auto [begin, end] = typed_.equal_range(Key{s, receiver});
+    if (begin == end) continue;
+    for (auto it = begin; it != end; ++it) {
+      if (it->second->type != begin->second->type) return {};
+    }
+    return elements(*begin->second, s, depth);
   }
   return {};
 }

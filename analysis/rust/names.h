@@ -54,6 +54,8 @@ class Names {
   Targets impl_types_at(EntityIndex impl, int depth);
   Targets type_targets(std::string_view type, EntityIndex scope, int depth);
   Targets receiver_types(std::string_view receiver, EntityIndex scope, int depth);
+  Targets element_types(std::string_view receiver, EntityIndex scope, int depth);
+  Targets elements(const code::TypedName& typed, EntityIndex scope, int depth);
   Targets call_result(std::string_view callee, EntityIndex scope, bool unwrap, int depth);
   Targets callable(std::string_view path, EntityIndex scope, int depth);
   Targets macros(uint32_t f, std::string_view name) const;

@@ -40,9 +40,16 @@ void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
         if (target_file != file) edges.push_back({file, target_file, Relation::Imports});
       }
     }
-    for (const code::Call& call : facts.calls) {
-      for (EntityIndex callee : names.callees(f, call)) {
+    for (size_t c = 0; c < facts.calls.size(); ++c) {
+      const code::Call& call = facts.calls[c];
+      const Targets callees = names.callees(f, call);
+      for (EntityIndex callee : callees) {
         edges.push_back({file + call.scope, callee, Relation::Calls});
+      }
+      // The calls in a macro's tokens are code only when the macro wraps an expression.
+      if (call.arity > 0 && call.name.ends_with('!') &&
+          (callees.size() != 1 || files.definition(callees[0]).arity != 1)) {
+        c += call.arity;
       }
     }
   }

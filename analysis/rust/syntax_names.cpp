@@ -49,6 +49,14 @@ std::string type_path_at(TSNode type, std::string_view bytes, int depth) {
     if (name == "Box" || name == "Rc" || name == "Arc") {
       return type_path_at(first_type_argument(type), bytes, depth + 1);
     }
+    if (name == "Vec" || name == "VecDeque" || name == "LinkedList" || name == "HashSet" ||
+        name == "BTreeSet" || name == "BinaryHeap") {
+      const std::string element = type_path_at(first_type_argument(type), bytes, depth + 1);
+      if (element.empty() || element.front() == kFallible || element.front() == kElementsOf) {
+        return {};
+      }
+      return kElementsOf + element;
+    }
     if (name == "Option" || name == "Result") {
       std::string inner = type_path_at(first_type_argument(type), bytes, depth + 1);
       if (inner.empty() || inner.front() == kFallible) return {};
@@ -57,6 +65,13 @@ std::string type_path_at(TSNode type, std::string_view bytes, int depth) {
     return base;
   }
   if (kind == "type_identifier" || kind == "scoped_type_identifier") return path_text(type, bytes);
+  if (kind == "array_type") {
+    const std::string element = type_path_at(field(type, "element"), bytes, depth + 1);
+    if (element.empty() || element.front() == kFallible || element.front() == kElementsOf) {
+      return {};
+    }
+    return kElementsOf + element;
+  }
   return {};
 }
 

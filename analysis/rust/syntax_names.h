@@ -13,8 +13,9 @@ namespace anchorfs::analysis::rust {
 std::string path_text(TSNode node, std::string_view bytes);
 
 // The type a type node lets methods be looked up in: references, pointers and Box/Rc/Arc peeled,
-// `dyn Trait`/`impl Trait` as Trait, Option/Result as "?" + their first argument; "" when none
-// (tuples, arrays, primitives, function types).
+// `dyn Trait`/`impl Trait` as Trait, Option/Result as "?" + their first argument, a slice, an
+// array, a Vec or a set as "[" + its element type; "" when none (tuples, primitives, maps,
+// function types).
 std::string type_path(TSNode type, std::string_view bytes);
 
 }  // namespace anchorfs::analysis::rust

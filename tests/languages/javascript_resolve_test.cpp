@@ -48,7 +48,8 @@ TEST(JavaScriptModules, TsconfigWithCommentsAndTrailingCommasAndThePackageName) 
   repo.write("package.json", "{\"name\": \"@scope/pkg\", \"version\": \"1.0.0\"}");
   const ProjectConfig config = read_project_config(repo.root());
   EXPECT_EQ(config.base_url, "src");
-  EXPECT_EQ(config.package_name, "@scope/pkg");
+  ASSERT_EQ(config.packages.size(), 1u);
+  EXPECT_EQ(config.packages[0].name, "@scope/pkg");
   const std::vector<std::string_view> paths = {"src/app/x.ts", "src/core/main.ts", "src/util.ts",
                                                "lib/y.js"};
   const ModulePaths modules(paths, config);

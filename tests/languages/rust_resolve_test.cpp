@@ -176,17 +176,20 @@ pub struct Holder { pub inner: Regex }
 impl Regex {
     pub fn find(&self) { self.0.search(); }
 }
-pub fn run(h: &Holder, pair: (Exec, Exec)) {
+pub fn run(h: &Holder) {
     h.inner.find();
     h.inner.0.search();
+}
+pub fn tuple(pair: (Exec, Exec)) {
     pair.0.search();
 }
 )");
   const analysis::Analysis result = repo.analyze();
   EXPECT_TRUE(calls(result.graph, "src/lib.rs:Regex.find", "src/lib.rs:Exec.search"));
   EXPECT_TRUE(calls(result.graph, "src/lib.rs:run", "src/lib.rs:Regex.find"));
-  // Two levels of fields and tuple values are not typed.
-  EXPECT_FALSE(calls(result.graph, "src/lib.rs:run", "src/lib.rs:Exec.search"));
+  // Fields of fields are typed at any depth; tuple values are not.
+  EXPECT_TRUE(calls(result.graph, "src/lib.rs:run", "src/lib.rs:Exec.search"));
+  EXPECT_FALSE(calls(result.graph, "src/lib.rs:tuple", "src/lib.rs:Exec.search"));
 }
 
 }  // namespace

@@ -1,0 +1,1 @@
+export { string } from "./v4/index";

@@ -1,0 +1,3 @@
+export function hidden(): number {
+  return 1;
+}

@@ -1,0 +1,3 @@
+export function en(): string {
+  return "en";
+}

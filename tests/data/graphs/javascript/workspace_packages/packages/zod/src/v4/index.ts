@@ -1,0 +1,7 @@
+export function string(): string {
+  return "";
+}
+
+export function number(): number {
+  return 0;
+}

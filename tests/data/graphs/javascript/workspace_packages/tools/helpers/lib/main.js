@@ -1,0 +1,3 @@
+export function help() {
+  return 1;
+}
