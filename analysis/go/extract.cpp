@@ -450,7 +450,8 @@ class Extractor {
   }
 
   // The type of a value when the expression makes it evident: `T{}`, `&T{}`, `new(T)`, `x.(T)`,
-  // or a call whose declared result resolution can look up ("F()", "pkg.F()", "x.M()").
+  // a call whose declared result resolution can look up ("F()", "pkg.F()", "x.M()"), or a field
+  // or package var ("v.Block", "pkg.Default").
   std::string value_type(TSNode value) const {
     while (!ts_node_is_null(value)) {
       const std::string_view t = type_of(value);
@@ -463,6 +464,8 @@ class Extractor {
         return declared_type(child(value, Field::Type));
       } else if (t == "type_assertion_expression") {
         return named_type(child(value, Field::Type));
+      } else if (t == "selector_expression") {
+        return receiver_chain(value);  // a field or package var: resolution follows the chain
       } else if (t == "call_expression") {
         const TSNode function = child(value, Field::Function);
         const TSNode args = child(value, Field::Arguments);
