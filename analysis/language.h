@@ -56,6 +56,11 @@ class ExtractorState {
 struct TagSyntax {
   std::string_view line_comment;         // starts a comment running to the end of the line
   bool nesting_shown_by_indent = false;  // a nested definition is indented under its parent
+  // Every block is followed by an empty line, for languages where a comment directly above a
+  // declaration is its documentation (Go: `go doc` would show the tag lines). Strip removes that
+  // line with the block; the front end places blocks where an empty line is the formatter's own
+  // choice (docs/tag-format.md, "Separated blocks").
+  bool separate_blocks = false;
 };
 
 // A language front end. Implementations are stateless after construction: `extract` is called

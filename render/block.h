@@ -44,6 +44,7 @@ struct LineLayout {
   std::string_view newline;
   bool ascii = false;  // non-ASCII characters written as \uXXXX (the file's encoding may lack them)
   bool nesting_shown_by_indent = false;  // lean leaves out PARENT and CHILDREN
+  bool separate_blocks = false;          // an empty line follows every block (TagSyntax)
 };
 
 // What ranking did to the fields it rendered (for `anchorfs stats`; sums, so deterministic).

@@ -67,18 +67,18 @@ std::string_view lean_header_word(BlockKind kind) {
   return "";
 }
 
-bool is_lean_header(std::string_view line) {
+std::optional<BlockKind> is_lean_header(std::string_view line) {
   std::optional<std::string_view> comment = after_comment_marker(line);
-  if (!comment || !comment->starts_with(' ')) return false;
+  if (!comment || !comment->starts_with(' ')) return std::nullopt;
   std::string_view rest = comment->substr(1);
   for (BlockKind kind : {BlockKind::Function, BlockKind::Class, BlockKind::File}) {
     std::string_view word = lean_header_word(kind);
     if (rest.size() > word.size() + 1 && rest.starts_with(word) && rest[word.size()] == ' ' &&
         rest[word.size() + 1] != ' ') {
-      return true;
+      return kind;
     }
   }
-  return false;
+  return std::nullopt;
 }
 
 std::optional<size_t> field_line_index(std::string_view line) {

@@ -23,8 +23,8 @@ inline constexpr std::string_view kFieldNames[] = {
 // The lean header's word: "@function", "@class", "@file".
 std::string_view lean_header_word(BlockKind kind);
 
-// True when `line` is `<ws><marker> @<kind> <name>`: a lean block's header.
-bool is_lean_header(std::string_view line);
+// The kind when `line` is `<ws><marker> @<kind> <name>`: a lean block's header.
+std::optional<BlockKind> is_lean_header(std::string_view line);
 
 // The index in kFieldNames when `line` is `<ws><marker> <FIELD>: ...`.
 std::optional<size_t> field_line_index(std::string_view line);

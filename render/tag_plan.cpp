@@ -92,17 +92,31 @@ size_t lean_block_end(std::string_view text, const Line& open) {
   return opened_with_cr(text, open) ? std::min(next, last_content_end + 1) : next;
 }
 
+// A block's separator (TagSyntax::separate_blocks): the empty line right after a definition
+// block, or after a block that starts the text, is the block's. No front end places such a block
+// above an empty line of its own: definitions are anchored at non-empty lines, and a file block
+// at the start of a text goes below its leading empty lines except where its front end separates
+// blocks.
+size_t with_separator(std::string_view text, const Line& open, size_t end, BlockKind kind,
+                      size_t text_start) {
+  if (kind == BlockKind::File && open.begin != text_start) return end;
+  const std::string_view terminator = text.substr(open.content_end, open.end - open.content_end);
+  if (terminator.empty() || text.compare(end, terminator.size(), terminator) != 0) return end;
+  return end + terminator.size();
+}
+
 }  // namespace
 
 std::vector<ByteRange> tag_block_ranges(std::string_view tagged) {
   std::vector<ByteRange> blocks;
   // A UTF-8 byte order mark stays in front; the first line is judged without it.
-  size_t pos = tagged.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
+  const size_t start = tagged.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
+  size_t pos = start;
   while (pos < tagged.size()) {
     Line open = line_at(tagged, pos);
     std::string_view open_content = tagged.substr(open.begin, open.content_end - open.begin);
-    if (is_lean_header(open_content)) {
-      pos = lean_block_end(tagged, open);
+    if (std::optional<BlockKind> lean = is_lean_header(open_content)) {
+      pos = with_separator(tagged, open, lean_block_end(tagged, open), *lean, start);
       blocks.push_back({open.begin, pos});
       continue;
     }
@@ -131,6 +145,7 @@ std::vector<ByteRange> tag_block_ranges(std::string_view tagged) {
       next = line.end;
     }
     if (closed) {
+      next = with_separator(tagged, open, next, *kind, start);
       blocks.push_back({open.begin, next});
       pos = next;
     } else {
@@ -156,7 +171,9 @@ bool has_tag_delimiter(std::string_view text) {
   size_t start = text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
   // A file block goes within the first lines; a field-like comment right after it would be taken
   // into a lean block.
+  // A file block starting the text goes below its leading empty lines (except a separated one).
   size_t pos = start;
+  while (pos < text.size() && (text[pos] == '\n' || text[pos] == '\r')) ++pos;
   for (int i = 0; i < kLinesBeforeFileBlock + 1 && pos < text.size(); ++i) {
     Line line = line_at(text, pos);
     if (field_line_index(text.substr(line.begin, line.content_end - line.begin))) return true;

@@ -64,7 +64,7 @@ std::optional<LineLayout> line_layout(const analysis::FileInfo& info) {
   if (!info.taggable || front_end == nullptr) return std::nullopt;
   const analysis::TagSyntax syntax = front_end->tag_syntax();
   return LineLayout{syntax.line_comment, {}, sanitized_newline(info.newline), info.ascii_tags,
-                    syntax.nesting_shown_by_indent};
+                    syntax.nesting_shown_by_indent, syntax.separate_blocks};
 }
 
 TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy& policy,
@@ -100,10 +100,15 @@ TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy
     layout.indent = indent;
     const size_t recorded = scratch.references != nullptr ? scratch.references->size() : 0;
     if (!plan.insertions.empty() && plan.insertions.back().offset == p.offset) {
-      append_block(plan.insertions.back().text, index, p.entity, policy, layout, scratch);
+      std::string& text = plan.insertions.back().text;
+      if (append_block(text, index, p.entity, policy, layout, scratch) &&
+          layout.separate_blocks) {
+        text.append(layout.newline);
+      }
     } else {
       std::string text;
       if (append_block(text, index, p.entity, policy, layout, scratch)) {
+        if (layout.separate_blocks) text.append(layout.newline);
         plan.insertions.push_back({p.offset, std::move(text)});
       }
     }

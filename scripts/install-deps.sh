@@ -18,6 +18,10 @@ packages+=(python3-matplotlib)  # scripts/study plots (tested by tests/study)
 packages+=(debootstrap zsh fish groff-base)  # tests/install: the .deb on a clean root, completions, man page
 packages+=(zlib1g-dev)  # tests/integration/compile_test.cpp builds its example libraries through a mount
 packages+=(valgrind)  # the CI performance guard counts instructions (scripts/bench/perf_guard.py)
+# tests/formatters: each language's standard formatter must find a tagged view as clean as its
+# checkout (golang-go: gofmt and go doc; prettier is fetched pinned by cmake/Prettier.cmake), on
+# samples of these Debian corpora.
+packages+=(golang-go rustfmt black golang-1.19-src librust-regex-dev node-express)
 packages+=("$@")
 
 missing=()

@@ -22,10 +22,17 @@ std::string_view indent_at(std::string_view bytes, uint64_t line_start) {
   return bytes.substr(line_start, end - line_start);
 }
 
-std::optional<uint64_t> file_anchor(std::string_view bytes, bool shebang) {
+uint64_t below_empty_lines(std::string_view bytes, uint64_t offset) {
+  while (offset < bytes.size() && (bytes[offset] == '\n' || bytes[offset] == '\r')) ++offset;
+  return offset;
+}
+
+std::optional<uint64_t> file_anchor(std::string_view bytes, bool shebang, bool separated) {
   uint64_t start = bytes.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   const std::string_view rest = bytes.substr(start);
-  if (!shebang || !rest.starts_with("#!") || rest.starts_with("#![")) return start;
+  if (!shebang || !rest.starts_with("#!") || rest.starts_with("#![")) {
+    return separated ? start : below_empty_lines(bytes, start);
+  }
   const size_t end = rest.find_first_of("\r\n");
   if (end == std::string_view::npos) return std::nullopt;
   start += end + (rest.compare(end, 2, "\r\n") == 0 ? 2 : 1);
@@ -63,6 +70,20 @@ TSNode attached_start(TSNode node, std::string_view bytes,
     first = prev;
   }
   return first;
+}
+
+TSNode run_start(TSNode node, std::string_view bytes,
+                 std::initializer_list<std::string_view> attached, std::string_view stop) {
+  TSNode first = attached_start(node, bytes, attached);
+  for (;;) {
+    // Named siblings only: a statement's terminator is an anonymous sibling of its own.
+    const TSNode prev = ts_node_prev_named_sibling(first);
+    if (ts_node_is_null(prev) || std::string_view(ts_node_type(prev)) == stop ||
+        blank_line_between(bytes, ts_node_end_byte(prev), ts_node_start_byte(first))) {
+      return first;
+    }
+    first = attached_start(prev, bytes, attached);
+  }
 }
 
 }  // namespace anchorfs::analysis::code

@@ -16,7 +16,7 @@ CodeFacts extract(TSParser* parser, std::string_view bytes, const ExtractRules& 
   if (!tree) return facts;
   const TSNode root = tree.root();
   facts.parsed_cleanly = true;
-  if (const auto anchor = file_anchor(bytes, rules.shebang)) {
+  if (const auto anchor = file_anchor(bytes, rules.shebang, rules.separated)) {
     facts.has_file_anchor = true;
     facts.file_anchor = *anchor;
   }

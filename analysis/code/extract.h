@@ -14,6 +14,9 @@ struct ExtractRules {
   const TSLanguage* grammar = nullptr;
   // A first "#!" line keeps the file's block below it (code::file_anchor).
   bool shebang = false;
+  // The front end separates its blocks (TagSyntax::separate_blocks): the file block stays at the
+  // very start even above empty lines (code::file_anchor).
+  bool separated = false;
   // Syntax errors drop the anchors they rule out (code::clear_anchors_at_errors). C's anchors
   // are decided by its own preprocessor-level scan instead: a tag line at a line start it allows
   // is whitespace to the compiler however tree-sitter read the macros around it.

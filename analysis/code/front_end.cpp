@@ -6,10 +6,11 @@
 namespace anchorfs::analysis::code {
 
 CodeFrontEnd::CodeFrontEnd(std::string_view magic, std::string_view fingerprint,
-                           bool nesting_shown_by_indent)
+                           bool nesting_shown_by_indent, bool separate_blocks)
     : magic_(magic),
       version_(std::string(magic) + "+" + std::string(fingerprint)),
-      nesting_shown_by_indent_(nesting_shown_by_indent) {}
+      nesting_shown_by_indent_(nesting_shown_by_indent),
+      separate_blocks_(separate_blocks) {}
 
 std::unique_ptr<ExtractorState> CodeFrontEnd::new_state() const {
   return std::make_unique<ParserState>();
@@ -34,7 +35,9 @@ std::unique_ptr<LanguageFacts> CodeFrontEnd::deserialize_facts(std::string_view 
 }
 
 TagSyntax CodeFrontEnd::tag_syntax() const {
-  return {.line_comment = "//", .nesting_shown_by_indent = nesting_shown_by_indent_};
+  return {.line_comment = "//",
+          .nesting_shown_by_indent = nesting_shown_by_indent_,
+          .separate_blocks = separate_blocks_};
 }
 
 }  // namespace anchorfs::analysis::code

@@ -28,7 +28,9 @@ class CodeFrontEnd : public LanguageFrontEnd {
   // sources that extract and encode them (cmake/SourceFingerprint.cmake). Whether a nested
   // definition sits indented inside its parent's braces (Rust impl blocks: yes; Go methods,
   // declared outside their type: no) decides whether lean blocks may leave PARENT to the code.
-  CodeFrontEnd(std::string_view magic, std::string_view fingerprint, bool nesting_shown_by_indent);
+  // `separate_blocks`: TagSyntax::separate_blocks.
+  CodeFrontEnd(std::string_view magic, std::string_view fingerprint, bool nesting_shown_by_indent,
+               bool separate_blocks = false);
 
   // One file's facts, parsing it once with `parser`; any bytes, never a crash.
   virtual CodeFacts extract_code(TSParser* parser, std::string_view bytes,
@@ -38,6 +40,7 @@ class CodeFrontEnd : public LanguageFrontEnd {
   std::string_view magic_;
   std::string version_;
   bool nesting_shown_by_indent_;
+  bool separate_blocks_;
 };
 
 }  // namespace anchorfs::analysis::code

@@ -157,7 +157,14 @@ class Extractor {
   // --- Definitions ----------------------------------------------------------------------------
 
   uint32_t add_definition(code::Definition def, TSNode anchor_node) {
-    const TSNode first = code::attached_start(anchor_node, bytes_, {"comment"});
+    // A top-level block goes where gofmt already has a blank line: above the run of declarations
+    // written without one between them (`}` then `func`), which is then followed by its blocks.
+    const TSNode parent = ts_node_parent(anchor_node);
+    const bool top_level =
+        !ts_node_is_null(parent) && std::string_view(ts_node_type(parent)) == "source_file";
+    const TSNode first =
+        top_level ? code::run_start(anchor_node, bytes_, {"comment"}, "package_clause")
+                  : code::attached_start(anchor_node, bytes_, {"comment"});
     if (const auto start = code::own_line_start(bytes_, ts_node_start_byte(first))) {
       def.has_anchor = true;
       def.anchor_offset = *start;
@@ -333,11 +340,10 @@ class Extractor {
   }
 
   void type_declaration(TSNode node, uint32_t scope, int depth) {
-    const bool grouped = ts_node_named_child_count(node) > 1 ||
-                         (ts_node_child_count(node) > 2);  // `type ( ... )`
     cursors_.each_named(node, static_cast<size_t>(depth), [&](TSNode spec) {
-      // Aliases declare no new type.
-      if (kind_of(spec) == Node::TypeSpec) type_spec(spec, grouped ? spec : node, scope, depth);
+      // Aliases declare no new type. A grouped spec's block goes above the group too: a comment
+      // between two specs ends gofmt's column alignment of the names before it.
+      if (kind_of(spec) == Node::TypeSpec) type_spec(spec, node, scope, depth);
     });
   }
 
@@ -444,7 +450,8 @@ class Extractor {
   }
 
   // The type of a value when the expression makes it evident: `T{}`, `&T{}`, `new(T)`, `x.(T)`,
-  // or a call whose declared result resolution can look up ("F()", "pkg.F()", "x.M()").
+  // a call whose declared result resolution can look up ("F()", "pkg.F()", "x.M()"), or a field
+  // or package var ("v.Block", "pkg.Default").
   std::string value_type(TSNode value) const {
     while (!ts_node_is_null(value)) {
       const std::string_view t = type_of(value);
@@ -457,6 +464,8 @@ class Extractor {
         return declared_type(child(value, Field::Type));
       } else if (t == "type_assertion_expression") {
         return named_type(child(value, Field::Type));
+      } else if (t == "selector_expression") {
+        return receiver_chain(value);  // a field or package var: resolution follows the chain
       } else if (t == "call_expression") {
         const TSNode function = child(value, Field::Function);
         const TSNode args = child(value, Field::Arguments);
@@ -637,7 +646,7 @@ class Extractor {
 
 code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
   return code::extract(
-      parser, bytes, {.grammar = tree_sitter_go()},
+      parser, bytes, {.grammar = tree_sitter_go(), .separated = true},
       [&](TSNode root, code::CodeFacts& facts) { Extractor(bytes, facts).run(root); });
 }
 

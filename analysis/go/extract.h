@@ -25,11 +25,11 @@ inline constexpr std::string_view kRangeOf = "range ";
 //   the identifier used as qualifier).
 // - typed_names: scope 0 = package-level vars and consts; scope = a function: its receiver,
 //   parameters and locals, and "return" (a keyword, never a variable) for its first result;
-//   scope = a struct: its fields. The type is "T", "pkg.T", or a call whose result gives it
-//   ("F()", "pkg.F()", "x.M()"), or kElementsOf + T for a slice, array or map of T, or
-//   kRangeOf + a chain for the value variable of `range chain`; "" when the name is declared but
-//   its type is not evident (a local shadowing a package name must never be taken for the
-//   package).
+//   scope = a struct: its fields. The type is "T", "pkg.T", a call whose result gives it
+//   ("F()", "pkg.F()", "x.M()"), a field or package var a local is assigned ("v.Block"),
+//   kElementsOf + T for a slice, array or map of T, or kRangeOf + a chain for the value
+//   variable of `range chain`; "" when the name is declared but its type is not evident (a
+//   local shadowing a package name must never be taken for the package).
 // - calls: Plain `f()`, Member `x.f()` with the receiver as a chain of names and calls
 //   ("x", "a.b", "F()", "a.f().g"). Composite literals `T{}` run no code and are not calls; a
 //   conversion `T(x)` is recorded like a call and resolves to no function.

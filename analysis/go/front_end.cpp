@@ -23,7 +23,8 @@ bool under_vendor(std::string_view path) {
 // Methods sit outside their type's braces, so nesting does not show by indentation: lean
 // blocks keep PARENT and CHILDREN, and names are qualified within the file.
 GoFrontEnd::GoFrontEnd()
-    : CodeFrontEnd(kFactsMagic, kGoFactsFingerprint, /*nesting_shown_by_indent=*/false) {}
+    : CodeFrontEnd(kFactsMagic, kGoFactsFingerprint, /*nesting_shown_by_indent=*/false,
+                   /*separate_blocks=*/true) {}
 
 // vendor/ holds copies of other modules: analysing them would double every package they hold,
 // so they are served unchanged (Go itself resolves imports to them only in vendor mode).

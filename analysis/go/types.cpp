@@ -108,7 +108,12 @@ std::optional<TypeRef> Types::of_written(uint32_t file, uint32_t scope, std::str
     return element_of(file, scope, type.substr(kRangeOf.size()), depth + 1);
   }
   if (type.find("()") != std::string_view::npos) return of_chain_in(file, scope, type, depth + 1);
-  return named(file, type);
+  if (const std::optional<TypeRef> written = named(file, type)) return written;
+  // A local assigned a field or a package var (`b := v.Block`): the chain's type.
+  if (scope != 0 && type.find('.') != std::string_view::npos) {
+    return of_chain_in(file, scope, type, depth + 1);
+  }
+  return std::nullopt;
 }
 
 std::optional<TypeRef> Types::of_chain(uint32_t scope, std::string_view chain) const {

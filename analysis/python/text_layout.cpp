@@ -105,8 +105,13 @@ uint64_t protected_prefix_end(std::string_view text) {
 
 std::optional<uint64_t> file_anchor(std::string_view text) {
   const uint64_t start = text.starts_with(kBom) ? kBom.size() : 0;
-  const uint64_t anchor = protected_prefix_end(text);
-  if (anchor == start) return anchor;
+  uint64_t anchor = protected_prefix_end(text);
+  if (anchor == start) {
+    // Strip takes an empty line right after a block starting the text for a separator
+    // (TagSyntax::separate_blocks), so such a block goes below the leading empty lines.
+    while (anchor < text.size() && (text[anchor] == '\n' || text[anchor] == '\r')) ++anchor;
+    return anchor;
+  }
   // The protected lines must end with a terminator, and an encoding declaration on line 2 only
   // counts (and only stays untouched) after a blank, comment or shebang line 1.
   if (text[anchor - 1] != '\n' && text[anchor - 1] != '\r') return std::nullopt;

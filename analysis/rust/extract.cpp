@@ -133,7 +133,16 @@ TSNode attached_start(TSNode node, std::string_view bytes) {
     const bool comment = type == "line_comment" || type == "block_comment";
     if (!comment && type != "attribute_item") break;
     if (comment && is_inner_doc(prev, bytes)) break;
-    if (!code::own_line_start(bytes, ts_node_start_byte(prev))) break;
+    if (!code::own_line_start(bytes, ts_node_start_byte(prev))) {
+      // A comment trailing an attribute (`#[derive(Debug)] // why`) goes with it: a block below
+      // that line would split the attribute from its item (rustfmt re-indents it).
+      const TSNode before = ts_node_prev_sibling(prev);
+      if (comment && !ts_node_is_null(before) && type_of(before) == "attribute_item" &&
+          last_row(before) == ts_node_start_point(prev).row) {
+        continue;
+      }
+      break;
+    }
     if (ts_node_start_point(first).row > last_row(prev) + 1) break;
     first = prev;
   }

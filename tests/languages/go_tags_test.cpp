@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/go/grammar.h"
+#include "render/tag_plan.h"
 #include "tests/languages/language_support.h"
 
 namespace anchorfs::languages_test {
@@ -164,8 +165,72 @@ TEST_F(GoTags, DirectivesAndTheCgoPreambleKeepTheirNeighbours) {
     // The raw string is untouched.
     EXPECT_NE(store.find("const banner = `line one\nfunc notAFunction() {}\nline three`"),
               std::string::npos);
-    // A block above a grouped type spec keeps the spec's indentation.
-    EXPECT_NE(store.find("\n\t// DERIVED: named\n"), std::string::npos) << store;
+    // The blocks of a grouped type's specs go above the group (a comment between two specs ends
+    // gofmt's alignment): none inside the parentheses.
+    EXPECT_NE(store.find("\n// DERIVED: named\n"), std::string::npos) << store;
+    const size_t group = store.find("\ntype (\n");
+    ASSERT_NE(group, std::string::npos);
+    const std::string_view inside(store.data() + group, store.find("\n)\n", group) - group);
+    EXPECT_EQ(inside.find("// CALL"), std::string_view::npos) << inside;
+    EXPECT_EQ(inside.find("// DERIVED"), std::string_view::npos) << inside;
+  }
+}
+
+// What gofmt and go doc need (issue 27): every block is followed by an empty line, so it joins no
+// doc comment; a top-level block follows an empty line (gofmt puts one before a comment after a
+// declaration), so `}` then `func` carries its blocks above the run.
+constexpr std::string_view kRuns = R"(// Package runs has no license header: its doc comment comes first.
+package runs
+
+func a() int {
+	return b()
+}
+func b() int {
+	return c()
+}
+func c() int { return 0 }
+
+// d is documented.
+func d() int {
+	type local struct{ n int }
+	return a() + local{}.n
+}
+
+var total = d()
+)";
+
+TEST(GoPlacement, BlocksAreSeparatedAndFollowABlankLine) {
+  TempRepo repo;
+  repo.write("runs.go", kRuns);
+  repo.write("user.go", "package runs\n\nfunc user() int { return a() + b() + c() + d() }\n");
+  const analysis::Analysis result = repo.analyze();
+  for (render::Style style : {render::Style::Paper, render::Style::Lean}) {
+    render::ViewOptions options;
+    options.style = style;
+    const std::string tagged = tagged_files(repo.root(), result.graph, options).at("runs.go");
+    EXPECT_EQ(render::strip(tagged), kRuns);
+    const std::vector<render::ByteRange> blocks = render::tag_block_ranges(tagged);
+    ASSERT_GE(blocks.size(), 5u) << tagged;  // the file, a, b, c, d
+    for (const render::ByteRange& block : blocks) {
+      EXPECT_EQ(tagged.substr(block.end - 2, 2), "\n\n") << "separated: " << tagged;
+      const bool top_level = tagged[block.begin] == '/';
+      if (block.begin > 0 && top_level) {
+        EXPECT_TRUE(tagged.substr(0, block.begin).ends_with("\n\n")) << tagged;
+      }
+    }
+    // The file block does not join the package doc; b's and c's blocks sit above a's.
+    const size_t package_doc = tagged.find("// Package runs");
+    ASSERT_NE(package_doc, std::string::npos);
+    EXPECT_GT(package_doc, 0u) << "the file block goes above the package doc";
+    EXPECT_TRUE(tagged.substr(0, package_doc).ends_with("\n\n")) << tagged;
+    const bool paper = style == render::Style::Paper;
+    const size_t func_a = tagged.find("func a()");
+    for (std::string_view name : {"b", "c"}) {
+      const std::string header =
+          paper ? "// function: runs.go:" + std::string(name) + "\n" : "// @function " + std::string(name) + "\n";
+      EXPECT_LT(tagged.find(header), func_a) << tagged;
+    }
+    EXPECT_NE(tagged.find("\n}\nfunc b() int {\n"), std::string::npos) << tagged;
   }
 }
 

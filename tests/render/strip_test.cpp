@@ -110,6 +110,25 @@ TEST(Strip, RemovesLeanBlocksAndLeavesLookalikes) {
   EXPECT_FALSE(has_tag_delimiter("# @property\n@property\n"));
 }
 
+TEST(Strip, TakesTheSeparatorOfDefinitionBlocksAndOfABlockStartingTheText) {
+  const std::string code = "func f() {}\n";
+  EXPECT_EQ(strip("// === Function Annotation ===\n// CALLS: g\n// === Function Annotation ===\n\n" +
+                  code),
+            code);
+  EXPECT_EQ(strip("// @function f\n// CALLS: g\n\n" + code), code);
+  // Only the block's own terminator: a CR block leaves the "\n" of a following "\r\n".
+  EXPECT_EQ(strip("// @function f\r// CALLS: g\r\r\nx\r\n"), "\nx\r\n");
+  // A file block starting the text (after a BOM) has one; one further down has none.
+  EXPECT_EQ(strip("// @file a.go\n// IMPORTED_BY: b.go\n\n\npackage a\n"), "\npackage a\n");
+  EXPECT_EQ(strip("\xEF\xBB\xBF// @file a.go\n// IMPORTED_BY: b.go\n\npackage a\n"),
+            "\xEF\xBB\xBFpackage a\n");
+  EXPECT_EQ(strip("#!/bin/sh\n# @file a.py\n# IMPORTED_BY: b.py\n\nx\n"), "#!/bin/sh\n\nx\n");
+  // Only one empty line goes.
+  EXPECT_EQ(strip("    # @function f\n    # CALLS: g\n\n\nx\n"), "\nx\n");
+  // A file beginning with empty lines gets its file block below them, where strip takes none.
+  EXPECT_TRUE(has_tag_delimiter("\n\n# CALLS: x\n"));
+}
+
 TEST(Strip, RoundTripsRenderedPlansOnTrickyTexts) {
   std::string bom = "\xEF\xBB\xBF";
   std::vector<RoundTrip> cases = {
@@ -226,7 +245,19 @@ TEST(Strip, RoundTripsRandomTextsAndLineStarts) {
     if (text.starts_with("\xEF\xBB\xBF")) starts.front() = 3;
     TagPlan plan;
     for (uint64_t start : starts) {
-      if (next(2) == 0) plan.insertions.push_back({start, blocks[next(blocks.size())]});
+      if (next(2) != 0) continue;
+      std::string block = blocks[next(blocks.size())];
+      // Front ends never place a block above an empty line where strip would take that line for
+      // the block's separator (a definition block, or one starting the text): there, and at
+      // random elsewhere, the block is a separated one (TagSyntax::separate_blocks).
+      const bool file = block.find("File") != std::string::npos || block.find("@file") != std::string::npos;
+      const bool separable = !file || start == starts.front();
+      const bool above_empty = start < text.size() && (text[start] == '\n' || text[start] == '\r');
+      if (separable && (above_empty || next(2) == 0)) {
+        const size_t eol = block.find_first_of("\r\n");
+        block += block.compare(eol, 2, "\r\n") == 0 ? "\r\n" : block.substr(eol, 1);
+      }
+      plan.insertions.push_back({start, block});
     }
     std::string tagged = render::apply(text, plan);
     ASSERT_EQ(strip(tagged), text) << "round " << round;

@@ -10,6 +10,7 @@ type Tag struct{}
 func (t Tag) Price() int { return 0 }
 
 type Cart struct {
+	first  *Item
 	items  []*Item
 	byName map[string]Item
 	codes  []string
@@ -64,6 +65,12 @@ func OverTags(c *Cart) {
 	for _, l := range local {
 		l.Price()
 	}
+}
+
+// A local assigned a field takes the field's type.
+func (c *Cart) FieldLocal() {
+	it := c.first
+	it.Price()
 }
 
 // An index, a string element, a name reused with another element type: not evident.
