@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -300,7 +301,7 @@ class Resolver {
   }
 
   // The one candidate accepting `arity` arguments; an overload set split by arity picks by it.
-  std::optional<DefId> pick(const std::vector<DefId>& candidates, uint32_t arity) const {
+  std::optional<DefId> pick(std::span<const DefId> candidates, uint32_t arity) const {
     std::optional<DefId> found;
     for (const DefId r : candidates) {
       if (!accepts(def(r), arity)) continue;
@@ -330,15 +331,27 @@ class Resolver {
       const std::string key = join(prefix, name);
       const auto it = functions_.find(key);
       if (it == functions_.end()) continue;
-      std::vector<DefId> here;
-      std::vector<DefId> included;
-      std::vector<DefId> global;
-      for (const DefId r : it->second) {
-        if (defs_.file_of(r) == f) {
-          here.push_back(r);
-        } else if (visible(defs_.file_of(r))) {
+      // Candidates are in id order, so a file's own are one run of them: found by bisection,
+      // and when there are any nothing else is read (a common static name such as `probe` has
+      // thousands of definitions).
+      const std::vector<DefId>& candidates = it->second;
+      const auto first = std::lower_bound(candidates.begin(), candidates.end(), defs_.id(f, 0));
+      const auto last = std::lower_bound(
+          first, candidates.end(),
+          defs_.id(f, static_cast<uint32_t>(defs_.facts(f).definitions.size())));
+      if (first != last) {
+        out = pick({first, last}, arity);
+        return out ? Found::Edge : Found::Stop;
+      }
+      std::vector<DefId>& included = included_;
+      std::vector<DefId>& global = global_;
+      included.clear();
+      global.clear();
+      for (const DefId r : candidates) {
+        if (visible(defs_.file_of(r))) {
           included.push_back(r);
-        } else if (def(r).exported && def(r).role == "function") {
+        } else if (included.empty() && global.size() < 2 && def(r).exported &&
+                   def(r).role == "function") {
           global.push_back(r);
         }
       }
@@ -346,13 +359,8 @@ class Resolver {
       // branch of a configuration switch (`#ifdef CONFIG_X` prototype, `#else` stub; C allows
       // no other way to have both): which one a build sees is not evident, and the real
       // definition may be elsewhere or outside the tree, so the stub gets no edge.
-      const bool defined_elsewhere = declared_in_sight(key);
-      if (!here.empty()) {
-        out = pick(here, arity);
-        return out ? Found::Edge : Found::Stop;
-      }
       if (!included.empty()) {
-        out = defined_elsewhere ? std::nullopt : pick(included, arity);
+        out = declared_in_sight(key) ? std::nullopt : pick(included, arity);
         return out ? Found::Edge : Found::Stop;
       }
       // Several files defining it (per architecture, per program) leave the choice to the
@@ -486,6 +494,8 @@ class Resolver {
   std::unordered_map<std::string, std::vector<DefId>> functions_;
   std::unordered_map<uint32_t, std::vector<DefId>> methods_;  // by class
   std::unordered_map<std::string, std::vector<uint32_t>> declared_;
+  std::vector<DefId> included_;  // free_function's scratch, reused across calls
+  std::vector<DefId> global_;
   std::unordered_map<std::string, uint32_t> simple_counts_;  // free functions by simple name
   bool cpp_caller_ = false;  // the file whose calls are being resolved is C++
   std::unordered_map<std::string, std::optional<DefId>> class_memo_;
