@@ -31,7 +31,7 @@ int run_import(const ImportArgs& args) {
     throw CliError(args.copy, "overlaps the repository " + repo);
   }
   const std::string manifest_path =
-      args.manifest.empty() ? default_manifest_path(args.copy) : args.manifest;
+      args.manifest.empty() ? default_manifest_path(canonical_keep_last(args.copy)) : args.manifest;
   Manifest manifest = read_manifest(manifest_path);
   if (manifest.repo != repo) {
     throw CliError(args.copy, "was exported from " + manifest.repo + ", not " + repo);

@@ -43,7 +43,9 @@ std::string symbols(const std::string& object) {
 std::string compile(const std::string& compiler, const std::string& root, const std::string& unit,
                     const std::string& object) {
   std::vector<std::string> argv = {compiler, "-O1", "-c", "-I" + root, root + "/" + unit, "-o", object};
-  if (compiler == "c++") argv.insert(argv.begin() + 1, "-std=c++20");
+  if (compiler == "c++") {
+    argv.insert(argv.begin() + 1, {"-std=c++20", "-isystem", ANCHORFS_TREE_SITTER_INCLUDE});
+  }
   const ProcessResult result = run(argv);
   EXPECT_EQ(result.exit_code, 0) << unit << ":\n" << result.err;
   return symbols(object);
