@@ -23,18 +23,23 @@ constexpr std::string_view kHeader = "anchorfs-export-manifest 1";
 std::string escaped(std::string_view text, bool token) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
+  size_t plain_from = 0;  // runs of bytes that need no escape are appended at once
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
+    const bool plain = c != '\\' && byte >= 0x20 && byte != 0x7f && !(token && c == ' ');
+    if (plain) continue;
+    out.append(text, plain_from, i - plain_from);
+    plain_from = i + 1;
     if (c == '\\') {
       out += "\\\\";
     } else if (c == '\n') {
       out += "\\n";
-    } else if (byte < 0x20 || byte == 0x7f || (token && c == ' ')) {
-      out += fmt::format("\\x{:02x}", byte);
     } else {
-      out += c;
+      out += fmt::format("\\x{:02x}", byte);
     }
   }
+  out.append(text, plain_from, text.size() - plain_from);
   return out;
 }
 
