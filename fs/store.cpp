@@ -111,17 +111,60 @@ render::TagPlan closest_plan(const ServerState& state, const std::string& path,
   return std::move(plans[render::closest_served_plan(candidates, written)]);
 }
 
-int write_pieces(int fd, const std::vector<render::Piece>& pieces, std::string_view checkout,
-                 std::string_view written, uint64_t offset) {
+// Copies the pieces, in order, from the checkout file or the stage into `fd` from `offset` on, a
+// chunk at a time (pread: a large file is never mapped for it).
+int write_pieces(int fd, const std::vector<render::Piece>& pieces, int checkout_fd, int stage_fd,
+                 uint64_t offset) {
+  std::vector<char> buffer(kChunk);
   for (const render::Piece& piece : pieces) {
-    const std::string_view from = piece.from_checkout ? checkout : written;
-    if (const int error = write_at(fd, from.substr(piece.begin, piece.end - piece.begin), offset);
-        error != 0) {
-      return error;
+    const int from = piece.from_checkout ? checkout_fd : stage_fd;
+    for (uint64_t at = piece.begin; at < piece.end;) {
+      const size_t want = static_cast<size_t>(std::min<uint64_t>(buffer.size(), piece.end - at));
+      const ssize_t n = pread_fully(from, buffer.data(), want, at);
+      if (n < 0) return errno;
+      if (static_cast<size_t>(n) != want) return EIO;  // the file shrank under the store
+      if (const int error = write_at(fd, std::string_view(buffer.data(), want), offset);
+          error != 0) {
+        return error;
+      }
+      at += want;
+      offset += want;
     }
-    offset += piece.end - piece.begin;
   }
   return 0;
+}
+
+// Whether [from, size) of `fd` holds, at a line start, the first line of a block in `blocks` or
+// `own`, read a chunk at a time. When it does not, the store rule removes nothing from it unless
+// a view is aligned with it.
+bool may_hold_block(int fd, uint64_t from, uint64_t size, const render::ServedBlocks& blocks,
+                    const render::ServedBlocks& own) {
+  const size_t longest = std::max(blocks.longest_first_line(), own.longest_first_line());
+  if (longest == 0) return false;
+  std::vector<char> buffer(kChunk);
+  std::string line;        // the current line's start, while it may still be a first line
+  bool line_long = false;  // the current line is longer than any first line
+  for (uint64_t at = from; at < size;) {
+    const ssize_t n = pread_fully(fd, buffer.data(), static_cast<size_t>(std::min<uint64_t>(buffer.size(), size - at)), at);
+    if (n <= 0) return true;  // unreadable here: let the mapped path decide (and fail)
+    const std::string_view chunk(buffer.data(), static_cast<size_t>(n));
+    for (size_t pos = 0; pos < chunk.size();) {
+      const size_t newline = chunk.find('\n', pos);
+      const size_t end = newline == std::string_view::npos ? chunk.size() : newline + 1;
+      if (!line_long) {
+        line.append(chunk.substr(pos, end - pos));
+        line_long = line.size() > longest;
+      }
+      if (newline != std::string_view::npos) {
+        if (!line_long && (blocks.starts_block(line) || own.starts_block(line))) return true;
+        line.clear();
+        line_long = false;
+      }
+      pos = end;
+    }
+    at += static_cast<uint64_t>(n);
+  }
+  return !line_long && !line.empty() && (blocks.starts_block(line) || own.starts_block(line));
 }
 
 }  // namespace
@@ -236,7 +279,7 @@ int untag_for_rename(const ServerState& state, const std::string& from, const st
   }
   return replace_file_with(
       root, from,
-      {.fill = [&](int fd) { return write_pieces(fd, result.pieces, checkout.bytes(), written.bytes(), 0); },
+      {.fill = [&](int fd) { return write_pieces(fd, result.pieces, target.get(), source.get(), 0); },
        .atime = &source_st.st_atim,
        .mtime = &source_st.st_mtim,
        .expected = &source_st});
@@ -258,32 +301,48 @@ int store_stage(ServerState& state, const std::string& target, OpenFile& file) {
     return errno;
   }
   if (!current) return ESTALE;  // renamed or removed behind the mount: close must not succeed
-  const Mapped written(file.fd, static_cast<uint64_t>(stage.st_size));
-  if (written.error() != 0) return written.error();
-  const bool need_checkout = file.appended_from || current == file.version;
-  const Mapped checkout(checkout_fd.get(), need_checkout ? static_cast<uint64_t>(now.st_size) : 0);
-  if (checkout.error() != 0) return checkout.error();
+  const uint64_t size = static_cast<uint64_t>(stage.st_size);
   const BlockSources sources = block_sources(state);
   const render::ServedBlocks blocks = served_blocks(sources);
-  if (!file.appended_from && current == file.version) {
-    // The writer may hold a view served before a refresh re-tagged the file: align with that.
-    file.plan = closest_plan(state, target, *file.version, std::move(file.plan), written.bytes());
-  }
+  render::ServedBlocks own;
+  own.add(file.plan);
+  const bool aligned = !file.appended_from && current == file.version;
   render::StoreResult result;
-  try {
-    result = render::untag_written({.plan = &file.plan,
-                                    .served = file.version,
-                                    .current = current,
-                                    .checkout = checkout.bytes(),
-                                    .written = written.bytes(),
-                                    .appended_from = file.appended_from,
-                                    .blocks = &blocks,
-                                    .rewritten = file.rewritten});
-  } catch (const std::invalid_argument&) {
-    return EIO;  // a plan that does not fit the version it was recorded with: never guess
+  if (file.appended_from && *file.appended_from <= size &&
+      !may_hold_block(file.fd, *file.appended_from, size, blocks, own)) {
+    // Appends with no served block in them: after the checkout as it is, as they are.
+    result.pieces = {{true, 0, static_cast<uint64_t>(now.st_size)}, {false, *file.appended_from, size}};
+  } else if (aligned && file.plan.insertions.empty() &&
+             state.served_layouts.of(target, *file.version).empty() &&
+             !may_hold_block(file.fd, 0, size, blocks, own)) {
+    // Served untagged (or new) and no served block in it: stored as written (a 1 GiB write is
+    // copied a chunk at a time, never mapped).
+    result.pieces = {{false, 0, size}};
+    result.provenance = render::TagPlan{};
+  } else {
+    const Mapped written(file.fd, size);
+    if (written.error() != 0) return written.error();
+    const bool need_checkout = file.appended_from || current == file.version;
+    const Mapped checkout(checkout_fd.get(), need_checkout ? static_cast<uint64_t>(now.st_size) : 0);
+    if (checkout.error() != 0) return checkout.error();
+    if (aligned) {
+      // The writer may hold a view served before a refresh re-tagged the file: align with that.
+      file.plan = closest_plan(state, target, *file.version, std::move(file.plan), written.bytes());
+    }
+    try {
+      result = render::untag_written({.plan = &file.plan,
+                                      .served = file.version,
+                                      .current = current,
+                                      .checkout = checkout.bytes(),
+                                      .written = written.bytes(),
+                                      .appended_from = file.appended_from,
+                                      .blocks = &blocks,
+                                      .rewritten = file.rewritten});
+    } catch (const std::invalid_argument&) {
+      return EIO;  // a plan that does not fit the version it was recorded with: never guess
+    }
+    if (result.status == render::StoreResult::Status::kStale) return ESTALE;
   }
-  if (result.status == render::StoreResult::Status::kStale) return ESTALE;
-
   if (now.st_nlink > 1) {
     // Other names share this inode: write it in place so they keep seeing the file.
     UniqueFd out(open_beneath(root, target, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
@@ -291,11 +350,11 @@ int store_stage(ServerState& state, const std::string& target, OpenFile& file) {
     std::vector<render::Piece> pieces = result.pieces;
     uint64_t offset = 0;
     if (!pieces.empty() && pieces.front().from_checkout && pieces.front().begin == 0 &&
-        pieces.front().end == checkout.bytes().size()) {
+        pieces.front().end == static_cast<uint64_t>(now.st_size)) {
       offset = pieces.front().end;  // an append: the checkout's bytes are already there
       pieces.erase(pieces.begin());
     }
-    if (const int error = write_pieces(out.get(), pieces, checkout.bytes(), written.bytes(), offset);
+    if (const int error = write_pieces(out.get(), pieces, checkout_fd.get(), file.fd, offset);
         error != 0) {
       return error;
     }
@@ -309,7 +368,7 @@ int store_stage(ServerState& state, const std::string& target, OpenFile& file) {
     // when it was copied: git records the time it saw through the mount.
     const int error = replace_file_with(
         root, target,
-        {.fill = [&](int fd) { return write_pieces(fd, result.pieces, checkout.bytes(), written.bytes(), 0); },
+        {.fill = [&](int fd) { return write_pieces(fd, result.pieces, checkout_fd.get(), file.fd, 0); },
          .atime = &stage.st_atim,
          .mtime = &stage.st_mtim,
          .expected = &now});

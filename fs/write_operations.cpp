@@ -1,10 +1,8 @@
-// The request handlers of a writable mount: changes pass through to the checkout, and what a
-// writer wrote to a tagged file lands there tag-free, atomically, when the file is closed.
+// The file handlers of a writable mount (open, create, write, flush, setattr, release): what a
+// writer wrote to a tagged file lands in the checkout tag-free, atomically, when it is closed.
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
-#include <stdio.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,43 +13,14 @@
 #include "analysis/unique_fd.h"
 #include "fs/caller_access.h"
 #include "fs/checkout_io.h"
-#include "fs/git_view.h"
 #include "fs/server_state.h"
 #include "fs/source_file.h"
 #include "fs/store.h"
+#include "fs/write_support.h"
 #include "render/untag.h"
 
 namespace anchorfs::fs {
 namespace {
-
-ServerState& state_of(fuse_req_t req) {
-  auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
-  state->requests.fetch_add(1, std::memory_order_relaxed);
-  return *state;
-}
-
-void reply_error(fuse_req_t req, int error) {
-  fuse_reply_err(req, error);
-}
-
-// The repository path of directory `ino` in the current generation, or an errno.
-int directory_path(const ServerState& state, fuse_ino_t ino, std::string& path) {
-  auto generation = state.current();
-  std::optional<uint32_t> index = generation->entry(ino);
-  if (!index) return ESTALE;
-  const analysis::TreeEntry& entry = generation->snapshot().entry(*index);
-  if (!S_ISDIR(entry.mode)) return ENOTDIR;
-  path = entry.path;
-  return 0;
-}
-
-// New objects belong to their creator, as on a local filesystem (the daemon may be root).
-void give_to_caller(fuse_req_t req, int dir_fd, const char* name) {
-  if (::geteuid() != 0) return;
-  const fuse_ctx* caller = fuse_req_ctx(req);
-  if (caller->uid == 0 && caller->gid == 0) return;
-  ::fchownat(dir_fd, name, caller->uid, caller->gid, AT_SYMLINK_NOFOLLOW);
-}
 
 uint64_t file_size(int fd) {
   struct stat st {};
@@ -136,18 +105,6 @@ int store(ServerState& state, uint64_t handle, OpenFile& file) REQUIRES(file.mut
   return 0;
 }
 
-// A change made through the mount to `path` (chmod, chown, times, xattrs) moved the checkout
-// file from version `before` to `after`: writers staged on `before` are still on the file.
-void adopt_change(ServerState& state, const std::string& path, const struct stat& before,
-                  const struct stat& after, const timespec* times) {
-  for (const std::shared_ptr<OpenFile>& file : state.open_files.staged_at(path)) {
-    const sync::MutexLock lock(file->mutex);
-    if (file->version == version_of(before)) file->version = version_of(after);
-    // The times a writer sets (utimensat, cp -p) are the stored file's: the store takes the stage's.
-    if (times != nullptr) ::futimens(file->fd, times);
-  }
-}
-
 // truncate(2) by path of a tagged file (the caller of `req` needs write access): cuts the view the caller sees and stores it by the store
 // rule (growing it only appends zeros to the code). Returns 0 or an errno.
 int truncate_view(fuse_req_t req, ServerState& state, const Served& served, uint64_t size) {
@@ -177,27 +134,9 @@ int truncate_view(fuse_req_t req, ServerState& state, const Served& served, uint
   return error == ENOENT ? ESTALE : error;
 }
 
-// Rescans after a change and replies with the entry now at `path` (a create also opens it).
-void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path,
-                    std::span<const PathMove> moves = {}) {
-  auto [generation, changed] = rescan(state, moves);
-  queue_notification(state, std::move(changed));
-  std::optional<uint32_t> index = generation->snapshot().find(path);
-  if (!index) return reply_error(req, ENOENT);
-  const fuse_entry_param e = entry_param(*generation, *index);
-  state.inodes.remember(*generation, std::span<const uint32_t>(&*index, 1));
-  if (fuse_reply_entry(req, &e) != 0) state.inodes.forget(e.ino, 1);
-}
-
-void reply_done(fuse_req_t req, ServerState& state, std::span<const PathMove> moves = {}) {
-  auto [generation, changed] = rescan(state, moves);
-  queue_notification(state, std::move(changed));
-  fuse_reply_err(req, 0);
-}
-
 void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
                fuse_file_info* fi) {
-  ServerState& state = state_of(req);
+  ServerState& state = writable_state(req);
   std::string dir;
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
@@ -247,7 +186,7 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
 
 void op_write(fuse_req_t req, fuse_ino_t, const char* buffer, size_t size, off_t off,
               fuse_file_info* fi) {
-  ServerState& state = state_of(req);
+  ServerState& state = writable_state(req);
   std::shared_ptr<OpenFile> file = state.open_files.find(fi->fh);
   if (!file) return reply_error(req, EBADF);
   const sync::MutexLock lock(file->mutex);
@@ -286,15 +225,15 @@ void store_and_reply(fuse_req_t req, ServerState& state, fuse_file_info* fi, boo
 }
 
 void op_flush(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
-  store_and_reply(req, state_of(req), fi, false, false);
+  store_and_reply(req, writable_state(req), fi, false, false);
 }
 
 void op_fsync(fuse_req_t req, fuse_ino_t, int datasync, fuse_file_info* fi) {
-  store_and_reply(req, state_of(req), fi, true, datasync != 0);
+  store_and_reply(req, writable_state(req), fi, true, datasync != 0);
 }
 
 void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
-  ServerState& state = state_of(req);
+  ServerState& state = writable_state(req);
   std::shared_ptr<OpenFile> file = state.open_files.find(fi->fh);
   bool changed = false;
   if (file) {
@@ -326,7 +265,7 @@ int may_set_attributes(fuse_req_t req, const struct stat& st, int to_set) {
 }
 
 void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, fuse_file_info* fi) {
-  ServerState& state = state_of(req);
+  ServerState& state = writable_state(req);
   std::optional<Served> served = resolve(state, ino);
   if (!served) return reply_error(req, ESTALE);
   const std::string path = served->entry->path;
@@ -433,269 +372,9 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
   fuse_reply_attr(req, &st, timeout);
 }
 
-void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode) {
-  ServerState& state = state_of(req);
-  std::string dir;
-  if (const int error = directory_path(state, parent, dir); error != 0) {
-    return reply_error(req, error);
-  }
-  // `git worktree add` from the mount would record the mount's paths in the repository (and in
-  // the new worktree's .git file), which break once it is unmounted: refused, git says so.
-  if (join_path(dir, name) == ".git/worktrees" || dir == ".git/worktrees") {
-    return reply_error(req, EPERM);
-  }
-  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
-  if (dir_fd.get() < 0 || ::mkdirat(dir_fd.get(), name, mode) != 0) {
-    return reply_error(req, errno);
-  }
-  {
-    UniqueFd made(::openat(dir_fd.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (made.get() >= 0) ::fchmod(made.get(), mode & 07777);
-  }
-  give_to_caller(req, dir_fd.get(), name);
-  reply_entry_at(req, state, join_path(dir, name));
-}
-
-void op_mknod(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode, dev_t rdev) {
-  ServerState& state = state_of(req);
-  std::string dir;
-  if (const int error = directory_path(state, parent, dir); error != 0) {
-    return reply_error(req, error);
-  }
-  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
-  if (dir_fd.get() < 0 || ::mknodat(dir_fd.get(), name, mode, rdev) != 0) {
-    return reply_error(req, errno);
-  }
-  give_to_caller(req, dir_fd.get(), name);
-  reply_entry_at(req, state, join_path(dir, name));
-}
-
-void op_symlink(fuse_req_t req, const char* target, fuse_ino_t parent, const char* name) {
-  ServerState& state = state_of(req);
-  std::string dir;
-  if (const int error = directory_path(state, parent, dir); error != 0) {
-    return reply_error(req, error);
-  }
-  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
-  if (dir_fd.get() < 0 || ::symlinkat(target, dir_fd.get(), name) != 0) {
-    return reply_error(req, errno);
-  }
-  give_to_caller(req, dir_fd.get(), name);
-  reply_entry_at(req, state, join_path(dir, name));
-}
-
-void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t new_parent, const char* new_name) {
-  ServerState& state = state_of(req);
-  std::optional<Served> served = resolve(state, ino);
-  if (!served) return reply_error(req, ESTALE);
-  std::string new_dir;
-  if (const int error = directory_path(state, new_parent, new_dir); error != 0) {
-    return reply_error(req, error);
-  }
-  const auto [old_dir, old_name] = split_path(served->entry->path);
-  UniqueFd old_dir_fd(open_dir_beneath(state.root()->fd, old_dir));
-  UniqueFd new_dir_fd(open_dir_beneath(state.root()->fd, new_dir));
-  if (old_dir_fd.get() < 0 || new_dir_fd.get() < 0 ||
-      ::linkat(old_dir_fd.get(), old_name.c_str(), new_dir_fd.get(), new_name, 0) != 0) {
-    return reply_error(req, errno);
-  }
-  reply_entry_at(req, state, join_path(new_dir, new_name));
-}
-
-void remove_entry(fuse_req_t req, fuse_ino_t parent, const char* name, int flags) {
-  ServerState& state = state_of(req);
-  std::string dir;
-  if (const int error = directory_path(state, parent, dir); error != 0) {
-    return reply_error(req, error);
-  }
-  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
-  if (dir_fd.get() < 0 || ::unlinkat(dir_fd.get(), name, flags) != 0) {
-    return reply_error(req, errno);
-  }
-  state.open_files.removed(join_path(dir, name));
-  reply_done(req, state);
-}
-
-void op_unlink(fuse_req_t req, fuse_ino_t parent, const char* name) {
-  remove_entry(req, parent, name, 0);
-}
-
-void op_rmdir(fuse_req_t req, fuse_ino_t parent, const char* name) {
-  remove_entry(req, parent, name, AT_REMOVEDIR);
-}
-
-// A file renamed over one of the view's .git overlays (git's `index.lock` or `config.lock`)
-// first gets the bytes the checkout must hold (fs/git_view.h): stat data of the checkout's own
-// files, no filter lines of the view. Returns 0 or the errno of reading or replacing it.
-int prepare_overlay_replacement(const ServerState& state, const std::string& from,
-                                const std::string& to) {
-  const std::shared_ptr<const Generation> generation = state.current();
-  const Snapshot& snapshot = generation->snapshot();
-  const std::optional<uint32_t> target = snapshot.find(to);
-  if (!target || !snapshot.content(*target)) return 0;
-  UniqueFd fd(open_beneath(state.root()->fd, from, O_RDONLY | O_NOFOLLOW));
-  if (fd.get() < 0) return errno;
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return errno;
-  if (!S_ISREG(st.st_mode)) return 0;
-  std::string written(static_cast<size_t>(st.st_size), '\0');
-  const ssize_t n = pread_fully(fd.get(), written.data(), written.size(), 0);
-  if (n < 0) return errno;
-  written.resize(static_cast<size_t>(n));
-  std::optional<std::string> stored = checkout_bytes_of_overlay(snapshot, to, written);
-  if (!stored || *stored == written) return 0;
-  return replace_file(state.root()->fd, from, *stored);
-}
-
-void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t new_parent,
-               const char* new_name, unsigned flags) {
-  ServerState& state = state_of(req);
-  std::string dir;
-  std::string new_dir;
-  if (const int error = directory_path(state, parent, dir); error != 0) {
-    return reply_error(req, error);
-  }
-  if (const int error = directory_path(state, new_parent, new_dir); error != 0) {
-    return reply_error(req, error);
-  }
-  const std::string from = join_path(dir, name);
-  const std::string to = join_path(new_dir, new_name);
-  if ((flags & RENAME_EXCHANGE) == 0) {
-    if (const int error = prepare_overlay_replacement(state, from, to); error != 0) {
-      return reply_error(req, error);
-    }
-    if (const std::optional<render::FileVersion> made = state.open_files.new_file(from)) {
-      if (const int error = untag_for_rename(state, from, to, *made); error != 0) {
-        return reply_error(req, error);
-      }
-    }
-  }
-  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
-  UniqueFd new_dir_fd(open_dir_beneath(state.root()->fd, new_dir));
-  if (dir_fd.get() < 0 || new_dir_fd.get() < 0 ||
-      ::renameat2(dir_fd.get(), name, new_dir_fd.get(), new_name, flags) != 0) {
-    return reply_error(req, errno);
-  }
-  std::vector<PathMove> moves{{from, to}};
-  if ((flags & RENAME_EXCHANGE) != 0) {
-    moves.push_back({to, from});
-    // Swap the two names of open files through a name no path can have.
-    const std::string parked(1, '\0');
-    state.open_files.renamed(to, parked);
-    state.open_files.renamed(from, to);
-    state.open_files.renamed(parked, from);
-  } else {
-    state.open_files.renamed(from, to);
-  }
-  reply_done(req, state, moves);
-}
-
-// Extended attributes of checkout files, user.* only: the daemon may be root, and what it
-// could set or read elsewhere (trusted.*, security.*) is not the caller's to touch.
-bool user_attribute(const char* name) {
-  return std::string_view(name).starts_with("user.");
-}
-
-// The checkout file of `ino` as an O_PATH descriptor (xattr calls follow its /proc path to
-// exactly the inode resolved beneath the root), or -errno.
-int attribute_target(const ServerState& state, fuse_ino_t ino, std::string* path = nullptr) {
-  std::optional<Served> served = resolve(state, ino);
-  if (!served) return -ESTALE;
-  if (served->content != nullptr || S_ISLNK(served->entry->mode)) return -EOPNOTSUPP;
-  const int fd = open_beneath(state.root()->fd, served->entry->path, O_PATH | O_NOFOLLOW);
-  if (fd < 0) return -errno;
-  if (path != nullptr) *path = served->entry->path;
-  return fd;
-}
-
-std::string proc_path(int fd) {
-  return "/proc/self/fd/" + std::to_string(fd);
-}
-
-// After setting or removing an attribute: open writers move on with the file, then rescan.
-void attribute_changed(fuse_req_t req, ServerState& state, const std::string& path,
-                       const struct stat& before, int fd) {
-  struct stat after {};
-  if (S_ISREG(before.st_mode) && ::fstat(fd, &after) == 0) {
-    adopt_change(state, path, before, after, nullptr);
-  }
-  reply_done(req, state);
-}
-
-void op_setxattr(fuse_req_t req, fuse_ino_t ino, const char* name, const char* value,
-                 size_t size, int flags) {
-  ServerState& state = state_of(req);
-  if (!user_attribute(name)) return reply_error(req, EOPNOTSUPP);
-  std::string path;
-  UniqueFd fd(attribute_target(state, ino, &path));
-  if (fd.get() < 0) return reply_error(req, -fd.get());
-  const std::string proc = proc_path(fd.get());
-  struct stat before {};
-  ::fstat(fd.get(), &before);
-  if (::setxattr(proc.c_str(), name, value, size, flags) != 0) return reply_error(req, errno);
-  attribute_changed(req, state, path, before, fd.get());
-}
-
-void op_removexattr(fuse_req_t req, fuse_ino_t ino, const char* name) {
-  ServerState& state = state_of(req);
-  if (!user_attribute(name)) return reply_error(req, EOPNOTSUPP);
-  std::string path;
-  UniqueFd fd(attribute_target(state, ino, &path));
-  if (fd.get() < 0) return reply_error(req, -fd.get());
-  const std::string proc = proc_path(fd.get());
-  struct stat before {};
-  ::fstat(fd.get(), &before);
-  if (::removexattr(proc.c_str(), name) != 0) return reply_error(req, errno);
-  attribute_changed(req, state, path, before, fd.get());
-}
-
-// getxattr(MOUNTPOINT, kSettledAttribute): replies once the live refresh has settled.
-void reply_settled(fuse_req_t req, const ServerState& state, size_t size) {
-  constexpr std::chrono::seconds kLimit{120};
-  if (state.options.wait_until_settled && !state.options.wait_until_settled(kLimit)) {
-    return reply_error(req, ETIMEDOUT);
-  }
-  constexpr std::string_view kValue = "settled";
-  if (size == 0) return static_cast<void>(fuse_reply_xattr(req, kValue.size()));
-  if (size < kValue.size()) return reply_error(req, ERANGE);
-  fuse_reply_buf(req, kValue.data(), kValue.size());
-}
-
-void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
-  ServerState& state = state_of(req);
-  if (ino == FUSE_ROOT_ID && name == kSettledAttribute) return reply_settled(req, state, size);
-  if (!user_attribute(name)) return reply_error(req, ENODATA);
-  UniqueFd fd(attribute_target(state, ino));
-  if (fd.get() < 0) return reply_error(req, fd.get() == -EOPNOTSUPP ? ENODATA : -fd.get());
-  const std::string proc = proc_path(fd.get());
-  std::vector<char> value(size);
-  const ssize_t n = ::getxattr(proc.c_str(), name, size == 0 ? nullptr : value.data(), size);
-  if (n < 0) return reply_error(req, errno);
-  if (size == 0) return static_cast<void>(fuse_reply_xattr(req, static_cast<size_t>(n)));
-  fuse_reply_buf(req, value.data(), static_cast<size_t>(n));
-}
-
-void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
-  ServerState& state = state_of(req);
-  UniqueFd fd(attribute_target(state, ino));
-  std::string names;
-  if (fd.get() >= 0) {
-    std::vector<char> all(65536);
-    const ssize_t n = ::listxattr(proc_path(fd.get()).c_str(), all.data(), all.size());
-    for (size_t at = 0; n > 0 && at < static_cast<size_t>(n);) {
-      const std::string key(all.data() + at);
-      at += key.size() + 1;
-      if (user_attribute(key.c_str())) names += key + '\0';
-    }
-  }
-  if (size == 0) return static_cast<void>(fuse_reply_xattr(req, names.size()));
-  if (names.size() > size) return reply_error(req, ERANGE);
-  fuse_reply_buf(req, names.data(), names.size());
-}
-
 void op_release_read_only(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   if (fi->fh != 0) return op_release(req, ino, fi);
-  state_of(req);
+  writable_state(req);
   fuse_reply_err(req, 0);
 }
 
@@ -782,20 +461,11 @@ void add_write_operations(fuse_lowlevel_ops& ops) {
   ops.fsync = op_fsync;
   ops.release = op_release_read_only;
   ops.setattr = op_setattr;
-  ops.mkdir = op_mkdir;
-  ops.mknod = op_mknod;
-  ops.symlink = op_symlink;
-  ops.link = op_link;
-  ops.unlink = op_unlink;
-  ops.rmdir = op_rmdir;
-  ops.rename = op_rename;
-  ops.setxattr = op_setxattr;
-  ops.getxattr = op_getxattr;
-  ops.listxattr = op_listxattr;
-  ops.removexattr = op_removexattr;
+  add_name_operations(ops);
+  add_attribute_operations(ops);
   // Preallocation is not carried over: callers fall back (posix_fallocate writes zeros).
   ops.fallocate = [](fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) {
-    state_of(req);
+    writable_state(req);
     fuse_reply_err(req, EOPNOTSUPP);
   };
 }

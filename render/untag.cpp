@@ -373,6 +373,7 @@ void ServedBlocks::add(std::string_view block) {
   const size_t newline = block.find('\n');
   const std::string_view first = newline == std::string_view::npos ? block : block.substr(0, newline + 1);
   by_first_line_[first].push_back(block);
+  longest_first_line_ = std::max(longest_first_line_, first.size());
 }
 
 void ServedBlocks::add(const TagPlan& plan) {

@@ -34,9 +34,14 @@ class ServedBlocks {
   // The length of the longest served block that `text` holds at `pos` (a line start), or 0.
   size_t match_at(std::string_view text, size_t pos) const;
   bool empty() const { return by_first_line_.empty(); }
+  // Whether some served block starts with `line` (its terminator included), and the longest
+  // such first line: a file can be searched for blocks a chunk at a time, never mapped whole.
+  bool starts_block(std::string_view line) const { return by_first_line_.contains(line); }
+  size_t longest_first_line() const { return longest_first_line_; }
 
  private:
   std::unordered_map<std::string_view, std::vector<std::string_view>> by_first_line_;
+  size_t longest_first_line_ = 0;
 };
 
 // Bytes [begin, end) of the written file, or of the checkout file as it is now.

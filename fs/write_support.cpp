@@ -1,0 +1,69 @@
+// Writable mounts: the helpers the request handlers share (fs/write_support.h).
+#include "fs/write_support.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <memory>
+#include <optional>
+
+#include "fs/store.h"
+
+namespace anchorfs::fs {
+
+ServerState& writable_state(fuse_req_t req) {
+  auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
+  state->requests.fetch_add(1, std::memory_order_relaxed);
+  return *state;
+}
+
+void reply_error(fuse_req_t req, int error) {
+  fuse_reply_err(req, error);
+}
+
+int directory_path(const ServerState& state, fuse_ino_t ino, std::string& path) {
+  auto generation = state.current();
+  std::optional<uint32_t> index = generation->entry(ino);
+  if (!index) return ESTALE;
+  const analysis::TreeEntry& entry = generation->snapshot().entry(*index);
+  if (!S_ISDIR(entry.mode)) return ENOTDIR;
+  path = entry.path;
+  return 0;
+}
+
+void give_to_caller(fuse_req_t req, int dir_fd, const char* name) {
+  if (::geteuid() != 0) return;
+  const fuse_ctx* caller = fuse_req_ctx(req);
+  if (caller->uid == 0 && caller->gid == 0) return;
+  ::fchownat(dir_fd, name, caller->uid, caller->gid, AT_SYMLINK_NOFOLLOW);
+}
+
+void adopt_change(ServerState& state, const std::string& path, const struct stat& before,
+                  const struct stat& after, const timespec* times) {
+  for (const std::shared_ptr<OpenFile>& file : state.open_files.staged_at(path)) {
+    const sync::MutexLock lock(file->mutex);
+    if (file->version == version_of(before)) file->version = version_of(after);
+    // The times a writer sets (utimensat, cp -p) are the stored file's: the store takes the stage's.
+    if (times != nullptr) ::futimens(file->fd, times);
+  }
+}
+
+void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path,
+                    std::span<const PathMove> moves) {
+  auto [generation, changed] = rescan(state, moves);
+  queue_notification(state, std::move(changed));
+  std::optional<uint32_t> index = generation->snapshot().find(path);
+  if (!index) return reply_error(req, ENOENT);
+  const fuse_entry_param e = entry_param(*generation, *index);
+  state.inodes.remember(*generation, std::span<const uint32_t>(&*index, 1));
+  if (fuse_reply_entry(req, &e) != 0) state.inodes.forget(e.ino, 1);
+}
+
+void reply_done(fuse_req_t req, ServerState& state, std::span<const PathMove> moves) {
+  auto [generation, changed] = rescan(state, moves);
+  queue_notification(state, std::move(changed));
+  fuse_reply_err(req, 0);
+}
+
+}  // namespace anchorfs::fs
