@@ -92,7 +92,8 @@ std::string value_of(const std::vector<std::pair<std::string, std::string>>& key
   return {};
 }
 
-int run_git_filter(const std::string& checkout) {
+// `under`: git names files from the nested repository it runs in ("" for the checkout's own).
+int run_git_filter(const std::string& checkout, const std::string& under) {
   const int root_fd = ::open(checkout.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (root_fd < 0) throw CliError(checkout, errno_text(errno));
   PktLineStream git(stdin, stdout);
@@ -125,7 +126,9 @@ int run_git_filter(const std::string& checkout) {
       git.send();
       continue;
     }
-    const std::string cleaned = clean(root_fd, value_of(request, "pathname"), std::move(content));
+    const std::string cleaned =
+        clean(root_fd, (under.empty() ? "" : under + "/") + value_of(request, "pathname"),
+              std::move(content));
     git.write_line("status=success");
     git.flush_packet();
     git.write_data(cleaned);
@@ -141,12 +144,15 @@ int run_git_filter(const std::string& checkout) {
 
 Command add_git_filter_command(CLI::App& app) {
   auto checkout = std::make_shared<std::string>();
+  auto under = std::make_shared<std::string>();
   CLI::App* command = app.add_subcommand(
       "git-filter",
       "git's clean filter inside a mount (started by git, configured in the view's .git/config)");
   command->group("");  // not for people: git starts it
   command->add_option("--checkout", *checkout, "The mounted repository")->required();
-  return {command, [checkout] { return run_git_filter(*checkout); }};
+  command->add_option("--under", *under,
+                      "The nested repository git runs in, relative to the mounted one");
+  return {command, [checkout, under] { return run_git_filter(*checkout, *under); }};
 }
 
 }  // namespace anchorfs::cli

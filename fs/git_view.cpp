@@ -168,9 +168,24 @@ std::string without_block(std::string text, const std::string& block) {
 }
 
 // The entries of the view's `.git` and the in-memory files among them.
+// A nested repository's index with every file's recorded size zeroed ("size unknown"), so git
+// compares such a file by content (through the clean filter) wherever its stat differs, instead
+// of taking the view's larger size for a change. Its stats are not translated per generation as
+// the top repository's are. Left as it is when it cannot be rewritten.
+std::string without_sizes(std::string index) {
+  std::optional<std::string> rewritten =
+      rewrite_index_stats(index, [](std::string_view, const IndexedStat& recorded) {
+        IndexedStat sizeless = recorded;
+        sizeless.size = 0;
+        return std::optional<IndexedStat>(sizeless);
+      });
+  return rewritten ? std::move(*rewritten) : std::move(index);
+}
+
 class GitDirBuilder {
  public:
-  explicit GitDirBuilder(const GitViewOptions& options) : options_(options) {}
+  GitDirBuilder(const GitViewOptions& options, std::string git = std::string(kGit))
+      : options_(options), git_(std::move(git)), nested_(git_ != kGit) {}
 
   bool build(const GitDirs& dirs) {
     struct stat st {};
@@ -224,10 +239,14 @@ class GitDirBuilder {
   // info/attributes change, and everything else stays the scanned passthrough (which a
   // writable mount's operations can then write, git's lock files included).
   bool build_in_place(const GitDirs& dirs) {
-    const std::string git(kGit);
+    const std::string& git = git_;
     if (std::optional<FileBytes> index = read_small_file(dirs.gitdir + "/index")) {
-      add_generated(git + "/index", index->st, std::move(index->bytes));
-      git_index_ = git + "/index";
+      if (nested_) {
+        add_generated(git + "/index", index->st, without_sizes(std::move(index->bytes)));
+      } else {
+        add_generated(git + "/index", index->st, std::move(index->bytes));
+        git_index_ = git + "/index";
+      }
     }
     struct stat st {};
     if (::stat(dirs.gitdir.c_str(), &st) != 0) return false;
@@ -319,10 +338,42 @@ class GitDirBuilder {
   }
 
   const GitViewOptions& options_;
+  const std::string git_;  // where the `.git` sits in the tree
+  const bool nested_;      // a repository nested in the tree's own
   std::vector<analysis::TreeEntry> entries_;
   std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> files_;
   std::string git_index_;
 };
+
+std::string shell_quoted(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// A nested repository's git names files from its own top (`sub`), the filter from the checkout's.
+GitViewOptions nested_options(const GitViewOptions& options, std::string_view under) {
+  GitViewOptions nested = options;
+  if (!nested.filter_command.empty()) nested.filter_command += " --under " + shell_quoted(under);
+  // Repository-anchored patterns ("/a.py.bak") name the top repository's files.
+  std::erase_if(nested.filter_patterns,
+                [](const std::string& pattern) { return pattern.starts_with('/'); });
+  return nested;
+}
+
+// The directory holding a nested repository's `.git` overlay at `path`, if it is one.
+std::optional<std::string_view> nested_repository_of(std::string_view path) {
+  constexpr std::string_view kSuffix = "/.git/";
+  const size_t at = path.rfind(kSuffix);
+  if (at == std::string_view::npos || at == 0) return std::nullopt;
+  return path.substr(0, at);
+}
 
 // `tree` without `.git` and below (`whole`) or without the paths of `added`, plus `added`, laid
 // out again breadth-first with each directory's children contiguous and sorted (the SourceTree
@@ -374,6 +425,35 @@ void replace_git_entries(analysis::SourceTree& tree, std::vector<analysis::TreeE
   tree.entries = std::move(out);
 }
 
+// Every repository nested in the tree (a `sub/.git` directory of its own, the real directory
+// at that place: a symlinked or outside `.git` is left as scanned) gets the same config,
+// info/attributes and index overlays as the top one, its filter told where it sits. Its index is
+// served as the checkout's bytes, untranslated: git there re-reads files through the filter.
+void graft_nested_repositories(analysis::SourceTree& tree, const GitViewOptions& options,
+                               VirtualFiles& files) {
+  std::vector<std::string> nested;
+  for (size_t i = 1; i < tree.entries.size(); ++i) {
+    const std::string& path = tree.entries[i].path;
+    if (!S_ISDIR(tree.entries[i].mode) || !path.ends_with("/.git")) continue;
+    const std::string_view top = std::string_view(path).substr(0, path.size() - kGit.size() - 1);
+    if (top == kGit || top.starts_with(".git/") || top.find("/.git/") != std::string_view::npos ||
+        top.ends_with("/.git")) {
+      continue;  // inside a repository's own files
+    }
+    nested.push_back(path);
+  }
+  for (const std::string& git : nested) {
+    const std::string top = git.substr(0, git.size() - kGit.size() - 1);
+    const std::optional<GitDirs> dirs = locate_git_dirs(tree.root + "/" + top);
+    if (!dirs || dirs->gitdir != dirs->common || dirs->gitdir != tree.root + "/" + git) continue;
+    const GitViewOptions own = nested_options(options, top);
+    GitDirBuilder builder(own, git);
+    if (!builder.build_in_place(*dirs)) continue;
+    replace_git_entries(tree, std::move(builder.entries()), false);
+    for (auto& file : builder.files().files) files.files.push_back(std::move(file));
+  }
+}
+
 }  // namespace
 
 std::optional<GitDirs> locate_git_dirs(const std::string& root) {
@@ -418,6 +498,7 @@ VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& op
   if (!(in_place ? builder.build_in_place(*dirs) : builder.build(*dirs))) return none;
   replace_git_entries(tree, std::move(builder.entries()), !in_place);
   VirtualFiles files = builder.files();
+  graft_nested_repositories(tree, options, files);
   files.options = std::move(none.options);
   return files;
 }
@@ -494,8 +575,11 @@ std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
     return rewritten ? std::move(*rewritten) : std::move(written);
   }
   const std::string_view name = path.substr(path.rfind('/') + 1);
-  if (name == "config") return without_block(std::move(written), config_block(options));
-  if (name == "attributes") return without_block(std::move(written), attributes_block(options));
+  const std::optional<std::string_view> nested = nested_repository_of(path);
+  if (nested && name == "index") return without_sizes(std::move(written));
+  const GitViewOptions own = nested ? nested_options(options, *nested) : options;
+  if (name == "config") return without_block(std::move(written), config_block(own));
+  if (name == "attributes") return without_block(std::move(written), attributes_block(own));
   return std::nullopt;
 }
 

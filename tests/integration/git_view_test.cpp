@@ -235,6 +235,59 @@ TEST(GitView, ALinkedWorktreeIsARepositoryInTheMount) {
   EXPECT_EQ(tree_fingerprint(repo + "/.git"), main_git);
 }
 
+// The repository with a second one nested in `vendor` (its own `.git` directory, untracked by
+// the top one); returns the nested repository's path.
+std::string make_nested_repository(const std::string& repo) {
+  make_repository(repo);
+  const std::string nested = repo + "/vendor";
+  copy_tree(kSampleProject, nested);
+  git_ok(nested, {"init", "-q", "-b", "main"});
+  git_ok(nested, {"add", "-A"});
+  git_ok(nested, {"commit", "-q", "-m", "vendored"});
+  return nested;
+}
+
+TEST(GitView, ANestedRepositorySeesTheCheckoutsBytes) {
+  TempDir dir("anchorfs-git-nested");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  const std::string nested = make_nested_repository(repo);
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  ASSERT_TRUE(has_tags(read_file(mnt + "/vendor/bookshelf/services.py")));
+  EXPECT_EQ(git_ok(mnt + "/vendor", {"status", "--porcelain"}), "");
+  EXPECT_EQ(git_ok(mnt + "/vendor", {"diff"}), "");
+  EXPECT_EQ(git_ok(mnt, {"status", "--porcelain"}), "?? vendor/\n");
+}
+
+TEST(GitView, ACommitInANestedRepositoryOfAWritableMountHasNoTagLines) {
+  TempDir dir("anchorfs-git-nested-write");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  const std::string nested = make_nested_repository(repo);
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache", "--writable"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  const std::string file = "/vendor/bookshelf/services.py";
+  std::string text = read_file(mnt + file);
+  ASSERT_TRUE(has_tags(text));
+  EXPECT_EQ(git_ok(mnt + "/vendor", {"status", "--porcelain"}), "");
+  text.replace(text.find("days=14"), 7, "days=21");
+  write_file(mnt + file, text);
+  ASSERT_TRUE(wait_until(10s, [&] {
+    const std::string view = read_file_if_readable(mnt + file);
+    return has_tags(view) && view.find("days=21") != std::string::npos;
+  }));
+  EXPECT_EQ(git_ok(mnt + "/vendor", {"status", "--porcelain"}), " M bookshelf/services.py\n");
+  git_ok(mnt + "/vendor", {"commit", "-q", "-am", "edited"});
+  const std::string committed = git_ok(nested, {"show", "HEAD:bookshelf/services.py"});
+  EXPECT_FALSE(has_tags(committed));
+  EXPECT_NE(committed.find("days=21"), std::string::npos);
+  EXPECT_EQ(committed, read_file(nested + file.substr(std::string("/vendor").size())));
+  EXPECT_EQ(git_ok(nested, {"status", "--porcelain"}), "");
+  const std::string config = read_file(nested + "/.git/config");
+  EXPECT_EQ(config.find("anchorfs"), std::string::npos) << config;
+}
+
 TEST(GitView, ATreeWithoutGitIsNoRepositoryInTheMount) {
   TempDir dir("anchorfs-git-none");
   const std::string repo = dir / "repo", mnt = dir / "mnt";
