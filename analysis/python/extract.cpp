@@ -17,6 +17,7 @@
 #include "analysis/python/child_walk.h"
 #include "analysis/python/dense_collector.h"
 #include "analysis/python/fact_sink.h"
+#include "analysis/python/flow_anchor.h"
 #include "analysis/python/grammar.h"
 #include "analysis/python/node_kinds.h"
 #include "analysis/python/text_layout.h"
@@ -671,7 +672,13 @@ class Extractor {
     s.parent = parent;
     s.name = intern(text_of(name_node));
     s.line = lines_.line_of(ts_node_start_byte(def));
-    if (const auto anchor = statement_anchor(text_, ts_node_start_byte(outer), protected_end_)) {
+    const TSNode host = flow_control_host(outer);
+    std::optional<LineAnchor> anchor;
+    if (!ts_node_is_null(host)) {
+      anchor = statement_anchor(text_, ts_node_start_byte(host), protected_end_);
+    }
+    if (!anchor) anchor = statement_anchor(text_, ts_node_start_byte(outer), protected_end_);
+    if (anchor) {
       s.has_anchor = true;
       s.anchor_offset = anchor->offset;
       s.anchor_indent = intern_copy(anchor->indent);

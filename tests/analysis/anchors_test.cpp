@@ -151,6 +151,29 @@ TEST(EntityAnchors, CrlfBomAndTabs) {
   EXPECT_EQ(inner.anchor->indent, "\t");
 }
 
+// black writes an empty line between a flow-control line and a definition opening its body, and
+// none between that line and a comment: such a definition's block goes above the statement.
+TEST(EntityAnchors, DefinitionsOpeningFlowControlBodiesAnchorAboveTheStatement) {
+  TempRepo repo;
+  const std::string source =
+      "def f(x):\n"
+      "    if x:\n\n        def a():\n            pass\n\n"
+      "    else:\n\n        @staticmethod\n        def b():\n            pass\n\n"
+      "    while x:\n        # first\n        def c():\n            pass\n\n"
+      "        break\n";
+  repo.write("m.py", source);
+  const Graph g = repo.analyze().graph;
+  for (const char* id : {"m.py:f.a", "m.py:f.b"}) {
+    const Entity& e = g.entities[find_entity(g, id)];
+    ASSERT_TRUE(e.anchor.has_value()) << id;
+    EXPECT_EQ(e.anchor->offset, source.find("    if x:")) << id;
+    EXPECT_EQ(e.anchor->indent, "    ") << id;
+  }
+  const Entity& c = g.entities[find_entity(g, "m.py:f.c")];
+  ASSERT_TRUE(c.anchor.has_value());
+  EXPECT_EQ(c.anchor->offset, source.find("        def c"));
+}
+
 TEST(EntityAnchors, EntitiesInSourceOrderWithQualifiedNames) {
   TempRepo repo;
   repo.write("a.py",
