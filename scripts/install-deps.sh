@@ -19,9 +19,9 @@ packages+=(debootstrap zsh fish groff-base)  # tests/install: the .deb on a clea
 packages+=(zlib1g-dev)  # tests/integration/compile_test.cpp builds its example libraries through a mount
 packages+=(valgrind)  # the CI performance guard counts instructions (scripts/bench/perf_guard.py)
 # tests/formatters: each language's standard formatter must find a tagged view as clean as its
-# checkout (golang-go: gofmt and go doc; prettier is fetched pinned by cmake/Prettier.cmake), on
+# checkout (golang-go and golang-1.19-go, whose binaries it links: gofmt and go doc; prettier is fetched pinned by cmake/Prettier.cmake), on
 # samples of these Debian corpora.
-packages+=(golang-go rustfmt black golang-1.19-src librust-regex-dev node-express)
+packages+=(golang-go golang-1.19-go rustfmt black golang-1.19-src librust-regex-dev node-express)
 packages+=("$@")
 
 missing=()
