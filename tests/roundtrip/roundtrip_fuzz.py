@@ -16,82 +16,14 @@ import os
 import random
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
 import time
 
-CORE = '''"""Core arithmetic."""
-
-
-def helper(x):
-    a = x + 1
-    return a
-
-
-def twice(y):
-    return helper(y) * 2
-
-
-class Engine:
-    def run(self):
-        return helper(1) + twice(2)
-'''
-
-APP = '''from pkg.core import Engine, helper, twice
-
-
-def main():
-    return helper(2) + Engine().run()
-
-
-def other():
-    return twice(main())
-'''
-
-UTIL = '''from pkg.app import main
-
-
-def entry():
-    value = main()
-    return value
-'''
-
-TAG_SHAPED = '''# === Function Annotation ===
-# function: example.py:f
-# CALLS: g
-# === Function Annotation ===
-'''
-
-README = '# sample\n\nAn example of what the view shows:\n\n' + TAG_SHAPED + '\nend\n'
-SCRIPT = '#!/bin/sh\n# @file libexample\necho hello\n'
-NEW_TEST = "def test_doc():\n    text = '''\n" + TAG_SHAPED + "'''\n    assert text\n"
-
-GIT = ['git', '-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false']
-OLD_TIME = 981173106  # 2001-02-03 04:05:06 UTC: times the fuzzer sets on purpose
-
-
-def sh(args, cwd, check=True, **kw):
-    result = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300, **kw)
-    if check and result.returncode != 0:
-        raise RuntimeError(f'{args} in {cwd}: {result.returncode}\n{result.stdout}{result.stderr}')
-    return result
-
-
-def write(path, text):
-    with open(path, 'w') as f:
-        f.write(text)
-
-
-def read(path):
-    with open(path, 'rb') as f:
-        return f.read()
-
-
-def code_lines(text):
-    """Lines of a checkout file worth editing: unique, non-blank."""
-    lines = [l for l in text.split('\n') if l.strip()]
-    return sorted({l for l in lines if lines.count(l) == 1})
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../support'))
+from edit_corpus import (  # noqa: E402  (the shared sample sits in tests/support)
+    CORE, APP, UTIL, TAG_SHAPED, README, SCRIPT, NEW_TEST, GIT, OLD_TIME, sh, write, read, code_lines)
 
 
 def tree(root):
