@@ -50,8 +50,10 @@ void attribute_changed(fuse_req_t req, ServerState& state, const std::string& pa
   reply_done(req, state);
 }
 
-void op_setxattr(fuse_req_t req, fuse_ino_t ino, const char* name, const char* value,
-                 size_t size, int flags) {
+// Sets or removes a user attribute of the checkout file `ino` reaches (`change` gets its
+// /proc/self/fd path and returns false with errno set), then reports the change like a store.
+template <typename Change>
+void change_attribute(fuse_req_t req, fuse_ino_t ino, const char* name, Change change) {
   ServerState& state = writable_state(req);
   if (!user_attribute(name)) return reply_error(req, EOPNOTSUPP);
   std::string path;
@@ -60,21 +62,19 @@ void op_setxattr(fuse_req_t req, fuse_ino_t ino, const char* name, const char* v
   const std::string proc = proc_path(fd.get());
   struct stat before {};
   ::fstat(fd.get(), &before);
-  if (::setxattr(proc.c_str(), name, value, size, flags) != 0) return reply_error(req, errno);
+  if (!change(proc.c_str())) return reply_error(req, errno);
   attribute_changed(req, state, path, before, fd.get());
 }
 
+void op_setxattr(fuse_req_t req, fuse_ino_t ino, const char* name, const char* value,
+                 size_t size, int flags) {
+  change_attribute(req, ino, name, [&](const char* proc) {
+    return ::setxattr(proc, name, value, size, flags) == 0;
+  });
+}
+
 void op_removexattr(fuse_req_t req, fuse_ino_t ino, const char* name) {
-  ServerState& state = writable_state(req);
-  if (!user_attribute(name)) return reply_error(req, EOPNOTSUPP);
-  std::string path;
-  UniqueFd fd(attribute_target(state, ino, &path));
-  if (fd.get() < 0) return reply_error(req, -fd.get());
-  const std::string proc = proc_path(fd.get());
-  struct stat before {};
-  ::fstat(fd.get(), &before);
-  if (::removexattr(proc.c_str(), name) != 0) return reply_error(req, errno);
-  attribute_changed(req, state, path, before, fd.get());
+  change_attribute(req, ino, name, [&](const char* proc) { return ::removexattr(proc, name) == 0; });
 }
 
 // getxattr(MOUNTPOINT, kSettledAttribute): replies once the live refresh has settled.
