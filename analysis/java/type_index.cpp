@@ -72,7 +72,8 @@ TypeIndex::TypeIndex(const ResolverInput& input) {
               });
   }
   // Fully qualified names of the types reachable by name: a chain of classes up to the file.
-  std::vector<std::string> qualified(total);
+  std::vector<std::string>& qualified = qualified_;
+  qualified.resize(total);
   for (uint32_t f = 0; f < files_.size(); ++f) {
     const code::CodeFacts& facts = *files_[f].facts;
     qualified[offsets_[f]] = facts.package;

@@ -45,6 +45,8 @@ class TypeIndex {
   // The type with this fully qualified name; among several (the same class in two source roots)
   // the one in `from_file`'s source root, else none.
   uint32_t by_fqn(std::string_view fqn, uint32_t from_file) const;
+  // A named type's fully qualified name; "" for local and anonymous classes.
+  const std::string& fqn(uint32_t type) const { return qualified_[type]; }
 
   // A type's resolved supertypes in declaration order (superclass first), and whether every
   // supertype up its chain resolved to a repository type.
@@ -81,6 +83,7 @@ class TypeIndex {
   std::vector<uint32_t> child_start_;
   std::vector<uint32_t> child_list_;
   std::unordered_map<std::string, std::vector<uint32_t>> by_fqn_;
+  std::vector<std::string> qualified_;  // by global id: package for a file, "" for no name
   std::vector<std::unordered_map<std::string, uint32_t>> file_names_;  // memo by file
   enum class BaseState : uint8_t { Unresolved, InProgress, Done };
   std::vector<BaseState> base_state_;
