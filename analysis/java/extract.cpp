@@ -402,14 +402,17 @@ class Extractor {
         if (type_of(part) == "type_identifier" && name.empty()) {
           name = std::string(text_of(part, bytes_));
         } else if (type_of(part) == "type_bound" && ts_node_named_child_count(part) > 0) {
-          erasure = type_name(ts_node_named_child(part, 0), bytes_);
+          // `T extends A & B`: A alone would accept what B rejects.
+          erasure = named_count_without_comments(part) == 1
+                        ? type_name(ts_node_named_child(part, 0), bytes_)
+                        : std::string();
         }
       }
       if (!name.empty()) type_parameters_[definition].push_back({name, erasure});
     }
     // A bound naming a type parameter (`<T, U extends T>`) is not evident.
     for (auto& [name, erasure] : type_parameters_[definition]) {
-      if (!declared_type(erasure, definition).has_value()) erasure.clear();
+      if (type_variable(erasure, definition).has_value()) erasure.clear();
     }
   }
 
@@ -465,8 +468,10 @@ class Extractor {
         const TSNode component = ts_node_named_child(components, i);
         if (is_comment(component)) continue;
         const bool plain = type_of(component) == "formal_parameter" && !variable_dimensions(component);
-        record_components_[d].push_back(
-            plain ? declared_type(by_field(component, fields().type), d) : std::string());
+        const std::string written = plain ? type_name(by_field(component, fields().type), bytes_)
+                                          : std::string();
+        record_components_[d].push_back(type_variable(written, d).has_value() ? std::string()
+                                                                               : written);
       }
     }
     push(by_field(node, fields().body), d);
@@ -607,6 +612,16 @@ class Extractor {
     if (type == "null_literal") return "null";
     if (type == "this") return "this";
     if (type == "identifier") return "var:" + std::string(text_of(node, bytes_));
+    if (type == "field_access") {
+      const TSNode object = by_field(node, fields().object);
+      const TSNode field = by_field(node, fields().field);
+      if ((type_of(object) == "identifier" || type_of(object) == "this") &&
+          type_of(field) == "identifier") {
+        return "var:" + std::string(text_of(object, bytes_)) + "." +
+               std::string(text_of(field, bytes_));
+      }
+      return {};
+    }
     if (type == "object_creation_expression") {
       return ts_node_is_null(value_class_body(node))
                  ? declared_type(by_field(node, fields().type), scope)
@@ -667,21 +682,24 @@ class Extractor {
     return false;
   }
 
-  // A declared type, or "" when it names a type parameter of an enclosing definition (an array
-  // of one too).
+  // A declared type as written; a type variable's is written "<ERASURE>" (its bound, with any
+  // array brackets after it), or "" when the erasure is not evident.
   std::string declared_type(TSNode type, uint32_t scope) const {
-    return declared_type(type_name(type, bytes_), scope).value_or(std::string());
+    std::string written = type_name(type, bytes_);
+    return type_variable(written, scope).value_or(std::move(written));
   }
-  // `written`, or nullopt when its element type is a type parameter of `scope` or around it.
-  std::optional<std::string> declared_type(std::string written, uint32_t scope) const {
+  // "<ERASURE>[]..." when `written`'s element type is a type parameter of `scope` or around it.
+  std::optional<std::string> type_variable(std::string_view written, uint32_t scope) const {
     const std::string_view element = element_of(written);
     for (uint32_t d = scope;; d = facts_.definitions[d].parent) {
       for (const auto& [parameter, erasure] : type_parameters_[d]) {
-        if (parameter == element) return std::nullopt;
+        if (parameter != element) continue;
+        if (erasure.empty()) return std::string();
+        return "<" + erasure + ">" + std::string(written.substr(element.size()));
       }
       if (d == 0) break;
     }
-    return written;
+    return std::nullopt;
   }
   static std::string_view element_of(std::string_view written) {
     while (written.ends_with("[]")) written.remove_suffix(2);
@@ -689,16 +707,15 @@ class Extractor {
   }
 
   // A method's parameter type for choosing among overloads: as written; a type parameter of the
-  // method itself stands for its erasure; one of an enclosing class is not evident ("").
+  // method itself as "<ERASURE>"; one of an enclosing class is not evident (""), since the
+  // receiver's type arguments replace it.
   std::string parameter_type(TSNode type, uint32_t method) const {
     const std::string written = type_name(type, bytes_);
     const std::string_view element = element_of(written);
     for (const auto& [parameter, erasure] : type_parameters_[method]) {
-      if (parameter == element && !erasure.empty()) {
-        return erasure + written.substr(element.size());
-      }
+      if (parameter == element) return type_variable(written, method).value_or(std::string());
     }
-    return declared_type(written, method).value_or(std::string());
+    return type_variable(written, method).has_value() ? std::string() : written;
   }
 
   void add_typed(uint32_t scope, TSNode name, std::string type) {

@@ -107,6 +107,13 @@ StaticType Overloads::written_type(uint32_t file, uint32_t scope, std::string_vi
     ++out.dims;
   }
   if (written.empty() || written.ends_with(')')) return {};
+  if (written.starts_with('<') && written.ends_with('>')) {
+    StaticType erasure = written_type(file, scope, written.substr(1, written.size() - 2));
+    if (erasure.kind != StaticType::Kind::Reference) return {};
+    erasure.dims += out.dims;
+    erasure.variable = true;
+    return erasure;
+  }
   if (std::find(kPrimitives.begin(), kPrimitives.end(), written) != kPrimitives.end()) {
     out.kind = StaticType::Kind::Primitive;
     out.name = std::string(written);
@@ -117,7 +124,7 @@ StaticType Overloads::written_type(uint32_t file, uint32_t scope, std::string_vi
     return out;
   }
   out.kind = StaticType::Kind::Reference;
-  out.type = types_.resolve_type(file, scope, written);
+  out.type = types_.resolve_type_quietly(file, scope, written);
   if (out.type != kNone) {
     out.name = types_.fqn(out.type);
     return out;
@@ -157,7 +164,11 @@ Candidate Overloads::candidate(uint32_t g) {
     return out;
   }
   for (const std::string& written : def.parameter_types) {
-    out.parameters.push_back(written_type(types_.file_of(g), types_.local_of(g), written));
+    // Java parameters are recorded without a type only when it is a reference one.
+    StaticType parameter;
+    parameter.kind = StaticType::Kind::AnyReference;
+    if (!written.empty()) parameter = written_type(types_.file_of(g), types_.local_of(g), written);
+    out.parameters.push_back(std::move(parameter));
   }
   return out;
 }
@@ -173,6 +184,8 @@ Answer Overloads::subtype(const StaticType& sub, const StaticType& super) {
   if (sub.kind == Kind::Unknown || super.kind == Kind::Unknown) return Answer::Unknown;
   if (super.primitive()) return Answer::No;
   if (sub.kind == Kind::Null) return Answer::Yes;
+  if (sub.kind == Kind::AnyReference) return is_object(super) ? Answer::Yes : Answer::Unknown;
+  if (super.kind == Kind::AnyReference) return Answer::Unknown;
   if (sub.dims > 0) {
     if (super.dims == 0) {
       // Arrays are Objects, Cloneable and Serializable (JLS 4.10.3).
@@ -238,6 +251,7 @@ Answer Overloads::compatible(const StaticType& argument, const StaticType& param
   }
   if (argument.primitive()) {
     if (!loose) return Answer::No;
+    if (parameter.kind == Kind::AnyReference) return Answer::Unknown;
     for (const auto& [primitive, box] : kBoxes) {
       if (primitive != argument.name) continue;
       StaticType boxed;
@@ -302,7 +316,12 @@ bool Overloads::may_override(const Candidate& a, const Candidate& b) {
   for (size_t i = 0; i < a.parameters.size(); ++i) {
     const StaticType& s = a.parameters[i];
     const StaticType& t = b.parameters[i];
-    if (s.kind == StaticType::Kind::Unknown || t.kind == StaticType::Kind::Unknown) continue;
+    // A type variable's erasure may stand for what the other one names.
+    using Kind = StaticType::Kind;
+    if (s.kind == Kind::Unknown || t.kind == Kind::Unknown || s.kind == Kind::AnyReference ||
+        t.kind == Kind::AnyReference || s.variable || t.variable) {
+      continue;
+    }
     if (s.kind != t.kind || s.dims != t.dims || s.type != t.type || s.qualified != t.qualified ||
         s.name != t.name) {
       return false;
@@ -317,18 +336,27 @@ Overloads::Selection Overloads::select(std::span<const Candidate> candidates,
     std::vector<const Candidate*> applicable_here;
     for (const Candidate& c : candidates) {
       const Answer a = applicable(c, arguments, phase);
-      if (a == Answer::Unknown) return {};
       if (a == Answer::Yes) applicable_here.push_back(&c);
+      if (a != Answer::Unknown) continue;
+      // Undecidable, unless an applicable method of a subtype may override it (`accept(T)` of
+      // a generic interface implemented as `accept(double)`): then it is that method.
+      const bool overridden =
+          std::any_of(applicable_here.begin(), applicable_here.end(),
+                      [&](const Candidate* nearer) { return may_override(*nearer, c); });
+      if (!overridden) return {};
     }
     if (applicable_here.empty()) continue;
-    // The first one more specific than every other; one it overrides has the same parameter
-    // types and comes later.
-    for (const Candidate* w : applicable_here) {
-      const bool best = std::all_of(
-          applicable_here.begin(), applicable_here.end(), [&](const Candidate* other) {
-            return other == w || more_specific(*w, *other, arguments.size(), phase);
-          });
-      if (best) return {true, w->method};
+    // The first one more specific than every other; one it may override comes later (a
+    // supertype's) and counts as the same method.
+    for (size_t i = 0; i < applicable_here.size(); ++i) {
+      const Candidate& w = *applicable_here[i];
+      bool best = true;
+      for (size_t j = 0; j < applicable_here.size() && best; ++j) {
+        const Candidate& other = *applicable_here[j];
+        best = i == j || (j > i && may_override(w, other)) ||
+               more_specific(w, other, arguments.size(), phase);
+      }
+      if (best) return {true, w.method};
     }
     return {true, kNone};
   }

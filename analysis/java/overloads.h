@@ -19,6 +19,7 @@ struct StaticType {
     Primitive,  // `name` is the keyword
     Null,       // the null literal
     Reference,  // a class, interface or array type
+    AnyReference,  // a reference type not evident (a class's type parameter, `int a[]`)
   };
   Kind kind = Kind::Unknown;
   // The keyword of a primitive (also an array's primitive element); a reference type's fully
@@ -28,6 +29,7 @@ struct StaticType {
   bool qualified = true;
   uint32_t type = kNone;  // a repository type, kNone for a library type
   uint32_t dims = 0;      // array dimensions
+  bool variable = false;  // a type variable, standing for its erasure (the rest of the fields)
 
   bool primitive() const { return kind == Kind::Primitive && dims == 0; }
 };

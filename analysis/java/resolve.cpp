@@ -195,17 +195,21 @@ class CallResolver {
       return {StaticType::Kind::Reference, types_.fqn(c), true, c, 0};
     }
     if (!written.starts_with("var:")) return overloads_.written_type(file, scope, written);
-    // A variable: its declared type, looked up as a receiver's is.
+    // A variable: its declared type, looked up as a receiver's is; `x.f`, `this.f`: field f of
+    // x's type.
     const std::string_view name = written.substr(4);
+    if (const size_t dot = name.find('.'); dot != std::string_view::npos) {
+      const std::string_view object = name.substr(0, dot);
+      const uint32_t type = object == "this" ? enclosing_class(file, scope)
+                                             : variable_type(file, scope, object);
+      if (type == kNone || type == Variables::kMissing) return {};
+      return field_declared_type(type, name.substr(dot + 1)).value_or(StaticType{});
+    }
     for (uint32_t d = scope;;) {
       const uint32_t g = types_.global(file, d);
       if (d != 0 && types_.definition(g).kind == EntityKind::Class) {
-        for (uint32_t t : types_.chain(g)) {
-          bool found = false;
-          const code::TypedName* declared =
-              variables_.written_in(types_.file_of(t), types_.local_of(t), name, found);
-          if (found) return declared_type(types_.file_of(t), declared);
-        }
+        std::optional<StaticType> field = field_declared_type(g, name);
+        if (field) return *field;
         if (!types_.chain_complete(g)) return {};  // an unseen supertype may declare it
       } else {
         bool found = false;
@@ -215,6 +219,17 @@ class CallResolver {
       if (d == 0) return {};
       d = types_.facts(file).definitions[d].parent;
     }
+  }
+
+  // The declared type of field `name` of `type` or a supertype; nullopt when none declares it.
+  std::optional<StaticType> field_declared_type(uint32_t type, std::string_view name) {
+    for (uint32_t t : types_.chain(type)) {
+      bool found = false;
+      const code::TypedName* declared =
+          variables_.written_in(types_.file_of(t), types_.local_of(t), name, found);
+      if (found) return declared_type(types_.file_of(t), declared);
+    }
+    return std::nullopt;
   }
 
   StaticType declared_type(uint32_t file, const code::TypedName* declared) {

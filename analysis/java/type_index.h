@@ -41,6 +41,9 @@ class TypeIndex {
   // The type a name written in `file` at definition `scope` denotes, or kNone: "T", "Outer.Inner",
   // "com.x.T". Arrays and primitives denote no type.
   uint32_t resolve_type(uint32_t file, uint32_t scope, std::string_view written);
+  // The same without counting it as a use of the type (overload selection resolves parameter
+  // and argument types a file need not name: literals, erasures).
+  uint32_t resolve_type_quietly(uint32_t file, uint32_t scope, std::string_view written);
 
   // The type with this fully qualified name; among several (the same class in two source roots)
   // the one in `from_file`'s source root, else none.
@@ -84,7 +87,15 @@ class TypeIndex {
   std::vector<uint32_t> child_list_;
   std::unordered_map<std::string, std::vector<uint32_t>> by_fqn_;
   std::vector<std::string> qualified_;  // by global id: package for a file, "" for no name
-  std::vector<std::unordered_map<std::string, uint32_t>> file_names_;  // memo by file
+  // A simple name's type at file level, and whether the file names it through its package, an
+  // on-demand import or java.lang (`implicit`), recorded as a use once asked for (`used`).
+  struct FileName {
+    uint32_t type = kNone;
+    bool implicit = false;
+    bool used = false;
+  };
+  std::vector<std::unordered_map<std::string, FileName>> file_names_;  // memo by file
+  bool quiet_ = false;  // resolving for overload selection: the file does not name the type
   enum class BaseState : uint8_t { Unresolved, InProgress, Done };
   std::vector<BaseState> base_state_;
   std::vector<std::vector<uint32_t>> bases_;

@@ -141,9 +141,9 @@ TEST(JavaExtract, CallsAndTypedNames) {
   for (const code::TypedName& t : facts.typed_names) {
     typed.push_back(std::to_string(t.scope) + " " + t.name + ":" + t.type);
   }
-  // The type parameter T is not an evident type, nor are lambda parameters; `var` from a call
-  // is typed by resolution through the call's result.
-  EXPECT_EQ(typed, (std::vector<std::string>{"1 names:java.util.List", "1 item:",
+  // The type parameter T is written as its erasure, marked (no receiver type); lambda parameters
+  // have no evident type; `var` from a call is typed by resolution through the call's result.
+  EXPECT_EQ(typed, (std::vector<std::string>{"1 names:java.util.List", "1 item:<java.lang.Object>",
                                              "3 return:void", "3 z:Z", "3 w:W", "3 u:z.make(0)",
                                              "3 r:Runnable", "3 item:"}));
 }
@@ -162,11 +162,11 @@ TEST(JavaExtract, ArgumentAndParameterTypesForOverloads) {
   ASSERT_TRUE(facts.parsed_cleanly);
   const code::Definition* m = named(facts, "m");
   ASSERT_NE(m, nullptr);
-  // A method's own type parameters stand for their erasure; the class's are not evident, nor is
-  // a C-style array.
+  // A method's own type parameters stand for their erasure (marked as type variables); the
+  // class's are not evident, nor is a C-style array.
   EXPECT_EQ(m->parameter_types,
-            (std::vector<std::string>{"int", "String[]", "", "java.lang.Object", "Number",
-                                      "java.lang.Object[]", "", "Object"}));
+            (std::vector<std::string>{"int", "String[]", "", "<java.lang.Object>", "<Number>",
+                                      "<java.lang.Object>[]", "", "Object"}));
   const code::Definition* compact = nullptr;
   for (const code::Definition& d : facts.definitions) {
     if (d.role == "constructor" && d.name == "R") compact = &d;
