@@ -229,6 +229,7 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
     // itself (a bind mount with shared propagation), and only a serving mount answers the fstat
     // that tells the watcher and the rescans to keep out of its device.
     watching = std::thread([&] {
+      builder.keep_view();  // before the refresher may build again
       builder.skip_device(device);
       refresh::RefreshOptions refresh_options;
       refresh_options.log = [&log](const std::string& message) { log.write(message); };
@@ -243,6 +244,7 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   }
   reporter.ready(line);
   on_ready();
+  if (args.no_watch) builder.keep_view();  // nothing else builds: the view is served
   const int rc = server.run();
   signals.finished();
   if (tracer) {

@@ -16,6 +16,7 @@ FileLayout::FileLayout(const render::TagPlan& plan, uint64_t original_size)
   text_view_start_.reserve(plan.insertions.size());
   added_before_.reserve(plan.insertions.size() + 1);
   added_before_.push_back(0);
+  texts_.reserve(plan.added_bytes());  // one allocation, not one per doubling
   for (const render::Insertion& insertion : plan.insertions) {
     offsets_.push_back(insertion.offset);
     text_view_start_.push_back(insertion.offset + texts_.size());

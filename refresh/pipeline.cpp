@@ -103,8 +103,12 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
   prepared.plans = render::plans_by_path(graph, prepared.choice);
   if (options.plan_maps) prepared.maps = render::plan_maps_by_path(graph, prepared.choice);
   if (options.cache != nullptr && prepared.analysis.key && !options.plan_maps) {
-    options.cache->store_derived(view_key(*prepared.analysis.key, options.view),
-                                 encode_view(prepared));
+    const analysis::ResolutionKey key = view_key(*prepared.analysis.key, options.view);
+    if (options.defer_view_record) {
+      prepared.unsaved_view = key;
+    } else {
+      options.cache->store_derived(key, encode_view(view_parts(prepared)));
+    }
   }
   if (options.cache != nullptr && prepared.analysed) options.cache->flush();
   return prepared;

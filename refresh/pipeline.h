@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct PipelineOptions {
   // Kept by a caller that analyses one tree again and again (the refresher): see
   // AnalysisOptions::survey_memo.
   analysis::SurveyMemo* survey_memo = nullptr;
+  // The rendered view is not written to the cache here: Prepared::unsaved_view says under which
+  // key the caller keeps it once it is served (SnapshotBuilder::keep_view), off the latency path.
+  bool defer_view_record = false;
 };
 
 // What analysis needs to serve `view`: nothing under view none (it tags nothing), the dense
@@ -57,12 +61,14 @@ struct Prepared {
   render::ViewChoice choice;  // only its reason when the view came from the cache
   render::PlansByPath plans;  // non-empty plans, by path
   render::PlanMapsByPath maps;  // with options.plan_maps only
+  // With options.defer_view_record: the key the rendered view may be kept under (view_record.h).
+  std::optional<analysis::ResolutionKey> unsaved_view;
 };
 
 // Analyses `tree` as options.view needs (not at all for view none unless plan maps are asked
 // for), chooses the view and renders every file's tag plan (and plan map). With a cache, the
 // rendered view of an unchanged tree is loaded whole instead (view_record.h), and a view
-// rendered here is kept for the next run.
+// rendered here is kept for the next run (or left to the caller: defer_view_record).
 Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& options);
 
 // The tag plan of `path` (repository-relative), or nullptr when the file is served unchanged.

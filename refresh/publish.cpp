@@ -15,6 +15,7 @@ RebuildFn rebuild_and_publish(SnapshotBuilder& builder, fs::Server& server) {
         return std::nullopt;
       }
       if (server.replace_snapshot(built.snapshot, mutations)) {
+        builder.keep_view();
         return describe(built);
       }
       builder.forget_published();

@@ -14,6 +14,7 @@
 
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
+#include "refresh/view_record.h"
 
 namespace anchorfs::refresh {
 
@@ -120,7 +121,10 @@ Built SnapshotBuilder::build() {
     }
     options.plan_maps = options_.plan_maps;
     options.survey_memo = &survey_memo_;
+    options.defer_view_record = true;
     Prepared prepared = prepare(tree, options);
+    unsaved_view_ = prepared.unsaved_view;
+    previous_analysed_files_ = prepared.analysed_files;
     previous_plans_ = std::move(prepared.plans);
     if (options_.plan_maps) previous_maps_ = std::move(prepared.maps);
     built.analysed = prepared.analysed;
@@ -151,6 +155,16 @@ Built SnapshotBuilder::build() {
   previous_.snapshot = built.snapshot;
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;
+}
+
+void SnapshotBuilder::keep_view() {
+  if (!unsaved_view_ || options_.cache == nullptr) return;
+  options_.cache->store_derived(
+      *unsaved_view_,
+      encode_view({previous_.stats, previous_analysed_files_, previous_.entities, previous_.edges,
+                   previous_.view_reason, previous_.skipped_files, previous_plans_}));
+  options_.cache->flush();
+  unsaved_view_.reset();
 }
 
 std::string describe(const Built& built) {

@@ -63,6 +63,10 @@ class SnapshotBuilder {
   // (the repository vanished, a file changed under the scan so a plan no longer fits); the caller
   // retries.
   Built build();
+  // Writes the rendered view of the last analysis to the cache (view_record.h), if it is not
+  // there yet: called once that view is served, so neither a mount nor a refresh waits for it.
+  // From the thread that calls build().
+  void keep_view();
 
   // From now on, never enter directories on `device` (the mount serving this tree, should it be
   // reachable from inside it). Call between builds.
@@ -81,6 +85,8 @@ class SnapshotBuilder {
   std::pair<uint64_t, uint64_t> previous_tree_signature_{0, 0};  // every entry
   analysis::SurveyMemo survey_memo_;  // what the last analysis read, for the next to skip
   render::PlansByPath previous_plans_;
+  std::optional<analysis::ResolutionKey> unsaved_view_;  // of previous_plans_
+  size_t previous_analysed_files_ = 0;
   render::PlanMapsByPath previous_maps_;
   Built previous_;
 };

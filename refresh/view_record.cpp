@@ -42,24 +42,28 @@ analysis::ResolutionKey view_key(const analysis::ResolutionKey& analysis,
   return {h.low64, h.high64};
 }
 
-std::string encode_view(const Prepared& prepared) {
+ViewParts view_parts(const Prepared& prepared) {
+  return {prepared.analysis.stats, prepared.analysed_files, prepared.entities, prepared.edges,
+          prepared.choice.reason,  prepared.analysis.skipped, prepared.plans};
+}
+
+std::string encode_view(const ViewParts& view) {
   analysis::ByteWriter w;
   w.raw(kMagic);
   w.u64(kViewFormatVersion);
-  const analysis::AnalysisStats& stats = prepared.analysis.stats;
-  w.u64(stats.source_files);
-  w.u64(stats.lines);
-  w.u64(prepared.analysed_files);
-  w.u64(prepared.entities);
-  w.u64(prepared.edges);
-  w.str(prepared.choice.reason);
-  w.u64(prepared.analysis.skipped.size());
-  for (const analysis::SkippedFile& skipped : prepared.analysis.skipped) {
+  w.u64(view.stats.source_files);
+  w.u64(view.stats.lines);
+  w.u64(view.analysed_files);
+  w.u64(view.entities);
+  w.u64(view.edges);
+  w.str(view.reason);
+  w.u64(view.skipped.size());
+  for (const analysis::SkippedFile& skipped : view.skipped) {
     w.str(skipped.path);
     w.str(skipped.reason);
   }
-  w.u64(prepared.plans.size());
-  for (const auto& [path, plan] : prepared.plans) {
+  w.u64(view.plans.size());
+  for (const auto& [path, plan] : view.plans) {
     w.str(path);
     w.u64(plan.insertions.size());
     uint64_t previous = 0;

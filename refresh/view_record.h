@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/fact_cache.h"
 #include "refresh/pipeline.h"
@@ -19,7 +20,17 @@ analysis::ResolutionKey view_key(const analysis::ResolutionKey& analysis,
 
 // What a prepared run serves and reports: statistics, skipped files, entity and edge counts, the
 // view's reason and every plan (no graph, no plan maps).
-std::string encode_view(const Prepared& prepared);
+struct ViewParts {
+  const analysis::AnalysisStats& stats;
+  size_t analysed_files;
+  size_t entities;
+  size_t edges;
+  const std::string& reason;
+  const std::vector<analysis::SkippedFile>& skipped;
+  const render::PlansByPath& plans;
+};
+ViewParts view_parts(const Prepared& prepared);
+std::string encode_view(const ViewParts& view);
 // The same back, as a graph cache hit reports it (stats.graph_from_cache); nullopt for anything
 // malformed or of another format version.
 std::optional<Prepared> decode_view(std::string_view bytes);

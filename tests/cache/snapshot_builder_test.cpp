@@ -50,6 +50,22 @@ TEST_F(SnapshotBuilderTest, FirstBuildTagsTheRepository) {
   EXPECT_NE(describe(built).find("3 source files"), std::string::npos) << describe(built);
 }
 
+// The builder leaves the rendered view to keep_view() (called once the view is served): the
+// next mount of the unchanged tree then loads it, serving the same bytes.
+TEST_F(SnapshotBuilderTest, KeptViewServesTheNextMountTheSameBytes) {
+  SnapshotBuilder first(options_);
+  const Built cold = first.build();
+  first.keep_view();
+  SnapshotBuilder second(options_);
+  const Built warm = second.build();
+  EXPECT_TRUE(warm.stats.graph_from_cache);
+  EXPECT_EQ(warm.entities, cold.entities);
+  EXPECT_EQ(warm.edges, cold.edges);
+  for (const char* path : {"pkg/a.py", "pkg/b.py", "pkg/__init__.py", "README.md"}) {
+    EXPECT_EQ(served_bytes(*warm.snapshot, path), served_bytes(*cold.snapshot, path)) << path;
+  }
+}
+
 TEST_F(SnapshotBuilderTest, ViewNoneServesTheTreeWithoutAnalysingIt) {
   options_.view.view = render::View::None;
   SnapshotBuilder builder(options_);
