@@ -628,6 +628,11 @@ class Extractor {
                  : std::string();
     }
     if (type == "cast_expression") return declared_type(by_field(node, fields().type), scope);
+    if (type == "method_invocation") {
+      // Typed by resolution through the callee's declared result, as a receiver is.
+      const std::string chain = receiver_name(node, bytes_);
+      return chain.empty() ? std::string() : "call:" + chain;
+    }
     if (depth >= kMaxReceiverCalls) return {};
     if (type == "unary_expression") {
       // A negated or unary-plus numeric literal keeps the literal's type.

@@ -194,6 +194,12 @@ class CallResolver {
       if (c == kNone) return {};
       return {StaticType::Kind::Reference, types_.fqn(c), true, c, 0};
     }
+    if (written.starts_with("call:")) {
+      bool skip_self = false;
+      const uint32_t type = receiver_type(file, scope, written.substr(5), skip_self);
+      if (type == kNone) return {};
+      return {StaticType::Kind::Reference, types_.fqn(type), true, type, 0};
+    }
     if (!written.starts_with("var:")) return overloads_.written_type(file, scope, written);
     // A variable: its declared type, looked up as a receiver's is; `x.f`, `this.f`: field f of
     // x's type.
