@@ -486,6 +486,7 @@ class Extractor {
     record_type_parameters(node, d);
     code::Definition& def = facts_.definitions[d];
     def.exported = has_modifier(node, "public", bytes_);
+    def.private_scope = has_modifier(node, "private", bytes_);
     const TSNode parameters = by_field(node, fields().parameters);
     if (type == "compact_constructor_declaration") {
       if (scope < record_components_.size()) def.parameter_types = record_components_[scope];
