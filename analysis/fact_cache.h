@@ -60,7 +60,7 @@ class FactCache {
 
   // What a caller derived from a whole analysis (the rendered view), under a key it derives from
   // the analysis's resolution key: a warm start then loads neither facts nor the analysis. Like
-  // aliases: optional, local to this machine, not graph lookups.
+  // aliases: optional and local to this machine.
   virtual std::optional<std::string> load_derived(const ResolutionKey& /*key*/) {
     return std::nullopt;
   }

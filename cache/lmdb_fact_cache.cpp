@@ -589,7 +589,15 @@ void LmdbFactCache::store_alias(const analysis::ResolutionKey& alias, std::strin
 }
 
 std::optional<std::string> LmdbFactCache::load_derived(const analysis::ResolutionKey& key) {
-  return load_local(derived_namespace(), key);
+  std::optional<std::string> derived = load_local(derived_namespace(), key);
+  if (derived) {
+    // The whole analysis was reused (through what was derived from it): a graph hit. A miss is
+    // not counted: the graph lookup that follows it is.
+    const sync::MutexLock lock(pending_mutex_);
+    ++unflushed_.graph_hits;
+    ++total_.graph_hits;
+  }
+  return derived;
 }
 
 void LmdbFactCache::store_derived(const analysis::ResolutionKey& key, std::string_view bytes) {
