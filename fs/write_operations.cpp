@@ -225,6 +225,13 @@ void store_and_reply(fuse_req_t req, ServerState& state, fuse_file_info* fi, boo
         (datasync ? ::fdatasync(file->fd) : ::fsync(file->fd)) != 0) {
       return reply_error(req, errno);
     }
+    // A stage stored in place (fs/store.h) was not synced, nor one stored by an earlier close.
+    if (sync && file->kind == OpenFile::Kind::Staged && target) {
+      UniqueFd stored(open_source(state.root()->fd, *target));
+      if (stored.get() >= 0 && (datasync ? ::fdatasync(stored.get()) : ::fsync(stored.get())) != 0) {
+        return reply_error(req, errno);
+      }
+    }
   }
   if (changed) {
     // No directory lock is held for a close or an fsync: the kernel can drop the old names now,
