@@ -78,13 +78,15 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> swap_in(
   std::shared_ptr<const Generation> previous = state.current();
   const Snapshot& current = previous->snapshot();
   const uint64_t own_device = state.own_device.load();
+  std::vector<uint32_t> origin;
   std::shared_ptr<const Snapshot> patched =
-      touched ? patch_snapshot(current, *touched, moves, own_device) : nullptr;
+      touched ? patch_snapshot(current, *touched, moves, own_device, origin) : nullptr;
   if (!patched) {
-    patched = rebase_snapshot(current, analysis::scan_tree(current.root(), {.skip_device = own_device}),
-                              moves);
+    origin.clear();
+    patched = rebase_snapshot(
+        current, analysis::scan_tree(current.root(), {.skip_device = own_device}), moves);
   }
-  auto next = std::make_shared<const Generation>(std::move(patched), *previous, moves);
+  auto next = std::make_shared<const Generation>(std::move(patched), *previous, moves, origin);
   Invalidations changed = diff_generations(*previous, *next);
   state.inodes.swap(next, changed.dropped);
   state.mutations.fetch_add(1);

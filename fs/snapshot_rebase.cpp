@@ -118,7 +118,8 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
 std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                std::span<const std::string> touched,
                                                std::span<const PathMove> moves,
-                                               uint64_t skip_device) {
+                                               uint64_t skip_device,
+                                               std::vector<uint32_t>& origin) {
   std::vector<std::string> paths(touched.begin(), touched.end());
   for (const PathMove& move : moves) {
     const std::optional<uint32_t> from = current.find(move.from);
@@ -129,7 +130,6 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
   for (const std::string& path : paths) {
     if (reaches_git_overlays(current, path)) return nullptr;
   }
-  std::vector<uint32_t> origin;
   std::optional<analysis::SourceTree> tree =
       analysis::rescan_paths(current.tree(), paths, {.skip_device = skip_device}, &origin);
   if (!tree) return nullptr;
@@ -139,13 +139,11 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
   files.options = current.git_view();
   for (uint32_t i = 0; i < tree->entries.size(); ++i) {
     const analysis::TreeEntry& entry = tree->entries[i];
+    // What the entry was: the entry it was renamed from, else the one at its path.
     uint32_t was = origin[i];
-    if (was == analysis::kNoOrigin && !moves.empty()) {
+    if (!moves.empty()) {
       const std::string before = path_before_moves(entry.path, moves);
-      if (before == entry.path) continue;
-      const std::optional<uint32_t> found = current.find(before);
-      if (!found) continue;
-      was = *found;
+      if (before != entry.path) was = current.find(before).value_or(analysis::kNoOrigin);
     }
     if (was == analysis::kNoOrigin) continue;
     // An overlay of the view's `.git` whose path no change touched: served as it was.

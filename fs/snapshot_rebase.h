@@ -5,6 +5,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "analysis/source_tree.h"
 #include "fs/generation.h"
@@ -25,10 +26,12 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
 // analysis::rescan_paths. Null when the change reaches what only a whole rescan rebuilds: the view's
 // `.git` overlays (an index, config or info/attributes git renamed over, a repository made or
 // removed), a renamed directory, a tagged file renamed to a name the view's filter does not cover
-// yet. Then call rebase_snapshot with a full scan.
+// yet. Then call rebase_snapshot with a full scan. `origin` receives, for each entry of the
+// result, the entry of `current` at its path (analysis::rescan_paths; for Generation).
 std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                std::span<const std::string> touched,
                                                std::span<const PathMove> moves,
-                                               uint64_t skip_device);
+                                               uint64_t skip_device,
+                                               std::vector<uint32_t>& origin);
 
 }  // namespace anchorfs::fs
