@@ -226,6 +226,10 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     // memory: nothing to verify).
     int error = 0;
     if (!source_for(state, ino, *served->entry, error)) {
+      // A retired version that no longer is the file on disk was reached through a name whose
+      // invalidation is still queued (git's link(tmp, obj) then unlink(tmp) moves obj's ctime
+      // on): ESTALE makes open(2) look the name up again and open the file it names now.
+      if (served->retired) error = ESTALE;
       return static_cast<void>(fuse_reply_err(req, error));
     }
     // What this reader gets may be written back after a re-tag: the store aligns with it.

@@ -41,6 +41,8 @@ std::string serialize(const CodeFacts& facts, std::string_view magic) {
     out.u64(d.exported);
     out.u64(d.arity);
     out.u64(d.variadic);
+    out.u64(d.parameter_types.size());
+    for (const std::string& type : d.parameter_types) out.str(type);
   }
   out.u64(facts.imports.size());
   for (const Import& i : facts.imports) {
@@ -59,6 +61,8 @@ std::string serialize(const CodeFacts& facts, std::string_view magic) {
     out.str(c.name);
     out.u64(c.line);
     out.u64(c.arity);
+    out.u64(c.argument_types.size());
+    for (const std::string& type : c.argument_types) out.str(type);
   }
   out.u64(facts.typed_names.size());
   for (const TypedName& t : facts.typed_names) {
@@ -136,6 +140,8 @@ std::unique_ptr<CodeFacts> deserialize(std::string_view bytes, std::string_view 
     d.exported = in.boolean();
     d.arity = in.u32();
     d.variadic = in.boolean();
+    d.parameter_types.resize(in.count());
+    for (std::string& type : d.parameter_types) type = in.str();
     if (!in.ok()) return nullptr;
   }
   facts->imports.resize(in.count());
@@ -157,6 +163,8 @@ std::unique_ptr<CodeFacts> deserialize(std::string_view bytes, std::string_view 
     c.name = in.str();
     c.line = in.u32();
     c.arity = in.u32();
+    c.argument_types.resize(in.count());
+    for (std::string& type : c.argument_types) type = in.str();
   }
   facts->typed_names.resize(in.count());
   for (TypedName& t : facts->typed_names) {

@@ -33,6 +33,10 @@ struct Definition {
   // language overloads by arity, resolution picks among same-named functions with it.
   uint32_t arity = 0;
   bool variadic = false;
+  // Each parameter's type as written, generic arguments removed (a variadic one's element type),
+  // "" where the front end cannot tell it; empty where the language overloads by arity only.
+  // Resolution picks among overloads of one arity with them.
+  std::vector<std::string> parameter_types{};
 
   friend bool operator==(const Definition&, const Definition&) = default;
 };
@@ -65,6 +69,10 @@ struct Call {
   std::string name;
   uint32_t line = 1;
   uint32_t arity = 0;  // the number of arguments written
+  // Each argument's static type where it is evident from the code around it, in a form the
+  // language's resolver reads (a type as written, a variable whose declared type it looks up),
+  // "" where it is not; empty where the language records none.
+  std::vector<std::string> argument_types{};
 
   friend bool operator==(const Call&, const Call&) = default;
 };

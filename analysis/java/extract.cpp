@@ -3,6 +3,7 @@
 #include "analysis/java/extract.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,8 +31,11 @@ struct FieldIds {
   TSFieldId element;
   TSFieldId field;
   TSFieldId interfaces;
+  TSFieldId left;
   TSFieldId name;
   TSFieldId object;
+  TSFieldId operand;
+  TSFieldId operator_;
   TSFieldId parameters;
   TSFieldId right;
   TSFieldId scope;
@@ -44,10 +48,11 @@ struct FieldIds {
 const FieldIds& fields() {
   static const FieldIds ids = [] {
     auto id = [](std::string_view name) { return code::field_id(tree_sitter_java(), name); };
-    return FieldIds{id("arguments"),  id("body"),       id("constructor"),     id("dimensions"),
-                    id("element"),    id("field"),      id("interfaces"),      id("name"),
-                    id("object"),     id("parameters"), id("right"),           id("scope"),
-                    id("superclass"), id("type"),       id("type_parameters"), id("value")};
+    return FieldIds{id("arguments"),  id("body"),      id("constructor"), id("dimensions"),
+                    id("element"),    id("field"),     id("interfaces"),  id("left"),
+                    id("name"),       id("object"),    id("operand"),     id("operator"),
+                    id("parameters"), id("right"),     id("scope"),       id("superclass"),
+                    id("type"),       id("type_parameters"), id("value")};
   }();
   return ids;
 }
@@ -382,19 +387,32 @@ class Extractor {
     return static_cast<uint32_t>(facts_.definitions.size() - 1);
   }
 
+  // A definition's type parameters with their erasures (the first bound as written,
+  // "java.lang.Object" when unbounded).
   void record_type_parameters(TSNode node, uint32_t definition) {
     const TSNode parameters = by_field(node, fields().type_parameters);
     if (ts_node_is_null(parameters)) return;
     for (uint32_t i = 0; i < ts_node_named_child_count(parameters); ++i) {
       const TSNode parameter = ts_node_named_child(parameters, i);
       if (type_of(parameter) != "type_parameter") continue;
+      std::string name;
+      std::string erasure = "java.lang.Object";
       for (uint32_t j = 0; j < ts_node_named_child_count(parameter); ++j) {
         const TSNode part = ts_node_named_child(parameter, j);
-        if (type_of(part) == "type_identifier") {
-          type_parameters_[definition].emplace_back(text_of(part, bytes_));
-          break;
+        if (type_of(part) == "type_identifier" && name.empty()) {
+          name = std::string(text_of(part, bytes_));
+        } else if (type_of(part) == "type_bound" && ts_node_named_child_count(part) > 0) {
+          // `T extends A & B`: A alone would accept what B rejects.
+          erasure = named_count_without_comments(part) == 1
+                        ? type_name(ts_node_named_child(part, 0), bytes_)
+                        : std::string();
         }
       }
+      if (!name.empty()) type_parameters_[definition].push_back({name, erasure});
+    }
+    // A bound naming a type parameter (`<T, U extends T>`) is not evident.
+    for (auto& [name, erasure] : type_parameters_[definition]) {
+      if (type_variable(erasure, definition).has_value()) erasure.clear();
     }
   }
 
@@ -445,8 +463,16 @@ class Extractor {
         const TSNode component = ts_node_named_child(components, i);
         if (!is_comment(component)) declared_variable(component, d);
       }
-      record_components_.resize(facts_.definitions.size(), 0);
-      record_components_[d] = named_count_without_comments(components);
+      record_components_.resize(facts_.definitions.size());
+      for (uint32_t i = 0; i < ts_node_named_child_count(components); ++i) {
+        const TSNode component = ts_node_named_child(components, i);
+        if (is_comment(component)) continue;
+        const bool plain = type_of(component) == "formal_parameter" && !variable_dimensions(component);
+        const std::string written = plain ? type_name(by_field(component, fields().type), bytes_)
+                                          : std::string();
+        record_components_[d].push_back(type_variable(written, d).has_value() ? std::string()
+                                                                               : written);
+      }
     }
     push(by_field(node, fields().body), d);
   }
@@ -462,14 +488,18 @@ class Extractor {
     def.exported = has_modifier(node, "public", bytes_);
     const TSNode parameters = by_field(node, fields().parameters);
     if (type == "compact_constructor_declaration") {
-      def.arity = scope < record_components_.size() ? record_components_[scope] : 0;
+      if (scope < record_components_.size()) def.parameter_types = record_components_[scope];
+      def.arity = static_cast<uint32_t>(def.parameter_types.size());
     } else {
       for (uint32_t i = 0; i < ts_node_named_child_count(parameters); ++i) {
         const TSNode parameter = ts_node_named_child(parameters, i);
-        const std::string_view parameter_type = type_of(parameter);
-        if (parameter_type != "formal_parameter" && parameter_type != "spread_parameter") continue;
+        const std::string_view kind = type_of(parameter);
+        if (kind != "formal_parameter" && kind != "spread_parameter") continue;
         ++def.arity;
-        def.variadic = parameter_type == "spread_parameter";
+        def.variadic = kind == "spread_parameter";
+        def.parameter_types.push_back(variable_dimensions(parameter)
+                                          ? std::string()
+                                          : parameter_type(spread_element(parameter), d));
       }
     }
     if (!constructor) {
@@ -549,20 +579,143 @@ class Extractor {
     call.receiver = std::move(receiver);
     call.name = std::move(name);
     call.line = line_of(node);
-    call.arity = ts_node_is_null(arguments) ? 0 : named_count_without_comments(arguments);
+    if (!ts_node_is_null(arguments)) {
+      const uint32_t n = ts_node_named_child_count(arguments);
+      for (uint32_t i = 0; i < n; ++i) {
+        const TSNode argument = ts_node_named_child(arguments, i);
+        if (!is_comment(argument)) call.argument_types.push_back(argument_type(argument, scope));
+      }
+    }
+    call.arity = static_cast<uint32_t>(call.argument_types.size());
     facts_.calls.push_back(std::move(call));
   }
 
-  // A declared type, or "" when it names a type parameter of an enclosing definition.
-  std::string declared_type(TSNode type, uint32_t scope) {
-    std::string name = type_name(type, bytes_);
+  // An argument's static type where the expression shows it (see extract.h), else "".
+  std::string argument_type(TSNode node, uint32_t scope, int depth = 0) const {
+    std::string_view type = type_of(node);
+    while (type == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
+      node = ts_node_named_child(node, 0);
+      type = type_of(node);
+    }
+    if (type == "decimal_integer_literal" || type == "hex_integer_literal" ||
+        type == "octal_integer_literal" || type == "binary_integer_literal") {
+      const std::string_view text = text_of(node, bytes_);
+      return text.ends_with('l') || text.ends_with('L') ? "long" : "int";
+    }
+    if (type == "decimal_floating_point_literal" || type == "hex_floating_point_literal") {
+      const std::string_view text = text_of(node, bytes_);
+      return text.ends_with('f') || text.ends_with('F') ? "float" : "double";
+    }
+    if (type == "character_literal") return "char";
+    if (type == "true" || type == "false") return "boolean";
+    if (type == "string_literal") return "java.lang.String";
+    if (type == "null_literal") return "null";
+    if (type == "this") return "this";
+    if (type == "identifier") return "var:" + std::string(text_of(node, bytes_));
+    if (type == "field_access") {
+      const TSNode object = by_field(node, fields().object);
+      const TSNode field = by_field(node, fields().field);
+      if ((type_of(object) == "identifier" || type_of(object) == "this") &&
+          type_of(field) == "identifier") {
+        return "var:" + std::string(text_of(object, bytes_)) + "." +
+               std::string(text_of(field, bytes_));
+      }
+      return {};
+    }
+    if (type == "object_creation_expression") {
+      return ts_node_is_null(value_class_body(node))
+                 ? declared_type(by_field(node, fields().type), scope)
+                 : std::string();
+    }
+    if (type == "cast_expression") return declared_type(by_field(node, fields().type), scope);
+    if (depth >= kMaxReceiverCalls) return {};
+    if (type == "unary_expression") {
+      // A negated or unary-plus numeric literal keeps the literal's type.
+      const std::string_view op = text_of(by_field(node, fields().operator_), bytes_);
+      const std::string operand = argument_type(by_field(node, fields().operand), scope, depth + 1);
+      const bool numeric = operand == "int" || operand == "long" || operand == "float" ||
+                           operand == "double";
+      return (op == "-" || op == "+") && numeric &&
+                     type_of(by_field(node, fields().operand)).ends_with("literal")
+                 ? operand
+                 : std::string();
+    }
+    if (type == "binary_expression" && text_of(by_field(node, fields().operator_), bytes_) == "+") {
+      // String concatenation: a `+` with a string literal (or another concatenation) on a side.
+      for (const TSNode side : {by_field(node, fields().left), by_field(node, fields().right)}) {
+        const std::string_view side_type = type_of(side);
+        if ((side_type == "string_literal" || side_type == "binary_expression") &&
+            argument_type(side, scope, depth + 1) == "java.lang.String") {
+          return "java.lang.String";
+        }
+      }
+    }
+    return {};
+  }
+
+  // A formal or spread parameter's type node (a spread parameter's is its element type).
+  static TSNode spread_element(TSNode parameter) {
+    if (type_of(parameter) == "formal_parameter") return by_field(parameter, fields().type);
+    for (uint32_t i = 0; i < ts_node_named_child_count(parameter); ++i) {
+      const TSNode child = ts_node_named_child(parameter, i);
+      const std::string_view type = type_of(child);
+      if (type != "modifiers" && type != "annotation" && type != "marker_annotation" &&
+          type != "variable_declarator" && !is_comment(child)) {
+        return child;
+      }
+    }
+    return TSNode{};
+  }
+
+  // `int a[]`: brackets after the name make an array the type node does not show.
+  static bool variable_dimensions(TSNode parameter) {
+    if (type_of(parameter) == "formal_parameter") {
+      return !ts_node_is_null(by_field(parameter, fields().dimensions));
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(parameter); ++i) {
+      const TSNode child = ts_node_named_child(parameter, i);
+      if (type_of(child) == "variable_declarator" &&
+          !ts_node_is_null(by_field(child, fields().dimensions))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A declared type as written; a type variable's is written "<ERASURE>" (its bound, with any
+  // array brackets after it), or "" when the erasure is not evident.
+  std::string declared_type(TSNode type, uint32_t scope) const {
+    std::string written = type_name(type, bytes_);
+    return type_variable(written, scope).value_or(std::move(written));
+  }
+  // "<ERASURE>[]..." when `written`'s element type is a type parameter of `scope` or around it.
+  std::optional<std::string> type_variable(std::string_view written, uint32_t scope) const {
+    const std::string_view element = element_of(written);
     for (uint32_t d = scope;; d = facts_.definitions[d].parent) {
-      for (const std::string& parameter : type_parameters_[d]) {
-        if (parameter == name) return {};
+      for (const auto& [parameter, erasure] : type_parameters_[d]) {
+        if (parameter != element) continue;
+        if (erasure.empty()) return std::string();
+        return "<" + erasure + ">" + std::string(written.substr(element.size()));
       }
       if (d == 0) break;
     }
-    return name;
+    return std::nullopt;
+  }
+  static std::string_view element_of(std::string_view written) {
+    while (written.ends_with("[]")) written.remove_suffix(2);
+    return written;
+  }
+
+  // A method's parameter type for choosing among overloads: as written; a type parameter of the
+  // method itself as "<ERASURE>"; one of an enclosing class is not evident (""), since the
+  // receiver's type arguments replace it.
+  std::string parameter_type(TSNode type, uint32_t method) const {
+    const std::string written = type_name(type, bytes_);
+    const std::string_view element = element_of(written);
+    for (const auto& [parameter, erasure] : type_parameters_[method]) {
+      if (parameter == element) return type_variable(written, method).value_or(std::string());
+    }
+    return type_variable(written, method).has_value() ? std::string() : written;
   }
 
   void add_typed(uint32_t scope, TSNode name, std::string type) {
@@ -645,9 +798,11 @@ class Extractor {
   code::CodeFacts& facts_;
   std::vector<Frame> stack_;
   TSTreeCursor cursor_{};
-  std::vector<std::vector<std::string>> type_parameters_;  // by definition
+  // By definition: its type parameters (name, erasure).
+  std::vector<std::vector<std::pair<std::string, std::string>>> type_parameters_;
   std::vector<uint32_t> anonymous_counts_{0};              // by definition
-  std::vector<uint32_t> record_components_;                // by definition (records only)
+  // By definition (records only): its components' types, as a compact constructor's parameters.
+  std::vector<std::vector<std::string>> record_components_;
 };
 
 }  // namespace

@@ -28,6 +28,13 @@ namespace anchorfs::analysis::java {
 //   `this(...)` / `super(...)` Construct named "this" / "super"; an enum constant's arguments
 //   Construct named after the enum. Other receivers (an array element, a call on an instance
 //   creation or a cast) are not recorded. Calls in lambdas belong to the enclosing definition.
+//   Argument types: a literal's ("int", "long", "float", "double", "char", "boolean",
+//   "java.lang.String", "null"; a negated numeric literal too), a string concatenation's
+//   ("java.lang.String"), `new T(..)`'s and a cast's written type, "this", "var:x" for a name
+//   (resolution looks up its declared type), "" for anything else.
+// - Parameter types as written (a variadic one's element type); a method's own type parameter
+//   is written as its erasure (its first bound, "java.lang.Object" without one); a class's type
+//   parameter and `int a[]` are ""; a compact constructor takes its record's component types.
 // - Typed names: fields (scope: their class), parameters, locals, resources, catch and for-each
 //   variables, pattern variables; a `var` local typed by `new T(...)`, or by a call written as a
 //   receiver is ("f(0)", "x.g(1)": its type ends with ')', which no type name does); "return"

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "analysis/java/overloads.h"
 #include "analysis/java/type_index.h"
 
 namespace anchorfs::analysis::java {
@@ -73,6 +76,33 @@ class Variables {
     return type;
   }
 
+  // The declarations of `name` directly in definition `scope` of `file`, when they all write one
+  // type: nullptr with `found` false when there is none, nullptr with `found` true when they
+  // disagree.
+  const code::TypedName* written_in(uint32_t file, uint32_t scope, std::string_view name,
+                                    bool& found) const {
+    const auto& names = types_.facts(file).typed_names;
+    const auto& order = sorted_[file];
+    auto it = std::lower_bound(order.begin(), order.end(), std::make_pair(scope, name),
+                               [&](uint32_t i, const std::pair<uint32_t, std::string_view>& key) {
+                                 return std::make_pair(names[i].scope,
+                                                       std::string_view(names[i].name)) < key;
+                               });
+    const code::TypedName* out = nullptr;
+    found = false;
+    for (; it != order.end() && names[*it].scope == scope && names[*it].name == name; ++it) {
+      if (found && (out == nullptr || out->type != names[*it].type)) return nullptr;
+      found = true;
+      out = &names[*it];
+    }
+    return out;
+  }
+
+  // The repository type a call chain written as a variable's type ("f(0)") resolves to.
+  uint32_t chain_type(uint32_t file, const code::TypedName& name) {
+    return type_of(file, static_cast<uint32_t>(&name - types_.facts(file).typed_names.data()));
+  }
+
   // Resolves every typed name once (so a file's uses of types through its package and
   // on-demand imports are all recorded, whether or not a call needs them).
   void resolve_all() {
@@ -106,7 +136,8 @@ class Variables {
 
 class CallResolver {
  public:
-  CallResolver(TypeIndex& types, Variables& variables) : types_(types), variables_(variables) {}
+  CallResolver(TypeIndex& types, Variables& variables)
+      : types_(types), variables_(variables), overloads_(types) {}
 
   // The callee of one call site, or kNone.
   uint32_t resolve(uint32_t file, const code::Call& call) {
@@ -143,12 +174,104 @@ class CallResolver {
     return false;
   }
 
+  // Each argument's static type, or nullopt when the call records none or none is evident.
+  using Arguments = std::optional<std::vector<StaticType>>;
+  Arguments argument_types(uint32_t file, const code::Call& call) {
+    if (call.argument_types.size() != call.arity || call.arity == 0) return std::nullopt;
+    std::vector<StaticType> out;
+    bool any = false;
+    for (const std::string& written : call.argument_types) {
+      out.push_back(argument_type(file, call.scope, written));
+      any = any || out.back().kind != StaticType::Kind::Unknown;
+    }
+    if (!any) return std::nullopt;
+    return out;
+  }
+
+  StaticType argument_type(uint32_t file, uint32_t scope, std::string_view written) {
+    if (written == "this") {
+      const uint32_t c = enclosing_class(file, scope);
+      if (c == kNone) return {};
+      return {StaticType::Kind::Reference, types_.fqn(c), true, c, 0};
+    }
+    if (!written.starts_with("var:")) return overloads_.written_type(file, scope, written);
+    // A variable: its declared type, looked up as a receiver's is; `x.f`, `this.f`: field f of
+    // x's type.
+    const std::string_view name = written.substr(4);
+    if (const size_t dot = name.find('.'); dot != std::string_view::npos) {
+      const std::string_view object = name.substr(0, dot);
+      const uint32_t type = object == "this" ? enclosing_class(file, scope)
+                                             : variable_type(file, scope, object);
+      if (type == kNone || type == Variables::kMissing) return {};
+      return field_declared_type(type, name.substr(dot + 1)).value_or(StaticType{});
+    }
+    for (uint32_t d = scope;;) {
+      const uint32_t g = types_.global(file, d);
+      if (d != 0 && types_.definition(g).kind == EntityKind::Class) {
+        std::optional<StaticType> field = field_declared_type(g, name);
+        if (field) return *field;
+        if (!types_.chain_complete(g)) return {};  // an unseen supertype may declare it
+      } else {
+        bool found = false;
+        const code::TypedName* declared = variables_.written_in(file, d, name, found);
+        if (found) return declared_type(file, declared);
+      }
+      if (d == 0) return {};
+      d = types_.facts(file).definitions[d].parent;
+    }
+  }
+
+  // The declared type of field `name` of `type` or a supertype; nullopt when none declares it.
+  std::optional<StaticType> field_declared_type(uint32_t type, std::string_view name) {
+    for (uint32_t t : types_.chain(type)) {
+      bool found = false;
+      const code::TypedName* declared =
+          variables_.written_in(types_.file_of(t), types_.local_of(t), name, found);
+      if (found) return declared_type(types_.file_of(t), declared);
+    }
+    return std::nullopt;
+  }
+
+  StaticType declared_type(uint32_t file, const code::TypedName* declared) {
+    if (declared == nullptr) return {};
+    if (!declared->type.ends_with(')')) {
+      return overloads_.written_type(file, declared->scope, declared->type);
+    }
+    const uint32_t type = variables_.chain_type(file, *declared);
+    if (type == kNone) return {};
+    return {StaticType::Kind::Reference, types_.fqn(type), true, type, 0};
+  }
+
+  // Among candidates of several arities or types, what the argument types select (see
+  // Overloads::select), when they decide.
+  std::optional<uint32_t> by_argument_types(std::span<const uint32_t> methods,
+                                            const Arguments& arguments) {
+    if (!arguments || methods.size() < 2) return std::nullopt;
+    std::vector<Candidate> candidates;
+    for (uint32_t m : methods) candidates.push_back(overloads_.candidate(m));
+    const Overloads::Selection selection = overloads_.select(candidates, *arguments);
+    if (!selection.decided) return std::nullopt;
+    return selection.method;
+  }
+
   // The method `name(arity arguments)` of `type` or, when it declares none of that arity, of the
-  // nearest supertype that does (breadth first, superclass before interfaces). Fixed-arity
-  // methods are preferred to variadic ones, as javac's first phases do. Several candidates of the
-  // same arity in one type (overloads by parameter type) give none.
-  uint32_t find_method(uint32_t type, std::string_view name, uint32_t arity, bool skip_self) {
+  // nearest supertype that does (breadth first, superclass before interfaces). Where the argument
+  // types are evident, they choose among every method of that name in the chain as javac does
+  // (JLS 15.12.2); otherwise fixed-arity methods are preferred to variadic ones, as javac's first
+  // phases do, and several candidates of the same arity in one type (overloads by parameter type)
+  // give none.
+  uint32_t find_method(uint32_t type, std::string_view name, uint32_t arity, bool skip_self,
+                       const Arguments& arguments = std::nullopt) {
     const std::vector<uint32_t> chain = types_.chain(type);
+    if (arguments) {
+      std::vector<uint32_t> methods;
+      for (size_t i = skip_self ? 1 : 0; i < chain.size(); ++i) {
+        for (uint32_t m : types_.children_named(chain[i], name)) {
+          if (is_method(types_.definition(m))) methods.push_back(m);
+        }
+      }
+      if (const auto chosen = by_argument_types(methods, arguments)) return *chosen;
+    }
     for (bool variadic_phase : {false, true}) {
       for (size_t i = skip_self ? 1 : 0; i < chain.size(); ++i) {
         uint32_t found = kNone;
@@ -158,7 +281,20 @@ class CallResolver {
           if (found != kNone) return kNone;
           found = m;
         }
-        if (found != kNone) return found;
+        if (found == kNone) continue;
+        // A supertype's method of that arity with other parameter types is an overload, not
+        // one `found` overrides: which one applies depends on the arguments.
+        const Candidate chosen = overloads_.candidate(found);
+        for (size_t j = i + 1; j < chain.size(); ++j) {
+          for (uint32_t m : types_.children_named(chain[j], name)) {
+            const code::Definition& def = types_.definition(m);
+            if (is_method(def) && accepts(def, arity, variadic_phase) &&
+                !Overloads::may_override(chosen, overloads_.candidate(m))) {
+              return kNone;
+            }
+          }
+        }
+        return found;
       }
     }
     return kNone;
@@ -170,7 +306,9 @@ class CallResolver {
   uint32_t unqualified(uint32_t file, const code::Call& call) {
     for (uint32_t c = enclosing_class(file, call.scope); c != kNone;
          c = enclosing_class(file, types_.definition(c).parent)) {
-      if (declares_method(c, call.name)) return find_method(c, call.name, call.arity, false);
+      if (declares_method(c, call.name)) {
+        return find_method(c, call.name, call.arity, false, argument_types(file, call));
+      }
       if (!types_.chain_complete(c)) return kNone;
     }
     for (bool on_demand : {false, true}) {
@@ -180,7 +318,7 @@ class CallResolver {
         }
         const uint32_t type = types_.by_fqn(import.source, file);
         if (type != kNone && declares_method(type, call.name)) {
-          return find_method(type, call.name, call.arity, false);
+          return find_method(type, call.name, call.arity, false, argument_types(file, call));
         }
       }
     }
@@ -304,14 +442,22 @@ class CallResolver {
     bool skip_self = false;
     const uint32_t type = receiver_type(file, call.scope, call.receiver, skip_self);
     if (type == kNone) return kNone;
-    return find_method(type, call.name, call.arity, skip_self);
+    return find_method(type, call.name, call.arity, skip_self, argument_types(file, call));
   }
 
   // A constructor of `type` taking `arity` arguments; a class or record declaring none gets the
   // edge itself (its implicit constructor has no definition of its own).
-  uint32_t constructor_of(uint32_t type, uint32_t arity) {
+  uint32_t constructor_of(uint32_t type, uint32_t arity, const Arguments& arguments) {
     const code::Definition& def = types_.definition(type);
     if (def.kind != EntityKind::Class) return kNone;
+    if (arguments) {
+      std::vector<uint32_t> constructors;
+      for (uint32_t c : types_.children_named(type, def.name)) {
+        const code::Definition& ctor = types_.definition(c);
+        if (ctor.kind == EntityKind::Function && ctor.role == "constructor") constructors.push_back(c);
+      }
+      if (const auto chosen = by_argument_types(constructors, arguments)) return *chosen;
+    }
     bool declared = false;
     for (bool variadic_phase : {false, true}) {
       uint32_t found = kNone;
@@ -333,18 +479,21 @@ class CallResolver {
     if (call.name == "this" || call.name == "super") {
       const uint32_t c = enclosing_class(file, call.scope);
       if (c == kNone) return kNone;
-      if (call.name == "this") return constructor_of(c, call.arity);
+      if (call.name == "this") return constructor_of(c, call.arity, argument_types(file, call));
       for (uint32_t base : types_.bases(c)) {
-        if (types_.definition(base).role == "class") return constructor_of(base, call.arity);
+        if (types_.definition(base).role == "class") {
+          return constructor_of(base, call.arity, argument_types(file, call));
+        }
       }
       return kNone;
     }
     const uint32_t type = types_.resolve_type(file, call.scope, call.name);
-    return type == kNone ? kNone : constructor_of(type, call.arity);
+    return type == kNone ? kNone : constructor_of(type, call.arity, argument_types(file, call));
   }
 
   TypeIndex& types_;
   Variables& variables_;
+  Overloads overloads_;
 };
 
 }  // namespace

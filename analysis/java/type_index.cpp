@@ -72,7 +72,8 @@ TypeIndex::TypeIndex(const ResolverInput& input) {
               });
   }
   // Fully qualified names of the types reachable by name: a chain of classes up to the file.
-  std::vector<std::string> qualified(total);
+  std::vector<std::string>& qualified = qualified_;
+  qualified.resize(total);
   for (uint32_t f = 0; f < files_.size(); ++f) {
     const code::CodeFacts& facts = *files_[f].facts;
     qualified[offsets_[f]] = facts.package;
@@ -119,11 +120,18 @@ uint32_t TypeIndex::by_fqn(std::string_view fqn, uint32_t from_file) const {
 }
 
 void TypeIndex::use(uint32_t file, uint32_t type) {
-  if (type != kNone && owner_[type] != file) uses_.emplace_back(file, owner_[type]);
+  if (type != kNone && owner_[type] != file && !quiet_) uses_.emplace_back(file, owner_[type]);
+}
+
+uint32_t TypeIndex::resolve_type_quietly(uint32_t file, uint32_t scope, std::string_view written) {
+  quiet_ = true;
+  const uint32_t type = resolve_type(file, scope, written);
+  quiet_ = false;
+  return type;
 }
 
 uint32_t TypeIndex::resolve_type(uint32_t file, uint32_t scope, std::string_view written) {
-  if (written.empty() || written.back() == ']') return kNone;
+  if (written.empty() || written.back() == ']' || written.front() == '<') return kNone;
   const size_t dot = written.find('.');
   uint32_t type = lexical_type(file, scope, written.substr(0, dot));
   if (type == kNone) {
@@ -161,13 +169,17 @@ uint32_t TypeIndex::lexical_type(uint32_t file, uint32_t scope, std::string_view
 
 uint32_t TypeIndex::file_level_type(uint32_t file, std::string_view name) {
   auto& memo = file_names_[file];
-  const auto it = memo.find(std::string(name));
-  if (it != memo.end()) return it->second;
-  bool implicit = false;
-  const uint32_t type = file_level_lookup(file, name, implicit);
-  if (implicit) use(file, type);
-  memo.emplace(std::string(name), type);
-  return type;
+  auto it = memo.find(std::string(name));
+  if (it == memo.end()) {
+    FileName found;
+    found.type = file_level_lookup(file, name, found.implicit);
+    it = memo.emplace(std::string(name), found).first;
+  }
+  if (it->second.implicit && !it->second.used && !quiet_) {
+    use(file, it->second.type);
+    it->second.used = true;
+  }
+  return it->second.type;
 }
 
 uint32_t TypeIndex::file_level_lookup(uint32_t file, std::string_view name, bool& implicit) {

@@ -41,10 +41,15 @@ class TypeIndex {
   // The type a name written in `file` at definition `scope` denotes, or kNone: "T", "Outer.Inner",
   // "com.x.T". Arrays and primitives denote no type.
   uint32_t resolve_type(uint32_t file, uint32_t scope, std::string_view written);
+  // The same without counting it as a use of the type (overload selection resolves parameter
+  // and argument types a file need not name: literals, erasures).
+  uint32_t resolve_type_quietly(uint32_t file, uint32_t scope, std::string_view written);
 
   // The type with this fully qualified name; among several (the same class in two source roots)
   // the one in `from_file`'s source root, else none.
   uint32_t by_fqn(std::string_view fqn, uint32_t from_file) const;
+  // A named type's fully qualified name; "" for local and anonymous classes.
+  const std::string& fqn(uint32_t type) const { return qualified_[type]; }
 
   // A type's resolved supertypes in declaration order (superclass first), and whether every
   // supertype up its chain resolved to a repository type.
@@ -81,7 +86,16 @@ class TypeIndex {
   std::vector<uint32_t> child_start_;
   std::vector<uint32_t> child_list_;
   std::unordered_map<std::string, std::vector<uint32_t>> by_fqn_;
-  std::vector<std::unordered_map<std::string, uint32_t>> file_names_;  // memo by file
+  std::vector<std::string> qualified_;  // by global id: package for a file, "" for no name
+  // A simple name's type at file level, and whether the file names it through its package, an
+  // on-demand import or java.lang (`implicit`), recorded as a use once asked for (`used`).
+  struct FileName {
+    uint32_t type = kNone;
+    bool implicit = false;
+    bool used = false;
+  };
+  std::vector<std::unordered_map<std::string, FileName>> file_names_;  // memo by file
+  bool quiet_ = false;  // resolving for overload selection: the file does not name the type
   enum class BaseState : uint8_t { Unresolved, InProgress, Done };
   std::vector<BaseState> base_state_;
   std::vector<std::vector<uint32_t>> bases_;

@@ -1,5 +1,6 @@
 // `anchorfs mount --writable` on a real git clone: the tools agents use to edit code, run inside
 // the mount, leave exactly their edit in the checkout, never a tag line; the view re-tags it.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -321,11 +322,43 @@ TEST_F(WritableMount, GitCheckoutFileRestoresTheCommittedBytes) {
   EXPECT_EQ(in_repo({"status", "--porcelain"}).out, "");
 }
 
-// Under --no-watch: with the live refresh on, a stash racing the refresh that re-tags the file
-// it rewrote has once read a loose object it had just written as corrupt (1 run in 24 of a loop
-// on a loaded machine; the object on disk was intact). Until that race is found, this test keeps
-// the refresh out of it; GitWritingThroughTheMountLeavesTheCheckoutsRepositoryConsistent covers
-// index and config writes with the refresh on.
+// git stores every object as create tmp_obj_*, write, close, link(tmp, obj), unlink(tmp), and
+// reads it back by name. The unlink moves obj's ctime, so obj becomes a new version; the kernel
+// may still hold obj's name for the version the link returned (its invalidation is queued) and
+// open that. Such an open must reach the file the name holds now, never fail: it once failed
+// with EIO (about 1 open in 70 here), which git reports as "loose object ... is corrupt".
+TEST_F(WritableMount, AnObjectLinkedThenUnlinkedUnderItsTemporaryNameOpensByItsName) {
+  mount({"--no-watch"});
+  const std::filesystem::path objects = std::filesystem::path(mnt_) / "objects";
+  ASSERT_TRUE(std::filesystem::create_directory(objects));
+  int failed_opens = 0;
+  std::string first_failure;
+  for (int i = 0; i < 300; ++i) {
+    const std::string tmp = objects / ("tmp_obj_" + std::to_string(i));
+    const std::string obj = objects / ("obj_" + std::to_string(i));
+    const std::string bytes(static_cast<size_t>(100 + i), static_cast<char>('a' + i % 26));
+    const int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+    ASSERT_GE(fd, 0) << std::strerror(errno);
+    ASSERT_EQ(::write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+    ASSERT_EQ(::close(fd), 0) << std::strerror(errno);
+    ASSERT_EQ(::link(tmp.c_str(), obj.c_str()), 0) << std::strerror(errno);
+    ASSERT_EQ(::unlink(tmp.c_str()), 0) << std::strerror(errno);
+    const int reader = ::open(obj.c_str(), O_RDONLY | O_CLOEXEC);
+    if (reader < 0) {
+      if (failed_opens++ == 0) first_failure = obj + ": " + std::strerror(errno);
+      continue;
+    }
+    std::string read_back(bytes.size() + 1, '\0');
+    const ssize_t n = ::read(reader, read_back.data(), read_back.size());
+    ::close(reader);
+    ASSERT_EQ(n, static_cast<ssize_t>(bytes.size())) << obj;
+    read_back.resize(bytes.size());
+    EXPECT_EQ(read_back, bytes) << obj;
+  }
+  EXPECT_EQ(failed_opens, 0) << "first: " << first_failure;
+}
+
+// Under --no-watch, so the view of a file git rewrote stays untagged (nothing re-analyses it).
 TEST_F(WritableMount, GitStashAndPopRoundTrip) {
   mount({"--no-watch"});
   const std::string edited = replaced(kCore, "f = e - 6", "f = e - 60");

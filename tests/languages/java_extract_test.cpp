@@ -141,11 +141,48 @@ TEST(JavaExtract, CallsAndTypedNames) {
   for (const code::TypedName& t : facts.typed_names) {
     typed.push_back(std::to_string(t.scope) + " " + t.name + ":" + t.type);
   }
-  // The type parameter T is not an evident type, nor are lambda parameters; `var` from a call
-  // is typed by resolution through the call's result.
-  EXPECT_EQ(typed, (std::vector<std::string>{"1 names:java.util.List", "1 item:",
+  // The type parameter T is written as its erasure, marked (no receiver type); lambda parameters
+  // have no evident type; `var` from a call is typed by resolution through the call's result.
+  EXPECT_EQ(typed, (std::vector<std::string>{"1 names:java.util.List", "1 item:<java.lang.Object>",
                                              "3 return:void", "3 z:Z", "3 w:W", "3 u:z.make(0)",
                                              "3 r:Runnable", "3 item:"}));
+}
+
+TEST(JavaExtract, ArgumentAndParameterTypesForOverloads) {
+  const code::CodeFacts facts = extract(
+      "class X<T> {\n"
+      "  <U, V extends Number> void m(int a, String[] b, T c, U d, V e, U[] f, long g[],\n"
+      "                             Object... rest) {}\n"
+      "  record R<E>(E e, int n) { R {} }\n"
+      "  void f(X<T> self) {\n"
+      "    m(1, -2L, 1.5, 2f, 'c', true, \"s\", null, \"a\" + k, k + 1, -k);\n"
+      "    m(this, self, new W<>(), (Q) self, (self), g(), new Object() {}, x[0], 0x1F, 1e3);\n"
+      "  }\n"
+      "}\n");
+  ASSERT_TRUE(facts.parsed_cleanly);
+  const code::Definition* m = named(facts, "m");
+  ASSERT_NE(m, nullptr);
+  // A method's own type parameters stand for their erasure (marked as type variables); the
+  // class's are not evident, nor is a C-style array.
+  EXPECT_EQ(m->parameter_types,
+            (std::vector<std::string>{"int", "String[]", "", "<java.lang.Object>", "<Number>",
+                                      "<java.lang.Object>[]", "", "Object"}));
+  const code::Definition* compact = nullptr;
+  for (const code::Definition& d : facts.definitions) {
+    if (d.role == "constructor" && d.name == "R") compact = &d;
+  }
+  ASSERT_NE(compact, nullptr);
+  EXPECT_EQ(compact->parameter_types, (std::vector<std::string>{"", "int"}));
+  std::vector<std::vector<std::string>> arguments;
+  for (const code::Call& c : facts.calls) {
+    if (c.name == "m") arguments.push_back(c.argument_types);
+  }
+  ASSERT_EQ(arguments.size(), 2u);
+  EXPECT_EQ(arguments[0], (std::vector<std::string>{"int", "long", "double", "float", "char",
+                                                    "boolean", "java.lang.String", "null",
+                                                    "java.lang.String", "", ""}));
+  EXPECT_EQ(arguments[1], (std::vector<std::string>{"this", "var:self", "W", "Q", "var:self", "",
+                                                    "", "", "int", "double"}));
 }
 
 bool untagged(const code::CodeFacts& facts) {

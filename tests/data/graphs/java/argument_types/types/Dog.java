@@ -1,0 +1,3 @@
+package types;
+
+class Dog extends Animal {}
