@@ -20,6 +20,7 @@
 #include "analysis/resolution_key.h"
 #include "analysis/source_files.h"
 #include "analysis/source_survey.h"
+#include "analysis/survey.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -185,11 +186,6 @@ std::optional<Analysis> cached_analysis(FactCache& cache, const ResolutionKey& k
   return analysis;
 }
 
-void store_survey(FactCache& cache, const ResolutionKey& alias,
-                  const std::vector<SourceState>& surveyed) {
-  if (const auto encoded = encode_survey(surveyed)) cache.store_alias(alias, *encoded);
-}
-
 // Builds the graph from every file's facts, in path order.
 void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
              std::vector<FileResult>& results, const AnalysisOptions& options, size_t concurrency,
@@ -275,51 +271,71 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   graph.labels.erase(std::unique(graph.labels.begin(), graph.labels.end()), graph.labels.end());
 }
 
+tbb::task_arena arena_for(const AnalysisOptions& options) {
+  return tbb::task_arena(options.threads == 0 ? tbb::task_arena::automatic
+                                              : static_cast<int>(options.threads));
+}
+
 }  // namespace
 
-Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
-  const auto parse_start = Clock::now();
-  const std::vector<SourceFile> sources = select_sources(tree);
-  const int concurrency =
-      options.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options.threads);
-  tbb::task_arena arena(concurrency);
-
+Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
+  const auto start = Clock::now();
+  Survey result;
+  result.sources = select_sources(tree);
   // With a cache, every source is surveyed (digested) first: if nothing resolution depends on
   // changed since a previous analysis, its result is reused whole and no facts are touched. A
   // tree whose every file still has the stat identity a previous survey saw finds that survey
   // under its stat alias, and files the memo knows are not read again either.
-  std::vector<SourceState> surveyed;
-  std::optional<ResolutionKey> key;
-  std::optional<ResolutionKey> alias_to_store;
-  if (options.cache != nullptr) {
-    const auto now = options.now();
-    const std::optional<ResolutionKey> alias = stat_alias_key(tree, sources, options, now);
-    std::optional<std::vector<SourceState>> aliased;
-    if (alias) {
-      if (const auto stored = options.cache->load_alias(*alias)) {
-        aliased = decode_survey(*stored, sources.size());
-      }
+  if (options.cache == nullptr) return result;
+  const auto now = options.now();
+  const std::optional<ResolutionKey> alias = stat_alias_key(tree, result.sources, options, now);
+  std::optional<std::vector<SourceState>> aliased;
+  if (alias) {
+    if (const auto stored = options.cache->load_alias(*alias)) {
+      aliased = decode_survey(*stored, result.sources.size());
     }
-    if (aliased) {
-      surveyed = std::move(*aliased);
-    } else {
-      arena.execute(
-          [&] { surveyed = survey_sources(tree, sources, options, options.survey_memo); });
-    }
-    if (options.survey_memo != nullptr) options.survey_memo->remember(tree, sources, surveyed, now);
-    key = resolution_key(tree, sources, surveyed, options);
-    const double survey_seconds = seconds_since(parse_start);
+  }
+  if (aliased) {
+    result.states = std::move(*aliased);
+  } else {
+    tbb::task_arena arena = arena_for(options);
+    arena.execute([&] {
+      result.states = survey_sources(tree, result.sources, options, options.survey_memo);
+    });
+    result.alias_to_store = alias;
+  }
+  if (options.survey_memo != nullptr) {
+    options.survey_memo->remember(tree, result.sources, result.states, now);
+  }
+  result.key = resolution_key(tree, result.sources, result.states, options);
+  result.seconds = seconds_since(start);
+  return result;
+}
+
+void keep_survey(FactCache& cache, const Survey& survey) {
+  if (!survey.alias_to_store) return;
+  cache.store_alias(*survey.alias_to_store, encode_survey(survey.states));
+}
+
+Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
+  return analyze(tree, options, survey(tree, options));
+}
+
+Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey surveyed_tree) {
+  const auto parse_start = Clock::now();
+  const std::vector<SourceFile>& sources = surveyed_tree.sources;
+  const std::vector<SourceState>& surveyed = surveyed_tree.states;
+  const std::optional<ResolutionKey>& key = surveyed_tree.key;
+  tbb::task_arena arena = arena_for(options);
+  if (key) {
     const auto load_start = Clock::now();
-    if (key) {
-      if (auto cached = cached_analysis(*options.cache, *key)) {
-        cached->stats.parse_seconds = survey_seconds;
-        cached->stats.resolve_seconds = seconds_since(load_start);
-        if (alias && !aliased) store_survey(*options.cache, *alias, surveyed);
-        return std::move(*cached);
-      }
+    if (auto cached = cached_analysis(*options.cache, *key)) {
+      cached->stats.parse_seconds = surveyed_tree.seconds;
+      cached->stats.resolve_seconds = seconds_since(load_start);
+      cached->key = key;
+      keep_survey(*options.cache, surveyed_tree);
+      return std::move(*cached);
     }
-    // Stored with the graph, once it is known to fit these bytes.
-    if (!aliased) alias_to_store = alias;
   }
 
   Analysis result;
@@ -346,7 +362,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
       }
     });
   });
-  result.stats.parse_seconds = seconds_since(parse_start);
+  result.stats.parse_seconds = surveyed_tree.seconds + seconds_since(parse_start);
   // Parsing churns through large, short-lived syntax trees in per-thread malloc arenas; hand
   // that memory back before the long-lived resolution data is built.
   ::malloc_trim(0);
@@ -362,7 +378,8 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
                                    [](const FileResult& r) { return r.changed_since_survey; });
   if (key && stable) {
     options.cache->store_graph(*key, serialize_analysis(result));
-    if (alias_to_store) store_survey(*options.cache, *alias_to_store, surveyed);
+    keep_survey(*options.cache, surveyed_tree);
+    result.key = key;
   }
   return result;
 }

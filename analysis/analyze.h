@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,9 @@ struct Analysis {
   Graph graph;
   AnalysisStats stats;
   std::vector<SkippedFile> skipped;
+  // The resolution key this result is stored (or was found) under in the cache; null when it is
+  // not cached (no cache, no build id, or a file changed while it was analysed).
+  std::optional<ResolutionKey> key;
 };
 
 // With options.cache, the whole result is looked up first under the tree's resolution key

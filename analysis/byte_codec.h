@@ -79,6 +79,16 @@ class ByteReader {
     pos_ += n;
     return s;
   }
+  // The next `n` bytes as they are.
+  std::string bytes(size_t n) {
+    if (!ok_ || n > in_.size() - pos_) {
+      fail();
+      return {};
+    }
+    std::string s(in_.substr(pos_, n));
+    pos_ += n;
+    return s;
+  }
   // A count of items that each take at least one byte: bounded by the remaining input, so a
   // garbled count can never make the caller allocate more than the record's size.
   size_t count() {

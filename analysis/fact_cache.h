@@ -57,6 +57,14 @@ class FactCache {
     return std::nullopt;
   }
   virtual void store_alias(const ResolutionKey& /*alias*/, std::string_view /*survey*/) {}
+
+  // What a caller derived from a whole analysis (the rendered view), under a key it derives from
+  // the analysis's resolution key: a warm start then loads neither facts nor the analysis. Like
+  // aliases: optional, local to this machine, not graph lookups.
+  virtual std::optional<std::string> load_derived(const ResolutionKey& /*key*/) {
+    return std::nullopt;
+  }
+  virtual void store_derived(const ResolutionKey& /*key*/, std::string_view /*bytes*/) {}
 };
 
 }  // namespace anchorfs::analysis

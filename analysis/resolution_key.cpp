@@ -124,7 +124,7 @@ std::optional<ResolutionKey> stat_alias_key(const SourceTree& tree,
                                             std::chrono::system_clock::time_point now) {
   if (analyser_build_id().empty()) return std::nullopt;
   KeyHasher h;
-  h.text("anchorfs stat alias");
+  h.text("anchorfs stat alias 2");  // 2: survey records keep problems
   add_analyser(h, tree, options);
   h.number(options.max_file_bytes);
   h.number(static_cast<bool>(options.keep_unchanged));

@@ -5,12 +5,17 @@
 
 #include <cstring>
 
+#include "analysis/byte_codec.h"
 #include "analysis/language.h"
 
 namespace anchorfs::analysis {
 namespace {
 
-constexpr size_t kEncodedStateBytes = 2 * sizeof(uint64_t) + 1;
+// A file's kind in a survey record: not analysable (its problem follows), or analysable, its
+// bytes kept unchanged or not (its digest follows).
+constexpr uint64_t kNotAnalysable = 0;
+constexpr uint64_t kAnalysable = 1;
+constexpr uint64_t kKeptUnchanged = 2;
 
 }  // namespace
 
@@ -61,31 +66,41 @@ std::vector<SourceState> survey_sources(const SourceTree& tree,
   return states;
 }
 
-std::optional<std::string> encode_survey(const std::vector<SourceState>& states) {
-  std::string bytes;
-  bytes.reserve(states.size() * kEncodedStateBytes);
+std::string encode_survey(const std::vector<SourceState>& states) {
+  ByteWriter out;
   for (const SourceState& state : states) {
-    if (!state.ok) return std::nullopt;
-    char record[kEncodedStateBytes];
-    std::memcpy(record, &state.digest.low, sizeof(uint64_t));
-    std::memcpy(record + sizeof(uint64_t), &state.digest.high, sizeof(uint64_t));
-    record[2 * sizeof(uint64_t)] = state.keep_unchanged ? 1 : 0;
-    bytes.append(record, sizeof record);
+    if (!state.ok) {
+      out.u64(kNotAnalysable);
+      out.str(state.problem);
+      continue;
+    }
+    out.u64(state.keep_unchanged ? kKeptUnchanged : kAnalysable);
+    char digest[2 * sizeof(uint64_t)];
+    std::memcpy(digest, &state.digest.low, sizeof(uint64_t));
+    std::memcpy(digest + sizeof(uint64_t), &state.digest.high, sizeof(uint64_t));
+    out.raw({digest, sizeof digest});
   }
-  return bytes;
+  return out.take();
 }
 
 std::optional<std::vector<SourceState>> decode_survey(std::string_view bytes, size_t count) {
-  if (bytes.size() != count * kEncodedStateBytes) return std::nullopt;
+  ByteReader in(bytes);
   std::vector<SourceState> states(count);
-  for (size_t i = 0; i < count; ++i) {
-    const char* record = bytes.data() + i * kEncodedStateBytes;
-    if (static_cast<unsigned char>(record[2 * sizeof(uint64_t)]) > 1) return std::nullopt;
-    states[i].ok = true;
-    std::memcpy(&states[i].digest.low, record, sizeof(uint64_t));
-    std::memcpy(&states[i].digest.high, record + sizeof(uint64_t), sizeof(uint64_t));
-    states[i].keep_unchanged = record[2 * sizeof(uint64_t)] == 1;
+  for (SourceState& state : states) {
+    const uint64_t kind = in.u64();
+    if (kind == kNotAnalysable) {
+      state.problem = in.str();
+      continue;
+    }
+    if (kind != kAnalysable && kind != kKeptUnchanged) return std::nullopt;
+    const std::string digest = in.bytes(2 * sizeof(uint64_t));
+    if (!in.ok()) return std::nullopt;
+    state.ok = true;
+    state.keep_unchanged = kind == kKeptUnchanged;
+    std::memcpy(&state.digest.low, digest.data(), sizeof(uint64_t));
+    std::memcpy(&state.digest.high, digest.data() + sizeof(uint64_t), sizeof(uint64_t));
   }
+  if (!in.ok() || !in.at_end()) return std::nullopt;
   return states;
 }
 

@@ -46,9 +46,10 @@ std::vector<SourceState> survey_sources(const SourceTree& tree,
                                         const AnalysisOptions& options,
                                         const SurveyMemo* memo = nullptr);
 
-// A survey as a stat alias record holds it (17 bytes a file), when every file was analysable
-// (a problem's text is not kept); the states back, for `count` files, when `bytes` is one.
-std::optional<std::string> encode_survey(const std::vector<SourceState>& states);
+// A survey as a stat alias record holds it (17 bytes an analysable file, its problem's text for
+// the others: a tree with a file too large to analyse still starts warm); the states back, for
+// `count` files, when `bytes` is one.
+std::string encode_survey(const std::vector<SourceState>& states);
 std::optional<std::vector<SourceState>> decode_survey(std::string_view bytes, size_t count);
 
 }  // namespace anchorfs::analysis

@@ -43,7 +43,7 @@ constexpr off_t kLockFileBytes = 64 << 10;
 // Free space a commit needs beyond twice its records: LMDB's meta, branch and free-list pages.
 constexpr uint64_t kCommitSlackBytes = 256 << 10;
 
-// Whole analyses in the graph table (its stat aliases left out).
+// Whole analyses in the graph table (stat aliases and derived records left out).
 uint64_t count_graphs(MDB_txn* txn, MDB_dbi graphs) {
   uint64_t count = 0;
   MDB_cursor* cursor = nullptr;
@@ -51,7 +51,7 @@ uint64_t count_graphs(MDB_txn* txn, MDB_dbi graphs) {
   MDB_val value{};
   int rc = mdb_cursor_open(txn, graphs, &cursor);
   while (rc == 0 && (rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)) == 0) {
-    if (key_version(as_view(key)) != alias_namespace()) ++count;
+    if (holds_analysis(key_version(as_view(key)))) ++count;
   }
   if (cursor != nullptr) mdb_cursor_close(cursor);
   return count;
@@ -548,27 +548,45 @@ void LmdbFactCache::store_graph(const analysis::ResolutionKey& resolution,
                                    Pending{std::string(analysis), remote_ != nullptr});
 }
 
-std::optional<std::string> LmdbFactCache::load_alias(const analysis::ResolutionKey& alias) {
-  const std::string key = encode_key(alias_namespace(), alias);
-  std::optional<std::string> survey;
+std::optional<std::string> LmdbFactCache::load_local(uint64_t name_space,
+                                                     const analysis::ResolutionKey& local) {
+  const std::string key = encode_key(name_space, local);
+  std::optional<std::string> payload;
   {
     const sync::MutexLock lock(pending_mutex_);
     if (auto it = pending_graphs_.find(key); it != pending_graphs_.end()) {
-      survey = it->second.payload;
+      payload = it->second.payload;
     }
   }
-  if (!survey) survey = read_record(RecordKind::Graph, key);
-  if (survey) {
+  if (!payload) payload = read_record(RecordKind::Graph, key);
+  if (payload) {
     const sync::MutexLock lock(pending_mutex_);
     used_graphs_.insert(key);
   }
-  return survey;
+  return payload;
+}
+
+void LmdbFactCache::store_local(uint64_t name_space, const analysis::ResolutionKey& local,
+                                std::string_view payload) {
+  const sync::MutexLock lock(pending_mutex_);
+  pending_graphs_.insert_or_assign(encode_key(name_space, local),
+                                   Pending{std::string(payload), false});
+}
+
+std::optional<std::string> LmdbFactCache::load_alias(const analysis::ResolutionKey& alias) {
+  return load_local(alias_namespace(), alias);
 }
 
 void LmdbFactCache::store_alias(const analysis::ResolutionKey& alias, std::string_view survey) {
-  const sync::MutexLock lock(pending_mutex_);
-  pending_graphs_.insert_or_assign(encode_key(alias_namespace(), alias),
-                                   Pending{std::string(survey), false});
+  store_local(alias_namespace(), alias, survey);
+}
+
+std::optional<std::string> LmdbFactCache::load_derived(const analysis::ResolutionKey& key) {
+  return load_local(derived_namespace(), key);
+}
+
+void LmdbFactCache::store_derived(const analysis::ResolutionKey& key, std::string_view bytes) {
+  store_local(derived_namespace(), key, bytes);
 }
 
 bool LmdbFactCache::room_for(uint64_t bytes) {

@@ -74,6 +74,9 @@ class LmdbFactCache final : public analysis::FactCache {
   // Kept in the graph table under a namespace of their own (record_codec.h), local only.
   std::optional<std::string> load_alias(const analysis::ResolutionKey& alias) override;
   void store_alias(const analysis::ResolutionKey& alias, std::string_view survey) override;
+  // Kept like aliases, in a namespace of their own.
+  std::optional<std::string> load_derived(const analysis::ResolutionKey& key) override;
+  void store_derived(const analysis::ResolutionKey& key, std::string_view bytes) override;
 
   // Commits every queued record, the recency of what was used and the hit counters in one write
   // transaction, evicting the least recently used records beyond the cap; then writes back to
@@ -123,6 +126,12 @@ class LmdbFactCache final : public analysis::FactCache {
   // Set aside (unless another process did), reopen.
   void rebuild(const std::string& why) REQUIRES(env_mutex_);
   bool room_for(uint64_t bytes);  // free space on the store's filesystem
+
+  // Local-only records of the graph table (aliases, derived records): never read from or
+  // written to the remote tier, not counted as graph lookups.
+  std::optional<std::string> load_local(uint64_t name_space, const analysis::ResolutionKey& local);
+  void store_local(uint64_t name_space, const analysis::ResolutionKey& local,
+                   std::string_view payload);
 
   // A verified record (no lock required); a damaged one marks the store corrupt.
   std::optional<std::string> read_record(RecordKind kind, const std::string& key);

@@ -40,6 +40,15 @@ uint64_t alias_namespace() {
   return XXH3_64bits(kAlias.data(), kAlias.size());
 }
 
+uint64_t derived_namespace() {
+  constexpr std::string_view kDerived = "derived";
+  return XXH3_64bits(kDerived.data(), kDerived.size());
+}
+
+bool holds_analysis(std::optional<uint64_t> name_space) {
+  return name_space != alias_namespace() && name_space != derived_namespace();
+}
+
 bool has_record_magic(std::string_view value) {
   return value.size() >= kHeaderBytes && value.substr(0, kRecordMagic.size()) == kRecordMagic;
 }

@@ -20,6 +20,11 @@ uint64_t graph_namespace();
 // The first 8 bytes of a stat alias's key (it lives in the graph table; its payload is the
 // survey it stands for).
 uint64_t alias_namespace();
+// The first 8 bytes of a derived record's key (FactCache::load_derived; in the graph table too).
+uint64_t derived_namespace();
+// Whether a graph-table key of this namespace holds a whole analysis (not an alias or a derived
+// record, which are local helpers of one).
+bool holds_analysis(std::optional<uint64_t> name_space);
 
 // namespace, then the digest (low, high), all little-endian.
 std::string encode_key(uint64_t name_space, const analysis::ContentDigest& digest);

@@ -41,7 +41,7 @@ std::string walk_records(MDB_txn* txn, MDB_dbi dbi, std::string_view what, uint6
       mdb_cursor_close(cursor);
       return fmt::format("a {} record is malformed", what);
     }
-    if (*key_version(as_view(key)) != alias_namespace()) ++count;  // aliases are no analyses
+    if (holds_analysis(key_version(as_view(key)))) ++count;  // aliases are no analyses
   }
   if (cursor != nullptr) mdb_cursor_close(cursor);
   if (rc != MDB_NOTFOUND) return fmt::format("{} walk failed: {}", what, mdb_strerror(rc));

@@ -11,6 +11,8 @@
 #include "analysis/anchor_check.h"
 #include "analysis/language.h"
 #include "analysis/source_files.h"
+#include "analysis/survey.h"
+#include "refresh/view_record.h"
 
 namespace anchorfs::refresh {
 
@@ -35,10 +37,14 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
   return result;
 }
 
-analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptions& options,
-                           bool dense) {
+namespace {
+
+// analyse() without the flush: prepare() adds its rendered view to the same commit.
+analysis::Analysis analyse_unflushed(const analysis::SourceTree& tree,
+                                     const PipelineOptions& options, bool dense,
+                                     analysis::Survey survey) {
   const analysis::AnalysisOptions analysis_options_now = analysis_options(options, dense);
-  analysis::Analysis result = analysis::analyze(tree, analysis_options_now);
+  analysis::Analysis result = analysis::analyze(tree, analysis_options_now, std::move(survey));
   if (options.cache != nullptr && options.cache->took_remote()) {
     // What another machine computed is used only once its anchors fit these very bytes (tags are
     // spliced there): else it is dropped, the remote tier turned off, and the analysis made here.
@@ -48,6 +54,29 @@ analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptio
       result = analysis::analyze(tree, analysis_options_now);
     }
   }
+  return result;
+}
+
+// The view cached for the analysis `survey` keys, when there is one.
+std::optional<Prepared> cached_view(const PipelineOptions& options,
+                                    const analysis::Survey& survey) {
+  if (options.cache == nullptr || options.plan_maps || !survey.key) return std::nullopt;
+  const auto stored = options.cache->load_derived(view_key(*survey.key, options.view));
+  if (!stored) return std::nullopt;
+  std::optional<Prepared> view = decode_view(*stored);
+  if (!view || view->analysis.stats.source_files != survey.sources.size()) return std::nullopt;
+  view->analysis.stats.parse_seconds = survey.seconds;
+  analysis::keep_survey(*options.cache, survey);
+  return view;
+}
+
+}  // namespace
+
+analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptions& options,
+                           bool dense) {
+  const analysis::AnalysisOptions analysis_options_now = analysis_options(options, dense);
+  analysis::Analysis result =
+      analyse_unflushed(tree, options, dense, analysis::survey(tree, analysis_options_now));
   if (options.cache != nullptr) options.cache->flush();
   return result;
 }
@@ -56,14 +85,28 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
   Prepared prepared;
   prepared.analysed = view_needs_analysis(options.view) || options.plan_maps;
   if (prepared.analysed) {
-    prepared.analysis = analyse(tree, options, view_needs_dense(options.view));
+    const bool dense = view_needs_dense(options.view);
+    analysis::Survey survey = analysis::survey(tree, analysis_options(options, dense));
+    if (std::optional<Prepared> cached = cached_view(options, survey)) {
+      options.cache->flush();
+      return std::move(*cached);
+    }
+    prepared.analysis = analyse_unflushed(tree, options, dense, std::move(survey));
   } else {
     prepared.analysis.stats.source_files = analysis::select_sources(tree).size();
   }
   const analysis::Graph& graph = prepared.analysis.graph;
+  prepared.analysed_files = graph.files.size();
+  prepared.entities = graph.entities.size();
+  prepared.edges = graph.edges.size();
   prepared.choice = render::choose_view(graph, options.view);
   prepared.plans = render::plans_by_path(graph, prepared.choice);
   if (options.plan_maps) prepared.maps = render::plan_maps_by_path(graph, prepared.choice);
+  if (options.cache != nullptr && prepared.analysis.key && !options.plan_maps) {
+    options.cache->store_derived(view_key(*prepared.analysis.key, options.view),
+                                 encode_view(prepared));
+  }
+  if (options.cache != nullptr && prepared.analysed) options.cache->flush();
   return prepared;
 }
 
@@ -80,8 +123,8 @@ RunSummary summarize(const Prepared& prepared) {
   run.analysed = prepared.analysed;
   run.stats = prepared.analysis.stats;
   run.untagged = prepared.analysis.skipped.size();
-  run.entities = prepared.analysis.graph.entities.size();
-  run.edges = prepared.analysis.graph.edges.size();
+  run.entities = prepared.entities;
+  run.edges = prepared.edges;
   run.view_reason = prepared.choice.reason;
   return run;
 }

@@ -47,15 +47,22 @@ analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptio
                            bool dense);
 
 struct Prepared {
-  bool analysed = false;        // false under view none: nothing was analysed
-  analysis::Analysis analysis;  // empty graph when !analysed (stats.source_files still set)
-  render::ViewChoice choice;
+  bool analysed = false;  // false under view none: nothing was analysed
+  // Empty graph when !analysed (stats.source_files still set) or when the rendered view came
+  // from the cache (view_record.h); the counts below are set either way.
+  analysis::Analysis analysis;
+  size_t analysed_files = 0;
+  size_t entities = 0;
+  size_t edges = 0;
+  render::ViewChoice choice;  // only its reason when the view came from the cache
   render::PlansByPath plans;  // non-empty plans, by path
   render::PlanMapsByPath maps;  // with options.plan_maps only
 };
 
 // Analyses `tree` as options.view needs (not at all for view none unless plan maps are asked
-// for), chooses the view and renders every file's tag plan (and plan map).
+// for), chooses the view and renders every file's tag plan (and plan map). With a cache, the
+// rendered view of an unchanged tree is loaded whole instead (view_record.h), and a view
+// rendered here is kept for the next run.
 Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& options);
 
 // The tag plan of `path` (repository-relative), or nullptr when the file is served unchanged.

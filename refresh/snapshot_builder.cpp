@@ -127,8 +127,8 @@ Built SnapshotBuilder::build() {
     built.reanalysed = true;
     built.stats = prepared.analysis.stats;
     built.skipped_files = std::move(prepared.analysis.skipped);
-    built.entities = prepared.analysis.graph.entities.size();
-    built.edges = prepared.analysis.graph.edges.size();
+    built.entities = prepared.entities;
+    built.edges = prepared.edges;
     built.view_reason = prepared.choice.reason;
     // Only after the plans are in hand: a failed analysis must not mark the sources as seen.
     previous_signature_ = signature.sources;

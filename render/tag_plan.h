@@ -13,12 +13,14 @@ namespace anchorfs::render {
 struct Insertion {
   uint64_t offset = 0;
   std::string text;
+  friend bool operator==(const Insertion&, const Insertion&) = default;
 };
 
 // Sorted by offset; an empty plan means the file is served unchanged.
 struct TagPlan {
   std::vector<Insertion> insertions;
   uint64_t added_bytes() const;
+  friend bool operator==(const TagPlan&, const TagPlan&) = default;
 };
 
 // The tagged view of `original` under `plan`, in one linear pass. Throws std::invalid_argument

@@ -1,6 +1,9 @@
 // The one pipeline every command uses: what each view analyses, plans, and the summary line.
 #include "refresh/pipeline.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <filesystem>
 
 #include "refresh_support.h"
@@ -82,6 +85,46 @@ TEST_F(PipelineTest, SummaryLineSaysWhereTheAnalysisCameFrom) {
   const std::string changed = summary_line(summarize(run(render::View::Topo)), 0);
   EXPECT_NE(changed.find("4 source files (1 parsed, 1 untagged, 3 from cache)"), std::string::npos)
       << changed;
+}
+
+// A warm run of an unchanged tree loads the rendered view (view_record.h): no graph, no facts,
+// the same plans and summary; other view options never take another's view.
+TEST_F(PipelineTest, AWarmRunLoadsTheRenderedViewAndNothingElse) {
+  const Prepared cold = run(render::View::Topo);
+  ASSERT_FALSE(cold.analysis.graph.entities.empty());
+  ASSERT_FALSE(cold.plans.empty());
+  const Prepared warm = run(render::View::Topo);
+  EXPECT_TRUE(warm.analysis.graph.entities.empty()) << "the graph was loaded";
+  EXPECT_TRUE(warm.analysis.stats.graph_from_cache);
+  EXPECT_EQ(warm.plans, cold.plans);
+  EXPECT_EQ(warm.analysis.skipped.size(), cold.analysis.skipped.size());
+  EXPECT_EQ(summarize(warm).entities, summarize(cold).entities);
+  EXPECT_EQ(summarize(warm).edges, summarize(cold).edges);
+  EXPECT_EQ(summarize(warm).view_reason, summarize(cold).view_reason);
+
+  options_.view.style = render::Style::Lean;
+  const Prepared lean = run(render::View::Topo);
+  EXPECT_FALSE(lean.analysis.graph.entities.empty()) << "lean took the paper view's record";
+  EXPECT_NE(lean.plans, cold.plans);
+  options_.cache = nullptr;
+  EXPECT_EQ(run(render::View::Topo).plans, lean.plans);
+}
+
+// The view follows the bytes: an edit of the same size whose mtime is set back (cp -p, rsync -t)
+// is a new view, equal to an uncached run's.
+TEST_F(PipelineTest, AnEditWithItsMtimeSetBackIsANewView) {
+  const std::string path = root_ + "/pkg/b.py";
+  struct stat before {};
+  ASSERT_EQ(::stat(path.c_str(), &before), 0);
+  const Prepared first = run(render::View::Topo);
+  put(root_, "pkg/b.py", "from pkg.a import helper\n\n\ndef used():\n    return helper()\n");
+  const struct timespec times[2] = {before.st_atim, before.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
+  const Prepared second = run(render::View::Topo);
+  options_.cache = nullptr;
+  const Prepared uncached = run(render::View::Topo);
+  EXPECT_EQ(second.plans, uncached.plans);
+  EXPECT_NE(second.plans, first.plans);
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 // Stat aliases: a warm analysis of a tree whose files kept their stat identity finds its graph
 // without opening a source; any write, a young (racily clean) tree or a lost graph falls back
 // to reading, and the result is always the cache-less one.
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <optional>
 
@@ -64,10 +67,12 @@ class StatAliasTest : public CacheTest {
   }
 
   // `aged`: the analysis's clock runs a minute ahead, so every file is old enough to alias.
-  analysis::Analysis analyse(analysis::FactCache* cache, bool aged = true) {
+  analysis::Analysis analyse(analysis::FactCache* cache, bool aged = true,
+                             size_t max_file_bytes = 16 << 20) {
     analysis::AnalysisOptions o;
     o.threads = 2;
     o.cache = cache;
+    o.max_file_bytes = max_file_bytes;
     if (aged) o.now = [] { return std::chrono::system_clock::now() + std::chrono::minutes(1); };
     return analysis::analyze(analysis::scan_tree(repo_), o);
   }
@@ -119,6 +124,41 @@ TEST_F(StatAliasTest, AWriteOfTheSameSizeMissesTheAliasAndResolvesTheNewBytes) {
   EXPECT_EQ(canonical(after), uncached);
 }
 
+// cp -p, rsync -t: same size, the mtime set back. The ctime (which no user sets) tells.
+TEST_F(StatAliasTest, AnEditWithItsMtimeSetBackMissesTheAlias) {
+  const std::string path = repo_ + "/pkg/use.py";
+  struct stat before {};
+  ASSERT_EQ(::stat(path.c_str(), &before), 0);
+  auto store = open_cache();
+  CountingCache first(*store);
+  analyse(&first);
+  ASSERT_EQ(first.alias_stores, 1);
+  put("pkg/use.py", "from pkg.core import caller\n\n\ndef run():\n    return caller()\n");
+  const struct timespec times[2] = {before.st_atim, before.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
+  const std::string uncached = canonical(analyse(nullptr));
+  CountingCache second(*store);
+  const analysis::Analysis after = analyse(&second);
+  EXPECT_EQ(second.alias_hits, 0);
+  EXPECT_EQ(canonical(after), uncached);
+}
+
+// A file the analysis cannot take (here: too large) is part of the alias too, with its reason.
+TEST_F(StatAliasTest, AFileTooLargeToAnalyseKeepsTheTreeWarm) {
+  put("pkg/huge.py", std::string(4096, '#') + "\n");
+  auto store = open_cache();
+  CountingCache first(*store);
+  const analysis::Analysis cold = analyse(&first, true, 1024);
+  store->flush();
+  EXPECT_EQ(first.alias_stores, 1);
+  CountingCache second(*store);
+  const analysis::Analysis warm = analyse(&second, true, 1024);
+  EXPECT_EQ(second.alias_hits, 1);
+  EXPECT_TRUE(warm.stats.graph_from_cache);
+  EXPECT_EQ(canonical(warm), canonical(cold));
+  ASSERT_EQ(warm.skipped.size(), cold.skipped.size());
+}
+
 TEST_F(StatAliasTest, AYoungTreeGetsNoAliasButStillItsGraph) {
   auto store = open_cache();
   CountingCache first(*store);
@@ -141,7 +181,7 @@ TEST_F(StatAliasTest, ASurveyThatDoesNotFitTheBytesStillGivesTheirAnalysis) {
   std::vector<analysis::SourceState> wrong(sources.size());
   for (auto& state : wrong) state.ok = true;  // every digest zero
   auto store = open_cache();
-  store->store_alias(*alias, *analysis::encode_survey(wrong));
+  store->store_alias(*alias, analysis::encode_survey(wrong));
   store->flush();
   CountingCache counting(*store);
   const analysis::Analysis result = analyse(&counting);

@@ -1,0 +1,109 @@
+// Encoding rendered views for the cache (see view_record.h).
+#include "refresh/view_record.h"
+
+#include <xxhash.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "analysis/byte_codec.h"
+
+namespace anchorfs::refresh {
+namespace {
+
+constexpr std::string_view kMagic = "AFVW";
+// Bump when the layout below or what a view record stands for changes.
+constexpr uint64_t kViewFormatVersion = 1;
+
+uint64_t double_bits(double value) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+}  // namespace
+
+analysis::ResolutionKey view_key(const analysis::ResolutionKey& analysis,
+                                 const render::ViewOptions& view) {
+  analysis::ByteWriter w;
+  w.raw(kMagic);
+  w.u64(kViewFormatVersion);
+  w.u64(analysis.low);
+  w.u64(analysis.high);
+  w.u64(static_cast<uint64_t>(view.view));
+  w.u64(static_cast<uint64_t>(view.style));
+  w.u64(view.max_links);
+  w.u64(view.hub_threshold.has_value());
+  w.u64(view.hub_threshold.value_or(0));
+  w.u64(view.tag_budget.has_value());
+  w.u64(double_bits(view.tag_budget.value_or(0)));
+  const std::string bytes = w.take();
+  const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+  return {h.low64, h.high64};
+}
+
+std::string encode_view(const Prepared& prepared) {
+  analysis::ByteWriter w;
+  w.raw(kMagic);
+  w.u64(kViewFormatVersion);
+  const analysis::AnalysisStats& stats = prepared.analysis.stats;
+  w.u64(stats.source_files);
+  w.u64(stats.lines);
+  w.u64(prepared.analysed_files);
+  w.u64(prepared.entities);
+  w.u64(prepared.edges);
+  w.str(prepared.choice.reason);
+  w.u64(prepared.analysis.skipped.size());
+  for (const analysis::SkippedFile& skipped : prepared.analysis.skipped) {
+    w.str(skipped.path);
+    w.str(skipped.reason);
+  }
+  w.u64(prepared.plans.size());
+  for (const auto& [path, plan] : prepared.plans) {
+    w.str(path);
+    w.u64(plan.insertions.size());
+    uint64_t previous = 0;
+    for (const render::Insertion& insertion : plan.insertions) {
+      w.u64(insertion.offset - previous);  // plans are sorted by offset
+      previous = insertion.offset;
+      w.str(insertion.text);
+    }
+  }
+  return w.take();
+}
+
+std::optional<Prepared> decode_view(std::string_view bytes) {
+  analysis::ByteReader r(bytes);
+  if (!r.expect(kMagic) || r.u64() != kViewFormatVersion) return std::nullopt;
+  Prepared prepared;
+  prepared.analysed = true;
+  analysis::AnalysisStats& stats = prepared.analysis.stats;
+  stats.source_files = r.u64();
+  stats.lines = r.u64();
+  prepared.analysed_files = r.u64();
+  stats.from_cache = prepared.analysed_files;
+  stats.graph_from_cache = true;
+  prepared.entities = r.u64();
+  prepared.edges = r.u64();
+  prepared.choice.reason = r.str();
+  prepared.analysis.skipped.resize(r.count());
+  for (analysis::SkippedFile& skipped : prepared.analysis.skipped) {
+    skipped.path = r.str();
+    skipped.reason = r.str();
+  }
+  prepared.plans.resize(r.count());
+  for (auto& [path, plan] : prepared.plans) {
+    path = r.str();
+    plan.insertions.resize(r.count());
+    uint64_t offset = 0;
+    for (render::Insertion& insertion : plan.insertions) {
+      offset += r.u64();
+      insertion.offset = offset;
+      insertion.text = r.str();
+    }
+  }
+  if (!r.ok() || !r.at_end()) return std::nullopt;
+  return prepared;
+}
+
+}  // namespace anchorfs::refresh
