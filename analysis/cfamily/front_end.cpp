@@ -14,7 +14,7 @@ namespace anchorfs::analysis::cfamily {
 namespace {
 
 // Names the layout of the cached facts; the fingerprint below covers the extractor's sources.
-constexpr std::string_view kFactsMagic = "c-facts-2";
+constexpr std::string_view kFactsMagic = "c-facts-3";
 
 constexpr std::array<std::string_view, 11> kCppExtensions = {
     ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tcc", ".inl"};

@@ -43,6 +43,7 @@ std::string serialize(const CodeFacts& facts, std::string_view magic) {
     out.u64(d.variadic);
     out.u64(d.parameter_types.size());
     for (const std::string& type : d.parameter_types) out.str(type);
+    out.u64(d.private_scope);
   }
   out.u64(facts.imports.size());
   for (const Import& i : facts.imports) {
@@ -142,6 +143,7 @@ std::unique_ptr<CodeFacts> deserialize(std::string_view bytes, std::string_view 
     d.variadic = in.boolean();
     d.parameter_types.resize(in.count());
     for (std::string& type : d.parameter_types) type = in.str();
+    d.private_scope = in.boolean();
     if (!in.ok()) return nullptr;
   }
   facts->imports.resize(in.count());

@@ -37,6 +37,9 @@ struct Definition {
   // "" where the front end cannot tell it; empty where the language overloads by arity only.
   // Resolution picks among overloads of one arity with them.
   std::vector<std::string> parameter_types{};
+  // Visible only inside the outermost definition around it (a Java `private` member): overload
+  // selection leaves it out of calls from elsewhere.
+  bool private_scope = false;
 
   friend bool operator==(const Definition&, const Definition&) = default;
 };

@@ -12,7 +12,7 @@ namespace anchorfs::analysis::go {
 namespace {
 
 // Names the layout of the cached facts; the fingerprint below covers the extractor's sources.
-constexpr std::string_view kFactsMagic = "go-facts-2";
+constexpr std::string_view kFactsMagic = "go-facts-3";
 
 bool under_vendor(std::string_view path) {
   return path.starts_with("vendor/") || path.find("/vendor/") != std::string_view::npos;

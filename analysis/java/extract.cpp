@@ -486,6 +486,7 @@ class Extractor {
     record_type_parameters(node, d);
     code::Definition& def = facts_.definitions[d];
     def.exported = has_modifier(node, "public", bytes_);
+    def.private_scope = has_modifier(node, "private", bytes_);
     const TSNode parameters = by_field(node, fields().parameters);
     if (type == "compact_constructor_declaration") {
       if (scope < record_components_.size()) def.parameter_types = record_components_[scope];
@@ -628,6 +629,11 @@ class Extractor {
                  : std::string();
     }
     if (type == "cast_expression") return declared_type(by_field(node, fields().type), scope);
+    if (type == "method_invocation") {
+      // Typed by resolution through the callee's declared result, as a receiver is.
+      const std::string chain = receiver_name(node, bytes_);
+      return chain.empty() ? std::string() : "call:" + chain;
+    }
     if (depth >= kMaxReceiverCalls) return {};
     if (type == "unary_expression") {
       // A negated or unary-plus numeric literal keeps the literal's type.

@@ -31,7 +31,9 @@ namespace anchorfs::analysis::java {
 //   Argument types: a literal's ("int", "long", "float", "double", "char", "boolean",
 //   "java.lang.String", "null"; a negated numeric literal too), a string concatenation's
 //   ("java.lang.String"), `new T(..)`'s and a cast's written type, "this", "var:x" for a name
-//   (resolution looks up its declared type), "" for anything else.
+//   and "var:x.f" / "var:this.f" for a field (resolution looks up its declared type),
+//   "call:" and a call written as a receiver is ("call:f(0)", "call:x.g(1)": typed by the
+//   callee's declared result), "" for anything else.
 // - Parameter types as written (a variadic one's element type); a method's own type parameter
 //   is written as its erasure (its first bound, "java.lang.Object" without one); a class's type
 //   parameter and `int a[]` are ""; a compact constructor takes its record's component types.

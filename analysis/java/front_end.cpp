@@ -12,7 +12,7 @@ namespace anchorfs::analysis::java {
 namespace {
 
 // Names the layout of serialize(); the fingerprint names the sources that fill it.
-constexpr std::string_view kMagic = "java-facts-2";
+constexpr std::string_view kMagic = "java-facts-3";
 
 }  // namespace
 

@@ -174,15 +174,30 @@ class CallResolver {
     return false;
   }
 
+  // A call's argument types and the outermost definition around it (private members are
+  // accessible within their own outermost class only).
+  struct CallArguments {
+    std::vector<StaticType> types;
+    uint32_t outermost = kNone;
+  };
+  using Arguments = std::optional<CallArguments>;
+
+  uint32_t outermost(uint32_t file, uint32_t local) const {
+    while (local != 0 && types_.facts(file).definitions[local].parent != 0) {
+      local = types_.facts(file).definitions[local].parent;
+    }
+    return types_.global(file, local);
+  }
+
   // Each argument's static type, or nullopt when the call records none or none is evident.
-  using Arguments = std::optional<std::vector<StaticType>>;
   Arguments argument_types(uint32_t file, const code::Call& call) {
     if (call.argument_types.size() != call.arity || call.arity == 0) return std::nullopt;
-    std::vector<StaticType> out;
+    CallArguments out;
+    out.outermost = outermost(file, call.scope);
     bool any = false;
     for (const std::string& written : call.argument_types) {
-      out.push_back(argument_type(file, call.scope, written));
-      any = any || out.back().kind != StaticType::Kind::Unknown;
+      out.types.push_back(argument_type(file, call.scope, written));
+      any = any || out.types.back().kind != StaticType::Kind::Unknown;
     }
     if (!any) return std::nullopt;
     return out;
@@ -193,6 +208,12 @@ class CallResolver {
       const uint32_t c = enclosing_class(file, scope);
       if (c == kNone) return {};
       return {StaticType::Kind::Reference, types_.fqn(c), true, c, 0};
+    }
+    if (written.starts_with("call:")) {
+      bool skip_self = false;
+      const uint32_t type = receiver_type(file, scope, written.substr(5), skip_self);
+      if (type == kNone) return {};
+      return {StaticType::Kind::Reference, types_.fqn(type), true, type, 0};
     }
     if (!written.starts_with("var:")) return overloads_.written_type(file, scope, written);
     // A variable: its declared type, looked up as a receiver's is; `x.f`, `this.f`: field f of
@@ -248,8 +269,13 @@ class CallResolver {
                                             const Arguments& arguments) {
     if (!arguments || methods.size() < 2) return std::nullopt;
     std::vector<Candidate> candidates;
-    for (uint32_t m : methods) candidates.push_back(overloads_.candidate(m));
-    const Overloads::Selection selection = overloads_.select(candidates, *arguments);
+    for (uint32_t m : methods) {
+      const bool accessible = !types_.definition(m).private_scope ||
+                              outermost(types_.file_of(m), types_.local_of(m)) ==
+                                  arguments->outermost;
+      if (accessible) candidates.push_back(overloads_.candidate(m));
+    }
+    const Overloads::Selection selection = overloads_.select(candidates, arguments->types);
     if (!selection.decided) return std::nullopt;
     return selection.method;
   }

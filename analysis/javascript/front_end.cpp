@@ -14,7 +14,7 @@ namespace anchorfs::analysis::javascript {
 namespace {
 
 // The layout of the facts (code::serialize with this magic); bump on any change of meaning.
-constexpr std::string_view kFactsMagic = "javascript-facts-2";
+constexpr std::string_view kFactsMagic = "javascript-facts-3";
 
 }  // namespace
 

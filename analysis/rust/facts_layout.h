@@ -7,7 +7,7 @@
 namespace anchorfs::analysis::rust {
 
 // The cache encoding's magic: bump it whenever the conventions below or extraction change.
-inline constexpr std::string_view kFactsMagic = "rust-facts-3";
+inline constexpr std::string_view kFactsMagic = "rust-facts-4";
 
 // Definition::role values.
 inline constexpr std::string_view kRoleFn = "fn";            // a free or nested function

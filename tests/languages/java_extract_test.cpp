@@ -157,6 +157,7 @@ TEST(JavaExtract, ArgumentAndParameterTypesForOverloads) {
       "  void f(X<T> self) {\n"
       "    m(1, -2L, 1.5, 2f, 'c', true, \"s\", null, \"a\" + k, k + 1, -k);\n"
       "    m(this, self, new W<>(), (Q) self, (self), g(), new Object() {}, x[0], 0x1F, 1e3);\n"
+      "    m(self.f, this.f, self.g(1).h(), a.b.c);\n"
       "  }\n"
       "}\n");
   ASSERT_TRUE(facts.parsed_cleanly);
@@ -177,12 +178,14 @@ TEST(JavaExtract, ArgumentAndParameterTypesForOverloads) {
   for (const code::Call& c : facts.calls) {
     if (c.name == "m") arguments.push_back(c.argument_types);
   }
-  ASSERT_EQ(arguments.size(), 2u);
+  ASSERT_EQ(arguments.size(), 3u);
+  EXPECT_EQ(arguments[2], (std::vector<std::string>{"var:self.f", "var:this.f",
+                                                    "call:self.g(1).h(0)", ""}));
   EXPECT_EQ(arguments[0], (std::vector<std::string>{"int", "long", "double", "float", "char",
                                                     "boolean", "java.lang.String", "null",
                                                     "java.lang.String", "", ""}));
-  EXPECT_EQ(arguments[1], (std::vector<std::string>{"this", "var:self", "W", "Q", "var:self", "",
-                                                    "", "", "int", "double"}));
+  EXPECT_EQ(arguments[1], (std::vector<std::string>{"this", "var:self", "W", "Q", "var:self",
+                                                    "call:g(0)", "", "", "int", "double"}));
 }
 
 bool untagged(const code::CodeFacts& facts) {

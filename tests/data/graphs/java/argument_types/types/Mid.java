@@ -3,6 +3,9 @@ package types;
 class Mid extends Wide {
   void num(long l) {}
 
+  // Not accessible from Use: `n.num('c')` there widens to Narrow.num(int).
+  private void num(char c) {}
+
   void take(String s) {}
 
   void take(Animal a) {}

@@ -4,6 +4,11 @@ import java.util.List;
 
 class Use {
   private final Narrow n = new Narrow();
+  private long total;
+
+  Dog pet() {
+    return new Dog();
+  }
 
   void intLiteral() {
     n.num(1);
@@ -31,6 +36,14 @@ class Use {
 
   void intParameter(int count) {
     n.num(count);
+  }
+
+  void fieldArgument() {
+    n.num(this.total);
+  }
+
+  void callResultArgument() {
+    n.take(pet());
   }
 
   void stringLiteral() {
