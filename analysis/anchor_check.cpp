@@ -6,11 +6,10 @@
 #include <string_view>
 
 #include "analysis/source_files.h"
+#include "analysis/utf8_bom.h"
 
 namespace anchorfs::analysis {
 namespace {
-
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 // Why `anchor` does not fit `bytes`, or "" when it does.
 std::string misfit(std::string_view bytes, const Anchor& anchor) {
@@ -21,7 +20,7 @@ std::string misfit(std::string_view bytes, const Anchor& anchor) {
   const size_t at = static_cast<size_t>(anchor.offset);
   const bool line_start = at == 0 || bytes[at - 1] == '\n' ||
                           (bytes[at - 1] == '\r' && (at == bytes.size() || bytes[at] != '\n')) ||
-                          (at == kBom.size() && bytes.starts_with(kBom));
+                          (at == kUtf8Bom.size() && bytes.starts_with(kUtf8Bom));
   if (!line_start) return "offset " + std::to_string(at) + " is inside a line";
   if (bytes.substr(at, anchor.indent.size()) != anchor.indent ||
       anchor.indent.find_first_not_of(" \t\f") != std::string::npos) {

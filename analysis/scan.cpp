@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "analysis/open_beneath.h"
+#include "analysis/scan_entry.h"
 #include "analysis/source_tree.h"
 
 namespace anchorfs::analysis {
@@ -18,6 +19,12 @@ namespace {
 int64_t to_ns(const timespec& t) {
   return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
 }
+
+std::string join(const std::string& dir, const std::string& name) {
+  return dir.empty() ? name : dir + "/" + name;
+}
+
+}  // namespace
 
 void fill_from_stat(TreeEntry& entry, const struct stat& st) {
   entry.mode = st.st_mode;
@@ -33,12 +40,6 @@ void fill_from_stat(TreeEntry& entry, const struct stat& st) {
   entry.rdev = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? st.st_rdev : 0;
 }
 
-std::string join(const std::string& dir, const std::string& name) {
-  return dir.empty() ? name : dir + "/" + name;
-}
-
-// Names in the directory `fd` (taken over and closed), sorted bytewise; false with `error` set
-// when it cannot be read in full.
 bool list_names(int fd, std::vector<std::string>& names, std::string& error) {
   DIR* dir = ::fdopendir(fd);
   if (dir == nullptr) {
@@ -59,9 +60,27 @@ bool list_names(int fd, std::vector<std::string>& names, std::string& error) {
   return ok;
 }
 
-constexpr int kListFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
-
-}  // namespace
+int read_entry(int dir_fd, const std::string& name, TreeEntry& entry, std::string& problem) {
+  struct stat st {};
+  if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    const int error = errno;
+    problem = std::string("vanished during scan: ") + std::strerror(error);
+    return error;
+  }
+  fill_from_stat(entry, st);
+  if (S_ISLNK(st.st_mode)) {
+    std::string target(static_cast<size_t>(st.st_size > 0 ? st.st_size : 255) + 1, '\0');
+    const ssize_t n = ::readlinkat(dir_fd, name.c_str(), target.data(), target.size());
+    if (n < 0) {
+      const int error = errno;
+      problem = std::string("unreadable symlink: ") + std::strerror(error);
+      return error;
+    }
+    target.resize(static_cast<size_t>(n));
+    entry.symlink_target = std::move(target);
+  }
+  return 0;
+}
 
 SourceTree scan_tree(const std::string& root, const ScanOptions& options) {
   SourceTree tree;
@@ -106,27 +125,15 @@ SourceTree scan_tree(const std::string& root, const ScanOptions& options) {
       TreeEntry entry;
       entry.path = join(dir_path, name);
       entry.parent = dir_index;
-      if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-        tree.problems.push_back(
-            {entry.path, std::string("vanished during scan: ") + std::strerror(errno)});
+      std::string problem;
+      if (read_entry(dir_fd, name, entry, problem) != 0) {
+        tree.problems.push_back({entry.path, std::move(problem)});
         continue;
-      }
-      fill_from_stat(entry, st);
-      if (S_ISLNK(st.st_mode)) {
-        std::string target(static_cast<size_t>(st.st_size > 0 ? st.st_size : 255) + 1, '\0');
-        ssize_t n = ::readlinkat(dir_fd, name.c_str(), target.data(), target.size());
-        if (n < 0) {
-          tree.problems.push_back(
-              {entry.path, std::string("unreadable symlink: ") + std::strerror(errno)});
-          continue;
-        }
-        target.resize(static_cast<size_t>(n));
-        entry.symlink_target = std::move(target);
       }
       // A directory on the excluded device (the mount serving this tree, reached through a bind
       // mount) is listed but never entered.
-      const bool excluded = options.skip_device != 0 && st.st_dev == options.skip_device;
-      if (S_ISDIR(st.st_mode) && !excluded) {
+      const bool excluded = options.skip_device != 0 && entry.device == options.skip_device;
+      if (S_ISDIR(entry.mode) && !excluded) {
         pending.push_back(static_cast<uint32_t>(tree.entries.size()));
       }
       tree.entries.push_back(std::move(entry));

@@ -13,7 +13,7 @@ namespace {
 constexpr std::array<int, 2> kSignals = {SIGBUS, SIGSEGV};
 
 thread_local sigjmp_buf* landing = nullptr;
-std::array<struct sigaction, kSignals.size()> previous{};
+std::array<struct sigaction, kSignals.size()> previous_actions{};
 
 void on_fault(int signal, siginfo_t* info, void* context) {
   if (sigjmp_buf* pad = landing) {
@@ -23,7 +23,7 @@ void on_fault(int signal, siginfo_t* info, void* context) {
   // Not ours: hand it to whoever handled it before (a sanitizer), or die as we would have.
   for (size_t i = 0; i < kSignals.size(); ++i) {
     if (kSignals[i] != signal) continue;
-    const struct sigaction& old = previous[i];
+    const struct sigaction& old = previous_actions[i];
     if ((old.sa_flags & SA_SIGINFO) != 0 && old.sa_sigaction != nullptr) {
       old.sa_sigaction(signal, info, context);
       return;
@@ -44,7 +44,7 @@ void install_once() {
       action.sa_sigaction = on_fault;
       action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
       sigemptyset(&action.sa_mask);
-      sigaction(kSignals[i], &action, &previous[i]);
+      sigaction(kSignals[i], &action, &previous_actions[i]);
     }
   });
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cache/fault_guard.h"
+#include "cache/mdb_bytes.h"
 #include "cache/record_codec.h"
 #include "cache/record_mac.h"
 #include "cache/redis_tier.h"
@@ -41,14 +42,6 @@ constexpr size_t kMaxEvictionsPerCommit = 4096;
 constexpr off_t kLockFileBytes = 64 << 10;
 // Free space a commit needs beyond twice its records: LMDB's meta, branch and free-list pages.
 constexpr uint64_t kCommitSlackBytes = 256 << 10;
-
-std::string_view as_view(const MDB_val& v) {
-  return {static_cast<const char*>(v.mv_data), v.mv_size};
-}
-
-MDB_val as_val(std::string_view s) {
-  return {s.size(), const_cast<char*>(s.data())};
-}
 
 // Whole analyses in the graph table (stat aliases and derived records left out).
 uint64_t count_graphs(MDB_txn* txn, MDB_dbi graphs) {

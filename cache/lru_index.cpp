@@ -3,6 +3,9 @@
 
 #include <array>
 
+#include "cache/le64.h"
+#include "cache/mdb_bytes.h"
+
 namespace anchorfs::cache {
 namespace {
 
@@ -15,26 +18,6 @@ constexpr const char* kAgeDb = "age";
 constexpr size_t kPageBytes = 4096;
 constexpr size_t kLargeValueBytes = 2000;
 constexpr size_t kNodeOverheadBytes = 16;
-
-std::string_view as_view(const MDB_val& v) {
-  return {static_cast<const char*>(v.mv_data), v.mv_size};
-}
-
-MDB_val as_val(std::string_view s) {
-  return {s.size(), const_cast<char*>(s.data())};
-}
-
-uint64_t read_le64(std::string_view bytes) {
-  uint64_t value = 0;
-  for (size_t i = 0; i < 8 && i < bytes.size(); ++i) {
-    value |= uint64_t{static_cast<unsigned char>(bytes[i])} << (8 * i);
-  }
-  return value;
-}
-
-void append_le64(std::string& out, uint64_t value) {
-  for (size_t i = 0; i < 8; ++i) out += static_cast<char>((value >> (8 * i)) & 0xffu);
-}
 
 void append_be64(std::string& out, uint64_t value) {
   for (size_t i = 8; i-- > 0;) out += static_cast<char>((value >> (8 * i)) & 0xffu);

@@ -13,7 +13,7 @@
 namespace anchorfs::cache {
 namespace {
 
-constexpr uint32_t kMagic = 0xBEEFC0DE;
+constexpr uint32_t kLmdbMagic = 0xBEEFC0DE;
 constexpr uint32_t kDataVersion = 1;
 constexpr size_t kPageHeaderBytes = 16;  // pgno (8), pad (2), flags (2), lower/upper or pages (4)
 constexpr size_t kNodeHeaderBytes = 8;   // lo, hi, flags, key size (2 each)
@@ -58,7 +58,7 @@ class Walker {
     for (uint64_t p = 0; p < 2; ++p) {
       const char* meta = file_ + p * page_;
       if (load<uint64_t>(meta) != p || (load<uint16_t>(meta + 10) & kMeta) == 0 ||
-          load<uint32_t>(meta + kPageHeaderBytes) != kMagic ||
+          load<uint32_t>(meta + kPageHeaderBytes) != kLmdbMagic ||
           load<uint32_t>(meta + kPageHeaderBytes + 4) != kDataVersion) {
         return fmt::format("meta page {} is damaged", p);
       }

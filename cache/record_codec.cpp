@@ -3,31 +3,16 @@
 
 #include <xxhash.h>
 
-#include <array>
 #include <cstring>
+
+#include "cache/le64.h"
 
 namespace anchorfs::cache {
 
 namespace {
 
-constexpr std::string_view kMagic = "AFC1";
-constexpr size_t kHeaderBytes = kMagic.size() + sizeof(uint64_t);
-
-void append_le64(std::string& out, uint64_t value) {
-  std::array<char, 8> bytes{};
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    bytes[i] = static_cast<char>((value >> (8 * i)) & 0xffu);
-  }
-  out.append(bytes.data(), bytes.size());
-}
-
-uint64_t read_le64(std::string_view bytes) {
-  uint64_t value = 0;
-  for (size_t i = 0; i < 8; ++i) {
-    value |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[i])) << (8 * i);
-  }
-  return value;
-}
+constexpr std::string_view kRecordMagic = "AFC1";
+constexpr size_t kHeaderBytes = kRecordMagic.size() + sizeof(uint64_t);
 
 uint64_t checksum(std::string_view key, std::string_view payload) {
   const uint64_t seed = XXH3_64bits(key.data(), key.size());
@@ -65,7 +50,7 @@ bool holds_analysis(std::optional<uint64_t> name_space) {
 }
 
 bool has_record_magic(std::string_view value) {
-  return value.size() >= kHeaderBytes && value.substr(0, kMagic.size()) == kMagic;
+  return value.size() >= kHeaderBytes && value.substr(0, kRecordMagic.size()) == kRecordMagic;
 }
 
 std::string encode_key(uint64_t name_space, const analysis::ContentDigest& digest) {
@@ -91,18 +76,18 @@ std::optional<uint64_t> key_version(std::string_view key) {
 std::string encode_value(std::string_view key, std::string_view payload) {
   std::string value;
   value.reserve(kHeaderBytes + payload.size());
-  value.append(kMagic);
+  value.append(kRecordMagic);
   append_le64(value, checksum(key, payload));
   value.append(payload);
   return value;
 }
 
 std::optional<std::string_view> decode_value(std::string_view key, std::string_view value) {
-  if (value.size() < kHeaderBytes || value.substr(0, kMagic.size()) != kMagic) {
+  if (value.size() < kHeaderBytes || value.substr(0, kRecordMagic.size()) != kRecordMagic) {
     return std::nullopt;
   }
   const std::string_view payload = value.substr(kHeaderBytes);
-  if (read_le64(value.substr(kMagic.size())) != checksum(key, payload)) {
+  if (read_le64(value.substr(kRecordMagic.size())) != checksum(key, payload)) {
     return std::nullopt;
   }
   return payload;

@@ -12,7 +12,7 @@
 namespace anchorfs::cache {
 namespace {
 
-constexpr std::string_view kMagic = "AFM1";
+constexpr std::string_view kSealMagic = "AFM1";
 constexpr size_t kMacBytes = 32;
 using Mac = std::array<unsigned char, kMacBytes>;
 
@@ -51,7 +51,7 @@ std::string seal_remote_value(std::string_view farm_key, std::string_view key,
                               std::string_view payload) {
   const std::optional<Mac> mac = mac_of(farm_key, key, payload);
   if (!mac) return {};  // "" is no record: the remote keeps nothing of ours
-  std::string value(kMagic);
+  std::string value(kSealMagic);
   value.append(reinterpret_cast<const char*>(mac->data()), mac->size());
   value.append(payload);
   return value;
@@ -59,10 +59,10 @@ std::string seal_remote_value(std::string_view farm_key, std::string_view key,
 
 std::optional<std::string_view> open_remote_value(std::string_view farm_key, std::string_view key,
                                                   std::string_view value) {
-  if (value.size() < kMagic.size() + kMacBytes || !value.starts_with(kMagic)) return std::nullopt;
-  const std::string_view payload = value.substr(kMagic.size() + kMacBytes);
+  if (value.size() < kSealMagic.size() + kMacBytes || !value.starts_with(kSealMagic)) return std::nullopt;
+  const std::string_view payload = value.substr(kSealMagic.size() + kMacBytes);
   const std::optional<Mac> mac = mac_of(farm_key, key, payload);
-  if (!mac || CRYPTO_memcmp(mac->data(), value.data() + kMagic.size(), kMacBytes) != 0) {
+  if (!mac || CRYPTO_memcmp(mac->data(), value.data() + kSealMagic.size(), kMacBytes) != 0) {
     return std::nullopt;
   }
   return payload;

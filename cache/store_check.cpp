@@ -18,16 +18,13 @@
 #include <thread>
 
 #include "cache/lru_index.h"
+#include "cache/mdb_bytes.h"
 #include "cache/page_walk.h"
 #include "cache/record_codec.h"
 
 namespace anchorfs::cache {
 
 namespace {
-
-std::string_view as_view(const MDB_val& v) {
-  return {static_cast<const char*>(v.mv_data), v.mv_size};
-}
 
 // Checks every record of a keyed database (key length, magic, both ends of the value readable:
 // a value past the end of the file faults here, in the child) and counts them; returns a

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <string_view>
 #include <unordered_map>
 
@@ -48,7 +49,17 @@ bool same_content(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32
   return same_version(a, a_entry, b, b_entry, true);
 }
 
-Generation::Generation(std::shared_ptr<const Snapshot> snapshot) : snapshot_(std::move(snapshot)) {
+namespace {
+
+uint64_t next_serial() {
+  static std::atomic<uint64_t> serial{1};
+  return serial.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+Generation::Generation(std::shared_ptr<const Snapshot> snapshot)
+    : snapshot_(std::move(snapshot)), serial_(next_serial()) {
   inode_of_entry_.resize(snapshot_->size());
   for (uint32_t i = 0; i < snapshot_->size(); ++i) inode_of_entry_[i] = kRootInode + i;
   next_inode_ = kRootInode + snapshot_->size();
@@ -57,28 +68,53 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot) : snapshot_(std
 }
 
 Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous,
-                       std::span<const PathMove> moves)
-    : snapshot_(std::move(snapshot)), next_inode_(previous.next_inode_) {
+                       std::span<const PathMove> moves, std::span<const uint32_t> origin)
+    : snapshot_(std::move(snapshot)),
+      serial_(next_serial()),
+      previous_serial_(previous.serial_),
+      next_inode_(previous.next_inode_) {
   const Snapshot& old = previous.snapshot();
+  const bool have_origin = origin.size() == snapshot_->size();
   std::unordered_map<std::string_view, uint32_t> old_entry_of_path;
-  old_entry_of_path.reserve(old.size());
-  for (uint32_t i = 0; i < old.size(); ++i) old_entry_of_path.emplace(old.entry(i).path, i);
+  if (!have_origin) {
+    old_entry_of_path.reserve(old.size());
+    for (uint32_t i = 0; i < old.size(); ++i) old_entry_of_path.emplace(old.entry(i).path, i);
+  }
+  // The entry of `old` at `path`, or kNoOrigin.
+  auto old_entry_at = [&](std::string_view path) -> uint32_t {
+    if (have_origin) return old.find(path).value_or(analysis::kNoOrigin);
+    auto found = old_entry_of_path.find(path);
+    return found == old_entry_of_path.end() ? analysis::kNoOrigin : found->second;
+  };
 
   inode_of_entry_.resize(snapshot_->size());
+  kept_from_.assign(snapshot_->size(), analysis::kNoOrigin);
   for (uint32_t i = 0; i < snapshot_->size(); ++i) {
     const analysis::TreeEntry& entry = snapshot_->entry(i);
     const std::string before = moves.empty() ? std::string() : path_before_moves(entry.path, moves);
     const bool moved = !moves.empty() && before != entry.path;
-    auto found = old_entry_of_path.find(moved ? std::string_view(before) : entry.path);
-    bool keep = false;
-    if (found != old_entry_of_path.end()) {
-      const analysis::TreeEntry& was = old.entry(found->second);
-      keep = S_ISDIR(entry.mode) ? S_ISDIR(was.mode)
-                                 : same_version(old, found->second, *snapshot_, i, !moved);
+    uint32_t was = analysis::kNoOrigin;
+    if (moved) {
+      was = old_entry_at(before);
+    } else if (have_origin) {
+      was = origin[i];
+    } else {
+      was = old_entry_at(entry.path);
     }
-    inode_of_entry_[i] = keep ? previous.inode(found->second) : next_inode_++;
+    bool keep = false;
+    if (was != analysis::kNoOrigin) {
+      const analysis::TreeEntry& prior = old.entry(was);
+      keep = S_ISDIR(entry.mode) ? S_ISDIR(prior.mode)
+                                 : same_version(old, was, *snapshot_, i, !moved);
+    }
+    if (i == 0) keep = true;  // the root keeps its number whatever it is now
+    if (keep) {
+      inode_of_entry_[i] = i == 0 ? kRootInode : previous.inode(was);
+      kept_from_[i] = i == 0 ? 0 : was;
+    } else {
+      inode_of_entry_[i] = next_inode_++;
+    }
   }
-  inode_of_entry_[0] = kRootInode;
   index_inodes();
   translate_git_index();
 }
@@ -142,10 +178,19 @@ Invalidations diff_generations(const Generation& before, const Generation& after
   Invalidations out;
   const Snapshot& old = before.snapshot();
   const Snapshot& next = after.snapshot();
+  // `after` made from `before`: which entries kept their numbers is known, no search needed.
+  const bool made_from = after.previous_serial() == before.serial();
+  std::vector<bool> kept(made_from ? old.size() : 0, false);
   for (uint32_t i = 0; i < next.size(); ++i) {
     const uint64_t inode = after.inode(i);
     const analysis::TreeEntry& entry = next.entry(i);
-    std::optional<uint32_t> was = before.entry(inode);
+    std::optional<uint32_t> was;
+    if (!made_from) {
+      was = before.entry(inode);
+    } else if (after.kept_from(i) != analysis::kNoOrigin) {
+      was = after.kept_from(i);
+      kept[*was] = true;
+    }
     if (!was) {
       // A new name, or an old name for a new file: drop the kernel's dentry or negative lookup
       // (the kernel only has one if it has the parent).
@@ -164,7 +209,7 @@ Invalidations diff_generations(const Generation& before, const Generation& after
   }
   for (uint32_t i = 0; i < old.size(); ++i) {
     const uint64_t inode = before.inode(i);
-    if (after.entry(inode)) continue;
+    if (made_from ? kept[i] : after.entry(inode).has_value()) continue;
     out.dropped.emplace_back(inode, i);
     const uint64_t parent = before.inode(parent_of(old.entry(i)));
     // Children of a removed directory go with it; only names under surviving parents matter.

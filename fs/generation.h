@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/rescan_paths.h"
 #include "fs/snapshot.h"
 
 namespace anchorfs::fs {
@@ -37,12 +38,23 @@ class Generation {
   // and the kernel's cached size and pages for it can never disagree with what is served.
   // An entry covered by `moves` is matched with the entry it was renamed from; a moved file keeps
   // its number when its bytes and tags are the same (its ctime, which a rename sets, aside).
+  // `origin`, when given, is for each entry of `snapshot` the entry of `previous`'s snapshot at
+  // the same path, or analysis::kNoOrigin (what analysis::rescan_paths reports): it spares
+  // looking every path up.
   Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous,
-             std::span<const PathMove> moves = {});
+             std::span<const PathMove> moves = {}, std::span<const uint32_t> origin = {});
 
   const Snapshot& snapshot() const { return *snapshot_; }
   const std::shared_ptr<const Snapshot>& snapshot_ptr() const { return snapshot_; }
   uint64_t inode(uint32_t entry) const { return inode_of_entry_[entry]; }
+  // The entry of the generation this one was made from whose inode number `entry` kept, if any
+  // (kNoOrigin otherwise, and for a first generation).
+  uint32_t kept_from(uint32_t entry) const {
+    return kept_from_.empty() ? analysis::kNoOrigin : kept_from_[entry];
+  }
+  // The generation this one was made from (0 for a first one): see kept_from.
+  uint64_t previous_serial() const { return previous_serial_; }
+  uint64_t serial() const { return serial_; }
   // The entry an inode number names in this generation, if any.
   std::optional<uint32_t> entry(uint64_t inode) const;
   uint64_t next_inode() const { return next_inode_; }
@@ -56,6 +68,9 @@ class Generation {
 
   std::shared_ptr<const Snapshot> snapshot_;
   std::vector<uint64_t> inode_of_entry_;
+  std::vector<uint32_t> kept_from_;  // by entry: see kept_from()
+  uint64_t serial_ = 0;              // unique per generation made in this process
+  uint64_t previous_serial_ = 0;
   // (inode, entry) sorted by inode: memory follows the tree's size, not how many numbers a long
   // series of refreshes has handed out.
   std::vector<std::pair<uint64_t, uint32_t>> entry_of_inode_;

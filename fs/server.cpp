@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -68,20 +69,40 @@ void queue_notification(ServerState& state, Invalidations changed) {
   state.pending_changed.notify_one();
 }
 
-std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
-    ServerState& state, std::span<const PathMove> moves) {
+namespace {
+
+std::pair<std::shared_ptr<const Generation>, Invalidations> swap_in(
+    ServerState& state, const std::optional<std::span<const std::string>>& touched,
+    std::span<const PathMove> moves) {
   const sync::MutexLock lock(state.swap_mutex);
   std::shared_ptr<const Generation> previous = state.current();
   const Snapshot& current = previous->snapshot();
-  auto next = std::make_shared<const Generation>(
-      rebase_snapshot(current,
-                      analysis::scan_tree(current.root(), {.skip_device = state.own_device.load()}),
-                      moves),
-      *previous, moves);
+  const uint64_t own_device = state.own_device.load();
+  std::vector<uint32_t> origin;
+  std::shared_ptr<const Snapshot> patched =
+      touched ? patch_snapshot(current, *touched, moves, own_device, origin) : nullptr;
+  if (!patched) {
+    origin.clear();
+    patched = rebase_snapshot(
+        current, analysis::scan_tree(current.root(), {.skip_device = own_device}), moves);
+  }
+  auto next = std::make_shared<const Generation>(std::move(patched), *previous, moves, origin);
   Invalidations changed = diff_generations(*previous, *next);
   state.inodes.swap(next, changed.dropped);
   state.mutations.fetch_add(1);
   return {std::move(next), std::move(changed)};
+}
+
+}  // namespace
+
+std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
+    ServerState& state, std::span<const std::string> touched, std::span<const PathMove> moves) {
+  return swap_in(state, touched, moves);
+}
+
+std::pair<std::shared_ptr<const Generation>, Invalidations> rescan_all(
+    ServerState& state, std::span<const PathMove> moves) {
+  return swap_in(state, std::nullopt, moves);
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -140,10 +141,16 @@ void read_in_place(fuse_req_t req, ServerState& state, const analysis::TreeEntry
 void notify(ServerState& state, const Invalidations& changed);
 void queue_notification(ServerState& state, Invalidations changed);
 
-// Writable mounts: rescans the checkout after a change made through the mount and swaps in the
-// result (tags kept for unchanged files, see rebase_snapshot), following `moves`. Returns the new
+// Writable mounts: after a change made through the mount, swaps in the checkout as it is now
+// (tags kept for unchanged files), following `moves` (renames the kernel made). `touched`: the
+// repository paths the change made, changed or removed, which alone are read again (see
+// patch_snapshot; it falls back to a whole rescan where that is not enough). Returns the new
 // generation and what the kernel must drop.
 std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
+    ServerState& state, std::span<const std::string> touched,
+    std::span<const PathMove> moves = {});
+// The same for a change whose paths are not known: the whole checkout is scanned again.
+std::pair<std::shared_ptr<const Generation>, Invalidations> rescan_all(
     ServerState& state, std::span<const PathMove> moves = {});
 
 // The low-level operation table (operations.cpp): read-only, or with the writable handlers of

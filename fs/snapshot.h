@@ -52,6 +52,7 @@ class Snapshot {
   size_t size() const { return tree_.entries.size(); }
   const analysis::TreeEntry& entry(uint32_t index) const { return tree_.entries[index]; }
   const std::vector<analysis::ScanProblem>& problems() const { return tree_.problems; }
+  const analysis::SourceTree& tree() const { return tree_; }
 
   // The last path component of an entry ("" for the root).
   std::string_view name(uint32_t index) const;

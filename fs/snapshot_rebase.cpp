@@ -1,26 +1,73 @@
-// rebase_snapshot(): carries tag layouts over to a fresh scan for files whose bytes are unchanged.
+// rebase_snapshot() and patch_snapshot(): carry tag layouts over to a fresh scan for files whose
+// bytes are unchanged.
 #include "fs/snapshot_rebase.h"
 
 #include <sys/stat.h>
 
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "analysis/rescan_paths.h"
 #include "fs/git_view.h"
 
 namespace anchorfs::fs {
 namespace {
 
 // `path` matches one of the view's filter patterns ("*.ext" or "/exact/path").
-bool filtered(const std::vector<std::string>& patterns, const std::string& path) {
+bool filtered(const std::vector<std::string>& patterns, std::string_view path) {
   const std::string_view base = std::string_view(path).substr(path.rfind('/') + 1);
   for (const std::string& pattern : patterns) {
-    if (pattern.starts_with("/") ? pattern.substr(1) == path
+    if (pattern.starts_with("/") ? std::string_view(pattern).substr(1) == path
                                  : pattern.starts_with("*") && base.ends_with(pattern.substr(1))) {
       return true;
     }
+  }
+  return false;
+}
+
+// The layout `current` served for entry `was`, if `entry` (its file now) still has the bytes it
+// was made for: the identity read() checks before splicing tags.
+const std::shared_ptr<const FileLayout>* carried_layout(const Snapshot& current, uint32_t was,
+                                                        const analysis::TreeEntry& entry) {
+  if (!S_ISREG(entry.mode) || current.layout(was).empty()) return nullptr;
+  const analysis::TreeEntry& old = current.entry(was);
+  if (!S_ISREG(old.mode) || old.size != entry.size || old.mtime_ns != entry.mtime_ns ||
+      old.inode != entry.inode) {
+    return nullptr;
+  }
+  return &current.layout_ptr(was);
+}
+
+// What a change at `path` does to the view's `.git` that only a whole rescan rebuilds: a
+// repository made or removed (a `.git` itself), an overlay replaced or made (index, config,
+// info, info/attributes of any repository), anything in a `.git` the view builds as a directory
+// of its own (a linked worktree's).
+bool reaches_git_overlays(const Snapshot& current, std::string_view path) {
+  if (const std::optional<uint32_t> index = current.find(path); index && current.content(*index)) {
+    return true;
+  }
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (path.substr(start, slash - start) == ".git") {
+      if (slash == path.size()) return true;
+      const std::string_view rest = path.substr(slash + 1);
+      if (rest == "index" || rest == "config" || rest == "info" || rest == "info/attributes") {
+        return true;
+      }
+      if (start == 0) {
+        struct stat st {};
+        if (::lstat((current.root() + "/.git").c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+          return true;
+        }
+      }
+    }
+    start = slash + 1;
   }
   return false;
 }
@@ -35,14 +82,10 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
   for (const analysis::TreeEntry& entry : fresh.entries) {
     if (!S_ISREG(entry.mode)) continue;
     const std::optional<uint32_t> was = current.find(path_before_moves(entry.path, moves));
-    if (!was || current.layout(*was).empty()) continue;
-    const analysis::TreeEntry& old = current.entry(*was);
-    // The identity read() checks before splicing tags: the bytes the layout was made for.
-    if (!S_ISREG(old.mode) || old.size != entry.size || old.mtime_ns != entry.mtime_ns ||
-        old.inode != entry.inode) {
-      continue;
+    if (!was) continue;
+    if (const std::shared_ptr<const FileLayout>* layout = carried_layout(current, *was, entry)) {
+      carried.emplace(entry.path, *layout);
     }
-    carried.emplace(entry.path, current.layout_ptr(*was));
   }
   // The view's `.git` is made again from the repository as it is now, like every refresh does;
   // a tagged file whose new name no filter pattern covers (`mv a.py a.py.bak`) gets its own,
@@ -70,6 +113,63 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
   return std::make_shared<const Snapshot>(
       std::move(fresh), std::move(layouts), std::move(layout_of_entry),
       std::vector<std::shared_ptr<const FileTrace>>{}, std::move(git_files));
+}
+
+std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
+                                               std::span<const std::string> touched,
+                                               std::span<const PathMove> moves,
+                                               uint64_t skip_device,
+                                               std::vector<uint32_t>& origin) {
+  std::vector<std::string> paths(touched.begin(), touched.end());
+  for (const PathMove& move : moves) {
+    const std::optional<uint32_t> from = current.find(move.from);
+    if (from && S_ISDIR(current.entry(*from).mode)) return nullptr;
+    paths.push_back(move.from);
+    paths.push_back(move.to);
+  }
+  for (const std::string& path : paths) {
+    if (reaches_git_overlays(current, path)) return nullptr;
+  }
+  std::optional<analysis::SourceTree> tree =
+      analysis::rescan_paths(current.tree(), paths, {.skip_device = skip_device}, &origin);
+  if (!tree) return nullptr;
+  std::vector<std::shared_ptr<const FileLayout>> layouts{current.layout_ptr(0)};
+  std::vector<uint32_t> layout_of_entry(tree->entries.size(), 0);
+  VirtualFiles files;
+  files.options = current.git_view();
+  for (uint32_t i = 0; i < tree->entries.size(); ++i) {
+    const analysis::TreeEntry& entry = tree->entries[i];
+    // What the entry was: the entry it was renamed from, else the one at its path.
+    uint32_t was = origin[i];
+    if (!moves.empty()) {
+      const std::string before = path_before_moves(entry.path, moves);
+      if (before != entry.path) was = current.find(before).value_or(analysis::kNoOrigin);
+    }
+    if (was == analysis::kNoOrigin) continue;
+    // An overlay of the view's `.git` whose path no change touched: served as it was.
+    if (const std::shared_ptr<const std::string>& bytes = current.content(was)) {
+      files.files.emplace_back(entry.path, bytes);
+      if (current.git_index() == was) files.git_index = entry.path;
+      continue;
+    }
+    const std::shared_ptr<const FileLayout>* layout = carried_layout(current, was, entry);
+    if (layout == nullptr) continue;
+    // A tagged file under a name the view's filter does not cover: the whole rescan adds it.
+    if (current.git_view() && current.entry(was).path != entry.path &&
+        !filtered(current.git_view()->filter_patterns, entry.path)) {
+      return nullptr;
+    }
+    layout_of_entry[i] = static_cast<uint32_t>(layouts.size());
+    layouts.push_back(*layout);
+  }
+  try {
+    return std::make_shared<const Snapshot>(std::move(*tree), std::move(layouts),
+                                            std::move(layout_of_entry),
+                                            std::vector<std::shared_ptr<const FileTrace>>{},
+                                            std::move(files));
+  } catch (const std::invalid_argument&) {
+    return nullptr;  // an overlay's checkout file changed under it (a link elsewhere): rebuild
+  }
 }
 
 }  // namespace anchorfs::fs

@@ -1,8 +1,11 @@
 // The tree as it is now, keeping the tags of every file whose bytes did not change.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "analysis/source_tree.h"
 #include "fs/generation.h"
@@ -17,5 +20,18 @@ namespace anchorfs::fs {
 // makes, in the time of one scan.
 std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysis::SourceTree fresh,
                                                 std::span<const PathMove> moves = {});
+
+// The same in the time of reading only `touched` again (repository paths a change made through
+// the mount made, changed or removed; each move's two paths are added): see
+// analysis::rescan_paths. Null when the change reaches what only a whole rescan rebuilds: the view's
+// `.git` overlays (an index, config or info/attributes git renamed over, a repository made or
+// removed), a renamed directory, a tagged file renamed to a name the view's filter does not cover
+// yet. Then call rebase_snapshot with a full scan. `origin` receives, for each entry of the
+// result, the entry of `current` at its path (analysis::rescan_paths; for Generation).
+std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
+                                               std::span<const std::string> touched,
+                                               std::span<const PathMove> moves,
+                                               uint64_t skip_device,
+                                               std::vector<uint32_t>& origin);
 
 }  // namespace anchorfs::fs

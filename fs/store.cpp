@@ -343,8 +343,12 @@ int store_stage(ServerState& state, const std::string& target, OpenFile& file) {
     }
     if (result.status == render::StoreResult::Status::kStale) return ESTALE;
   }
-  if (now.st_nlink > 1) {
-    // Other names share this inode: write it in place so they keep seeing the file.
+  // Other names share this inode: written in place so they keep seeing the file. An empty file
+  // (one just created: git checkout, cp, a redirect) is written in place too: it holds no byte a
+  // crash could lose, which is what a replacement's atomic rename is for, and a plain write into
+  // it in the checkout would leave the same states; an fsync of the writer syncs it
+  // (store_and_reply).
+  if (now.st_nlink > 1 || now.st_size == 0) {
     UniqueFd out(open_beneath(root, target, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
     if (out.get() < 0) return errno;
     std::vector<render::Piece> pieces = result.pieces;
@@ -362,7 +366,8 @@ int store_stage(ServerState& state, const std::string& target, OpenFile& file) {
     for (const render::Piece& piece : pieces) total += piece.end - piece.begin;
     if (::ftruncate(out.get(), static_cast<off_t>(total)) != 0) return errno;
     const timespec times[2] = {stage.st_atim, stage.st_mtim};
-    if (::futimens(out.get(), times) != 0 || ::fdatasync(out.get()) != 0) return errno;
+    if (::futimens(out.get(), times) != 0) return errno;
+    if (now.st_nlink > 1 && ::fdatasync(out.get()) != 0) return errno;
   } else {
     // The stored file was last modified when the writer last wrote (or set its times), not
     // when it was copied: git records the time it saw through the mount.

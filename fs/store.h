@@ -33,7 +33,7 @@ int fill_stage(ServerState& state, const Served& served, int flags, OpenFile& fi
 // Stores `file`'s stage at `target` (a repository path): checks the checkout file is the version
 // the writer was served (or, for O_APPEND, appends to what it is now), removes exactly what was
 // served as tags, and writes the rest: atomically by a rename, or in place when the file has
-// other hard links. Returns 0, or ESTALE when the checkout changed under the writer (the writer
+// other hard links or is empty (nothing to lose: see store.cpp). Returns 0, or ESTALE when the checkout changed under the writer (the writer
 // sees it at close or fsync; nothing is written), or the errno of the I/O that failed.
 int store_stage(ServerState& state, const std::string& target, OpenFile& file)
     REQUIRES(file.mutex);

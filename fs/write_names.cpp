@@ -98,8 +98,9 @@ void remove_entry(fuse_req_t req, fuse_ino_t parent, const char* name, int flags
   if (dir_fd.get() < 0 || ::unlinkat(dir_fd.get(), name, flags) != 0) {
     return reply_error(req, errno);
   }
-  state.open_files.removed(join_path(dir, name));
-  reply_done(req, state);
+  const std::string path = join_path(dir, name);
+  state.open_files.removed(path);
+  reply_done(req, state, std::span<const std::string>(&path, 1));
 }
 
 void op_unlink(fuse_req_t req, fuse_ino_t parent, const char* name) {
@@ -173,7 +174,7 @@ void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t n
   } else {
     state.open_files.renamed(from, to);
   }
-  reply_done(req, state, moves);
+  reply_done(req, state, {}, moves);
 }
 
 }  // namespace

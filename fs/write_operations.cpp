@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/unique_fd.h"
@@ -154,7 +156,7 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
     give_to_caller(req, dir_fd.get(), name);
     ::close(created);
   }
-  auto [generation, changed] = rescan(state);
+  auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
   queue_notification(state, std::move(changed));
   std::optional<uint32_t> index = generation->snapshot().find(path);
   if (!index) return reply_error(req, ENOENT);
@@ -200,11 +202,20 @@ void op_write(fuse_req_t req, fuse_ino_t, const char* buffer, size_t size, off_t
   fuse_reply_write(req, size);
 }
 
+// After a store or in-place writes to `target` (the open's path now; none when it was removed or
+// renamed over through the mount, so where the writes went is not known).
+std::pair<std::shared_ptr<const Generation>, Invalidations> rescan_target(
+    ServerState& state, const std::optional<std::string>& target) {
+  if (!target) return rescan_all(state);
+  return rescan(state, std::span<const std::string>(&*target, 1));
+}
+
 // flush and fsync: store the file, then make every reader's next open see it.
 void store_and_reply(fuse_req_t req, ServerState& state, fuse_file_info* fi, bool sync,
                      bool datasync) {
   std::shared_ptr<OpenFile> file = state.open_files.find(fi->fh);
   if (!file) return reply_error(req, 0);
+  const std::optional<std::string> target = state.open_files.target(fi->fh);
   bool changed = false;
   {
     const sync::MutexLock lock(file->mutex);
@@ -214,11 +225,18 @@ void store_and_reply(fuse_req_t req, ServerState& state, fuse_file_info* fi, boo
         (datasync ? ::fdatasync(file->fd) : ::fsync(file->fd)) != 0) {
       return reply_error(req, errno);
     }
+    // A stage stored in place (fs/store.h) was not synced, nor one stored by an earlier close.
+    if (sync && file->kind == OpenFile::Kind::Staged && target) {
+      UniqueFd stored(open_source(state.root()->fd, *target));
+      if (stored.get() >= 0 && (datasync ? ::fdatasync(stored.get()) : ::fsync(stored.get())) != 0) {
+        return reply_error(req, errno);
+      }
+    }
   }
   if (changed) {
     // No directory lock is held for a close or an fsync: the kernel can drop the old names now,
     // so the writer's next open (right after close returns) finds the new version.
-    auto [generation, invalidations] = rescan(state);
+    auto [generation, invalidations] = rescan_target(state, target);
     notify(state, invalidations);
   }
   fuse_reply_err(req, 0);
@@ -235,6 +253,7 @@ void op_fsync(fuse_req_t req, fuse_ino_t, int datasync, fuse_file_info* fi) {
 void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
   ServerState& state = writable_state(req);
   std::shared_ptr<OpenFile> file = state.open_files.find(fi->fh);
+  const std::optional<std::string> target = state.open_files.target(fi->fh);
   bool changed = false;
   if (file) {
     const sync::MutexLock lock(file->mutex);
@@ -243,7 +262,7 @@ void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
   }
   state.open_files.remove(fi->fh);
   if (changed) {
-    auto [generation, invalidations] = rescan(state);
+    auto [generation, invalidations] = rescan_target(state, target);
     queue_notification(state, std::move(invalidations));
   }
   fuse_reply_err(req, 0);
@@ -356,7 +375,7 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
     }
   }
 
-  auto [generation, changed] = rescan(state);
+  auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
   queue_notification(state, std::move(changed));
   struct stat st {};
   double timeout = kCacheSeconds;

@@ -49,9 +49,8 @@ void adopt_change(ServerState& state, const std::string& path, const struct stat
   }
 }
 
-void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path,
-                    std::span<const PathMove> moves) {
-  auto [generation, changed] = rescan(state, moves);
+void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path) {
+  auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
   queue_notification(state, std::move(changed));
   std::optional<uint32_t> index = generation->snapshot().find(path);
   if (!index) return reply_error(req, ENOENT);
@@ -60,8 +59,9 @@ void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path,
   if (fuse_reply_entry(req, &e) != 0) state.inodes.forget(e.ino, 1);
 }
 
-void reply_done(fuse_req_t req, ServerState& state, std::span<const PathMove> moves) {
-  auto [generation, changed] = rescan(state, moves);
+void reply_done(fuse_req_t req, ServerState& state, std::span<const std::string> touched,
+                std::span<const PathMove> moves) {
+  auto [generation, changed] = rescan(state, touched, moves);
   queue_notification(state, std::move(changed));
   fuse_reply_err(req, 0);
 }

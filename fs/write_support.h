@@ -23,11 +23,11 @@ void give_to_caller(fuse_req_t req, int dir_fd, const char* name);
 // file from version `before` to `after`: writers staged on `before` are still on the file.
 void adopt_change(ServerState& state, const std::string& path, const struct stat& before,
                   const struct stat& after, const timespec* times);
-// Rescans after a change and replies with the entry now at `path` (a create also opens it).
-void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path,
-                    std::span<const PathMove> moves = {});
-// Rescans after a change and replies success.
-void reply_done(fuse_req_t req, ServerState& state, std::span<const PathMove> moves = {});
+// Rescans `path` after a change that made it and replies with the entry now there.
+void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path);
+// Rescans `touched` after a change (see rescan) and replies success.
+void reply_done(fuse_req_t req, ServerState& state, std::span<const std::string> touched,
+                std::span<const PathMove> moves = {});
 
 // The handlers of names (mkdir, mknod, symlink, link, unlink, rmdir, rename) and of extended
 // attributes; add_write_operations (server_state.h's users) sets them with the file handlers.

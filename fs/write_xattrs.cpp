@@ -47,7 +47,7 @@ void attribute_changed(fuse_req_t req, ServerState& state, const std::string& pa
   if (S_ISREG(before.st_mode) && ::fstat(fd, &after) == 0) {
     adopt_change(state, path, before, after, nullptr);
   }
-  reply_done(req, state);
+  reply_done(req, state, std::span<const std::string>(&path, 1));
 }
 
 // Sets or removes a user attribute of the checkout file `ino` reaches (`change` gets its

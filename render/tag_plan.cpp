@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "render/delimiter.h"
+#include "render/text_line.h"
 
 namespace anchorfs::render {
 
@@ -41,17 +42,10 @@ namespace {
 // Front ends place a file block after at most this many protected lines (shebang, encoding).
 constexpr int kLinesBeforeFileBlock = 2;
 
-// One line of a text: [begin, content_end) is its content, [content_end, end) its terminator.
-struct Line {
-  size_t begin = 0;
-  size_t content_end = 0;
-  size_t end = 0;
-};
-
-Line line_at(std::string_view text, size_t begin) {
+TextLine line_at(std::string_view text, size_t begin) {
   size_t pos = begin;
   while (pos < text.size() && text[pos] != '\n' && text[pos] != '\r') ++pos;
-  Line line{begin, pos, pos};
+  TextLine line{begin, pos, pos};
   if (pos < text.size()) {
     line.end = pos + 1;
     if (text[pos] == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n') line.end = pos + 2;
@@ -63,20 +57,20 @@ bool is_comment_line(std::string_view content) {
   return after_comment_marker(content).has_value();
 }
 
-bool opened_with_cr(std::string_view text, const Line& open) {
+bool opened_with_cr(std::string_view text, const TextLine& open) {
   return open.end - open.content_end == 1 && text[open.content_end] == '\r';
 }
 
 // The end of the lean block whose header is `open`: the field lines that follow with the header's
 // indent, in strictly increasing contract order.
-size_t lean_block_end(std::string_view text, const Line& open) {
+size_t lean_block_end(std::string_view text, const TextLine& open) {
   const std::string_view header = text.substr(open.begin, open.content_end - open.begin);
   const std::string_view indent = header.substr(0, header.find_first_not_of(" \t\f"));
   size_t next = open.end;
   size_t last_content_end = open.content_end;
   std::optional<size_t> previous;
   while (next < text.size()) {
-    Line line = line_at(text, next);
+    TextLine line = line_at(text, next);
     std::string_view content = text.substr(line.begin, line.content_end - line.begin);
     std::optional<size_t> field = field_line_index(content);
     if (!field || (previous && *field <= *previous) || !content.starts_with(indent) ||
@@ -97,7 +91,7 @@ size_t lean_block_end(std::string_view text, const Line& open) {
 // above an empty line of its own: definitions are anchored at non-empty lines, and a file block
 // at the start of a text goes below its leading empty lines except where its front end separates
 // blocks.
-size_t with_separator(std::string_view text, const Line& open, size_t end, BlockKind kind,
+size_t with_separator(std::string_view text, const TextLine& open, size_t end, BlockKind kind,
                       size_t text_start) {
   if (kind == BlockKind::File && open.begin != text_start) return end;
   const std::string_view terminator = text.substr(open.content_end, open.end - open.content_end);
@@ -113,7 +107,7 @@ std::vector<ByteRange> tag_block_ranges(std::string_view tagged) {
   const size_t start = tagged.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
   size_t pos = start;
   while (pos < tagged.size()) {
-    Line open = line_at(tagged, pos);
+    TextLine open = line_at(tagged, pos);
     std::string_view open_content = tagged.substr(open.begin, open.content_end - open.begin);
     if (std::optional<BlockKind> lean = is_lean_header(open_content)) {
       pos = with_separator(tagged, open, lean_block_end(tagged, open), *lean, start);
@@ -130,7 +124,7 @@ std::vector<ByteRange> tag_block_ranges(std::string_view tagged) {
     size_t next = open.end;
     bool closed = false;
     while (next < tagged.size()) {
-      Line line = line_at(tagged, next);
+      TextLine line = line_at(tagged, next);
       std::string_view content = tagged.substr(line.begin, line.content_end - line.begin);
       if (std::optional<BlockKind> other = delimiter_kind(content)) {
         if (*other == *kind) {
@@ -175,7 +169,7 @@ bool has_tag_delimiter(std::string_view text) {
   size_t pos = start;
   while (pos < text.size() && (text[pos] == '\n' || text[pos] == '\r')) ++pos;
   for (int i = 0; i < kLinesBeforeFileBlock + 1 && pos < text.size(); ++i) {
-    Line line = line_at(text, pos);
+    TextLine line = line_at(text, pos);
     if (field_line_index(text.substr(line.begin, line.content_end - line.begin))) return true;
     pos = line.end;
   }
@@ -189,7 +183,7 @@ bool has_tag_delimiter(std::string_view text) {
   }
   pos = start;
   while (pos < text.size()) {
-    Line line = line_at(text, pos);
+    TextLine line = line_at(text, pos);
     std::string_view content = text.substr(line.begin, line.content_end - line.begin);
     if (delimiter_kind(content) || is_lean_header(content)) return true;
     pos = line.end;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "render/line_diff.h"
+#include "render/text_line.h"
 
 namespace anchorfs::render {
 namespace {
@@ -15,19 +16,13 @@ constexpr size_t kMaxEdits = 2048;
 // Joined and edited tag lines are looked for in changed runs of at most this many lines.
 constexpr size_t kMaxRunLines = 256;
 
-// [begin, content_end) is a line's content, [content_end, end) its terminator ("\n", "\r\n").
-struct Line {
-  size_t begin = 0;
-  size_t content_end = 0;
-  size_t end = 0;
-};
-
-std::vector<Line> split_lines(std::string_view text) {
-  std::vector<Line> lines;
+// Terminators are "\n" and "\r\n" (a lone "\r" stays in the line's content).
+std::vector<TextLine> split_lines(std::string_view text) {
+  std::vector<TextLine> lines;
   size_t begin = 0;
   while (begin < text.size()) {
     const size_t newline = text.find('\n', begin);
-    Line line{begin, text.size(), text.size()};
+    TextLine line{begin, text.size(), text.size()};
     if (newline != std::string_view::npos) {
       line.end = newline + 1;
       line.content_end = newline > begin && text[newline - 1] == '\r' ? newline - 1 : newline;
@@ -114,8 +109,8 @@ class Untagger {
   void align() {
     std::vector<std::string_view> a;
     std::vector<std::string_view> b;
-    for (const Line& line : vlines_) a.push_back(whole(view_, line));
-    for (const Line& line : wlines_) b.push_back(whole(written_, line));
+    for (const TextLine& line : vlines_) a.push_back(whole(view_, line));
+    for (const TextLine& line : wlines_) b.push_back(whole(written_, line));
     size_t prefix = 0;
     while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
     size_t suffix = 0;
@@ -174,32 +169,32 @@ class Untagger {
   bool mostly_aligned() const { return 2 * aligned_code_ >= code_lines(); }
 
  private:
-  static std::string_view whole(std::string_view text, const Line& line) {
+  static std::string_view whole(std::string_view text, const TextLine& line) {
     return text.substr(line.begin, line.end - line.begin);
   }
-  static std::string_view content(std::string_view text, const Line& line) {
+  static std::string_view content(std::string_view text, const TextLine& line) {
     return text.substr(line.begin, line.content_end - line.begin);
   }
   void remove(size_t begin, size_t end) {
     if (begin < end) removed_.push_back({begin, end});
   }
-  bool all_tag(const Line& line) const {
+  bool all_tag(const TextLine& line) const {
     return tags_.tag_bytes(line.begin, line.end) == line.end - line.begin;
   }
 
   size_t code_lines() const {
     size_t count = 0;
-    for (const Line& line : vlines_) count += code_line(line) ? 1 : 0;
+    for (const TextLine& line : vlines_) count += code_line(line) ? 1 : 0;
     return count;
   }
-  bool code_line(const Line& line) const {
+  bool code_line(const TextLine& line) const {
     return !blank(content(view_, line)) && tags_.tag_bytes(line.begin, line.end) == 0;
   }
 
   // Rule 1: an aligned line loses the bytes that were tags in the view (same bytes, same places).
   void aligned(size_t i, size_t j) {
-    const Line& v = vlines_[i];
-    const Line& w = wlines_[j];
+    const TextLine& v = vlines_[i];
+    const TextLine& w = wlines_[j];
     if (code_line(v)) ++aligned_code_;
     const std::vector<Span> spans = tags_.within(v.begin, v.end);
     origin_[j] = spans.empty() ? Origin::kCode : Origin::kTag;
@@ -216,12 +211,12 @@ class Untagger {
     size_t next_tag = va;
     for (size_t j = wa; j < wb; ++j) {
       if (joined(va, vb, j)) continue;
-      const Line& w = wlines_[j];
+      const TextLine& w = wlines_[j];
       // The file now ends inside a served tag line (truncate -s): the line is what is left of it.
       const bool cut_at_end = wb - wa == 1 && j + 1 == wlines_.size() && w.content_end == w.end;
       if (!only_tags && !cut_at_end) continue;
       for (size_t t = next_tag; t < vb; ++t) {
-        const Line& v = vlines_[t];
+        const TextLine& v = vlines_[t];
         if (!all_tag(v) || !edited_tag(content(written_, w), content(view_, v), cut_at_end, only_tags)) {
           continue;
         }
@@ -297,8 +292,8 @@ class Untagger {
   std::string_view view_;
   const TagSpans& tags_;
   std::string_view written_;
-  std::vector<Line> vlines_;
-  std::vector<Line> wlines_;
+  std::vector<TextLine> vlines_;
+  std::vector<TextLine> wlines_;
   std::vector<Origin> origin_;
   std::vector<Span> removed_;
   size_t aligned_code_ = 0;
@@ -468,7 +463,7 @@ size_t closest_served_plan(std::span<const TagPlan* const> plans, std::string_vi
   for (size_t k = 0; k < plans.size(); ++k) {
     for (const Insertion& insertion : plans[k]->insertions) {
       const std::string_view text = insertion.text;
-      for (const Line& line : split_lines(text)) {
+      for (const TextLine& line : split_lines(text)) {
         std::vector<size_t>& count = served[text.substr(line.begin, line.end - line.begin)];
         count.resize(plans.size());
         ++count[k];

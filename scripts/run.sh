@@ -7,12 +7,12 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 repo="${1:-$here/examples/sample_project}"
 mountpoint="${2:-/tmp/anchorfs-demo}"
 
-"$here/scripts/install-deps.sh"
+"$here/scripts/install-deps.sh" --quickstart
 build="${ANCHORFS_BUILD_DIR:-$here/build}"
 echo "anchorfs: building (Release) into $build" >&2
 # The demo needs the executable only: the test suite (about 40 % of the translation units, and
-# the slowest to compile) is built by scripts/test.sh.
-ANCHORFS_TARGETS=anchorfs "$here/scripts/build.sh" "$build" >/dev/null
+# the slowest to compile) and the packages it needs come with scripts/test.sh.
+ANCHORFS_TESTS=OFF ANCHORFS_TARGETS=anchorfs "$here/scripts/build.sh" "$build" >/dev/null
 anchorfs="$build/cli/anchorfs"
 
 # A previous demo mount (live, or left behind by a killed daemon) is cleared first.

@@ -79,7 +79,7 @@ constexpr std::string_view kJavaLang[] = {
     "Long",    "Number",   "Object",       "Runnable",  "Short",        "String",
     "StringBuilder", "Throwable", "Exception", "RuntimeException", "Void"};
 
-std::string_view simple_name(std::string_view name) {
+std::string_view unqualified_part(std::string_view name) {
   const size_t dot = name.rfind('.');
   return dot == std::string_view::npos ? name : name.substr(dot + 1);
 }
@@ -93,7 +93,7 @@ Answer all_of(std::initializer_list<Answer> answers) {
   return out;
 }
 
-StaticType element(StaticType t, uint32_t dims) {
+StaticType array_element(StaticType t, uint32_t dims) {
   t.dims -= dims;
   return t;
 }
@@ -132,11 +132,11 @@ StaticType Overloads::written_type(uint32_t file, uint32_t scope, std::string_vi
   // A library type: its package is evident from a qualified name, an import, or java.lang.
   if (written.find('.') != std::string_view::npos) {
     out.qualified = written[0] >= 'a' && written[0] <= 'z';
-    out.name = std::string(out.qualified ? written : simple_name(written));
+    out.name = std::string(out.qualified ? written : unqualified_part(written));
     return out;
   }
   for (const code::Import& import : types_.facts(file).imports) {
-    if (import.name.empty() && simple_name(import.source) == written) {
+    if (import.name.empty() && unqualified_part(import.source) == written) {
       out.name = import.source;
       return out;
     }
@@ -190,7 +190,7 @@ Answer Overloads::subtype(const StaticType& sub, const StaticType& super) {
     if (super.dims == 0) {
       // Arrays are Objects, Cloneable and Serializable (JLS 4.10.3).
       if (is_object(super)) return Answer::Yes;
-      const std::string_view name = super.qualified ? super.name : simple_name(super.name);
+      const std::string_view name = super.qualified ? super.name : unqualified_part(super.name);
       if (name == "java.lang.Cloneable" || name == "java.io.Serializable") return Answer::Yes;
       if (super.qualified || super.type != kNone) return Answer::No;
       return name == "Cloneable" || name == "Serializable" ? Answer::Unknown : Answer::No;
@@ -201,7 +201,7 @@ Answer Overloads::subtype(const StaticType& sub, const StaticType& super) {
                  ? Answer::Yes
                  : Answer::No;
     }
-    return subtype(element(sub, super.dims), element(super, super.dims));
+    return subtype(array_element(sub, super.dims), array_element(super, super.dims));
   }
   if (super.dims > 0 || sub.kind != Kind::Reference) return Answer::No;
   if (is_object(super)) return Answer::Yes;
@@ -219,8 +219,8 @@ Answer Overloads::subtype(const StaticType& sub, const StaticType& super) {
         return names([&](std::string_view s) { return s == super.name; }) ? Answer::Yes
                                                                           : Answer::No;
       }
-      const std::string_view simple = simple_name(super.name);
-      return names([&](std::string_view s) { return simple_name(s) == simple; }) ? Answer::Unknown
+      const std::string_view simple = unqualified_part(super.name);
+      return names([&](std::string_view s) { return unqualified_part(s) == simple; }) ? Answer::Unknown
                                                                                  : Answer::No;
     }
   }

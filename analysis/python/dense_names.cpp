@@ -6,12 +6,12 @@
 #include <string>
 
 namespace anchorfs::analysis::python {
-namespace {
-
 std::string_view without_call(std::string_view part) {
   if (part.ends_with("()")) part.remove_suffix(2);
   return part;
 }
+
+namespace {
 
 bool equals_lower(std::string_view part, std::string_view lower) {
   return part.size() == lower.size() &&

@@ -15,6 +15,9 @@ bool is_identifier(std::string_view s);
 // "a.b().c" -> {"a", "b()", "c"}.
 std::vector<std::string_view> split_chain(std::string_view chain);
 
+// "b()" -> "b": a chain part without its call.
+std::string_view without_call(std::string_view part);
+
 // "a.b().c" -> "a"; the name a chain starts from.
 std::string_view chain_root(std::string_view chain);
 

@@ -13,28 +13,24 @@ namespace {
 // Re-export chains and class hierarchies longer than this are not followed.
 constexpr int kMaxDepth = 16;
 
-struct Binding {
-  bool param = false, assign = false, define = false, global = false, nonlocal = false;
-  uint32_t define_scope = kNone;
-  uint32_t import_stmt = kNone;  // the first import binding the name
-  bool imports_agree = true;
-  uint32_t assign_value = kNone;  // the value of the only plain assignment
-  uint32_t assigns = 0;
-  bool bound() const { return param || assign || define || import_stmt != kNone; }
-};
-
 uint64_t key(uint32_t scope, uint32_t string) {
   return (uint64_t{scope} << 32) | string;
-}
-
-std::string_view without_call(std::string_view part) {
-  if (part.ends_with("()")) part.remove_suffix(2);
-  return part;
 }
 
 }  // namespace
 
 struct SymbolResolver::FileIndex {
+  // How a name is bound in one scope.
+  struct Binding {
+    bool param = false, assign = false, define = false, global = false, nonlocal = false;
+    uint32_t define_scope = kNone;
+    uint32_t import_stmt = kNone;  // the first import binding the name
+    bool imports_agree = true;
+    uint32_t assign_value = kNone;  // the value of the only plain assignment
+    uint32_t assigns = 0;
+    bool bound() const { return param || assign || define || import_stmt != kNone; }
+  };
+
   const FileFacts* facts = nullptr;
   std::unordered_map<std::string_view, uint32_t> string_id;  // the first id of each content
   std::unordered_map<uint64_t, Binding> bindings;            // by (scope, string id)
@@ -189,7 +185,7 @@ uint32_t SymbolResolver::binding_scope(uint32_t file, uint32_t scope, std::strin
   const std::vector<Scope>& scopes = fi.facts->scopes;
   uint32_t s = scope;
   for (int guard = 0; guard < 4 * kMaxDepth + 256 && s < scopes.size(); ++guard) {
-    const Binding* b = fi.find(s, name);
+    const FileIndex::Binding* b = fi.find(s, name);
     if (b != nullptr && b->global && s != 0) {
       s = 0;
       continue;
@@ -208,7 +204,7 @@ uint32_t SymbolResolver::binding_scope(uint32_t file, uint32_t scope, std::strin
 }
 
 bool SymbolResolver::is_module_variable(uint32_t file, std::string_view name) {
-  const Binding* b = index(file).find(0, name);
+  const FileIndex::Binding* b = index(file).find(0, name);
   return b != nullptr && b->assign && !b->define && b->import_stmt == kNone && !b->param;
 }
 
@@ -249,7 +245,7 @@ Symbol SymbolResolver::resolve_name(uint32_t file, uint32_t scope, std::string_v
     module_level_.emplace(memo, Symbol{});  // a cycle of re-exports resolves to Unknown
   }
   FileIndex& fi = index(file);
-  const Binding& b = *fi.find(s, name);
+  const FileIndex::Binding& b = *fi.find(s, name);
   const std::string& module_name = modules_.modules()[modules_.module_of_file(file)].name;
   const std::string qualified =
       s == 0 && !module_name.empty() ? module_name + "." + std::string(name) : std::string(name);
@@ -336,7 +332,7 @@ Symbol SymbolResolver::class_member(EntityIndex cls, std::string_view name, int 
   const uint32_t file = file_of_entity(cls);
   if (file == UINT32_MAX) return {};
   const uint32_t scope = cls - input_.files[file].entity;
-  if (const Binding* b = index(file).find(scope, name); b != nullptr && b->bound()) {
+  if (const FileIndex::Binding* b = index(file).find(scope, name); b != nullptr && b->bound()) {
     Symbol out;
     if (b->define && !b->assign && b->import_stmt == kNone) {
       out.kind = Symbol::Kind::Entity;

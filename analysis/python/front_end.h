@@ -19,9 +19,11 @@ class PythonFrontEnd final : public LanguageFrontEnd {
   std::vector<std::string_view> resolution_inputs(const FrontEndOptions& options) const override;
   TagSyntax tag_syntax() const override;
   bool is_test_path(std::string_view path) const override;
-  std::unique_ptr<ResolutionState> prepare_resolution(const ResolverInput& input) const override;
-  void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;
-  void resolve_dense(const ResolverInput& input, Graph& graph) const override;
+  // analysis::ResolverInput, spelled out: python::ResolverInput (facts.h) is another type.
+  std::unique_ptr<ResolutionState> prepare_resolution(
+      const analysis::ResolverInput& input) const override;
+  void resolve(const analysis::ResolverInput& input, std::vector<Edge>& edges) const override;
+  void resolve_dense(const analysis::ResolverInput& input, Graph& graph) const override;
 };
 
 }  // namespace anchorfs::analysis::python

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <array>
 
+#include "analysis/utf8_bom.h"
+
 namespace anchorfs::analysis::python {
 namespace {
-
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 // cp1252's code points for 0x80-0x9F (0 where the codec defines none: read as Latin-1).
 constexpr std::array<uint16_t, 32> kCp1252High = {
@@ -72,7 +72,7 @@ void append_utf8(std::string& out, uint32_t code_point) {
 }  // namespace
 
 std::optional<std::string> declared_encoding(std::string_view text) {
-  size_t start = text.starts_with(kBom) ? kBom.size() : 0;
+  size_t start = text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
   size_t next = 0;
   std::string_view line1 = line_at(text, start, next);
   if (auto codec = codec_of(line1)) return codec;

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 
+#include "analysis/utf8_bom.h"
+
 namespace anchorfs::analysis::python {
 namespace {
-
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 bool is_indent_byte(char c) {
   return c == ' ' || c == '\t' || c == '\f';
@@ -50,7 +50,7 @@ bool is_encoding_declaration(std::string_view line) {
   return false;
 }
 
-bool is_blank_or_comment(std::string_view line) {
+bool is_blank_or_comment_line(std::string_view line) {
   size_t i = 0;
   while (i < line.size() && is_indent_byte(line[i])) ++i;
   return i == line.size() || line[i] == '#' || line[i] == '\r' || line[i] == '\n';
@@ -93,7 +93,7 @@ std::string first_newline(std::string_view text) {
 }
 
 uint64_t protected_prefix_end(std::string_view text) {
-  const uint64_t start = text.starts_with(kBom) ? kBom.size() : 0;
+  const uint64_t start = text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
   bool terminated1 = false, terminated2 = false;
   const uint64_t end1 = line_end(text, start, terminated1);
   const uint64_t end2 = terminated1 ? line_end(text, end1, terminated2) : end1;
@@ -104,7 +104,7 @@ uint64_t protected_prefix_end(std::string_view text) {
 }
 
 std::optional<uint64_t> file_anchor(std::string_view text) {
-  const uint64_t start = text.starts_with(kBom) ? kBom.size() : 0;
+  const uint64_t start = text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
   uint64_t anchor = protected_prefix_end(text);
   if (anchor == start) {
     // Strip takes an empty line right after a block starting the text for a separator
@@ -117,7 +117,7 @@ std::optional<uint64_t> file_anchor(std::string_view text) {
   if (text[anchor - 1] != '\n' && text[anchor - 1] != '\r') return std::nullopt;
   bool terminated = false;
   const uint64_t end1 = line_end(text, start, terminated);
-  if (anchor > end1 && !is_blank_or_comment(text.substr(start, end1 - start))) return std::nullopt;
+  if (anchor > end1 && !is_blank_or_comment_line(text.substr(start, end1 - start))) return std::nullopt;
   return anchor;
 }
 
@@ -128,8 +128,8 @@ std::optional<LineAnchor> statement_anchor(std::string_view text, uint64_t state
   while (line_start > 0 && text[line_start - 1] != '\n' && text[line_start - 1] != '\r') {
     --line_start;
   }
-  if (line_start == 0 && text.starts_with(kBom) && statement_start >= kBom.size()) {
-    line_start = kBom.size();
+  if (line_start == 0 && text.starts_with(kUtf8Bom) && statement_start >= kUtf8Bom.size()) {
+    line_start = kUtf8Bom.size();
   }
   if (line_start < protected_end) return std::nullopt;
   for (uint64_t i = line_start; i < statement_start; ++i) {

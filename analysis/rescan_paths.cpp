@@ -1,0 +1,297 @@
+// rescan_paths(): a SourceTree patched at known paths instead of scanned whole.
+#include "analysis/rescan_paths.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string_view>
+#include <utility>
+
+#include "analysis/open_beneath.h"
+#include "analysis/scan_entry.h"
+#include "analysis/unique_fd.h"
+
+namespace anchorfs::analysis {
+namespace {
+
+std::string_view name_of(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string_view parent_of(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view{} : path.substr(0, slash);
+}
+
+std::string join(std::string_view dir, std::string_view name) {
+  return dir.empty() ? std::string(name) : std::string(dir) + "/" + std::string(name);
+}
+
+// The entry at `path` in `tree` (binary search over each directory's sorted children).
+std::optional<uint32_t> find_entry(const SourceTree& tree, std::string_view path) {
+  uint32_t current = 0;
+  while (!path.empty()) {
+    const size_t slash = path.find('/');
+    const std::string_view component = path.substr(0, slash);
+    const TreeEntry& dir = tree.entries[current];
+    if (!S_ISDIR(dir.mode)) return std::nullopt;
+    uint32_t low = dir.first_child;
+    uint32_t high = dir.first_child + dir.child_count;
+    std::optional<uint32_t> found;
+    while (low < high) {
+      const uint32_t middle = low + (high - low) / 2;
+      const int order = name_of(tree.entries[middle].path).compare(component);
+      if (order == 0) {
+        found = middle;
+        break;
+      }
+      if (order < 0) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    if (!found) return std::nullopt;
+    current = *found;
+    path = slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
+  }
+  return current;
+}
+
+using FileKey = std::pair<uint64_t, uint64_t>;  // device, inode
+
+class Patcher {
+ public:
+  Patcher(const SourceTree& old, const ScanOptions& options, int root_fd)
+      : old_(old), options_(options), root_fd_(root_fd) {}
+
+  // Which names to read again, by directory of the old tree; false when a path is unusable.
+  void add(std::string_view path) {
+    while (!path.empty()) {
+      const std::string_view parent = parent_of(path);
+      const std::optional<uint32_t> dir = find_entry(old_, parent);
+      if (dir && S_ISDIR(old_.entries[*dir].mode)) {
+        reread_[*dir].insert(std::string(name_of(path)));
+        reread_paths_.push_back(std::string(path));
+        return;
+      }
+      path = parent;
+    }
+    restat_root_ = true;
+  }
+
+  bool run(SourceTree& out, std::vector<uint32_t>& origin) {
+    out.root = old_.root;
+    TreeEntry root = old_.entries[0];
+    if (restat_root_ || reread_.contains(0)) {
+      struct stat st {};
+      if (::fstat(root_fd_, &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+      fill_from_stat(root, st);
+    }
+    root.first_child = 0;
+    root.child_count = 0;
+    push(out, origin, std::move(root), 0, false);
+    pending_.push_back({0, 0});
+    for (size_t next = 0; next < pending_.size(); ++next) {
+      if (!expand(out, origin, pending_[next])) return false;
+    }
+    if (!restat_other_names(out)) return false;
+    for (const ScanProblem& problem : old_.problems) {
+      if (!reread_below(problem.path)) out.problems.push_back(problem);
+    }
+    for (ScanProblem& problem : problems_) out.problems.push_back(std::move(problem));
+    return true;
+  }
+
+ private:
+  struct Pending {
+    uint32_t out;  // the directory's index in the result
+    uint32_t old;  // its index in the old tree, or kNoOrigin: list it from the disk
+  };
+
+  void push(SourceTree& out, std::vector<uint32_t>& origin, TreeEntry entry, uint32_t from,
+            bool read) {
+    out.entries.push_back(std::move(entry));
+    origin.push_back(from);
+    read_.push_back(read);
+  }
+
+  bool excluded(const TreeEntry& entry) const {
+    return options_.skip_device != 0 && entry.device == options_.skip_device;
+  }
+
+  // `path` is one of the paths read again or below one.
+  bool reread_below(std::string_view path) const {
+    for (const std::string& reread : reread_paths_) {
+      if (path == reread || (path.size() > reread.size() && path.starts_with(reread) &&
+                             path[reread.size()] == '/')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Reads `name` of the directory `dir_fd` (entry `parent` of the result) from the disk, in
+  // place of `prior` (the old entry at that path, or kNoOrigin).
+  void read_again(SourceTree& out, std::vector<uint32_t>& origin, int dir_fd, uint32_t parent,
+                  const std::string& name, uint32_t prior, uint32_t& count) {
+    const TreeEntry* was = prior == kNoOrigin ? nullptr : &old_.entries[prior];
+    if (was != nullptr && !S_ISDIR(was->mode) && was->nlink > 1) {
+      linked_.insert({was->device, was->inode});
+    }
+    TreeEntry entry;
+    entry.path = join(out.entries[parent].path, name);
+    entry.parent = parent;
+    std::string problem;
+    if (const int error = read_entry(dir_fd, name, entry, problem); error != 0) {
+      // Gone: removed or renamed away. Anything else is a problem, as in a scan.
+      if (error != ENOENT && error != ENOTDIR) problems_.push_back({entry.path, problem});
+      return;
+    }
+    if (!S_ISDIR(entry.mode) && entry.nlink > 1) linked_.insert({entry.device, entry.inode});
+    const bool same_directory = was != nullptr && S_ISDIR(entry.mode) && S_ISDIR(was->mode) &&
+                                was->inode == entry.inode && was->device == entry.device;
+    const bool is_dir = S_ISDIR(entry.mode);
+    const bool enter = is_dir && !excluded(entry);
+    const auto index = static_cast<uint32_t>(out.entries.size());
+    push(out, origin, std::move(entry), prior, true);
+    ++count;
+    if (enter) pending_.push_back({index, same_directory ? prior : kNoOrigin});
+  }
+
+  bool expand(SourceTree& out, std::vector<uint32_t>& origin, Pending dir) {
+    const std::string dir_path = out.entries[dir.out].path;
+    out.entries[dir.out].first_child = static_cast<uint32_t>(out.entries.size());
+    uint32_t count = 0;
+    const bool fresh = dir.old == kNoOrigin;
+    const auto reread = fresh ? reread_.end() : reread_.find(dir.old);
+    const TreeEntry* old_dir = fresh ? nullptr : &old_.entries[dir.old];
+    bool restat_child = false;
+    if (old_dir != nullptr) {
+      for (uint32_t k = 0; k < old_dir->child_count && !restat_child; ++k) {
+        restat_child = reread_.contains(old_dir->first_child + k);
+      }
+    }
+    const bool open = fresh || reread != reread_.end() || restat_child;
+    const UniqueFd dir_fd(open ? open_beneath(root_fd_, dir_path, kListFlags) : -1);
+    if (open && dir_fd.get() < 0) {
+      if (!fresh) return false;
+      problems_.push_back(
+          {dir_path, std::string("cannot list directory: ") + std::strerror(errno)});
+      out.entries[dir.out].child_count = 0;
+      return true;
+    }
+    if (fresh) {
+      std::vector<std::string> names;
+      std::string error;
+      const int list_fd = ::dup(dir_fd.get());
+      if (list_fd < 0 || !list_names(list_fd, names, error)) {
+        if (list_fd < 0) error = std::strerror(errno);
+        problems_.push_back({dir_path, "cannot list directory: " + error});
+      }
+      for (const std::string& name : names) {
+        read_again(out, origin, dir_fd.get(), dir.out, name, kNoOrigin, count);
+      }
+    } else {
+      static const std::set<std::string> kNone;
+      const std::set<std::string>& names = reread == reread_.end() ? kNone : reread->second;
+      auto name = names.begin();
+      for (uint32_t k = old_dir->first_child; k < old_dir->first_child + old_dir->child_count;
+           ++k) {
+        const std::string_view old_name = name_of(old_.entries[k].path);
+        for (; name != names.end() && *name < old_name; ++name) {
+          read_again(out, origin, dir_fd.get(), dir.out, *name, kNoOrigin, count);
+        }
+        if (name != names.end() && *name == old_name) {
+          read_again(out, origin, dir_fd.get(), dir.out, *name, k, count);
+          ++name;
+          continue;
+        }
+        TreeEntry entry = old_.entries[k];
+        entry.parent = dir.out;
+        entry.first_child = 0;
+        entry.child_count = 0;
+        if (reread_.contains(k)) {
+          // A directory whose children changed: its own times and link count moved.
+          std::string problem;
+          if (read_entry(dir_fd.get(), std::string(old_name), entry, problem) != 0 ||
+              !S_ISDIR(entry.mode) || entry.inode != old_.entries[k].inode) {
+            return false;
+          }
+        }
+        const bool enter = S_ISDIR(entry.mode) && !excluded(entry);
+        const auto index = static_cast<uint32_t>(out.entries.size());
+        push(out, origin, std::move(entry), k, false);
+        ++count;
+        if (enter) pending_.push_back({index, k});
+      }
+      for (; name != names.end(); ++name) {
+        read_again(out, origin, dir_fd.get(), dir.out, *name, kNoOrigin, count);
+      }
+    }
+    out.entries[dir.out].child_count = count;
+    return true;
+  }
+
+  // The other names of files whose link count changed (kept from the old tree so far).
+  bool restat_other_names(SourceTree& out) {
+    if (linked_.empty()) return true;
+    for (uint32_t i = 1; i < out.entries.size(); ++i) {
+      TreeEntry& entry = out.entries[i];
+      if (read_[i] || S_ISDIR(entry.mode) || !linked_.contains({entry.device, entry.inode})) {
+        continue;
+      }
+      UniqueFd dir_fd(open_beneath(root_fd_, std::string(parent_of(entry.path)),
+                                   O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      std::string problem;
+      if (dir_fd.get() < 0 ||
+          read_entry(dir_fd.get(), std::string(name_of(entry.path)), entry, problem) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  const SourceTree& old_;
+  const ScanOptions& options_;
+  const int root_fd_;
+  bool restat_root_ = false;
+  std::map<uint32_t, std::set<std::string>> reread_;  // old directory -> names to read again
+  std::vector<std::string> reread_paths_;
+  std::vector<Pending> pending_;
+  std::vector<bool> read_;         // by entry of the result: read from the disk
+  std::set<FileKey> linked_;       // files whose link count may have changed
+  std::vector<ScanProblem> problems_;
+};
+
+}  // namespace
+
+std::optional<SourceTree> rescan_paths(const SourceTree& tree, std::span<const std::string> paths,
+                                       const ScanOptions& options, std::vector<uint32_t>* origin) {
+  if (tree.entries.empty()) return std::nullopt;
+  UniqueFd root_fd(::open(tree.root.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (root_fd.get() < 0) return std::nullopt;
+  struct stat st {};
+  if (::fstat(root_fd.get(), &st) != 0 || st.st_ino != tree.entries[0].inode ||
+      st.st_dev != tree.entries[0].device) {
+    return std::nullopt;  // the repository directory itself was replaced
+  }
+  Patcher patcher(tree, options, root_fd.get());
+  for (const std::string& path : paths) patcher.add(path);
+  SourceTree out;
+  out.entries.reserve(tree.entries.size() + paths.size());
+  std::vector<uint32_t> origins;
+  origins.reserve(tree.entries.size() + paths.size());
+  if (!patcher.run(out, origins)) return std::nullopt;
+  if (origin != nullptr) *origin = std::move(origins);
+  return out;
+}
+
+}  // namespace anchorfs::analysis

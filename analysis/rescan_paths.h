@@ -1,0 +1,32 @@
+// A tree scanned again only where known changes happened: what a writable mount does after each
+// change it makes, instead of listing the whole repository again.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/source_tree.h"
+
+namespace anchorfs::analysis {
+
+// No entry of the old tree (rescan_paths' `origin`).
+inline constexpr uint32_t kNoOrigin = UINT32_MAX;
+
+// `tree` (a scan of the same root, or one made like it) as a full scan_tree would see it now,
+// given that only `paths` (repository-relative; "" is the root) were made, changed or removed
+// since: each of them is read again (a directory that is new at its path, or another directory
+// than before, with everything below it); the directories holding them are stat'ed again (their
+// times and link counts moved); so is every other name of a file whose link count changed
+// (link, unlink and in-place writes of hard-linked files move theirs too). Everything else is
+// copied from `tree`. A path whose parent is not a directory of `tree` stands for its nearest
+// ancestor that is. `origin`, if given, receives for each entry of the result the entry of `tree`
+// at the same path, or kNoOrigin. nullopt when the tree cannot be patched (a directory on the way
+// cannot be opened, an entry expected to be there vanished): scan it whole instead.
+std::optional<SourceTree> rescan_paths(const SourceTree& tree, std::span<const std::string> paths,
+                                       const ScanOptions& options = {},
+                                       std::vector<uint32_t>* origin = nullptr);
+
+}  // namespace anchorfs::analysis

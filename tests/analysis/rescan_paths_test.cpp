@@ -1,0 +1,151 @@
+// rescan_paths: a tree patched at the paths a change touched equals a whole scan made after it.
+#include "analysis/rescan_paths.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tests/support/temp_dir.h"
+
+namespace anchorfs::analysis {
+namespace {
+
+void write(const std::string& path, const std::string& bytes, int flags = O_TRUNC) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | flags, 0644);
+  ASSERT_GE(fd, 0) << path;
+  ASSERT_EQ(::write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  ::close(fd);
+}
+
+// Every field a scan records, access time aside (listing a directory may move it).
+std::string describe(const SourceTree& tree) {
+  std::string out;
+  for (const TreeEntry& e : tree.entries) {
+    out += e.path + " parent=" + std::to_string(e.parent) + " mode=" + std::to_string(e.mode) +
+           " size=" + std::to_string(e.size) + " ino=" + std::to_string(e.inode) +
+           " nlink=" + std::to_string(e.nlink) + " mtime=" + std::to_string(e.mtime_ns) +
+           " ctime=" + std::to_string(e.ctime_ns) + " link=" + e.symlink_target +
+           " children=" + std::to_string(e.first_child) + "+" + std::to_string(e.child_count) +
+           "\n";
+  }
+  return out;
+}
+
+class RescanPaths : public ::testing::Test {
+ protected:
+  std::string at(const std::string& path) const { return base_ + "/" + path; }
+
+  // Applies one change to the tree and says which paths it touched.
+  std::vector<std::string> change(std::mt19937& random) {
+    const std::vector<std::string> dirs = {"", "a", "a/b", "c"};
+    const std::string dir = dirs[random() % dirs.size()];
+    const std::string name = "f" + std::to_string(random() % 6);
+    const std::string path = dir.empty() ? name : dir + "/" + name;
+    struct stat st {};
+    const bool exists = ::lstat(at(path).c_str(), &st) == 0;
+    switch (random() % 9) {
+      case 0:
+        if (!exists || S_ISREG(st.st_mode)) write(at(path), std::string(random() % 50, 'x'));
+        return {path};
+      case 1:
+        if (exists && S_ISREG(st.st_mode)) write(at(path), "more\n", O_APPEND);
+        return {path};
+      case 2:
+        if (exists && !S_ISDIR(st.st_mode)) ::unlink(at(path).c_str());
+        return {path};
+      case 3: {
+        const std::string other = dirs[random() % dirs.size()];
+        const std::string to = (other.empty() ? "" : other + "/") + "g" + std::to_string(random() % 4);
+        ::rename(at(path).c_str(), at(to).c_str());
+        return {path, to};
+      }
+      case 4: {
+        const std::string to = (dir.empty() ? "" : dir + "/") + "h" + std::to_string(random() % 3);
+        if (exists && S_ISREG(st.st_mode)) ::link(at(path).c_str(), at(to).c_str());
+        return {to};
+      }
+      case 5:
+        ::symlink("target", at(path).c_str());
+        return {path};
+      case 6:
+        ::chmod(at(path).c_str(), 0600 | (random() % 2 == 0 ? 0044 : 0));
+        return {path};
+      case 7:
+        if (!exists) {
+          ::mkdir(at(path).c_str(), 0755);
+          write(at(path + "/inner"), "in\n");  // a directory made whole, then named: read whole
+        }
+        return {path};
+      default:
+        if (exists && S_ISDIR(st.st_mode)) {
+          ::unlink(at(path + "/inner").c_str());
+          ::rmdir(at(path).c_str());
+        }
+        return {path};
+    }
+  }
+
+  test_support::TempDir dir_{"anchorfs-rescan"};
+  std::string base_ = dir_.path();  // the tree change() works on
+};
+
+TEST_F(RescanPaths, EqualsAWholeScanAfterEveryChange) {
+  for (const unsigned seed : {23u, 7u, 101u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const std::string root = dir_ / ("seed" + std::to_string(seed));
+    base_ = root;
+    ::mkdir(root.c_str(), 0755);
+    ::mkdir(at("a").c_str(), 0755);
+    ::mkdir(at("a/b").c_str(), 0755);
+    ::mkdir(at("c").c_str(), 0755);
+    write(at("a/b/f1"), "one\n");
+    SourceTree tree = scan_tree(root);
+    std::mt19937 random(seed);
+    for (int step = 0; step < 300; ++step) {
+      const std::vector<std::string> touched = change(random);
+      std::vector<uint32_t> origin;
+      std::optional<SourceTree> patched = rescan_paths(tree, touched, {}, &origin);
+      ASSERT_TRUE(patched) << "step " << step;
+      ASSERT_EQ(describe(*patched), describe(scan_tree(root)))
+          << "step " << step << " touched " << touched.front();
+      ASSERT_EQ(origin.size(), patched->entries.size());
+      for (size_t i = 0; i < origin.size(); ++i) {
+        if (origin[i] != kNoOrigin) {
+          EXPECT_EQ(tree.entries[origin[i]].path, patched->entries[i].path);
+        }
+      }
+      tree = std::move(*patched);
+    }
+  }
+}
+
+TEST_F(RescanPaths, ADirectoryRenamedIsReadWholeAtItsNewName) {
+  ::mkdir(at("d").c_str(), 0755);
+  ::mkdir(at("d/e").c_str(), 0755);
+  write(at("d/e/x"), "x\n");
+  const SourceTree tree = scan_tree(dir_.path());
+  ASSERT_EQ(::rename(at("d").c_str(), at("moved").c_str()), 0);
+  const std::vector<std::string> touched = {"d", "moved"};
+  std::optional<SourceTree> patched = rescan_paths(tree, touched);
+  ASSERT_TRUE(patched);
+  EXPECT_EQ(describe(*patched), describe(scan_tree(dir_.path())));
+}
+
+TEST_F(RescanPaths, TheRepositoryDirectoryReplacedAsksForAWholeScan) {
+  const std::string root = dir_ / "repo";
+  ::mkdir(root.c_str(), 0755);
+  const SourceTree tree = scan_tree(root);
+  ASSERT_EQ(::rename(root.c_str(), (dir_ / "old").c_str()), 0);
+  ::mkdir(root.c_str(), 0755);
+  const std::vector<std::string> touched = {"x"};
+  EXPECT_FALSE(rescan_paths(tree, touched));
+}
+
+}  // namespace
+}  // namespace anchorfs::analysis
