@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/pkt_line.h"
 #include "fs/source_file.h"
+#include "render/delimiter.h"
 #include "render/tag_plan.h"
 
 namespace anchorfs::cli {
@@ -33,16 +34,47 @@ std::optional<std::string> checkout_bytes(int root_fd, const std::string& path) 
   return bytes;
 }
 
-// What git should store for the view's bytes of `path`. The checkout's bytes are the truth in a
-// view: bytes equal to them are stored as they are (a file served untagged, even one holding
-// delimiter lines of its own), and so are the checkout's bytes when the view is them tagged, or a
-// stale read of them (a page fetched between a change on disk and the refresh: current bytes cut
-// or padded with newlines). Anything else (an edit not yet written back) loses its tag blocks.
-// `content` is `checkout` with tag blocks inserted: dropping some of the blocks `strip` would
-// remove (never any other byte) gives exactly `checkout`. A block whose bytes the checkout itself
-// holds at that point (a README example, a string literal) is kept, so a file with tag-shaped
-// lines of its own is recognised as its view too.
-bool renders(std::string_view content, std::string_view checkout) {
+// Whether `line`, the last bytes of a read, can be the start of a comment line.
+bool starts_comment_line(std::string_view line) {
+  const size_t text = line.find_first_not_of(" \t\f");
+  if (text == std::string_view::npos) return true;
+  const std::string_view rest = line.substr(text);
+  for (const std::string_view marker : render::comment_markers()) {
+    if (rest.starts_with(marker) || marker.starts_with(rest)) return true;
+  }
+  return false;
+}
+
+// Whether `tail`, the end of a read after its last whole tag block, is `rest` (the checkout's
+// bytes after that point) up to a line where the read was cut inside a tag block: from the line
+// where the two part on, only comment lines, the first of them, when whole, opening a block (a
+// delimiter or a lean header).
+bool cut_inside_block(std::string_view tail, std::string_view rest) {
+  size_t same = 0;
+  while (same < tail.size() && same < rest.size() && tail[same] == rest[same]) ++same;
+  if (same == tail.size()) return true;  // cut between blocks, in the checkout's own bytes
+  const size_t newline = same == 0 ? std::string_view::npos : tail.rfind('\n', same - 1);
+  size_t begin = newline == std::string_view::npos ? 0 : newline + 1;
+  for (bool first = true; begin < tail.size(); first = false) {
+    const size_t end = tail.find('\n', begin);
+    if (end == std::string_view::npos) return starts_comment_line(tail.substr(begin));
+    std::string_view line = tail.substr(begin, end - begin);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    if (first ? !render::delimiter_kind(line) && !render::is_lean_header(line)
+              : !render::after_comment_marker(line)) {
+      return false;
+    }
+    begin = end + 1;
+  }
+  return true;
+}
+
+// Whether `content` is `checkout` with tag blocks inserted: dropping some of the blocks `strip`
+// would remove (never any other byte) gives exactly `checkout`. A block whose bytes the checkout
+// itself holds at that point (a README example, a string literal) is kept, so a file with
+// tag-shaped lines of its own is recognised as its view too. With `cut`, the start of such a
+// view also counts, cut anywhere (a read of the size the file had before a re-tag).
+bool renders(std::string_view content, std::string_view checkout, bool cut) {
   size_t at = 0;
   size_t kept = 0;
   for (const render::ByteRange& block : render::tag_block_ranges(content)) {
@@ -53,16 +85,24 @@ bool renders(std::string_view content, std::string_view checkout) {
     if (checkout.substr(kept).starts_with(text)) kept += text.size();  // the checkout's own lines
     at = block.end;
   }
-  return checkout.substr(kept) == content.substr(at);
+  const std::string_view tail = content.substr(at);
+  const std::string_view rest = checkout.substr(kept);
+  return tail == rest || (cut && cut_inside_block(tail, rest));
 }
 
+// What git should store for the view's bytes of `path`. The checkout's bytes are the truth in a
+// view: bytes equal to them are stored as they are (a file served untagged, even one holding
+// delimiter lines of its own), and so are the checkout's bytes when the view is them tagged
+// (`renders`), or a stale read of them: the current view cut short (git reads as many bytes as
+// its stat said, and a re-tag may come between the two) or the current bytes padded with
+// newlines. Anything else (an edit not yet written back) loses its tag blocks.
 std::string clean(int root_fd, const std::string& path, std::string content) {
   const std::optional<std::string> checkout = checkout_bytes(root_fd, path);
   if (checkout && *checkout == content) return content;
-  if (checkout && renders(content, *checkout)) return *checkout;
+  if (checkout && renders(content, *checkout, false)) return *checkout;
   std::string stripped = render::strip(content);
   if (!checkout || stripped == *checkout) return stripped;
-  const bool cut = checkout->starts_with(content);
+  const bool cut = renders(content, *checkout, true);
   const bool padded = content.starts_with(*checkout) &&
                       content.find_first_not_of('\n', checkout->size()) == std::string::npos;
   return cut || padded ? *checkout : stripped;

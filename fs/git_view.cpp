@@ -503,6 +503,17 @@ VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& op
   return files;
 }
 
+bool filter_covers(const GitViewOptions& options, std::string_view path) {
+  const std::string_view base = path.substr(path.rfind('/') + 1);
+  for (const std::string& pattern : options.filter_patterns) {
+    if (pattern.starts_with("/") ? std::string_view(pattern).substr(1) == path
+                                 : pattern.starts_with("*") && base.ends_with(pattern.substr(1))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::shared_ptr<const std::string> served_git_index(
     const Snapshot& snapshot, const std::string& checkout_index,
     const std::function<uint64_t(uint32_t)>& inode_of) {
@@ -528,6 +539,10 @@ std::shared_ptr<const std::string> served_git_index(
     if (now != recorded) return std::nullopt;
     IndexedStat served = recorded;
     served.size = static_cast<uint32_t>(snapshot.view_size(*index));
+    if (snapshot.awaiting_analysis() && S_ISREG(entry.mode) && snapshot.layout(*index).empty() &&
+        snapshot.git_view() && filter_covers(*snapshot.git_view(), path)) {
+      served.size = 0;
+    }
     served.ino = static_cast<uint32_t>(inode_of(*index));
     if (snapshot.git_view() && snapshot.git_view()->assume_unchanged && S_ISREG(entry.mode)) {
       served.assume_unchanged = true;

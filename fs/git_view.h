@@ -52,11 +52,19 @@ std::optional<GitDirs> locate_git_dirs(const std::string& root);
 // repository, which is then left as scanned). Entries may be added, so indices move.
 VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& options);
 
+// Whether `path` matches one of `options`' filter patterns ("*.ext" or "/exact/path"): a file
+// git in the view reads through the clean filter, one the view may tag.
+bool filter_covers(const GitViewOptions& options, std::string_view path);
+
 // The checkout's index (`checkout_index`) as a view serves it: every entry whose recorded stat
 // still matches its file in `snapshot` (so git would trust it in the checkout) gets the size and
 // inode number the view reports (`inode_of` an entry), so git in the view trusts it too and never
 // re-reads the file. Other entries, and indexes that cannot be rewritten, keep the checkout's
 // bytes: git then re-reads those files through the clean filter, which is slower but still right.
+// In a snapshot awaiting analysis, a file the filter covers and the snapshot serves untagged gets
+// size 0: it may be re-tagged between git's read of the index and its lstat of the file, and a
+// recorded size that differs from the file's makes git call it modified without reading it,
+// where a size of 0 makes git compare its bytes.
 std::shared_ptr<const std::string> served_git_index(
     const Snapshot& snapshot, const std::string& checkout_index,
     const std::function<uint64_t(uint32_t)>& inode_of);

@@ -60,7 +60,8 @@ Snapshot::Snapshot(analysis::SourceTree tree,
       layouts_(std::move(layouts)),
       layout_of_entry_(std::move(layout_of_entry)),
       traces_(std::move(traces)),
-      git_view_(std::move(virtual_files.options)) {
+      git_view_(std::move(virtual_files.options)),
+      awaiting_analysis_(virtual_files.awaiting_analysis) {
   if (tree_.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   if (layouts_.empty()) layouts_.push_back(std::make_shared<const FileLayout>());
   layout_of_entry_.resize(tree_.entries.size(), 0);

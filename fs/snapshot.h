@@ -30,6 +30,9 @@ struct VirtualFiles {
   std::string git_index;
   // How the `.git` was made, so a writable mount's rescans make it again (null: no view .git).
   std::shared_ptr<const GitViewOptions> options;
+  // A writable mount's rescan the analysis has not caught up with: a file the filter covers and
+  // this snapshot serves untagged may be re-tagged next (fs/git_view.h, served_git_index).
+  bool awaiting_analysis = false;
 };
 
 // Entry indices are those of the SourceTree: 0 is the root, every parent precedes its children,
@@ -75,6 +78,8 @@ class Snapshot {
   std::optional<uint32_t> git_index() const { return git_index_; }
   // The options the view's `.git` was grafted with, or null.
   const std::shared_ptr<const GitViewOptions>& git_view() const { return git_view_; }
+  // Whether this is a writable mount's rescan still to be analysed (VirtualFiles).
+  bool awaiting_analysis() const { return awaiting_analysis_; }
 
   // What a reader sees as st_size: the original size plus the tag bytes for regular files.
   uint64_t view_size(uint32_t index) const;
@@ -100,6 +105,7 @@ class Snapshot {
   std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents_;  // by entry
   std::optional<uint32_t> git_index_;
   std::shared_ptr<const GitViewOptions> git_view_;
+  bool awaiting_analysis_ = false;
   uint64_t tag_bytes_ = 0;
   size_t tagged_files_ = 0;
 };

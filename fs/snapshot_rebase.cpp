@@ -17,18 +17,6 @@
 namespace anchorfs::fs {
 namespace {
 
-// `path` matches one of the view's filter patterns ("*.ext" or "/exact/path").
-bool filtered(const std::vector<std::string>& patterns, std::string_view path) {
-  const std::string_view base = std::string_view(path).substr(path.rfind('/') + 1);
-  for (const std::string& pattern : patterns) {
-    if (pattern.starts_with("/") ? std::string_view(pattern).substr(1) == path
-                                 : pattern.starts_with("*") && base.ends_with(pattern.substr(1))) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // The layout `current` served for entry `was`, if `entry` (its file now) still has the bytes it
 // was made for: the identity read() checks before splicing tags.
 const std::shared_ptr<const FileLayout>* carried_layout(const Snapshot& current, uint32_t was,
@@ -94,12 +82,13 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
   if (current.git_view()) {
     GitViewOptions options = *current.git_view();
     for (const analysis::TreeEntry& entry : fresh.entries) {
-      if (carried.contains(entry.path) && !filtered(options.filter_patterns, entry.path)) {
+      if (carried.contains(entry.path) && !filter_covers(options, entry.path)) {
         options.filter_patterns.push_back("/" + entry.path);
       }
     }
     git_files = graft_git_view(fresh, options);
   }
+  git_files.awaiting_analysis = true;
   std::vector<std::shared_ptr<const FileLayout>> layouts{current.layout_ptr(0)};
   std::vector<uint32_t> layout_of_entry(fresh.entries.size(), 0);
   for (uint32_t i = 0; i < fresh.entries.size(); ++i) {
@@ -137,6 +126,7 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
   std::vector<uint32_t> layout_of_entry(tree->entries.size(), 0);
   VirtualFiles files;
   files.options = current.git_view();
+  files.awaiting_analysis = true;
   for (uint32_t i = 0; i < tree->entries.size(); ++i) {
     const analysis::TreeEntry& entry = tree->entries[i];
     // What the entry was: the entry it was renamed from, else the one at its path.
@@ -156,17 +146,16 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
     if (layout == nullptr) continue;
     // A tagged file under a name the view's filter does not cover: the whole rescan adds it.
     if (current.git_view() && current.entry(was).path != entry.path &&
-        !filtered(current.git_view()->filter_patterns, entry.path)) {
+        !filter_covers(*current.git_view(), entry.path)) {
       return nullptr;
     }
     layout_of_entry[i] = static_cast<uint32_t>(layouts.size());
     layouts.push_back(*layout);
   }
   try {
-    return std::make_shared<const Snapshot>(std::move(*tree), std::move(layouts),
-                                            std::move(layout_of_entry),
-                                            std::vector<std::shared_ptr<const FileTrace>>{},
-                                            std::move(files));
+    return std::make_shared<const Snapshot>(
+        std::move(*tree), std::move(layouts), std::move(layout_of_entry),
+        std::vector<std::shared_ptr<const FileTrace>>{}, std::move(files));
   } catch (const std::invalid_argument&) {
     return nullptr;  // an overlay's checkout file changed under it (a link elsewhere): rebuild
   }
