@@ -69,18 +69,10 @@ class ByteReader {
     if (v > 1) return fail() != 0;
     return v == 1;
   }
-  std::string str() {
-    const uint64_t n = u64();
-    if (!ok_ || n > in_.size() - pos_) {
-      fail();
-      return {};
-    }
-    std::string s(in_.substr(pos_, n));
-    pos_ += n;
-    return s;
-  }
+  // A length, then that many bytes.
+  std::string str() { return bytes(u64()); }
   // The next `n` bytes as they are.
-  std::string bytes(size_t n) {
+  std::string bytes(uint64_t n) {
     if (!ok_ || n > in_.size() - pos_) {
       fail();
       return {};

@@ -55,6 +55,19 @@ class Variables {
     }
   }
 
+  // Where the declarations of `name` directly in definition `scope` of `file` start in the
+  // file's sorted order (sorted_), if there are any.
+  std::vector<uint32_t>::const_iterator first_declared(uint32_t file, uint32_t scope,
+                                                       std::string_view name) const {
+    const auto& names = types_.facts(file).typed_names;
+    const auto& order = sorted_[file];
+    return std::lower_bound(order.begin(), order.end(), std::make_pair(scope, name),
+                            [&](uint32_t i, const std::pair<uint32_t, std::string_view>& key) {
+                              return std::make_pair(names[i].scope,
+                                                    std::string_view(names[i].name)) < key;
+                            });
+  }
+
   // The type of `name` declared directly in definition `scope` of `file`: kNone when it is
   // declared there without a repository type (or with two different ones), `missing` when it
   // is not declared there at all.
@@ -62,11 +75,7 @@ class Variables {
   uint32_t declared_in(uint32_t file, uint32_t scope, std::string_view name) {
     const auto& names = types_.facts(file).typed_names;
     const auto& order = sorted_[file];
-    auto it = std::lower_bound(order.begin(), order.end(), std::make_pair(scope, name),
-                               [&](uint32_t i, const std::pair<uint32_t, std::string_view>& key) {
-                                 return std::make_pair(names[i].scope,
-                                                       std::string_view(names[i].name)) < key;
-                               });
+    auto it = first_declared(file, scope, name);
     uint32_t type = kMissing;
     for (; it != order.end() && names[*it].scope == scope && names[*it].name == name; ++it) {
       const uint32_t t = type_of(file, *it);
@@ -83,11 +92,7 @@ class Variables {
                                     bool& found) const {
     const auto& names = types_.facts(file).typed_names;
     const auto& order = sorted_[file];
-    auto it = std::lower_bound(order.begin(), order.end(), std::make_pair(scope, name),
-                               [&](uint32_t i, const std::pair<uint32_t, std::string_view>& key) {
-                                 return std::make_pair(names[i].scope,
-                                                       std::string_view(names[i].name)) < key;
-                               });
+    auto it = first_declared(file, scope, name);
     const code::TypedName* out = nullptr;
     found = false;
     for (; it != order.end() && names[*it].scope == scope && names[*it].name == name; ++it) {
