@@ -72,9 +72,10 @@ bool cut_inside_block(std::string_view tail, std::string_view rest) {
 // Whether `content` is `checkout` with tag blocks inserted: dropping some of the blocks `strip`
 // would remove (never any other byte) gives exactly `checkout`. A block whose bytes the checkout
 // itself holds at that point (a README example, a string literal) is kept, so a file with
-// tag-shaped lines of its own is recognised as its view too. With `cut`, the start of such a
-// view also counts, cut anywhere (a read of the size the file had before a re-tag).
-bool renders(std::string_view content, std::string_view checkout, bool cut) {
+// tag-shaped lines of its own is recognised as its view too. The start of such a view counts
+// too, cut anywhere: a stale read (git reads the size its lstat gave, and a re-tag may come
+// between the two).
+bool renders(std::string_view content, std::string_view checkout) {
   size_t at = 0;
   size_t kept = 0;
   for (const render::ByteRange& block : render::tag_block_ranges(content)) {
@@ -87,7 +88,7 @@ bool renders(std::string_view content, std::string_view checkout, bool cut) {
   }
   const std::string_view tail = content.substr(at);
   const std::string_view rest = checkout.substr(kept);
-  return tail == rest || (cut && cut_inside_block(tail, rest));
+  return cut_inside_block(tail, rest);
 }
 
 // What git should store for the view's bytes of `path`. The checkout's bytes are the truth in a
@@ -99,13 +100,12 @@ bool renders(std::string_view content, std::string_view checkout, bool cut) {
 std::string clean(int root_fd, const std::string& path, std::string content) {
   const std::optional<std::string> checkout = checkout_bytes(root_fd, path);
   if (checkout && *checkout == content) return content;
-  if (checkout && renders(content, *checkout, false)) return *checkout;
+  if (checkout && renders(content, *checkout)) return *checkout;
   std::string stripped = render::strip(content);
   if (!checkout || stripped == *checkout) return stripped;
-  const bool cut = renders(content, *checkout, true);
   const bool padded = content.starts_with(*checkout) &&
                       content.find_first_not_of('\n', checkout->size()) == std::string::npos;
-  return cut || padded ? *checkout : stripped;
+  return padded ? *checkout : stripped;
 }
 
 // Key/value packets up to a flush: "key=value" lines.

@@ -70,7 +70,7 @@ class Use {
     n.take(a);
   }
 
-  // javac rejects this call (take(Dog) and take(String) both fit, neither is more specific).
+  // The compiler rejects this call (take(Dog) and take(String) both fit, neither is more specific).
   void nullIsAmbiguous() {
     n.take(null);
   }
@@ -107,12 +107,12 @@ class Use {
     n.box("s", 1, 2);
   }
 
-  // javac rejects this call: pair(Object, String) and pair(String, Object) both fit.
+  // The compiler rejects this call: pair(Object, String) and pair(String, Object) both fit.
   void ambiguousPair() {
     n.pair("a", "b");
   }
 
-  // javac picks Mid.take(String); the argument's type is a library method's result.
+  // The compiler picks Mid.take(String); the argument's type is a library method's result.
   void unknownArgument(List<String> names) {
     n.take(names.get(0));
   }
