@@ -53,8 +53,8 @@ bool accepts(const code::Definition& def, uint32_t arity) {
 
 class Resolver {
  public:
-  Resolver(const ResolverInput& input, std::vector<Edge>& out)
-      : input_(input), out_(out), defs_(input.files) {}
+  Resolver(const ResolverInput& input, std::vector<Edge>& out, const FileSelection& selection)
+      : input_(input), out_(out), selection_(selection), defs_(input.files) {}
 
   void run() {
     const size_t n = input_.files.size();
@@ -79,13 +79,17 @@ class Resolver {
     index();
     stamp_.assign(n, UINT32_MAX);
     for (uint32_t f = 0; f < n; ++f) attach_out_of_line(f);
+    // Each file's edges leave its own entities and read only the indexes above, so a file's
+    // edges do not depend on which other files are resolved (incremental.cpp relies on it).
     for (uint32_t f = 0; f < n; ++f) {
+      if (!selection_.only.empty() && !selection_.only[f]) continue;
       close_over(f);
       for (const uint32_t target : includes_[f]) {
         out_.push_back({entity(f, 0), entity(target, 0), Relation::Imports});
       }
       inheritance(f);
       calls(f);
+      if (selection_.ends != nullptr) selection_.ends->push_back({f, out_.size()});
     }
   }
 
@@ -485,6 +489,7 @@ class Resolver {
 
   const ResolverInput& input_;
   std::vector<Edge>& out_;
+  const FileSelection& selection_;
   std::vector<const code::CodeFacts*> facts_;
   std::optional<IncludeResolver> includes_resolver_;
   std::vector<std::vector<uint32_t>> includes_;
@@ -505,8 +510,9 @@ class Resolver {
 
 }  // namespace
 
-void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
-  Resolver(input, edges).run();
+void resolve(const ResolverInput& input, std::vector<Edge>& edges,
+             const FileSelection& selection) {
+  Resolver(input, edges, selection).run();
 }
 
 }  // namespace anchorfs::analysis::cfamily
