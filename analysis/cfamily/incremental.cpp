@@ -133,7 +133,7 @@ Interface interface_of(const code::CodeFacts& facts) {
     }
     class_side.add(typed.scope).add(typed.name).add(typed.type);
   }
-  face.class_side = class_side.add(facts.definitions.size()).value();
+  face.class_side = class_side.value();
   std::sort(face.records.begin(), face.records.end(),
             [](const Record& a, const Record& b) { return a.hash < b.hash; });
   return face;
