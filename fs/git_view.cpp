@@ -30,6 +30,8 @@ constexpr std::array<std::string_view, 18> kCommonNames = {
     "branches", "common",  "config",     "description", "hooks",   "info",
     "lfs",      "logs",    "lost-found", "modules",     "objects", "packed-refs",
     "refs",     "remotes", "rr-cache",   "shallow",     "svn",     "worktrees"};
+// How every block the view appends to a config or info/attributes starts.
+constexpr std::string_view kBlockMark = "# anchorfs, in this view only: ";
 // A linked worktree's own files that describe the link itself, not the repository.
 constexpr std::array<std::string_view, 3> kLinkFiles = {"commondir", "gitdir", "locked"};
 
@@ -133,7 +135,8 @@ std::string with_final_newline(std::string text) {
 // The lines the view appends to the checkout's config ("" when it appends none).
 std::string config_block(const GitViewOptions& options) {
   if (options.filter_command.empty()) return "";
-  return "# anchorfs, in this view only: tagged files reach git through this clean filter\n"
+  return std::string(kBlockMark) +
+         "tagged files reach git through this clean filter\n"
          "[filter \"anchorfs\"]\n\tprocess = " +
          config_quoted(options.filter_command) + "\n";
 }
@@ -141,8 +144,7 @@ std::string config_block(const GitViewOptions& options) {
 // The lines the view appends to the checkout's info/attributes ("" when it appends none).
 std::string attributes_block(const GitViewOptions& options) {
   if (options.filter_command.empty() || options.filter_patterns.empty()) return "";
-  std::string block =
-      "# anchorfs, in this view only: tagged files reach git through its clean filter\n";
+  std::string block = std::string(kBlockMark) + "tagged files reach git through its clean filter\n";
   for (const std::string& pattern : options.filter_patterns) {
     block += pattern + " filter=anchorfs\n";
   }
@@ -367,14 +369,6 @@ GitViewOptions nested_options(const GitViewOptions& options, std::string_view un
   return nested;
 }
 
-// The directory holding a nested repository's `.git` overlay at `path`, if it is one.
-std::optional<std::string_view> nested_repository_of(std::string_view path) {
-  constexpr std::string_view kSuffix = "/.git/";
-  const size_t at = path.rfind(kSuffix);
-  if (at == std::string_view::npos || at == 0) return std::nullopt;
-  return path.substr(0, at);
-}
-
 // `tree` without `.git` and below (`whole`) or without the paths of `added`, plus `added`, laid
 // out again breadth-first with each directory's children contiguous and sorted (the SourceTree
 // invariants).
@@ -425,30 +419,58 @@ void replace_git_entries(analysis::SourceTree& tree, std::vector<analysis::TreeE
   tree.entries = std::move(out);
 }
 
-// Every repository nested in the tree (a `sub/.git` directory of its own, the real directory
-// at that place: a symlinked or outside `.git` is left as scanned) gets the same config,
+// Whether `path` lies inside a repository's own files (`.git` or below, at any depth).
+bool inside_git_dir(std::string_view path) {
+  return path == kGit || path.starts_with(".git/") ||
+         path.find("/.git/") != std::string_view::npos || path.ends_with("/.git");
+}
+
+// The repositories nested in the tree, as (worktree top, `.git` directory in the tree):
+// - a `sub/.git` directory of its own (the real directory at that place: a symlinked or outside
+//   `.git` is left as scanned);
+// - a submodule: `sub/.git` a "gitdir:" file whose relative path leads to a directory inside the
+//   tree's repository files (`.git/modules/sub`). Its core.worktree is relative to that directory
+//   (git writes it so), so in the view it names the view's `sub`, and git there works in the mount.
+//   An absolute gitdir is left as scanned: git there works in the checkout itself.
+std::vector<std::pair<std::string, std::string>> nested_repositories(
+    const analysis::SourceTree& tree) {
+  std::unordered_set<std::string_view> dirs;
+  for (const analysis::TreeEntry& entry : tree.entries) {
+    if (S_ISDIR(entry.mode)) dirs.insert(entry.path);
+  }
+  std::vector<std::pair<std::string, std::string>> nested;
+  for (size_t i = 1; i < tree.entries.size(); ++i) {
+    const analysis::TreeEntry& entry = tree.entries[i];
+    if (!entry.path.ends_with("/.git")) continue;
+    const std::string top = entry.path.substr(0, entry.path.size() - kGit.size() - 1);
+    if (inside_git_dir(top)) continue;
+    const std::optional<GitDirs> found = locate_git_dirs(tree.root + "/" + top);
+    if (!found || found->gitdir != found->common) continue;
+    if (S_ISDIR(entry.mode)) {
+      if (found->gitdir == tree.root + "/" + entry.path) nested.emplace_back(top, entry.path);
+      continue;
+    }
+    if (!S_ISREG(entry.mode)) continue;
+    std::optional<FileBytes> file = read_small_file(tree.root + "/" + entry.path);
+    if (!file || trim(std::string_view(file->bytes).substr(7)).starts_with('/')) continue;
+    const std::string prefix = tree.root + "/";
+    if (!found->gitdir.starts_with(prefix)) continue;
+    const std::string gitdir = found->gitdir.substr(prefix.size());
+    if (inside_git_dir(gitdir) && dirs.contains(gitdir)) nested.emplace_back(top, gitdir);
+  }
+  return nested;
+}
+
+// Every repository nested in the tree (see nested_repositories) gets the same config,
 // info/attributes and index overlays as the top one, its filter told where it sits. Its index is
 // served as the checkout's bytes, untranslated: git there re-reads files through the filter.
 void graft_nested_repositories(analysis::SourceTree& tree, const GitViewOptions& options,
                                VirtualFiles& files) {
-  std::vector<std::string> nested;
-  for (size_t i = 1; i < tree.entries.size(); ++i) {
-    const std::string& path = tree.entries[i].path;
-    if (!S_ISDIR(tree.entries[i].mode) || !path.ends_with("/.git")) continue;
-    const std::string_view top = std::string_view(path).substr(0, path.size() - kGit.size() - 1);
-    if (top == kGit || top.starts_with(".git/") || top.find("/.git/") != std::string_view::npos ||
-        top.ends_with("/.git")) {
-      continue;  // inside a repository's own files
-    }
-    nested.push_back(path);
-  }
-  for (const std::string& git : nested) {
-    const std::string top = git.substr(0, git.size() - kGit.size() - 1);
-    const std::optional<GitDirs> dirs = locate_git_dirs(tree.root + "/" + top);
-    if (!dirs || dirs->gitdir != dirs->common || dirs->gitdir != tree.root + "/" + git) continue;
+  for (const auto& [top, git] : nested_repositories(tree)) {
+    const GitDirs dirs{tree.root + "/" + git, tree.root + "/" + git};
     const GitViewOptions own = nested_options(options, top);
     GitDirBuilder builder(own, git);
-    if (!builder.build_in_place(*dirs)) continue;
+    if (!builder.build_in_place(dirs)) continue;
     replace_git_entries(tree, std::move(builder.entries()), false);
     for (auto& file : builder.files().files) files.files.push_back(std::move(file));
   }
@@ -557,7 +579,6 @@ std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
                                                      std::string_view path, std::string written) {
   const std::optional<uint32_t> overlay = snapshot.find(path);
   if (!overlay || !snapshot.content(*overlay) || !snapshot.git_view()) return std::nullopt;
-  const GitViewOptions& options = *snapshot.git_view();
   if (overlay == snapshot.git_index()) {
     // Git recorded the stat it saw through the mount. Where the file's modification time (to the
     // nanosecond), owner and type are still the checkout file's, its bytes have not changed
@@ -589,12 +610,16 @@ std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
     std::optional<std::string> rewritten = rewrite_index_stats(written, restat);
     return rewritten ? std::move(*rewritten) : std::move(written);
   }
+  // Any other index overlay is a nested repository's or a submodule's; config and attributes
+  // lose the block the view appended to them, whichever repository's they are.
   const std::string_view name = path.substr(path.rfind('/') + 1);
-  const std::optional<std::string_view> nested = nested_repository_of(path);
-  if (nested && name == "index") return without_sizes(std::move(written));
-  const GitViewOptions own = nested ? nested_options(options, *nested) : options;
-  if (name == "config") return without_block(std::move(written), config_block(own));
-  if (name == "attributes") return without_block(std::move(written), attributes_block(own));
+  if (name == "index") return without_sizes(std::move(written));
+  if (name == "config" || name == "attributes") {
+    const std::string& served = *snapshot.content(*overlay);
+    const size_t block = served.rfind(kBlockMark);
+    if (block == std::string::npos) return std::nullopt;
+    return without_block(std::move(written), served.substr(block));
+  }
   return std::nullopt;
 }
 

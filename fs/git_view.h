@@ -46,8 +46,9 @@ std::optional<GitDirs> locate_git_dirs(const std::string& root);
 // - everything else (objects, refs, logs, hooks, packed-refs, ...): symlinks to the real files,
 //   so git reads packs at native speed and what it writes there lands in the real repository.
 // For a linked worktree the shared items come from the common directory and the rest from the
-// worktree's own. Every repository nested in the tree (its own `sub/.git` directory) gets the
-// same config, info/attributes and index overlays (docs/filesystem.md). Nothing in the real
+// worktree's own. Every repository nested in the tree (its own `sub/.git` directory, or a
+// submodule's git directory inside the tree's repository files) gets the same config,
+// info/attributes and index overlays (docs/filesystem.md). Nothing in the real
 // repository is written. Returns the in-memory files (none when the tree has no usable
 // repository, which is then left as scanned). Entries may be added, so indices move.
 VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& options);
@@ -74,8 +75,8 @@ std::shared_ptr<const std::string> served_git_index(
 // whose file still has the times and owner git recorded gets the checkout's own size and inode
 // number back (git took the view's from the mount), so git in the checkout trusts it as git in
 // the mount did. Config and info/attributes: without the view's filter lines (git copies what it
-// read). A nested repository's index: with its sizes zeroed, as the view serves it. nullopt when
-// `path` is not an overlay: the bytes are stored as written.
+// read). A nested repository's or submodule's index: with its sizes zeroed, as the view serves it.
+// nullopt when `path` is not an overlay: the bytes are stored as written.
 std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
                                                      std::string_view path, std::string written);
 

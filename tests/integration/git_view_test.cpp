@@ -333,6 +333,91 @@ TEST(GitView, ACommitInANestedRepositoryOfAWritableMountHasNoTagLines) {
   EXPECT_EQ(config.find("anchorfs"), std::string::npos) << config;
 }
 
+// The repository with the sample project added as a submodule at `lib` (its `.git` a "gitdir:"
+// file into `.git/modules/lib`, whose core.worktree is relative), committed; returns the
+// submodule's path in the checkout.
+std::string make_submodule(const std::string& dir, const std::string& repo) {
+  make_repository(repo);
+  const std::string origin = dir + "/origin";
+  make_repository(origin);
+  git_ok(repo, {"-c", "protocol.file.allow=always", "submodule", "add", "-q", origin, "lib"});
+  git_ok(repo, {"commit", "-q", "-m", "submodule"});
+  EXPECT_TRUE(read_file(repo + "/lib/.git").starts_with("gitdir: ../.git/modules/lib"));
+  return repo + "/lib";
+}
+
+TEST(GitView, ASubmoduleSeesTheCheckoutsBytes) {
+  TempDir dir("anchorfs-git-submodule");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  const std::string sub = make_submodule(dir.path(), repo);
+  const std::string modules = tree_fingerprint(repo + "/.git/modules");
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  ASSERT_TRUE(has_tags(read_file(mnt + "/lib/bookshelf/services.py")));
+  EXPECT_EQ(git_ok(mnt + "/lib", {"status", "--porcelain"}), "");
+  EXPECT_EQ(git_ok(mnt + "/lib", {"diff"}), "");
+  EXPECT_EQ(git_ok(mnt + "/lib", {"rev-parse", "--show-toplevel"}), mnt + "/lib\n");
+  EXPECT_EQ(git_ok(mnt + "/lib", {"log", "-p"}), git_ok(sub, {"log", "-p"}));
+  EXPECT_EQ(git_ok(mnt + "/lib", {"blame", "-s", "bookshelf/services.py"}),
+            git_ok(sub, {"blame", "-s", "bookshelf/services.py"}));
+  EXPECT_EQ(git_ok(mnt, {"status", "--porcelain"}), "");
+  EXPECT_EQ(git_ok(mnt, {"submodule", "status"}), git_ok(repo, {"submodule", "status"}));
+  // Read-only: git there writes nothing, in the module's directory either.
+  EXPECT_NE(git(mnt + "/lib", {"add", "-A"}).exit_code, 0);
+  EXPECT_EQ(tree_fingerprint(repo + "/.git/modules"), modules);
+}
+
+TEST(GitView, EditsInASubmoduleOfAWritableMountReachGitWithoutTagLines) {
+  TempDir dir("anchorfs-git-submodule-write");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  const std::string sub = make_submodule(dir.path(), repo);
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache", "--writable"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  const std::string lib = mnt + "/lib";
+  const std::string file = "bookshelf/services.py";
+  std::string text = read_file(lib + "/" + file);
+  ASSERT_TRUE(has_tags(text));
+  EXPECT_EQ(git_ok(lib, {"status", "--porcelain"}), "");
+  text.replace(text.find("days=15"), 7, "days=21");
+  write_file(lib + "/" + file, text);
+  ASSERT_TRUE(wait_until(10s, [&] {
+    const std::string view = read_file_if_readable(lib + "/" + file);
+    return has_tags(view) && view.find("days=21") != std::string::npos;
+  }));
+  const std::string checkout = read_file(sub + "/" + file);
+  EXPECT_FALSE(has_tags(checkout));
+  EXPECT_EQ(git_ok(lib, {"status", "--porcelain"}), " M " + file + "\n");
+  EXPECT_EQ(git_ok(lib, {"diff"}), git_ok(sub, {"diff"}));
+  EXPECT_EQ(git_ok(mnt, {"status", "--porcelain"}), git_ok(repo, {"status", "--porcelain"}));
+  // stash and pop: the checkout gets back the user's edit, git's stash has no tag lines.
+  git_ok(lib, {"stash", "-q"});
+  EXPECT_EQ(git_ok(sub, {"status", "--porcelain"}), "");
+  EXPECT_FALSE(has_tags(git_ok(sub, {"show", "stash@{0}:" + file})));
+  git_ok(lib, {"stash", "pop", "-q"});
+  EXPECT_EQ(read_file(sub + "/" + file), checkout);
+  git_ok(lib, {"commit", "-q", "-am", "edited"});
+  const std::string committed = git_ok(sub, {"show", "HEAD:" + file});
+  EXPECT_FALSE(has_tags(committed));
+  EXPECT_EQ(committed, checkout);
+  EXPECT_EQ(git_ok(sub, {"status", "--porcelain"}), "");
+  EXPECT_EQ(git_ok(lib, {"status", "--porcelain"}), "");
+  // A new file added through the mount is committed as written.
+  write_file(lib + "/notes.py", "# === Function Annotation ===\nx = 1\n");
+  git_ok(lib, {"add", "notes.py"});
+  git_ok(lib, {"commit", "-q", "-m", "notes"});
+  EXPECT_EQ(git_ok(sub, {"show", "HEAD:notes.py"}), "# === Function Annotation ===\nx = 1\n");
+  EXPECT_EQ(git_ok(sub, {"status", "--porcelain"}), "");
+  // The module's config written through the mount reaches the checkout without the view's filter.
+  git_ok(lib, {"config", "user.name", "Sub"});
+  const std::string config = read_file(repo + "/.git/modules/lib/config");
+  EXPECT_EQ(config.find("filter"), std::string::npos) << config;
+  EXPECT_NE(config.find("name = Sub"), std::string::npos) << config;
+  EXPECT_NE(config.find("worktree = ../../../lib"), std::string::npos) << config;
+  EXPECT_EQ(git_ok(repo, {"status", "--porcelain"}), " M lib\n");
+}
+
 TEST(GitView, ATreeWithoutGitIsNoRepositoryInTheMount) {
   TempDir dir("anchorfs-git-none");
   const std::string repo = dir / "repo", mnt = dir / "mnt";
