@@ -524,8 +524,10 @@ class FileResolver {
 // Indexes first (includes per file in parallel, names in file order, out-of-line methods found
 // per file in parallel and attached in file order), then every file resolves on whichever thread
 // takes it; its edges land in its own slot and are joined in file order, so the output is the
-// same whatever the thread count.
-void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
+// same whatever the thread count. A file's edges leave its own entities and read only the
+// indexes, so they do not depend on which other files are resolved (incremental.cpp relies on it).
+void resolve(const ResolverInput& input, std::vector<Edge>& edges,
+             const FileSelection& selection) {
   Indexes ix(input);
   resolve_includes(ix);
   index_names(ix);
@@ -543,15 +545,17 @@ void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
     }
   }
   std::vector<std::vector<Edge>> by_file(n);
+  const auto selected = [&](uint32_t f) { return selection.only.empty() || selection.only[f]; };
   tbb::parallel_for(uint32_t{0}, n, [&](uint32_t f) {
-    resolvers.local().resolve_file(f, by_file[f]);
+    if (selected(f)) resolvers.local().resolve_file(f, by_file[f]);
   });
   size_t total = edges.size();
   for (const auto& file : by_file) total += file.size();
   edges.reserve(total);
-  for (auto& file : by_file) {
-    edges.insert(edges.end(), file.begin(), file.end());
-    std::vector<Edge>().swap(file);
+  for (uint32_t f = 0; f < n; ++f) {
+    edges.insert(edges.end(), by_file[f].begin(), by_file[f].end());
+    std::vector<Edge>().swap(by_file[f]);
+    if (selection.ends != nullptr && selected(f)) selection.ends->push_back({f, edges.size()});
   }
 }
 
