@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -59,12 +60,15 @@ class Generation {
   std::optional<uint32_t> entry(uint64_t inode) const;
   uint64_t next_inode() const { return next_inode_; }
   // The bytes of a file served from memory, or null: the snapshot's virtual files, except the git
-  // index, which this generation serves with the stat data of its own inode numbers.
+  // index, which this generation serves with the stat data of its own inode numbers (translated
+  // when first asked for: a writable mount makes a generation per change, and git reads few).
   const std::shared_ptr<const std::string>& content(uint32_t entry) const;
 
  private:
   void index_inodes();
-  void translate_git_index();
+  // The same for a generation made from `previous` (kept_from_ set).
+  void index_inodes_after(const Generation& previous);
+  void translate_git_index() const;
 
   std::shared_ptr<const Snapshot> snapshot_;
   std::vector<uint64_t> inode_of_entry_;
@@ -75,14 +79,19 @@ class Generation {
   // series of refreshes has handed out.
   std::vector<std::pair<uint64_t, uint32_t>> entry_of_inode_;
   uint64_t next_inode_ = 0;                       // the first number never handed out
-  std::shared_ptr<const std::string> git_index_;  // the snapshot's git index as this generation
-                                                  // serves it (see fs/git_view.h)
+  // The snapshot's git index as this generation serves it (see fs/git_view.h), set once by
+  // translate_git_index() under git_index_once_.
+  mutable std::once_flag git_index_once_;
+  mutable std::shared_ptr<const std::string> git_index_;
 };
 
 // Two non-directory entries serve the same content: same source identity (size, mtime, ctime,
 // source inode, symlink target, device number), the same tags and the same in-memory bytes. A
 // git index never does: what it says depends on the inode numbers of its generation.
 bool same_content(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32_t b_entry);
+
+// Whether the kernel's cached attributes of `a` still hold for `b` (access times aside).
+bool same_attributes(const analysis::TreeEntry& a, const analysis::TreeEntry& b);
 
 // What the kernel must forget after a swap from `before` to `after`, and which inodes left.
 struct Invalidations {

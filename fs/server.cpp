@@ -88,7 +88,7 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> swap_in(
   }
   auto next = std::make_shared<const Generation>(std::move(patched), *previous, moves, origin);
   Invalidations changed = diff_generations(*previous, *next);
-  state.inodes.swap(next, changed.dropped);
+  state.inodes.swap(next, changed);
   state.mutations.fetch_add(1);
   return {std::move(next), std::move(changed)};
 }
@@ -342,7 +342,7 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
     }
     auto generation = std::make_shared<const Generation>(std::move(next), *previous);
     changed = diff_generations(*previous, *generation);
-    state_->inodes.swap(generation, changed.dropped);
+    state_->inodes.swap(generation, changed);
   }
   notify(*state_, changed);
   return true;
