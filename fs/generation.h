@@ -61,10 +61,14 @@ class Generation {
   // The bytes of a file served from memory, or null: the snapshot's virtual files, except the git
   // index, which this generation serves with the stat data of its own inode numbers.
   const std::shared_ptr<const std::string>& content(uint32_t entry) const;
+  // Whether this generation's git index leaves the size of a renumbered file out (see
+  // served_git_index): right only until the kernel has dropped the files' old names. A generation
+  // made from this one with the same snapshot then serves the full index.
+  bool index_provisional() const { return index_provisional_; }
 
  private:
   void index_inodes();
-  void translate_git_index();
+  void translate_git_index(const std::vector<bool>& renumbered);
 
   std::shared_ptr<const Snapshot> snapshot_;
   std::vector<uint64_t> inode_of_entry_;
@@ -77,6 +81,7 @@ class Generation {
   uint64_t next_inode_ = 0;                       // the first number never handed out
   std::shared_ptr<const std::string> git_index_;  // the snapshot's git index as this generation
                                                   // serves it (see fs/git_view.h)
+  bool index_provisional_ = false;
 };
 
 // Two non-directory entries serve the same content: same source identity (size, mtime, ctime,
