@@ -37,6 +37,7 @@ class ByteReader {
   explicit ByteReader(std::string_view in) : in_(in) {}
   bool ok() const { return ok_; }
   bool at_end() const { return pos_ == in_.size(); }
+  size_t position() const { return pos_; }
 
   uint64_t u64() {
     uint64_t v = 0;

@@ -23,6 +23,7 @@
 #include "cache/record_mac.h"
 #include "cache/redis_tier.h"
 #include "cache/store_check.h"
+#include "cache/verified_identity.h"
 
 namespace anchorfs::cache {
 
@@ -199,12 +200,26 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
                    fmt::format("no cache: fact cache {}: {}", dir, std::strerror(error)));
       return nullptr;
     }
-    const StoreReport report = check_store(dir);
+    // A data file exactly as a verified store's last commit left it needs no walk
+    // (verified_identity.h); any other is walked, and its identity recorded once it passes.
+    const std::optional<std::string> identity = identity_of_path(dir + "/" + kDataFile);
+    const bool unchanged = identity && recorded_identity(dir) == identity;
+    StoreReport report;
+    if (unchanged) {
+      report.exists = true;
+      report.healthy = true;
+    } else {
+      report = check_store(dir);
+    }
     if (!report.verified) {  // a resource shortage, not a verdict: keep the store for next time
       emit_warning(options.warn, fmt::format("no cache: fact cache {}: {}", dir, report.problem));
       return nullptr;
     }
-    if (report.exists && !report.healthy) cache->set_aside(report.problem);
+    if (report.exists && !report.healthy) {
+      cache->set_aside(report.problem);
+    } else if (report.exists && !unchanged && identity) {
+      record_identity(dir, *identity);  // stat before the walk: a commit since makes it stale
+    }
     try {
       cache->open_env();
     } catch (const CacheError& e) {
@@ -213,6 +228,8 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
       return nullptr;
     }
     if (cache->env_ == nullptr) return nullptr;  // it faulted or the disk is full: warned already
+    // A data file LMDB has just created under our lock is sound as it stands.
+    if (!report.exists || !report.healthy) cache->record_verified();
   }
   if (options.remote && options.farm_key.size() < kMinFarmKeyBytes) {
     emit_warning(options.warn,
@@ -241,6 +258,7 @@ LmdbFactCache::~LmdbFactCache() {
 }
 
 void LmdbFactCache::set_aside(const std::string& why) {
+  forget_identity(dir_);
   remove_set_aside_files(dir_);
   const std::string data = dir_ + "/" + kDataFile;
   const std::string kept = data + ".corrupt-" + utc_timestamp();
@@ -281,8 +299,14 @@ int LmdbFactCache::try_open_env() {
     env_ = nullptr;
     return rc;
   }
-  ::chmod((dir_ + "/" + kDataFile).c_str(), 0600);
-  ::chmod((dir_ + "/" + kLockFile).c_str(), 0600);
+  // Only when looser: a chmod moves the change time, which would break the verified identity.
+  for (const char* file : {kDataFile, kLockFile}) {
+    const std::string path = dir_ + "/" + file;
+    struct stat mode {};
+    if (::stat(path.c_str(), &mode) == 0 && (mode.st_mode & 07777) != 0600) {
+      ::chmod(path.c_str(), 0600);
+    }
+  }
   int fd = -1;
   struct stat st {};
   if (mdb_env_get_fd(env_, &fd) == 0 && ::fstat(fd, &st) == 0) {
@@ -348,6 +372,27 @@ void LmdbFactCache::handle_fault(const std::string& during) {
   emit_warning(options_.warn, fmt::format("fact cache {} not used by this process", dir_));
 }
 
+std::optional<std::string> LmdbFactCache::env_identity() {
+  int fd = -1;
+  if (env_ == nullptr || mdb_env_get_fd(env_, &fd) != 0) return std::nullopt;
+  return identity_of_fd(fd);
+}
+
+bool LmdbFactCache::verified_now() {
+  if (corrupt_.load() || faulted_.load()) return false;
+  const std::optional<std::string> identity = env_identity();
+  return identity && recorded_identity(dir_) == identity;
+}
+
+void LmdbFactCache::record_verified() {
+  if (corrupt_.load() || faulted_.load()) return;
+  // Only while the path still names the file this process writes (not one set aside since).
+  const std::optional<std::string> identity = env_identity();
+  if (identity && identity_of_path(dir_ + "/" + kDataFile) == identity) {
+    record_identity(dir_, *identity);
+  }
+}
+
 int LmdbFactCache::write_txn(const std::function<int(MDB_txn*)>& body) {
   // MDB_MAP_FULL: the cap is reached. Make room in transactions of their own and retry: first
   // down to kFullMapPercent; if even that cannot commit (every page in use, deletions need
@@ -360,9 +405,13 @@ int LmdbFactCache::write_txn(const std::function<int(MDB_txn*)>& body) {
       MDB_txn* txn = nullptr;
       rc = mdb_txn_begin(env_, nullptr, 0, &txn);
       if (rc != 0) return;
+      // Inside LMDB's writer lock no other process commits: a file still as last verified stays
+      // verified through this commit, and its new identity is recorded after it.
+      const bool verified = verified_now();
       rc = body(txn);
       if (rc == 0) {
         rc = mdb_txn_commit(txn);
+        if (rc == 0 && verified) record_verified();
       } else {
         mdb_txn_abort(txn);
       }
@@ -389,6 +438,7 @@ int LmdbFactCache::write_txn(const std::function<int(MDB_txn*)>& body) {
 
 void LmdbFactCache::empty_store() {
   DirLock lock(dir_);
+  forget_identity(dir_);
   if (env_ != nullptr) mdb_env_close(env_);
   env_ = nullptr;
   ::unlink((dir_ + "/" + kDataFile).c_str());

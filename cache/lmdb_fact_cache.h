@@ -116,6 +116,11 @@ class LmdbFactCache final : public analysis::FactCache {
   void abandon_env() REQUIRES(env_mutex_);
   // Runs `body` in a write transaction, faults caught; MDB_MAP_FULL evicts harder and retries.
   int write_txn(const std::function<int(MDB_txn*)>& body) REQUIRES(env_mutex_);
+  // The open data file's identity (verified_identity.h); whether it is the recorded one; record
+  // it (after a commit of a verified file, or once LMDB created it).
+  std::optional<std::string> env_identity() REQUIRES(env_mutex_);
+  bool verified_now() REQUIRES(env_mutex_);
+  void record_verified() REQUIRES(env_mutex_);
   // Evicts down to target_bytes, in commits of its own.
   int make_room(uint64_t target_bytes) REQUIRES(env_mutex_);
   // When even eviction cannot commit; also needs no transaction open.

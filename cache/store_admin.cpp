@@ -9,6 +9,7 @@
 
 #include "cache/cache_location.h"
 #include "cache/store_check.h"
+#include "cache/verified_identity.h"
 #include "cache/store_info.h"
 
 namespace anchorfs::cache {
@@ -35,7 +36,7 @@ uint64_t file_bytes(const std::string& path) {
 }
 
 bool is_store_file(std::string_view name) {
-  return name == kDataFile || name == kLockFile ||
+  return name == kDataFile || name == kLockFile || name.starts_with(kVerifiedFile) ||
          name.starts_with(std::string(kDataFile) + ".corrupt-");
 }
 

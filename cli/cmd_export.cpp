@@ -86,7 +86,7 @@ int run_export(const ExportArgs& args) {
   const std::string& line = prepared.summary;
   std::shared_ptr<const fs::Snapshot> snapshot;
   try {
-    snapshot = fs::make_snapshot(std::move(prepared.tree), std::move(prepared.result.plans));
+    snapshot = fs::make_snapshot_from(std::move(prepared.tree), prepared.result.plans);
   } catch (const std::exception& error) {
     throw CliError("internal error building the snapshot", error.what());
   }

@@ -39,8 +39,8 @@ std::string render_one_file(const std::string& repo, const std::string& path,
   options.view = view;
   options.threads = threads;
   const Prepared prepared = prepare(repo, options);
-  const render::TagPlan* plan = refresh::find_plan(prepared.result.plans, path);
-  return plan != nullptr ? render::apply(original, *plan) : original;
+  const std::optional<render::TagPlan> plan = refresh::find_plan(*prepared.result.plans, path);
+  return plan ? render::apply(original, *plan) : original;
 }
 
 }  // namespace anchorfs::cli

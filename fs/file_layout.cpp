@@ -12,38 +12,43 @@ namespace anchorfs::fs {
 FileLayout::FileLayout(const render::TagPlan& plan, uint64_t original_size)
     : original_size_(original_size) {
   if (plan.insertions.empty()) return;
-  offsets_.reserve(plan.insertions.size());
-  text_view_start_.reserve(plan.insertions.size());
-  added_before_.reserve(plan.insertions.size() + 1);
-  added_before_.push_back(0);
-  texts_.reserve(plan.added_bytes());  // one allocation, not one per doubling
-  for (const render::Insertion& insertion : plan.insertions) {
-    offsets_.push_back(insertion.offset);
-    text_view_start_.push_back(insertion.offset + texts_.size());
-    texts_ += insertion.text;
-    added_before_.push_back(texts_.size());
-  }
+  auto bytes = std::make_shared<std::string>();
+  bytes->reserve(16 * plan.insertions.size() + plan.added_bytes());
+  render::append_laid_out(*bytes, plan);
+  plan_.insertions = plan.insertions.size();
+  plan_.text_bytes = plan.added_bytes();
+  plan_.data = bytes->data();
+  owner_ = std::move(bytes);
 }
 
-render::TagPlan FileLayout::plan() const {
-  render::TagPlan plan;
-  plan.insertions.reserve(offsets_.size());
-  for (size_t k = 0; k < offsets_.size(); ++k) {
-    plan.insertions.push_back({offsets_[k], std::string(text(k))});
+FileLayout::FileLayout(std::shared_ptr<const void> owner, const render::LaidOutPlan& plan,
+                       uint64_t original_size)
+    : owner_(std::move(owner)), plan_(plan), original_size_(original_size) {}
+
+size_t FileLayout::texts_starting_by(uint64_t p) const {
+  // text_view_start is non-decreasing in k (offsets sorted, tag bytes accumulate).
+  size_t low = 0;
+  size_t high = plan_.insertions;
+  while (low < high) {
+    const size_t mid = low + (high - low) / 2;
+    if (text_view_start(mid) <= p) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
   }
-  return plan;
+  return low;
 }
 
 FileLayout::OriginalSpan FileLayout::original_span(uint64_t offset, uint64_t size) const {
   // The first original byte at or after view offset p: inside text k it is the byte the text
   // precedes; after text k it is p minus the tag bytes so far.
   auto first_original_at = [this](uint64_t p) -> uint64_t {
-    auto next = std::upper_bound(text_view_start_.begin(), text_view_start_.end(), p);
-    size_t k = static_cast<size_t>(next - text_view_start_.begin());
-    if (k > 0 && p < text_view_start_[k - 1] + (added_before_[k] - added_before_[k - 1])) {
-      return offsets_[k - 1];
+    const size_t k = texts_starting_by(p);
+    if (k > 0 && p < text_view_start(k - 1) + plan_.text(k - 1).size()) {
+      return plan_.offset(k - 1);
     }
-    return p - (added_before_.empty() ? 0 : added_before_[k]);
+    return p - plan_.text_end_before(k);
   };
   return {first_original_at(offset), first_original_at(offset + size)};
 }
@@ -51,28 +56,28 @@ FileLayout::OriginalSpan FileLayout::original_span(uint64_t offset, uint64_t siz
 void FileLayout::assemble(uint64_t offset, std::span<char> out, const char* original,
                           uint64_t original_begin) const {
   const uint64_t end = offset + out.size();
-  const size_t count = offsets_.size();
-  size_t next = static_cast<size_t>(
-      std::upper_bound(text_view_start_.begin(), text_view_start_.end(), offset) -
-      text_view_start_.begin());
+  const size_t count = plan_.insertions;
+  size_t next = texts_starting_by(offset);
   char* write = out.data();
   uint64_t p = offset;
   while (p < end) {
-    while (next < count && text_view_start_[next] <= p) ++next;
+    while (next < count && text_view_start(next) <= p) ++next;
     if (next > 0) {
       const size_t k = next - 1;
-      const uint64_t text_end = text_view_start_[k] + (added_before_[k + 1] - added_before_[k]);
+      const uint64_t start = text_view_start(k);
+      const std::string_view text = plan_.text(k);
+      const uint64_t text_end = start + text.size();
       if (p < text_end) {
         const uint64_t take = std::min(end, text_end) - p;
-        std::memcpy(write, texts_.data() + added_before_[k] + (p - text_view_start_[k]), take);
+        std::memcpy(write, text.data() + (p - start), take);
         write += take;
         p += take;
         continue;
       }
     }
-    const uint64_t run_end = next < count ? text_view_start_[next] : view_size();
+    const uint64_t run_end = next < count ? text_view_start(next) : view_size();
     const uint64_t take = std::min(end, run_end) - p;
-    const uint64_t source = p - added_before_[next];
+    const uint64_t source = p - plan_.text_end_before(next);
     std::memcpy(write, original + (source - original_begin), take);
     write += take;
     p += take;

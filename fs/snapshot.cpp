@@ -19,19 +19,14 @@ timespec from_ns(int64_t ns) {
   return t;
 }
 
-void check_plan(const std::string& path, const render::TagPlan& plan, uint64_t size) {
-  uint64_t previous = 0;
-  for (const render::Insertion& insertion : plan.insertions) {
-    if (insertion.offset < previous) {
-      throw std::invalid_argument("tag plan for " + path + " is not sorted by offset");
-    }
-    if (insertion.offset > size) {
-      throw std::invalid_argument("tag plan for " + path + " inserts at offset " +
-                                  std::to_string(insertion.offset) + " beyond the file's " +
-                                  std::to_string(size) + " bytes");
-    }
-    previous = insertion.offset;
-  }
+void check_plan(const render::LaidOutPlan& plan, uint64_t size) {
+  // Offsets are sorted (LaidOutPlans checked), so the last one is the largest.
+  if (plan.insertions == 0 || plan.offset(plan.insertions - 1) <= size) return;
+  size_t first = plan.insertions - 1;
+  while (first > 0 && plan.offset(first - 1) > size) --first;
+  throw std::invalid_argument("tag plan for " + std::string(plan.path) + " inserts at offset " +
+                              std::to_string(plan.offset(first)) + " beyond the file's " +
+                              std::to_string(size) + " bytes");
 }
 
 std::vector<std::shared_ptr<const FileLayout>> shared(std::vector<FileLayout> layouts) {
@@ -167,29 +162,35 @@ std::shared_ptr<const Snapshot> make_snapshot(
 std::shared_ptr<const Snapshot> make_snapshot(
     analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans,
     const render::PlanMapsByPath& maps, VirtualFiles virtual_files) {
+  return make_snapshot_from(std::move(tree), render::LaidOutPlans::lay_out(plans), maps,
+                            std::move(virtual_files));
+}
+
+std::shared_ptr<const Snapshot> make_snapshot_from(
+    analysis::SourceTree tree, const std::shared_ptr<const render::LaidOutPlans>& plans,
+    const render::PlanMapsByPath& maps, VirtualFiles virtual_files) {
   if (tree.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   std::unordered_map<std::string_view, uint32_t> index_of_path;
   index_of_path.reserve(tree.entries.size());
   for (uint32_t i = 0; i < tree.entries.size(); ++i) index_of_path.emplace(tree.entries[i].path, i);
 
-  std::vector<FileLayout> layouts(1);
+  const std::shared_ptr<const void> owner = plans->owner();
+  std::vector<std::shared_ptr<const FileLayout>> layouts{std::make_shared<const FileLayout>()};
+  layouts.reserve(plans->size() + 1);
   std::vector<uint32_t> layout_of_entry(tree.entries.size(), 0);
-  std::vector<const render::TagPlan*> plan_of_entry(maps.empty() ? 0 : tree.entries.size());
-  for (const auto& [path, plan] : plans) {
-    auto found = index_of_path.find(path);
+  std::vector<const render::LaidOutPlan*> plan_of_entry(maps.empty() ? 0 : tree.entries.size());
+  for (const render::LaidOutPlan& plan : plans->files()) {
+    auto found = index_of_path.find(plan.path);
     if (found == index_of_path.end() || !S_ISREG(tree.entries[found->second].mode)) {
-      throw std::invalid_argument("tag plan for " + path + ", which is not a regular file of " +
-                                  tree.root);
+      throw std::invalid_argument("tag plan for " + std::string(plan.path) +
+                                  ", which is not a regular file of " + tree.root);
     }
     const uint32_t index = found->second;
-    if (layout_of_entry[index] != 0) {
-      throw std::invalid_argument("two tag plans for " + path);
-    }
-    check_plan(path, plan, tree.entries[index].size);
-    if (plan.insertions.empty()) continue;
+    check_plan(plan, tree.entries[index].size);
+    if (plan.insertions == 0) continue;
     if (!plan_of_entry.empty()) plan_of_entry[index] = &plan;
     layout_of_entry[index] = static_cast<uint32_t>(layouts.size());
-    layouts.emplace_back(plan, tree.entries[index].size);
+    layouts.push_back(std::make_shared<const FileLayout>(owner, plan, tree.entries[index].size));
   }
   std::vector<std::shared_ptr<const FileTrace>> traces(maps.empty() ? 0 : tree.entries.size());
   const render::TagPlan untagged;
@@ -197,9 +198,9 @@ std::shared_ptr<const Snapshot> make_snapshot(
     auto found = index_of_path.find(path);
     if (found == index_of_path.end() || !S_ISREG(tree.entries[found->second].mode)) continue;
     const uint32_t index = found->second;
-    const render::TagPlan* plan = plan_of_entry[index];
+    const render::LaidOutPlan* plan = plan_of_entry[index];
     traces[index] = std::make_shared<const FileTrace>(
-        make_file_trace(plan != nullptr ? *plan : untagged, map, tree.entries[index].size));
+        make_file_trace(plan != nullptr ? plan->plan() : untagged, map, tree.entries[index].size));
   }
   index_of_path.clear();
   return std::make_shared<const Snapshot>(std::move(tree), std::move(layouts),

@@ -16,6 +16,7 @@
 #include "analysis/source_tree.h"
 #include "fs/file_layout.h"
 #include "fs/file_trace.h"
+#include "render/laid_out_plans.h"
 #include "render/tag_plan.h"
 
 namespace anchorfs::fs {
@@ -129,5 +130,11 @@ std::shared_ptr<const Snapshot> make_snapshot(
 std::shared_ptr<const Snapshot> make_snapshot(
     analysis::SourceTree tree, std::vector<std::pair<std::string, render::TagPlan>> plans,
     const render::PlanMapsByPath& maps, VirtualFiles virtual_files = {});
+
+// The same from plans already laid out (a stored view, render/laid_out_plans.h): every layout
+// views `plans`' buffer, which the snapshot keeps alive; nothing is copied per insertion.
+std::shared_ptr<const Snapshot> make_snapshot_from(
+    analysis::SourceTree tree, const std::shared_ptr<const render::LaidOutPlans>& plans,
+    const render::PlanMapsByPath& maps = {}, VirtualFiles virtual_files = {});
 
 }  // namespace anchorfs::fs

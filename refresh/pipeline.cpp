@@ -61,9 +61,9 @@ analysis::Analysis analyse_unflushed(const analysis::SourceTree& tree,
 std::optional<Prepared> cached_view(const PipelineOptions& options,
                                     const analysis::Survey& survey) {
   if (options.cache == nullptr || options.plan_maps || !survey.key) return std::nullopt;
-  const auto stored = options.cache->load_derived(view_key(*survey.key, options.view));
+  auto stored = options.cache->load_derived(view_key(*survey.key, options.view));
   if (!stored) return std::nullopt;
-  std::optional<Prepared> view = decode_view(*stored);
+  std::optional<Prepared> view = decode_view(std::move(*stored));
   if (!view || view->analysis.stats.source_files != survey.sources.size()) return std::nullopt;
   view->analysis.stats.parse_seconds = survey.seconds;
   analysis::keep_survey(*options.cache, survey);
@@ -100,7 +100,7 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
   prepared.entities = graph.entities.size();
   prepared.edges = graph.edges.size();
   prepared.choice = render::choose_view(graph, options.view);
-  prepared.plans = render::plans_by_path(graph, prepared.choice);
+  prepared.plans = render::LaidOutPlans::lay_out(render::plans_by_path(graph, prepared.choice));
   if (options.plan_maps) prepared.maps = render::plan_maps_by_path(graph, prepared.choice);
   if (options.cache != nullptr && prepared.analysis.key && !options.plan_maps) {
     const analysis::ResolutionKey key = view_key(*prepared.analysis.key, options.view);
@@ -114,12 +114,11 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
   return prepared;
 }
 
-const render::TagPlan* find_plan(const render::PlansByPath& plans, const std::string& path) {
-  auto it =
-      std::lower_bound(plans.begin(), plans.end(), path,
-                       [](const auto& entry, const std::string& key) { return entry.first < key; });
-  if (it == plans.end() || it->first != path) return nullptr;
-  return &it->second;
+std::optional<render::TagPlan> find_plan(const render::LaidOutPlans& plans,
+                                         const std::string& path) {
+  const render::LaidOutPlan* plan = plans.find(path);
+  if (plan == nullptr) return std::nullopt;
+  return plan->plan();
 }
 
 RunSummary summarize(const Prepared& prepared) {

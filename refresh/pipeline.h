@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "analysis/analyze.h"
 #include "analysis/source_tree.h"
 #include "cache/lmdb_fact_cache.h"
+#include "render/laid_out_plans.h"
 #include "render/plan_map.h"
 #include "render/tag_plan.h"
 #include "render/view.h"
@@ -59,7 +61,8 @@ struct Prepared {
   size_t entities = 0;
   size_t edges = 0;
   render::ViewChoice choice;  // only its reason when the view came from the cache
-  render::PlansByPath plans;  // non-empty plans, by path
+  // Non-empty plans, by path, laid out as snapshots serve them (never null).
+  std::shared_ptr<const render::LaidOutPlans> plans = std::make_shared<const render::LaidOutPlans>();
   render::PlanMapsByPath maps;  // with options.plan_maps only
   // With options.defer_view_record: the key the rendered view may be kept under (view_record.h).
   std::optional<analysis::ResolutionKey> unsaved_view;
@@ -71,8 +74,8 @@ struct Prepared {
 // rendered here is kept for the next run (or left to the caller: defer_view_record).
 Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& options);
 
-// The tag plan of `path` (repository-relative), or nullptr when the file is served unchanged.
-const render::TagPlan* find_plan(const render::PlansByPath& plans, const std::string& path);
+// The tag plan of `path` (repository-relative), or nullopt when the file is served unchanged.
+std::optional<render::TagPlan> find_plan(const render::LaidOutPlans& plans, const std::string& path);
 
 // What the summary line says about one run of the pipeline.
 struct RunSummary {

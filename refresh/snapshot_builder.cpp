@@ -144,7 +144,7 @@ Built SnapshotBuilder::build() {
   if (built.reanalysed) ::malloc_trim(0);
   try {
     built.snapshot =
-        fs::make_snapshot(std::move(tree), previous_plans_, previous_maps_, std::move(git_files));
+        fs::make_snapshot_from(std::move(tree), previous_plans_, previous_maps_, std::move(git_files));
   } catch (...) {
     have_previous_ = false;  // a file changed between scan and read: analyse afresh next time
     previous_.snapshot.reset();
@@ -162,7 +162,7 @@ void SnapshotBuilder::keep_view() {
   options_.cache->store_derived(
       *unsaved_view_,
       encode_view({previous_.stats, previous_analysed_files_, previous_.entities, previous_.edges,
-                   previous_.view_reason, previous_.skipped_files, previous_plans_}));
+                   previous_.view_reason, previous_.skipped_files, *previous_plans_}));
   options_.cache->flush();
   unsaved_view_.reset();
 }

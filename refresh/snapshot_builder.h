@@ -84,7 +84,8 @@ class SnapshotBuilder {
   std::pair<uint64_t, uint64_t> previous_signature_{0, 0};       // sources and directories
   std::pair<uint64_t, uint64_t> previous_tree_signature_{0, 0};  // every entry
   analysis::SurveyMemo survey_memo_;  // what the last analysis read, for the next to skip
-  render::PlansByPath previous_plans_;
+  std::shared_ptr<const render::LaidOutPlans> previous_plans_ =
+      std::make_shared<const render::LaidOutPlans>();
   std::optional<analysis::ResolutionKey> unsaved_view_;  // of previous_plans_
   size_t previous_analysed_files_ = 0;
   render::PlanMapsByPath previous_maps_;

@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::string_view kMagic = "AFVW";
 // Bump when the layout below or what a view record stands for changes.
-constexpr uint64_t kViewFormatVersion = 1;
+constexpr uint64_t kViewFormatVersion = 2;
 
 uint64_t double_bits(double value) {
   uint64_t bits = 0;
@@ -44,7 +44,7 @@ analysis::ResolutionKey view_key(const analysis::ResolutionKey& analysis,
 
 ViewParts view_parts(const Prepared& prepared) {
   return {prepared.analysis.stats, prepared.analysed_files, prepared.entities, prepared.edges,
-          prepared.choice.reason,  prepared.analysis.skipped, prepared.plans};
+          prepared.choice.reason,  prepared.analysis.skipped, *prepared.plans};
 }
 
 std::string encode_view(const ViewParts& view) {
@@ -62,22 +62,14 @@ std::string encode_view(const ViewParts& view) {
     w.str(skipped.path);
     w.str(skipped.reason);
   }
-  w.u64(view.plans.size());
-  for (const auto& [path, plan] : view.plans) {
-    w.str(path);
-    w.u64(plan.insertions.size());
-    uint64_t previous = 0;
-    for (const render::Insertion& insertion : plan.insertions) {
-      w.u64(insertion.offset - previous);  // plans are sorted by offset
-      previous = insertion.offset;
-      w.str(insertion.text);
-    }
-  }
+  // Last, as FileLayout reads it (render/laid_out_plans.h): loading copies no text.
+  w.raw(view.plans.bytes());
   return w.take();
 }
 
-std::optional<Prepared> decode_view(std::string_view bytes) {
-  analysis::ByteReader r(bytes);
+std::optional<Prepared> decode_view(std::string bytes) {
+  auto record = std::make_shared<const std::string>(std::move(bytes));
+  analysis::ByteReader r(*record);
   if (!r.expect(kMagic) || r.u64() != kViewFormatVersion) return std::nullopt;
   Prepared prepared;
   prepared.analysed = true;
@@ -95,18 +87,9 @@ std::optional<Prepared> decode_view(std::string_view bytes) {
     skipped.path = r.str();
     skipped.reason = r.str();
   }
-  prepared.plans.resize(r.count());
-  for (auto& [path, plan] : prepared.plans) {
-    path = r.str();
-    plan.insertions.resize(r.count());
-    uint64_t offset = 0;
-    for (render::Insertion& insertion : plan.insertions) {
-      offset += r.u64();
-      insertion.offset = offset;
-      insertion.text = r.str();
-    }
-  }
-  if (!r.ok() || !r.at_end()) return std::nullopt;
+  if (!r.ok()) return std::nullopt;
+  prepared.plans = render::LaidOutPlans::read(record, r.position());
+  if (prepared.plans == nullptr) return std::nullopt;
   return prepared;
 }
 

@@ -9,6 +9,7 @@
 
 #include "analysis/fact_cache.h"
 #include "refresh/pipeline.h"
+#include "render/laid_out_plans.h"
 #include "render/view.h"
 
 namespace anchorfs::refresh {
@@ -27,12 +28,13 @@ struct ViewParts {
   size_t edges;
   const std::string& reason;
   const std::vector<analysis::SkippedFile>& skipped;
-  const render::PlansByPath& plans;
+  const render::LaidOutPlans& plans;
 };
 ViewParts view_parts(const Prepared& prepared);
 std::string encode_view(const ViewParts& view);
 // The same back, as a graph cache hit reports it (stats.graph_from_cache); nullopt for anything
-// malformed or of another format version.
-std::optional<Prepared> decode_view(std::string_view bytes);
+// malformed or of another format version. The plans view `bytes` (kept alive by them): the
+// record is not copied again, and nothing is allocated per insertion.
+std::optional<Prepared> decode_view(std::string bytes);
 
 }  // namespace anchorfs::refresh

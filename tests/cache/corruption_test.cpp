@@ -1,9 +1,11 @@
 // Damaged stores: truncated or scribbled files are set aside and rebuilt, never trusted.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <random>
 
+#include "cache/verified_identity.h"
 #include "cache_test_support.h"
 
 namespace anchorfs::cache::testing {
@@ -106,6 +108,46 @@ TEST_F(CorruptionTest, ScribbledMetaPagesAreDetected) {
   write_file(data, bytes);
   expect_never_wrong_then_usable();
   EXPECT_EQ(warnings().size(), 1u);
+}
+
+// A store opens without its page walk only while its data file is exactly as a verified store's
+// last commit left it (cache/verified_identity.h); damage written since changes the file's
+// identity, so the walk runs and finds it.
+TEST_F(CorruptionTest, DamageAfterTheLastVerifiedCommitIsStillFoundByTheWalk) {
+  const std::string dir = filled_store();
+  const std::string data = dir + "/data.mdb";
+  {
+    auto cache = open_cache();
+    cache->store(key_for(kEntries), facts_for(kEntries, 500));
+    cache->flush();
+  }
+  ASSERT_TRUE(identity_of_path(data).has_value());
+  EXPECT_EQ(recorded_identity(dir), identity_of_path(data)) << "the last commit was not recorded";
+  std::string bytes = read_file(data);
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  std::mt19937_64 random(3);
+  for (size_t i = 0; i < 2 * page; ++i) bytes[i] = static_cast<char>(random() & 0xff);
+  write_file(data, bytes);
+  EXPECT_NE(recorded_identity(dir), identity_of_path(data));
+  expect_never_wrong_then_usable();
+  ASSERT_EQ(warnings().size(), 1u);
+  EXPECT_NE(warnings()[0].find("corrupt"), std::string::npos) << warnings()[0];
+}
+
+// A file changed behind an open store's back (here only its times) is not vouched for by that
+// store's next commit: the record stays stale and the next open walks.
+TEST_F(CorruptionTest, ACommitAfterAnOutsideChangeRecordsNothing) {
+  const std::string dir = filled_store();
+  const std::string data = dir + "/data.mdb";
+  auto cache = open_cache();
+  ASSERT_EQ(recorded_identity(dir), identity_of_path(data));
+  ASSERT_EQ(::utimensat(AT_FDCWD, data.c_str(), nullptr, 0), 0);  // moves mtime and ctime
+  cache->store(key_for(kEntries), facts_for(kEntries, 500));
+  cache->flush();
+  EXPECT_NE(recorded_identity(dir), identity_of_path(data));
+  cache.reset();
+  expect_never_wrong_then_usable();
+  EXPECT_TRUE(warnings().empty());
 }
 
 // Random bursts anywhere: whether or not a burst lands somewhere that matters, the cache

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "refresh/view_record.h"
 #include "refresh_support.h"
 
 namespace anchorfs::refresh::testing {
@@ -46,7 +47,7 @@ TEST_F(PipelineTest, ViewNoneAnalysesNothing) {
   EXPECT_EQ(prepared.analysis.stats.source_files, 3u);
   EXPECT_EQ(prepared.analysis.stats.parsed, 0u);
   EXPECT_TRUE(prepared.analysis.graph.entities.empty());
-  EXPECT_TRUE(prepared.plans.empty());
+  EXPECT_TRUE(prepared.plans->empty());
   EXPECT_EQ(cache_->info().entries, 0u);  // nothing parsed, nothing cached
   EXPECT_EQ(summary_line(summarize(prepared), 0.25),
             "3 source files (not analysed: view none (requested)); 0.25 s");
@@ -57,10 +58,11 @@ TEST_F(PipelineTest, TopoTagsWithoutDenseFactsAndDenseAddsThem) {
   EXPECT_TRUE(topo.analysed);
   EXPECT_EQ(topo.analysis.stats.parsed, 3u);
   EXPECT_TRUE(topo.analysis.graph.labels.empty()) << "dense facts extracted for topo";
-  const render::TagPlan* a = find_plan(topo.plans, "pkg/a.py");
-  ASSERT_NE(a, nullptr);
-  EXPECT_EQ(find_plan(topo.plans, "README.md"), nullptr);
-  EXPECT_EQ(find_plan(topo.plans, "pkg/zzz.py"), nullptr);
+  const std::optional<render::TagPlan> a = find_plan(*topo.plans, "pkg/a.py");
+  ASSERT_TRUE(a.has_value());
+  EXPECT_FALSE(a->insertions.empty());
+  EXPECT_FALSE(find_plan(*topo.plans, "README.md").has_value());
+  EXPECT_FALSE(find_plan(*topo.plans, "pkg/zzz.py").has_value());
 
   const Prepared dense = run(render::View::Dense);
   bool env_var = false;
@@ -92,11 +94,11 @@ TEST_F(PipelineTest, SummaryLineSaysWhereTheAnalysisCameFrom) {
 TEST_F(PipelineTest, AWarmRunLoadsTheRenderedViewAndNothingElse) {
   const Prepared cold = run(render::View::Topo);
   ASSERT_FALSE(cold.analysis.graph.entities.empty());
-  ASSERT_FALSE(cold.plans.empty());
+  ASSERT_FALSE(cold.plans->empty());
   const Prepared warm = run(render::View::Topo);
   EXPECT_TRUE(warm.analysis.graph.entities.empty()) << "the graph was loaded";
   EXPECT_TRUE(warm.analysis.stats.graph_from_cache);
-  EXPECT_EQ(warm.plans, cold.plans);
+  EXPECT_EQ(warm.plans->plans(), cold.plans->plans());
   EXPECT_EQ(warm.analysis.skipped.size(), cold.analysis.skipped.size());
   EXPECT_EQ(summarize(warm).entities, summarize(cold).entities);
   EXPECT_EQ(summarize(warm).edges, summarize(cold).edges);
@@ -105,9 +107,27 @@ TEST_F(PipelineTest, AWarmRunLoadsTheRenderedViewAndNothingElse) {
   options_.view.style = render::Style::Lean;
   const Prepared lean = run(render::View::Topo);
   EXPECT_FALSE(lean.analysis.graph.entities.empty()) << "lean took the paper view's record";
-  EXPECT_NE(lean.plans, cold.plans);
+  EXPECT_NE(lean.plans->plans(), cold.plans->plans());
   options_.cache = nullptr;
-  EXPECT_EQ(run(render::View::Topo).plans, lean.plans);
+  EXPECT_EQ(run(render::View::Topo).plans->plans(), lean.plans->plans());
+}
+
+// A view record that does not read back (cut short, or with bytes after its end) is a miss: the
+// view is rendered from the analysis again, the same as before.
+TEST_F(PipelineTest, ADamagedViewRecordIsRenderedAgain) {
+  options_.defer_view_record = true;
+  const Prepared cold = run(render::View::Topo);
+  ASSERT_TRUE(cold.unsaved_view.has_value());
+  const std::string record = encode_view(view_parts(cold));
+  ASSERT_TRUE(decode_view(record).has_value());
+  for (const std::string& damaged : {record.substr(0, record.size() - 3), record + "x"}) {
+    EXPECT_FALSE(decode_view(damaged).has_value());
+  }
+  cache_->store_derived(*cold.unsaved_view, record.substr(0, record.size() - 3));
+  cache_->flush();
+  const Prepared again = run(render::View::Topo);
+  EXPECT_FALSE(again.analysis.graph.entities.empty()) << "the damaged record was served";
+  EXPECT_EQ(again.plans->plans(), cold.plans->plans());
 }
 
 // The view follows the bytes: an edit of the same size whose mtime is set back (cp -p, rsync -t)
@@ -123,8 +143,8 @@ TEST_F(PipelineTest, AnEditWithItsMtimeSetBackIsANewView) {
   const Prepared second = run(render::View::Topo);
   options_.cache = nullptr;
   const Prepared uncached = run(render::View::Topo);
-  EXPECT_EQ(second.plans, uncached.plans);
-  EXPECT_NE(second.plans, first.plans);
+  EXPECT_EQ(second.plans->plans(), uncached.plans->plans());
+  EXPECT_NE(second.plans->plans(), first.plans->plans());
 }
 
 }  // namespace

@@ -62,7 +62,7 @@ class RemoteTrust : public ScratchTree {
 
   std::string plans_of(const Prepared& prepared) {
     std::string out;
-    for (const auto& [path, plan] : prepared.plans) {
+    for (const auto& [path, plan] : prepared.plans->plans()) {
       for (const auto& insertion : plan.insertions) {
         out += path + "@" + std::to_string(insertion.offset) + ":" + insertion.text;
       }

@@ -1,0 +1,83 @@
+// Every file's tag plan laid out in one buffer as the server reads it: what a view record stores.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "render/tag_plan.h"
+#include "render/view.h"
+
+namespace anchorfs::render {
+
+// One file's insertions inside a buffer: `insertions` offsets (little-endian u64, sorted), then
+// as many cumulative text ends (u64, non-decreasing, the last one text_bytes), then the texts back
+// to back. A view of memory its owner keeps alive; copying it copies no text.
+struct LaidOutPlan {
+  std::string_view path;
+  size_t insertions = 0;
+  uint64_t text_bytes = 0;
+  const char* data = nullptr;
+
+  uint64_t offset(size_t k) const { return load(k); }
+  // Tag bytes of texts [0, k): 0 for k == 0, text_bytes for k == insertions.
+  uint64_t text_end_before(size_t k) const { return k == 0 ? 0 : load(insertions + k - 1); }
+  std::string_view text(size_t k) const {
+    const uint64_t begin = text_end_before(k);
+    return {texts() + begin, static_cast<size_t>(load(insertions + k) - begin)};
+  }
+  const char* texts() const { return data + 16 * insertions; }
+  TagPlan plan() const;
+  // Same insertions (paths aside).
+  bool same_insertions(const LaidOutPlan& other) const;
+
+ private:
+  uint64_t load(size_t word) const {
+    uint64_t v = 0;
+    std::memcpy(&v, data + 8 * word, sizeof v);  // the buffer has no alignment to rely on
+    return v;
+  }
+};
+
+// The bytes of one plan laid out (as LaidOutPlan reads them), appended to `out`.
+void append_laid_out(std::string& out, const TagPlan& plan);
+
+// Plans by path, sorted by path, in one buffer (shared by every FileLayout serving them).
+// Loading a stored one allocates once per file, never per insertion.
+// Thread-safety: immutable once made.
+class LaidOutPlans {
+ public:
+  // An empty set.
+  LaidOutPlans();
+  // Lays out `plans` (sorted by path; empty plans kept, so callers still see their paths).
+  static std::shared_ptr<const LaidOutPlans> lay_out(const PlansByPath& plans);
+  // Reads a section `bytes()` wrote, taken from `buffer` starting at byte `begin` and running to
+  // its end. Every count, length and order is checked (a damaged record is rejected, nullptr):
+  // paths strictly ascending, offsets sorted, text ends non-decreasing and within the section.
+  static std::shared_ptr<const LaidOutPlans> read(std::shared_ptr<const std::string> buffer,
+                                                 size_t begin);
+
+  const std::vector<LaidOutPlan>& files() const { return files_; }
+  size_t size() const { return files_.size(); }
+  bool empty() const { return files_.empty(); }
+  // Every plan, as render::plans_by_path gives them (for tests and tools; copies every text).
+  PlansByPath plans() const;
+  // The plan of `path`, or null when the file is served unchanged.
+  const LaidOutPlan* find(std::string_view path) const;
+  // The section as stored (read() takes it back).
+  std::string_view bytes() const { return std::string_view(*buffer_).substr(begin_); }
+  // What keeps every plan's bytes alive (for views that outlive this object).
+  std::shared_ptr<const void> owner() const { return buffer_; }
+
+ private:
+  std::shared_ptr<const std::string> buffer_;
+  size_t begin_ = 0;
+  std::vector<LaidOutPlan> files_;
+};
+
+}  // namespace anchorfs::render
