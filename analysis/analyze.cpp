@@ -42,6 +42,7 @@ struct FileResult {
   bool from_cache = false;
   bool keep_unchanged = false;
   bool changed_since_survey = false;  // its bytes on disk are no longer those the survey saw
+  std::optional<ContentDigest> digest;  // of the bytes the facts are made from (with a cache)
 };
 
 // Per thread: one extractor state (parser) per front end, created on first use.
@@ -89,6 +90,7 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
     r.keep_unchanged = surveyed->keep_unchanged;
     if ((r.facts = cached_facts(*options.cache, surveyed->digest, language, file.path, options))) {
       r.from_cache = true;
+      r.digest = surveyed->digest;
       return r;
     }
   }
@@ -109,6 +111,7 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
                          : options.keep_unchanged && options.keep_unchanged(language, source.bytes);
   ExtractorState& state = states.state_for(file.front_end);
   r.facts = language.extract(state, source.bytes, {.dense = options.dense, .path = file.path});
+  r.digest = digest;
   if (digest) {
     options.cache->store({*digest, language.name(), facts_version_for(language, file.path)},
                          language.serialize_facts(*r.facts));
@@ -215,7 +218,8 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
     const auto entity = static_cast<EntityIndex>(graph.entities.size());
     add_file_entities(graph, sources[i], front_ends()[sources[i].front_end]->name(), *r.facts,
                       r.facts->parsed_cleanly && !r.keep_unchanged);
-    by_language[sources[i].front_end].push_back({sources[i].path, r.facts.get(), entity});
+    by_language[sources[i].front_end].push_back(
+        {sources[i].path, r.facts.get(), entity, r.digest ? &*r.digest : nullptr});
   }
   // Each front end's per-analysis state (say, its module index) serves both of its steps. Front
   // ends resolve independently of each other (each reads only its own files' facts), so they run
@@ -226,10 +230,19 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   for (size_t l = 0; l < by_language.size(); ++l) {
     if (!by_language[l].empty()) present.push_back(l);
   }
+  // Each front end's own memory slot, sized before the threads start (each touches only its own).
+  std::vector<std::unique_ptr<ResolutionMemory>>* memories =
+      options.resolution_memo != nullptr ? &options.resolution_memo->slots(by_language.size())
+                                         : nullptr;
   const auto resolve_language = [&](size_t l) {
     const LanguageFrontEnd& language = *front_ends()[l];
     states[l] = language.prepare_resolution({tree.root, by_language[l]});
-    language.resolve({tree.root, by_language[l], states[l].get()}, edges_by_language[l]);
+    const ResolverInput input{tree.root, by_language[l], states[l].get()};
+    if (memories == nullptr) {
+      language.resolve(input, edges_by_language[l]);
+    } else {
+      language.resolve_again(input, (*memories)[l], edges_by_language[l]);
+    }
   };
   // Plain threads joined by blocking, not tasks: a thread waiting for a stolen task spins, and
   // one front end's resolution can take a second. Up to `concurrency` at once, this one included.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,21 @@
 namespace anchorfs::analysis {
 
 class SurveyMemo;  // analysis/source_survey.h
+
+// What each front end kept of the last resolution (LanguageFrontEnd::resolve_again), for a
+// caller that analyses one tree again and again (the refresher). Not thread-safe: one analysis
+// at a time.
+class ResolutionMemo {
+ public:
+  // One slot per front end, `count` of them (references stay valid until the next call).
+  std::vector<std::unique_ptr<ResolutionMemory>>& slots(size_t count) {
+    if (by_front_end_.size() < count) by_front_end_.resize(count);
+    return by_front_end_;
+  }
+
+ private:
+  std::vector<std::unique_ptr<ResolutionMemory>> by_front_end_;
+};
 
 struct AnalysisOptions {
   unsigned threads = 0;              // 0: all cores
@@ -36,6 +52,9 @@ struct AnalysisOptions {
   // With a cache: what the previous analysis's survey learnt, reused for files whose stat
   // identity is unchanged and replaced by this analysis's (a refresher keeps one across builds).
   SurveyMemo* survey_memo = nullptr;
+  // With a cache (which gives every file a digest): front ends resolve again from what they
+  // kept of the previous resolution, redoing only what changed files can reach.
+  ResolutionMemo* resolution_memo = nullptr;
 };
 
 // A source file that was not analysed, and why (too large, binary, unreadable, syntax errors).

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/fact_cache.h"
 #include "analysis/graph.h"
 #include "analysis/language_facts.h"
 
@@ -20,6 +21,9 @@ struct ResolverFile {
   std::string_view path;                 // repository-relative
   const LanguageFacts* facts = nullptr;  // made by this front end's extract or deserialize_facts
   EntityIndex entity = kNoEntity;        // its File entity; definition d is entity + d
+  // The digest of the bytes its facts were made from; null when the analysis has none (no
+  // cache), which resolve_again takes as "nothing known about what changed".
+  const ContentDigest* digest = nullptr;
 };
 
 // What a front end builds once per analysis from every file of its language and hands to each
@@ -28,6 +32,13 @@ struct ResolverFile {
 class ResolutionState {
  public:
   virtual ~ResolutionState() = default;
+};
+
+// What a front end keeps of one resolution for the next resolution of the same tree after an
+// edit (a live refresh), so that it can redo only what the edit can change.
+class ResolutionMemory {
+ public:
+  virtual ~ResolutionMemory() = default;
 };
 
 struct ResolverInput {
@@ -134,6 +145,16 @@ class LanguageFrontEnd {
 
   // Appends the resolved edges among this language's files (any order, duplicates allowed).
   virtual void resolve(const ResolverInput& input, std::vector<Edge>& edges) const = 0;
+
+  // resolve(), told what the previous call kept in `memory` (null the first time) and keeping
+  // there what the next call needs: a front end that can prove which files' edges an edit leaves
+  // unchanged resolves only the others. The edges must be exactly resolve()'s (docs/resolver.md,
+  // "Refresh"). The default keeps nothing and resolves everything.
+  virtual void resolve_again(const ResolverInput& input, std::unique_ptr<ResolutionMemory>& memory,
+                             std::vector<Edge>& edges) const {
+    memory.reset();
+    resolve(input, edges);
+  }
 
   // Appends the dense view's edges and labels (configuration, environment, constants, I/O,
   // data, tests, registration) once `graph` holds every entity and the sorted topology edges.

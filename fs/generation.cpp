@@ -63,7 +63,6 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot)
   for (uint32_t i = 0; i < snapshot_->size(); ++i) inode_of_entry_[i] = kRootInode + i;
   next_inode_ = kRootInode + snapshot_->size();
   index_inodes();
-  translate_git_index({});
 }
 
 Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous,
@@ -88,9 +87,9 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
 
   inode_of_entry_.resize(snapshot_->size());
   kept_from_.assign(snapshot_->size(), analysis::kNoOrigin);
-  // Entries `previous` had under the same name with another number: the kernel may still hold
+  // Files `previous` had under the same name with another number: the kernel may still hold
   // that name with the old number until this swap's invalidations reach it.
-  std::vector<bool> renumbered(snapshot_->size(), false);
+  renumbered_.assign(snapshot_->size(), false);
   for (uint32_t i = 0; i < snapshot_->size(); ++i) {
     const analysis::TreeEntry& entry = snapshot_->entry(i);
     const std::string before = moves.empty() ? std::string() : path_before_moves(entry.path, moves);
@@ -115,25 +114,32 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
       kept_from_[i] = i == 0 ? 0 : was;
     } else {
       inode_of_entry_[i] = next_inode_++;
-      renumbered[i] = was != analysis::kNoOrigin;
+      // (The git index is renumbered on every swap: git reads it afresh, it records no size of
+      // its own.)
+      if (was != analysis::kNoOrigin && S_ISREG(entry.mode) && snapshot_->git_index() != i) {
+        renumbered_[i] = true;
+        index_provisional_ = snapshot_->git_index().has_value();
+      }
     }
   }
-  index_inodes();
-  translate_git_index(renumbered);
+  if (!index_provisional_) renumbered_.clear();
+  index_inodes_after(previous);
 }
 
-void Generation::translate_git_index(const std::vector<bool>& renumbered) {
+void Generation::translate_git_index() const {
   const std::optional<uint32_t> index = snapshot_->git_index();
   if (!index) return;
   git_index_ = served_git_index(
       *snapshot_, *snapshot_->content(*index),
       [this](uint32_t entry) { return inode_of_entry_[entry]; },
-      [&renumbered](uint32_t entry) { return entry < renumbered.size() && renumbered[entry]; },
-      &index_provisional_);
+      [this](uint32_t entry) { return entry < renumbered_.size() && renumbered_[entry]; });
 }
 
 const std::shared_ptr<const std::string>& Generation::content(uint32_t entry) const {
-  if (git_index_ && snapshot_->git_index() == entry) return git_index_;
+  if (snapshot_->git_index() == entry) {
+    std::call_once(git_index_once_, [this] { translate_git_index(); });
+    if (git_index_) return git_index_;
+  }
   return snapshot_->content(entry);
 }
 
@@ -146,6 +152,27 @@ void Generation::index_inodes() {
   std::sort(entry_of_inode_.begin(), entry_of_inode_.end());
 }
 
+void Generation::index_inodes_after(const Generation& previous) {
+  // Kept numbers come in `previous`'s order, fresh ones after all of them in the order they were
+  // handed out: a merge, not a sort, for a generation made per change.
+  std::vector<uint32_t> now_of_before(previous.snapshot().size(), analysis::kNoOrigin);
+  for (uint32_t i = 0; i < kept_from_.size(); ++i) {
+    if (kept_from_[i] == analysis::kNoOrigin) continue;
+    if (now_of_before[kept_from_[i]] != analysis::kNoOrigin) return index_inodes();
+    now_of_before[kept_from_[i]] = i;
+  }
+  entry_of_inode_.clear();
+  entry_of_inode_.reserve(inode_of_entry_.size());
+  for (const auto& [inode, before] : previous.entry_of_inode_) {
+    if (now_of_before[before] != analysis::kNoOrigin) {
+      entry_of_inode_.emplace_back(inode, now_of_before[before]);
+    }
+  }
+  for (uint32_t i = 0; i < kept_from_.size(); ++i) {
+    if (kept_from_[i] == analysis::kNoOrigin) entry_of_inode_.emplace_back(inode_of_entry_[i], i);
+  }
+}
+
 std::optional<uint32_t> Generation::entry(uint64_t inode) const {
   auto found = std::lower_bound(entry_of_inode_.begin(), entry_of_inode_.end(),
                                 std::make_pair(inode, uint32_t{0}));
@@ -153,14 +180,14 @@ std::optional<uint32_t> Generation::entry(uint64_t inode) const {
   return found->second;
 }
 
-namespace {
-
 // Access times are left out: scanning a directory moves its atime, and pushing that to the
 // kernel after every refresh would cost more than a slightly old atime ever could.
 bool same_attributes(const analysis::TreeEntry& a, const analysis::TreeEntry& b) {
   return a.mode == b.mode && a.uid == b.uid && a.gid == b.gid && a.nlink == b.nlink &&
          a.mtime_ns == b.mtime_ns && a.ctime_ns == b.ctime_ns && a.rdev == b.rdev;
 }
+
+namespace {
 
 // Same names naming the same inodes (the kernel's cached listing holds both).
 bool same_children(const Generation& before, uint32_t old_dir, const Generation& after,

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -59,16 +60,19 @@ class Generation {
   std::optional<uint32_t> entry(uint64_t inode) const;
   uint64_t next_inode() const { return next_inode_; }
   // The bytes of a file served from memory, or null: the snapshot's virtual files, except the git
-  // index, which this generation serves with the stat data of its own inode numbers.
+  // index, which this generation serves with the stat data of its own inode numbers (translated
+  // when first asked for: a writable mount makes a generation per change, and git reads few).
   const std::shared_ptr<const std::string>& content(uint32_t entry) const;
-  // Whether this generation's git index leaves the size of a renumbered file out (see
+  // Whether this generation's git index may leave the size of a renumbered file out (see
   // served_git_index): right only until the kernel has dropped the files' old names. A generation
   // made from this one with the same snapshot then serves the full index.
   bool index_provisional() const { return index_provisional_; }
 
  private:
   void index_inodes();
-  void translate_git_index(const std::vector<bool>& renumbered);
+  // The same for a generation made from `previous` (kept_from_ set).
+  void index_inodes_after(const Generation& previous);
+  void translate_git_index() const;
 
   std::shared_ptr<const Snapshot> snapshot_;
   std::vector<uint64_t> inode_of_entry_;
@@ -78,9 +82,12 @@ class Generation {
   // (inode, entry) sorted by inode: memory follows the tree's size, not how many numbers a long
   // series of refreshes has handed out.
   std::vector<std::pair<uint64_t, uint32_t>> entry_of_inode_;
-  uint64_t next_inode_ = 0;                       // the first number never handed out
-  std::shared_ptr<const std::string> git_index_;  // the snapshot's git index as this generation
-                                                  // serves it (see fs/git_view.h)
+  uint64_t next_inode_ = 0;  // the first number never handed out
+  // The snapshot's git index as this generation serves it (see fs/git_view.h), set once by
+  // translate_git_index() under git_index_once_.
+  mutable std::once_flag git_index_once_;
+  mutable std::shared_ptr<const std::string> git_index_;
+  std::vector<bool> renumbered_;  // by entry, empty when none: see index_provisional()
   bool index_provisional_ = false;
 };
 
@@ -88,6 +95,9 @@ class Generation {
 // source inode, symlink target, device number), the same tags and the same in-memory bytes. A
 // git index never does: what it says depends on the inode numbers of its generation.
 bool same_content(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32_t b_entry);
+
+// Whether the kernel's cached attributes of `a` still hold for `b` (access times aside).
+bool same_attributes(const analysis::TreeEntry& a, const analysis::TreeEntry& b);
 
 // What the kernel must forget after a swap from `before` to `after`, and which inodes left.
 struct Invalidations {

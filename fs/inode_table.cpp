@@ -3,6 +3,11 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+
 namespace anchorfs::fs {
 
 InodeTable::InodeTable(std::shared_ptr<const Generation> first) : generation_(std::move(first)) {}
@@ -18,14 +23,54 @@ void InodeTable::retire_locked(const Generation& generation, uint32_t index) {
   }
 }
 
-void InodeTable::swap(std::shared_ptr<const Generation> next,
-                      const std::vector<std::pair<uint64_t, uint32_t>>& dropped) {
+void InodeTable::swap(std::shared_ptr<const Generation> next, Invalidations& changed) {
   const sync::MutexLock lock(mutex_);
   std::shared_ptr<const Generation> previous = generation_.load();
-  for (const auto& [inode, index] : dropped) {
+  for (const auto& [inode, index] : changed.dropped) {
     if (lookups_.contains(inode)) retire_locked(*previous, index);
   }
+  trim_locked(*previous, *next, changed);
   generation_.store(std::move(next));
+}
+
+void InodeTable::listed(uint64_t inode) {
+  const sync::MutexLock lock(mutex_);
+  listed_.insert(inode);
+}
+
+void InodeTable::trim_locked(const Generation& previous, const Generation& next,
+                             Invalidations& changed) {
+  // listed() runs before a listing reads its generation, under this lock like the swap: a
+  // listing not marked here is read from `next` or later.
+  std::erase_if(changed.contents, [&](uint64_t inode) {
+    if (listed_.erase(inode) != 0) return false;
+    const std::optional<uint32_t> before = previous.entry(inode);
+    const std::optional<uint32_t> after = next.entry(inode);
+    if (before && after &&
+        !same_attributes(previous.snapshot().entry(*before), next.snapshot().entry(*after))) {
+      changed.attributes.push_back(inode);
+    }
+    return true;
+  });
+  // The git index gets a new number with every generation (its stat data name inode numbers).
+  // While its checkout bytes stay the same, a stale number only serves stat data of an older
+  // generation, which makes git compare those files' bytes: never a wrong answer. A kernel
+  // that forgot the old number holds no dentry of it, so there is nothing to drop.
+  const Snapshot& old_snapshot = previous.snapshot();
+  const Snapshot& new_snapshot = next.snapshot();
+  const std::optional<uint32_t> old_index = old_snapshot.git_index();
+  const std::optional<uint32_t> new_index = new_snapshot.git_index();
+  if (!old_index || !new_index || lookups_.contains(previous.inode(*old_index)) ||
+      old_snapshot.entry(*old_index).path != new_snapshot.entry(*new_index).path ||
+      old_snapshot.content(*old_index) != new_snapshot.content(*new_index)) {
+    return;
+  }
+  const analysis::TreeEntry& index_entry = old_snapshot.entry(*old_index);
+  const uint32_t parent = index_entry.parent == analysis::kNoParent ? 0 : index_entry.parent;
+  const std::pair<uint64_t, std::string> name{previous.inode(parent),
+                                              std::string(old_snapshot.name(*old_index))};
+  const auto found = std::lower_bound(changed.names.begin(), changed.names.end(), name);
+  if (found != changed.names.end() && *found == name) changed.names.erase(found);
 }
 
 void InodeTable::remember(const Generation& served, std::span<const uint32_t> entries) {

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -39,11 +40,15 @@ class InodeTable {
   // The generation new requests are served from.
   std::shared_ptr<const Generation> current() const { return generation_.load(); }
 
-  // Makes `next` current. Of the inodes the old generation had and `next` has not (`dropped`:
-  // inode and entry in the old generation, as diff_generations lists them), every
-  // non-directory the kernel still knows is retired. Call with the old generation current.
-  void swap(std::shared_ptr<const Generation> next,
-            const std::vector<std::pair<uint64_t, uint32_t>>& dropped);
+  // Makes `next` current. Of the inodes the old generation had and `next` has not
+  // (`changed.dropped`), every non-directory the kernel still knows is retired. `changed` (what
+  // diff_generations lists from the current generation to `next`) loses what the kernel cannot
+  // hold (see trim_locked). Call with the old generation current.
+  void swap(std::shared_ptr<const Generation> next, Invalidations& changed);
+
+  // The kernel is about to be given the listing of directory `inode` (readdir): the next swap
+  // that changes the listing drops it. Call before reading the generation the listing is of.
+  void listed(uint64_t inode);
 
   // Counts one kernel lookup of each of `entries` of `served` (a lookup or readdirplus reply
   // about to be sent: call before replying). `served` may have been replaced meanwhile; a file
@@ -64,12 +69,19 @@ class InodeTable {
  private:
   // Retires entry `index` of `generation` if it is a file version.
   void retire_locked(const Generation& generation, uint32_t index) REQUIRES(mutex_);
+  // Leaves out of `changed` (from `previous` to `next`) what the kernel cannot hold: a
+  // listing it was not given since the last change (a writable mount changes a directory per
+  // request, and a dropped listing costs the kernel its attributes too), and the name of a git
+  // index it has forgotten.
+  void trim_locked(const Generation& previous, const Generation& next, Invalidations& changed)
+      REQUIRES(mutex_);
 
   mutable sync::Mutex mutex_;
   // Loaded without the lock (current()); stored with mutex_ held.
   std::atomic<std::shared_ptr<const Generation>> generation_;
   std::unordered_map<uint64_t, uint64_t> lookups_ GUARDED_BY(mutex_);
   std::unordered_map<uint64_t, std::shared_ptr<const RetiredFile>> retired_ GUARDED_BY(mutex_);
+  std::unordered_set<uint64_t> listed_ GUARDED_BY(mutex_);  // directories listed since changed
 };
 
 }  // namespace anchorfs::fs

@@ -304,6 +304,7 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
 void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus) {
   ServerState& state = state_of(req);
   state.readdirs.fetch_add(1, std::memory_order_relaxed);
+  state.inodes.listed(ino);  // before the generation is read (InodeTable::listed)
   auto generation = state.current();
   std::optional<uint32_t> index = generation->entry(ino);
   if (!index) return static_cast<void>(fuse_reply_err(req, ESTALE));

@@ -88,7 +88,7 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> swap_in(
   }
   auto next = std::make_shared<const Generation>(std::move(patched), *previous, moves, origin);
   Invalidations changed = diff_generations(*previous, *next);
-  state.inodes.swap(next, changed.dropped);
+  state.inodes.swap(next, changed);
   state.mutations.fetch_add(1);
   return {std::move(next), std::move(changed)};
 }
@@ -343,7 +343,7 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
     }
     generation = std::make_shared<const Generation>(std::move(next), *previous);
     changed = diff_generations(*previous, *generation);
-    state_->inodes.swap(generation, changed.dropped);
+    state_->inodes.swap(generation, changed);
   }
   notify(*state_, changed);
   // The kernel now looks the renumbered files up afresh: the same snapshot again, whose index
@@ -354,7 +354,7 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
       if (state_->current() != generation) return true;  // a later swap serves its own index
       auto settled = std::make_shared<const Generation>(generation->snapshot_ptr(), *generation);
       changed = diff_generations(*generation, *settled);
-      state_->inodes.swap(settled, changed.dropped);
+      state_->inodes.swap(settled, changed);
     }
     notify(*state_, changed);
   }

@@ -51,9 +51,16 @@ class Mapped {
   int error_ = 0;
 };
 
-// Copies all of `from` into `to` at offset 0, a chunk at a time.
-int copy_whole(int from, int to) {
-  std::vector<char> buffer(kChunk);
+// A buffer for copying `bytes` a chunk at a time: small files (a git checkout writes hundreds)
+// must not pay for zeroing, and returning to the system, a whole chunk each.
+std::vector<char> chunk_buffer(uint64_t bytes) {
+  return std::vector<char>(static_cast<size_t>(std::clamp<uint64_t>(bytes, 1, kChunk)));
+}
+
+// Copies all of `from` (`size` bytes when it was looked at) into `to` at offset 0, a chunk at a
+// time.
+int copy_whole(int from, int to, uint64_t size) {
+  std::vector<char> buffer = chunk_buffer(size);
   for (uint64_t offset = 0;;) {
     const ssize_t n = pread_fully(from, buffer.data(), buffer.size(), offset);
     if (n < 0) return errno;
@@ -115,7 +122,9 @@ render::TagPlan closest_plan(const ServerState& state, const std::string& path,
 // chunk at a time (pread: a large file is never mapped for it).
 int write_pieces(int fd, const std::vector<render::Piece>& pieces, int checkout_fd, int stage_fd,
                  uint64_t offset) {
-  std::vector<char> buffer(kChunk);
+  uint64_t total = 0;
+  for (const render::Piece& piece : pieces) total += piece.end - piece.begin;
+  std::vector<char> buffer = chunk_buffer(total);
   for (const render::Piece& piece : pieces) {
     const int from = piece.from_checkout ? checkout_fd : stage_fd;
     for (uint64_t at = piece.begin; at < piece.end;) {
@@ -140,8 +149,8 @@ int write_pieces(int fd, const std::vector<render::Piece>& pieces, int checkout_
 bool may_hold_block(int fd, uint64_t from, uint64_t size, const render::ServedBlocks& blocks,
                     const render::ServedBlocks& own) {
   const size_t longest = std::max(blocks.longest_first_line(), own.longest_first_line());
-  if (longest == 0) return false;
-  std::vector<char> buffer(kChunk);
+  if (longest == 0 || from >= size) return false;
+  std::vector<char> buffer = chunk_buffer(size - from);
   std::string line;        // the current line's start, while it may still be a first line
   bool line_long = false;  // the current line is longer than any first line
   for (uint64_t at = from; at < size;) {
@@ -216,8 +225,8 @@ int fill_stage(ServerState& state, const Served& served, int flags, OpenFile& fi
   uint64_t size = static_cast<uint64_t>(st.st_size);
   if (tagged) {
     // The tagged view, a chunk at a time; its plan is the writer's provenance.
-    std::vector<char> buffer(kChunk);
     const uint64_t view = layout.view_size();
+    std::vector<char> buffer = chunk_buffer(view);
     for (uint64_t offset = 0; offset < view; offset += buffer.size()) {
       const auto span = std::span<char>(buffer.data(), static_cast<size_t>(std::min<uint64_t>(buffer.size(), view - offset)));
       if (!layout.read(source.get(), offset, span)) return errno;
@@ -228,7 +237,7 @@ int fill_stage(ServerState& state, const Served& served, int flags, OpenFile& fi
     }
     file.plan = layout.plan();
     size = view;
-  } else if (const int error = copy_whole(source.get(), file.fd); error != 0) {
+  } else if (const int error = copy_whole(source.get(), file.fd, size); error != 0) {
     // A version the tags were not made for is served as it is, untagged: never a stale plan.
     return error;
   }

@@ -157,8 +157,9 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
     ::close(created);
   }
   auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
-  queue_notification(state, std::move(changed));
   std::optional<uint32_t> index = generation->snapshot().find(path);
+  if (index) keep_made_name(changed, *generation, *index);
+  queue_notification(state, std::move(changed));
   if (!index) return reply_error(req, ENOENT);
   const fuse_entry_param e = entry_param(*generation, *index);
   Served served{generation, nullptr, &generation->snapshot().entry(*index),
@@ -182,6 +183,7 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
   state.inodes.remember(*generation, std::span<const uint32_t>(&*index, 1));
   if (fuse_reply_create(req, &e, fi) != 0) {
     state.inodes.forget(e.ino, 1);
+    made_name_not_replied(state, *generation, *index);
     state.open_files.remove(fi->fh);
   }
 }

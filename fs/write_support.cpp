@@ -4,9 +4,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "fs/store.h"
 
@@ -49,14 +52,42 @@ void adopt_change(ServerState& state, const std::string& path, const struct stat
   }
 }
 
+namespace {
+
+std::pair<uint64_t, std::string> name_of_entry(const Generation& generation, uint32_t index) {
+  const analysis::TreeEntry& entry = generation.snapshot().entry(index);
+  const uint32_t parent = entry.parent == analysis::kNoParent ? 0 : entry.parent;
+  return {generation.inode(parent), std::string(generation.snapshot().name(index))};
+}
+
+}  // namespace
+
+void keep_made_name(Invalidations& changed, const Generation& generation, uint32_t index) {
+  if (index == 0) return;
+  const std::pair<uint64_t, std::string> name = name_of_entry(generation, index);
+  const auto found = std::lower_bound(changed.names.begin(), changed.names.end(), name);
+  if (found != changed.names.end() && *found == name) changed.names.erase(found);
+}
+
+void made_name_not_replied(ServerState& state, const Generation& generation, uint32_t index) {
+  if (index == 0) return;
+  Invalidations changed;
+  changed.names.push_back(name_of_entry(generation, index));
+  queue_notification(state, std::move(changed));
+}
+
 void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path) {
   auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
-  queue_notification(state, std::move(changed));
   std::optional<uint32_t> index = generation->snapshot().find(path);
+  if (index) keep_made_name(changed, *generation, *index);
+  queue_notification(state, std::move(changed));
   if (!index) return reply_error(req, ENOENT);
   const fuse_entry_param e = entry_param(*generation, *index);
   state.inodes.remember(*generation, std::span<const uint32_t>(&*index, 1));
-  if (fuse_reply_entry(req, &e) != 0) state.inodes.forget(e.ino, 1);
+  if (fuse_reply_entry(req, &e) != 0) {
+    state.inodes.forget(e.ino, 1);
+    made_name_not_replied(state, *generation, *index);
+  }
 }
 
 void reply_done(fuse_req_t req, ServerState& state, std::span<const std::string> touched,

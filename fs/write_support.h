@@ -23,6 +23,12 @@ void give_to_caller(fuse_req_t req, int dir_fd, const char* name);
 // file from version `before` to `after`: writers staged on `before` are still on the file.
 void adopt_change(ServerState& state, const std::string& path, const struct stat& before,
                   const struct stat& after, const timespec* times);
+// Leaves out of `changed` the name of entry `index` of `generation`, which a request made: the
+// kernel makes that dentry from the reply, and dropping it after would only cost a lookup.
+void keep_made_name(Invalidations& changed, const Generation& generation, uint32_t index);
+// The reply that made that dentry never reached the kernel (interrupted): a negative lookup it
+// holds for the name must go after all.
+void made_name_not_replied(ServerState& state, const Generation& generation, uint32_t index);
 // Rescans `path` after a change that made it and replies with the entry now there.
 void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path);
 // Rescans `touched` after a change (see rescan) and replies success.

@@ -31,6 +31,7 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
   result.on_progress = options.on_progress;
   result.dense = dense;
   result.survey_memo = options.survey_memo;
+  result.resolution_memo = options.resolution_memo;
   result.keep_unchanged = [](const analysis::LanguageFrontEnd&, std::string_view bytes) {
     return render::has_tag_delimiter(bytes);
   };

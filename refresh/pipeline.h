@@ -31,6 +31,8 @@ struct PipelineOptions {
   // Kept by a caller that analyses one tree again and again (the refresher): see
   // AnalysisOptions::survey_memo.
   analysis::SurveyMemo* survey_memo = nullptr;
+  // Likewise: see AnalysisOptions::resolution_memo.
+  analysis::ResolutionMemo* resolution_memo = nullptr;
   // The rendered view is not written to the cache here: Prepared::unsaved_view says under which
   // key the caller keeps it once it is served (SnapshotBuilder::keep_view), off the latency path.
   bool defer_view_record = false;

@@ -1,13 +1,31 @@
 // rebuild_and_publish(): build, then Server::replace_snapshot when the view changed.
 #include "refresh/publish.h"
 
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
 namespace anchorfs::refresh {
+namespace {
+
+// Returns once no change came through the mount for a tenth of a second.
+void wait_for_pause(const fs::Server& server) {
+  constexpr std::chrono::milliseconds kPause{100};
+  for (uint64_t seen = server.mutation_count();;) {
+    std::this_thread::sleep_for(kPause);
+    const uint64_t now = server.mutation_count();
+    if (now == seen) return;
+    seen = now;
+  }
+}
+
+}  // namespace
 
 RebuildFn rebuild_and_publish(SnapshotBuilder& builder, fs::Server& server) {
   return [&builder, &server]() -> std::optional<std::string> {
     // A writable mount rescans after each change it makes; a build whose scan may predate one
-    // of those would take it back, so it is built again (cheaply: the analysis is reused) until
-    // no change came through the mount meanwhile.
+    // of those would take it back, so it is built again (the analysis is reused) until no change
+    // came through the mount meanwhile.
     while (true) {
       const uint64_t mutations = server.mutation_count();
       Built built = builder.build();
@@ -19,6 +37,10 @@ RebuildFn rebuild_and_publish(SnapshotBuilder& builder, fs::Server& server) {
         return describe(built);
       }
       builder.forget_published();
+      // The mount's own writer is still at it (a branch switch, a copy): every build meanwhile
+      // would be taken back too, each a whole scan and analysis. Build again once it pauses
+      // (what it changed is served already, untagged until then).
+      wait_for_pause(server);
     }
   };
 }

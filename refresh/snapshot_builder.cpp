@@ -121,6 +121,7 @@ Built SnapshotBuilder::build() {
     }
     options.plan_maps = options_.plan_maps;
     options.survey_memo = &survey_memo_;
+    options.resolution_memo = &resolution_memo_;
     options.defer_view_record = true;
     Prepared prepared = prepare(tree, options);
     unsaved_view_ = prepared.unsaved_view;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Draws a reproducible sample of call sites from a repository's source, for a recall audit.
 
-    scripts/sample_call_sites.py [--anchorfs BIN ...] [--language NAME] [--count N] [--seed S]
-                                 [--under DIR] ROOT
+    scripts/sample_call_sites.py [--anchorfs BIN ... | --graph FILE ...] [--language NAME]
+                                 [--count N] [--seed S] [--under DIR] ROOT
 
 A call site is `name(` (or `name!(` in Rust) on a source line that is not a comment, where `name`
 is the simple name of a function the repository defines (so calls of builtins and of other
@@ -12,7 +12,9 @@ a change and the one after), whether that binary's graph has a CALLS edge from t
 one of its parents to a function of that simple name (HIT) or not (miss), with the callee's id.
 A reviewer then marks each miss "evident" (a careful reader finds the callee in the repository)
 or not: recall = hits / (hits + evident misses). The same ROOT, language, count and seed give the
-same sample whatever the binaries.
+same sample whatever the binaries. --graph reads a graph `anchorfs graph --format json ROOT` wrote
+before instead of running a binary (repeat it to compare), so a large tree (the Linux kernel) is
+analysed once for several samples.
 """
 import argparse
 import json
@@ -68,13 +70,32 @@ def call_sites(graph, root, language, under):
     return sites
 
 
+def by_file(graph):
+    """Each file's id -> its entities, computed once per graph."""
+    if "_by_file" not in graph:
+        entities = graph["entities"]
+        index = {}
+        for e in entities:
+            index.setdefault(entities[e["file"]]["id"], []).append(e)
+        graph["_by_file"] = index
+    return graph["_by_file"]
+
+
+def calls_from(graph):
+    """Each caller's index -> the callees of its CALLS edges, computed once per graph."""
+    if "_calls_from" not in graph:
+        index = {}
+        for e in graph["edges"]:
+            if e["relation"] == "calls":
+                index.setdefault(e["from"], []).append(e["to"])
+        graph["_calls_from"] = index
+    return graph["_calls_from"]
+
+
 def enclosing(graph, path, line):
     """The nearest function defined above `line` in `path`, else the file."""
-    entities = graph["entities"]
     best = None
-    for e in entities:
-        if entities[e["file"]]["id"] != path:
-            continue
+    for e in by_file(graph).get(path, []):
         if e["kind"] == "file" and best is None:
             best = e
         elif e["kind"] == "function" and e["line"] <= line and (
@@ -90,9 +111,9 @@ def callees(graph, caller, name):
     while at is not None:
         chain.add(at["index"])
         at = entities[at["parent"]] if at.get("parent") is not None else None
-    return sorted({entities[e["to"]]["id"] for e in graph["edges"]
-                   if e["relation"] == "calls" and e["from"] in chain
-                   and simple(entities[e["to"]]["name"]) == name})
+    edges = calls_from(graph)
+    return sorted({entities[to]["id"] for at in chain for to in edges.get(at, [])
+                   if simple(entities[to]["name"]) == name})
 
 
 def main():
@@ -100,13 +121,22 @@ def main():
     parser.add_argument("root")
     parser.add_argument("--anchorfs", action="append",
                         help="a binary to score (repeat to compare); default build/cli/anchorfs")
+    parser.add_argument("--graph", action="append",
+                        help="a graph of ROOT `anchorfs graph --format json` wrote (repeat to compare)")
     parser.add_argument("--language", help="only files of this front end")
     parser.add_argument("--under", help="only files below this repository-relative directory")
     parser.add_argument("--count", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    binaries = args.anchorfs or [os.path.join(os.path.dirname(__file__), "..", "build", "cli", "anchorfs")]
-    graphs = [graph_of(binary, args.root) for binary in binaries]
+    if args.graph:
+        binaries = args.graph
+        graphs = []
+        for name in args.graph:
+            with open(name, encoding="utf-8") as f:
+                graphs.append(json.load(f))
+    else:
+        binaries = args.anchorfs or [os.path.join(os.path.dirname(__file__), "..", "build", "cli", "anchorfs")]
+        graphs = [graph_of(binary, args.root) for binary in binaries]
     # The sample is drawn from the first binary's definitions: the same for every comparison.
     sites = call_sites(graphs[0], args.root, args.language, args.under)
     sample = sorted(random.Random(args.seed).sample(sites, min(args.count, len(sites))))

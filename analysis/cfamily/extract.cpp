@@ -2,6 +2,7 @@
 // prototypes, typed names and call sites, in one walk of the syntax tree.
 #include "analysis/cfamily/extract.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -114,6 +115,7 @@ class Extractor {
     }
     if (ts_node_symbol(node) == kErrorSymbol) {
       // What error recovery produced is no definition; calls inside are still calls.
+      if (!in_error_) macros_in_error(node, scope);
       const bool saved = std::exchange(in_error_, true);
       walk_children(node, scope, depth);
       in_error_ = saved;
@@ -401,7 +403,11 @@ class Extractor {
       const TSNode fn = function_declarator(declarator);
       if (!ts_node_is_null(fn)) {
         FunctionName name = function_name(fn);
-        if (!name.name.empty() && !in_error_) {
+        // A prototype inside an ERROR region (after an attribute macro the grammar cannot
+        // read, `__printf(2, 3) __cold`) still declares its name: kept, since a declaration only
+        // ever makes resolution more careful (a configuration switch in sight) or lets a call
+        // reach the one definition it names.
+        if (!name.name.empty()) {
           facts_.declarations.push_back(
               {scope, std::move(name.name), std::move(name.owner), code::line_of(fn)});
         }
@@ -552,7 +558,7 @@ class Extractor {
 
   void macro(TSNode node, uint32_t scope) {
     const TSNode name = field(node, "name");
-    if (ts_node_is_null(name) || in_error_) return;
+    if (ts_node_is_null(name) || in_error_) return;  // macros_in_error read it
     code::Definition def;
     def.kind = EntityKind::Function;
     def.parent = is_class_scope(scope) ? 0 : scope;
@@ -568,6 +574,40 @@ class Extractor {
       if (t == "...") def.variadic = true;
     }
     add_definition(std::move(def), node);
+  }
+
+  // The function-like macros of an ERROR region, read from its lines as the preprocessor reads
+  // them: a `#define` is a line of its own whatever the grammar made of the code around it, and
+  // error recovery often took the directives after an attribute macro it cannot read
+  // (`__printf(2, 3) __cold`) for plain tokens, which left a header's macros (dev_err) unknown.
+  // They get no block: a comment inside the region could change the recovery tree-sitter chose.
+  void macros_in_error(TSNode node, uint32_t scope) {
+    const size_t end = std::min<size_t>(ts_node_end_byte(node), bytes_.size());
+    size_t at = ts_node_start_byte(node);
+    if (at > 0 && bytes_[at - 1] != '\n') {
+      at = bytes_.find('\n', at);
+      if (at == std::string_view::npos) return;
+      ++at;
+    }
+    while (at < end) {
+      size_t eol = bytes_.find('\n', at);
+      if (eol == std::string_view::npos) eol = bytes_.size();
+      if (safe(at)) {
+        if (const auto head = function_like_macro(bytes_.substr(at, eol - at))) {
+          code::Definition def;
+          def.kind = EntityKind::Function;
+          def.parent = is_class_scope(scope) ? 0 : scope;
+          def.name = std::string(head->name);
+          def.line = line_row(at) + 1;
+          def.exported = true;
+          def.role = "macro";
+          def.arity = head->arity;
+          def.variadic = head->variadic;
+          facts_.definitions.push_back(std::move(def));
+        }
+      }
+      at = eol + 1;
+    }
   }
 
   // --- References -----------------------------------------------------------------------------

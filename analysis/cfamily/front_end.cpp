@@ -5,6 +5,7 @@
 
 #include "analysis/cfamily/extract.h"
 #include "analysis/cfamily/grammar.h"
+#include "analysis/cfamily/incremental.h"
 #include "analysis/cfamily/includes.h"
 #include "analysis/cfamily/lexical.h"
 #include "analysis/cfamily/resolve.h"
@@ -85,6 +86,12 @@ std::vector<std::string_view> CFamilyFrontEnd::resolution_inputs(
 
 void CFamilyFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {
   cfamily::resolve(input, edges);
+}
+
+void CFamilyFrontEnd::resolve_again(const ResolverInput& input,
+                                    std::unique_ptr<ResolutionMemory>& memory,
+                                    std::vector<Edge>& edges) const {
+  cfamily::resolve_again(input, memory, edges);
 }
 
 }  // namespace anchorfs::analysis::cfamily

@@ -15,6 +15,8 @@ class CFamilyFrontEnd final : public code::CodeFrontEnd {
   bool is_test_path(std::string_view path) const override;
   std::vector<std::string_view> resolution_inputs(const FrontEndOptions& options) const override;
   void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;
+  void resolve_again(const ResolverInput& input, std::unique_ptr<ResolutionMemory>& memory,
+                     std::vector<Edge>& edges) const override;
 
  protected:
   code::CodeFacts extract_code(TSParser* parser, std::string_view bytes,

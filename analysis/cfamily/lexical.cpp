@@ -162,4 +162,51 @@ bool looks_like_cpp(std::string_view bytes) {
   return bytes.find("extern \"C++\"") != std::string_view::npos;
 }
 
+std::optional<MacroHead> function_like_macro(std::string_view line) {
+  size_t i = 0;
+  const auto blanks = [&] {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  };
+  const auto identifier = [&] {
+    const size_t start = i;
+    if (i < line.size() && !(line[i] >= '0' && line[i] <= '9')) {
+      while (i < line.size() && ident_char(line[i])) ++i;
+    }
+    return line.substr(start, i - start);
+  };
+  blanks();
+  if (i >= line.size() || line[i] != '#') return std::nullopt;
+  ++i;
+  blanks();
+  if (identifier() != "define" || i >= line.size() || (line[i] != ' ' && line[i] != '\t'))
+    return std::nullopt;
+  blanks();
+  MacroHead head;
+  head.name = identifier();
+  // Only a `(` right after the name makes the macro function-like.
+  if (head.name.empty() || i >= line.size() || line[i] != '(') return std::nullopt;
+  ++i;
+  blanks();
+  if (i < line.size() && line[i] == ')') return head;
+  for (;;) {
+    blanks();
+    if (line.substr(i, 3) == "...") {
+      head.variadic = true;
+      i += 3;
+    } else {
+      if (identifier().empty()) return std::nullopt;
+      ++head.arity;
+      blanks();
+      if (line.substr(i, 3) == "...") {  // GNU `args...`
+        head.variadic = true;
+        i += 3;
+      }
+    }
+    blanks();
+    if (i < line.size() && line[i] == ')') return head;
+    if (head.variadic || i >= line.size() || line[i] != ',') return std::nullopt;
+    ++i;
+  }
+}
+
 }  // namespace anchorfs::analysis::cfamily

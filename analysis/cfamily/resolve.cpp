@@ -5,6 +5,8 @@
 #include "analysis/cfamily/resolve.h"
 
 #include <algorithm>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
 #include <optional>
 #include <span>
 #include <string>
@@ -51,162 +53,135 @@ bool accepts(const code::Definition& def, uint32_t arity) {
   return def.arity == arity || (def.variadic && arity >= def.arity);
 }
 
-class Resolver {
+// The qualified name of the scope a definition opens ("ns::A" for class A in namespace ns,
+// "ns::A" for an out-of-line `ns::A::f`'s enclosing class too).
+std::string scope_name(const code::CodeFacts& facts, uint32_t d) {
+  std::string name;
+  std::vector<uint32_t> chain;
+  for (uint32_t at = d; at != 0 && chain.size() < 64; at = facts.definitions[at].parent) {
+    chain.push_back(at);
+  }
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const code::Definition& x = facts.definitions[*it];
+    if (is_function(x) && x.role != "macro") {
+      if (!x.owner.empty()) name = join(name, x.owner);  // the class an out-of-line method joins
+      break;  // names inside a function body are the function's own
+    }
+    name = join(name, qualified(x.name));
+  }
+  return name;
+}
+
+std::string_view simple_name(const code::Definition& x) {
+  if (x.owner.empty()) return x.name;
+  const size_t dot = x.name.rfind('.');
+  return dot == std::string::npos ? std::string_view(x.name)
+                                  : std::string_view(x.name).substr(dot + 1);
+}
+
+std::string full_name(const code::CodeFacts& facts, uint32_t d) {
+  const code::Definition& x = facts.definitions[d];
+  const std::string parent = scope_name(facts, x.parent);
+  if (!x.owner.empty()) return join(join(parent, x.owner), simple_name(x));
+  return join(parent, qualified(x.name));
+}
+
+// Enclosing scope names of a scope, innermost first, ending with "" (the global namespace).
+std::vector<std::string> prefixes(const code::CodeFacts& facts, uint32_t scope) {
+  std::string name = scope_name(facts, scope);
+  std::vector<std::string> out;
+  while (!name.empty()) {
+    out.push_back(name);
+    const size_t sep = name.rfind("::");
+    name = sep == std::string::npos ? std::string() : name.substr(0, sep);
+  }
+  out.emplace_back();
+  return out;
+}
+
+// What every file's resolution reads: each file's includes and the repository's name indexes.
+// Built before any file resolves and read-only while files resolve side by side.
+struct Indexes {
+  explicit Indexes(const ResolverInput& in) : input(in), defs(in.files) {}
+
+  EntityIndex entity(uint32_t f, uint32_t d) const { return input.files[f].entity + d; }
+  const code::CodeFacts& facts(uint32_t f) const { return defs.facts(f); }
+  uint32_t file_count() const { return defs.file_count(); }
+
+  const ResolverInput& input;
+  std::vector<std::string_view> paths;
+  std::optional<IncludeResolver> includes_resolver;
+  std::vector<std::vector<uint32_t>> includes;
+  std::vector<std::vector<const code::Import*>> ambiguous;  // includes decided per build
+  code::DefinitionIndex defs;
+  std::unordered_map<std::string, std::vector<DefId>> classes;
+  std::unordered_map<std::string, std::vector<DefId>> functions;
+  std::unordered_map<uint32_t, std::vector<DefId>> methods;  // by class
+  std::unordered_map<std::string, std::vector<uint32_t>> declared;
+  std::unordered_map<std::string, uint32_t> simple_counts;  // free functions by simple name
+};
+
+// The files an `#include` of each file names, and those a header leaves ambiguous (decided per
+// translation unit). Each file's entry depends on its own imports only.
+void resolve_includes(Indexes& ix) {
+  const uint32_t n = ix.file_count();
+  ix.paths.resize(n);
+  for (uint32_t f = 0; f < n; ++f) ix.paths[f] = ix.input.files[f].path;
+  ix.includes_resolver.emplace(ix.input.root, ix.paths);
+  ix.includes.resize(n);
+  ix.ambiguous.resize(n);
+  tbb::parallel_for(uint32_t{0}, n, [&](uint32_t f) {
+    for (const code::Import& import : ix.facts(f).imports) {
+      const auto found = ix.includes_resolver->resolve(f, import.source, import.name == "<>");
+      if (found.file && *found.file != f) ix.includes[f].push_back(*found.file);
+      if (found.tie) ix.ambiguous[f].push_back(&import);
+    }
+    std::sort(ix.includes[f].begin(), ix.includes[f].end());
+    ix.includes[f].erase(std::unique(ix.includes[f].begin(), ix.includes[f].end()),
+                         ix.includes[f].end());
+  });
+}
+
+void index_names(Indexes& ix) {
+  for (uint32_t f = 0; f < ix.file_count(); ++f) {
+    const code::CodeFacts& facts = ix.facts(f);
+    for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
+      const code::Definition& x = facts.definitions[d];
+      if (is_class(x)) {
+        ix.classes[full_name(facts, d)].push_back(ix.defs.id(f, d));
+      } else if (is_function(x)) {
+        const bool member = x.role != "function" && x.role != "macro";
+        if (!member) {
+          ix.functions[full_name(facts, d)].push_back(ix.defs.id(f, d));
+          ++ix.simple_counts[x.name];
+        } else if (is_class(facts.definitions[x.parent]) && x.owner.empty()) {
+          ix.methods[code::DefinitionIndex::raw(ix.defs.id(f, x.parent))].push_back(
+              ix.defs.id(f, d));
+        }
+      }
+    }
+    for (const code::Declaration& decl : facts.declarations) {
+      if (!decl.owner.empty()) continue;
+      if (decl.scope != 0 && !is_function(facts.definitions[decl.scope]) &&
+          facts.definitions[decl.scope].role != "namespace") {
+        continue;  // a method's declaration in its class
+      }
+      ix.declared[join(scope_name(facts, decl.scope), decl.name)].push_back(f);
+    }
+  }
+}
+
+// One thread's resolution of whole files against the shared indexes: the closure marks of the
+// translation unit at hand, memos and scratch. Its answers depend on the indexes only, never on
+// which files it resolved before, so files may be spread over threads in any way.
+class FileResolver {
  public:
-  Resolver(const ResolverInput& input, std::vector<Edge>& out)
-      : input_(input), out_(out), defs_(input.files) {}
+  explicit FileResolver(const Indexes& ix) : ix_(ix), stamp_(ix.file_count(), 0) {}
 
-  void run() {
-    const size_t n = input_.files.size();
-    facts_.resize(n);
-    std::vector<std::string_view> paths(n);
-    for (uint32_t f = 0; f < n; ++f) {
-      facts_[f] = static_cast<const code::CodeFacts*>(input_.files[f].facts);
-      paths[f] = input_.files[f].path;
-    }
-    includes_resolver_.emplace(input_.root, paths);
-    includes_.resize(n);
-    ambiguous_.resize(n);
-    for (uint32_t f = 0; f < n; ++f) {
-      for (const code::Import& import : facts_[f]->imports) {
-        const auto found = includes_resolver_->resolve(f, import.source, import.name == "<>");
-        if (found.file && *found.file != f) includes_[f].push_back(*found.file);
-        if (found.tie) ambiguous_[f].push_back(&import);
-      }
-      std::sort(includes_[f].begin(), includes_[f].end());
-      includes_[f].erase(std::unique(includes_[f].begin(), includes_[f].end()), includes_[f].end());
-    }
-    index();
-    stamp_.assign(n, UINT32_MAX);
-    for (uint32_t f = 0; f < n; ++f) attach_out_of_line(f);
-    for (uint32_t f = 0; f < n; ++f) {
-      close_over(f);
-      for (const uint32_t target : includes_[f]) {
-        out_.push_back({entity(f, 0), entity(target, 0), Relation::Imports});
-      }
-      inheritance(f);
-      calls(f);
-    }
-  }
-
- private:
-  EntityIndex entity(uint32_t f, uint32_t d) const { return input_.files[f].entity + d; }
-  const code::Definition& def(DefId r) const { return defs_.definition(r); }
-  static uint32_t key(DefId r) { return code::DefinitionIndex::raw(r); }
-
-  // --- Names ----------------------------------------------------------------------------------
-
-  // The qualified name of the scope a definition opens ("ns::A" for class A in namespace ns,
-  // "ns::A" for an out-of-line `ns::A::f`'s enclosing class too).
-  std::string scope_name(uint32_t f, uint32_t d) const {
-    std::string name;
-    std::vector<uint32_t> chain;
-    for (uint32_t at = d; at != 0 && chain.size() < 64; at = facts_[f]->definitions[at].parent) {
-      chain.push_back(at);
-    }
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      const code::Definition& x = facts_[f]->definitions[*it];
-      if (is_function(x) && x.role != "macro") {
-        if (!x.owner.empty()) name = join(name, x.owner);  // the class an out-of-line method joins
-        break;  // names inside a function body are the function's own
-      }
-      name = join(name, qualified(x.name));
-    }
-    return name;
-  }
-
-  std::string full_name(uint32_t f, uint32_t d) const {
-    const code::Definition& x = facts_[f]->definitions[d];
-    const std::string parent = scope_name(f, x.parent);
-    if (!x.owner.empty()) return join(join(parent, x.owner), simple_name(x));
-    return join(parent, qualified(x.name));
-  }
-
-  static std::string_view simple_name(const code::Definition& x) {
-    if (x.owner.empty()) return x.name;
-    const size_t dot = x.name.rfind('.');
-    return dot == std::string::npos ? std::string_view(x.name)
-                                    : std::string_view(x.name).substr(dot + 1);
-  }
-
-  // Enclosing scope names of a scope, innermost first, ending with "" (the global namespace).
-  std::vector<std::string> prefixes(uint32_t f, uint32_t scope) const {
-    std::string name = scope_name(f, scope);
-    std::vector<std::string> out;
-    while (!name.empty()) {
-      out.push_back(name);
-      const size_t sep = name.rfind("::");
-      name = sep == std::string::npos ? std::string() : name.substr(0, sep);
-    }
-    out.emplace_back();
-    return out;
-  }
-
-  // --- Indexes --------------------------------------------------------------------------------
-
-  bool overloaded(const std::string& name) const {
-    const auto it = simple_counts_.find(name);
-    return it != simple_counts_.end() && it->second > 1;
-  }
-
-  void index() {
-    for (uint32_t f = 0; f < facts_.size(); ++f) {
-      const code::CodeFacts& facts = *facts_[f];
-      for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
-        const code::Definition& x = facts.definitions[d];
-        if (is_class(x)) {
-          classes_[full_name(f, d)].push_back(defs_.id(f, d));
-        } else if (is_function(x)) {
-          const bool member = x.role != "function" && x.role != "macro";
-          if (!member) {
-            functions_[full_name(f, d)].push_back(defs_.id(f, d));
-            ++simple_counts_[x.name];
-          } else if (is_class(facts.definitions[x.parent]) && x.owner.empty()) {
-            methods_[key(defs_.id(f, x.parent))].push_back(defs_.id(f, d));
-          }
-        }
-      }
-      for (const code::Declaration& decl : facts.declarations) {
-        if (!decl.owner.empty()) continue;
-        if (decl.scope != 0 && !is_function(facts.definitions[decl.scope]) &&
-            facts.definitions[decl.scope].role != "namespace") {
-          continue;  // a method's declaration in its class
-        }
-        declared_[join(scope_name(f, decl.scope), decl.name)].push_back(f);
-      }
-    }
-  }
-
-  // Marks the files `f` includes, directly or not, with stamp f. An include a header leaves
-  // ambiguous (`<asm/io.h>` in include/linux/io.h) is decided by f's own path, as the build
-  // of f decides it by its include directories.
-  void close_over(uint32_t f) {
-    std::vector<uint32_t> stack{f};
-    stamp_[f] = f;
-    auto reach = [&](uint32_t next) {
-      if (stamp_[next] == f) return;
-      stamp_[next] = f;
-      stack.push_back(next);
-    };
-    while (!stack.empty()) {
-      const uint32_t at = stack.back();
-      stack.pop_back();
-      for (const uint32_t next : includes_[at]) reach(next);
-      if (at == f) continue;
-      for (const code::Import* import : ambiguous_[at]) {
-        const auto found = includes_resolver_->resolve(at, import->source, import->name == "<>",
-                                                       input_.files[f].path);
-        if (found.file) reach(*found.file);
-      }
-    }
-    closed_ = f;
-  }
-
-  bool visible(uint32_t file) const { return stamp_[file] == closed_; }
-
-  // An out-of-line `A::f` belongs to the one class named A its file can see.
-  void attach_out_of_line(uint32_t f) {
-    const code::CodeFacts& facts = *facts_[f];
+  // The out-of-line methods (`A::f`) of file f with the class each joins: the one class named A
+  // its file can see.
+  void out_of_line(uint32_t f, std::vector<std::pair<DefId, DefId>>& out) {
+    const code::CodeFacts& facts = ix_.facts(f);
     bool any = false;
     for (uint32_t d = 1; d < facts.definitions.size() && !any; ++d) {
       any = !facts.definitions[d].owner.empty();
@@ -217,21 +192,71 @@ class Resolver {
       const code::Definition& x = facts.definitions[d];
       if (x.owner.empty() || !is_function(x)) continue;
       if (const auto cls = find_class(f, x.parent, x.owner)) {
-        methods_[key(*cls)].push_back(defs_.id(f, d));
+        out.emplace_back(*cls, ix_.defs.id(f, d));
       }
     }
   }
+
+  // File f's IMPORTS, INHERITS and CALLS edges.
+  void resolve_file(uint32_t f, std::vector<Edge>& out) {
+    close_over(f);
+    for (const uint32_t target : ix_.includes[f]) {
+      out.push_back({ix_.entity(f, 0), ix_.entity(target, 0), Relation::Imports});
+    }
+    inheritance(f, out);
+    calls(f, out);
+  }
+
+ private:
+  const code::Definition& def(DefId r) const { return ix_.defs.definition(r); }
+  static uint32_t key(DefId r) { return code::DefinitionIndex::raw(r); }
+
+  bool overloaded(const std::string& name) const {
+    const auto it = ix_.simple_counts.find(name);
+    return it != ix_.simple_counts.end() && it->second > 1;
+  }
+
+  // Marks the files `f` includes, directly or not, with a stamp of their own: a closure is
+  // always computed whole, whatever closures this resolver computed before. An include a header
+  // leaves ambiguous (`<asm/io.h>` in include/linux/io.h) is decided by f's own path, as the
+  // build of f decides it by its include directories.
+  void close_over(uint32_t f) {
+    if (closed_ == f) return;
+    const uint32_t mark = ++mark_;
+    std::vector<uint32_t>& stack = stack_;
+    stack.assign(1, f);
+    stamp_[f] = mark;
+    auto reach = [&](uint32_t next) {
+      if (stamp_[next] == mark) return;
+      stamp_[next] = mark;
+      stack.push_back(next);
+    };
+    while (!stack.empty()) {
+      const uint32_t at = stack.back();
+      stack.pop_back();
+      for (const uint32_t next : ix_.includes[at]) reach(next);
+      if (at == f) continue;
+      for (const code::Import* import : ix_.ambiguous[at]) {
+        const auto found = ix_.includes_resolver->resolve(at, import->source, import->name == "<>",
+                                                          ix_.paths[f]);
+        if (found.file) reach(*found.file);
+      }
+    }
+    closed_ = f;
+  }
+
+  bool visible(uint32_t file) const { return stamp_[file] == mark_; }
 
   // The class `written` names from scope `scope` of file `f` (closure computed for f): the one
   // class of that qualified name, innermost enclosing scope first, defined in f or a file it
   // includes.
   std::optional<DefId> find_class(uint32_t f, uint32_t scope, std::string_view written) const {
-    for (const std::string& prefix : prefixes(f, scope)) {
-      const auto it = classes_.find(join(prefix, written));
-      if (it == classes_.end()) continue;
+    for (const std::string& prefix : prefixes(ix_.facts(f), scope)) {
+      const auto it = ix_.classes.find(join(prefix, written));
+      if (it == ix_.classes.end()) continue;
       std::optional<DefId> found;
       for (const DefId r : it->second) {
-        if (!visible(defs_.file_of(r))) continue;
+        if (!visible(ix_.defs.file_of(r))) continue;
         if (found) return std::nullopt;  // two classes of one name in sight: no guess
         found = r;
       }
@@ -244,7 +269,7 @@ class Resolver {
   std::vector<DefId> bases(DefId cls) {
     std::vector<DefId> out;
     for (const std::string& base : def(cls).bases) {
-      if (const auto r = find_class_from(defs_.file_of(cls), def(cls).parent, base)) {
+      if (const auto r = find_class_from(ix_.defs.file_of(cls), def(cls).parent, base)) {
         out.push_back(*r);
       }
     }
@@ -270,13 +295,13 @@ class Resolver {
 
   // --- Edges ----------------------------------------------------------------------------------
 
-  void inheritance(uint32_t f) {
-    const code::CodeFacts& facts = *facts_[f];
+  void inheritance(uint32_t f, std::vector<Edge>& out) {
+    const code::CodeFacts& facts = ix_.facts(f);
     for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
       if (!is_class(facts.definitions[d]) || facts.definitions[d].bases.empty()) continue;
       for (const std::string& base : facts.definitions[d].bases) {
         if (const auto r = find_class(f, facts.definitions[d].parent, base)) {
-          out_.push_back({entity(f, d), defs_.entity(*r), Relation::Inherits});
+          out.push_back({ix_.entity(f, d), ix_.defs.entity(*r), Relation::Inherits});
         }
       }
     }
@@ -285,11 +310,11 @@ class Resolver {
   // The method `name` taking `arity` arguments of class `cls` or, when it declares none of that
   // name, of its bases (breadth first, bounded); nullopt when none or several fit.
   std::optional<DefId> method(DefId cls, std::string_view name, uint32_t arity, bool constructor) {
-    const std::vector<DefId> named = defs_.search_bases(
+    const std::vector<DefId> named = ix_.defs.search_bases(
         cls, 16, [&](DefId c) { return bases(c); },
         [&](DefId c, std::vector<DefId>& out) {
-          const auto it = methods_.find(key(c));
-          if (it == methods_.end()) return;
+          const auto it = ix_.methods.find(key(c));
+          if (it == ix_.methods.end()) return;
           for (const DefId m : it->second) {
             const code::Definition& x = def(m);
             if (simple_name(x) == name && constructor == (x.role == "constructor")) out.push_back(m);
@@ -313,7 +338,7 @@ class Resolver {
 
   // The class whose method a function is (in its class or out of line), or nullopt.
   std::optional<DefId> enclosing_class(uint32_t f, uint32_t scope) {
-    const auto at = defs_.enclosing(defs_.id(f, scope), [](const code::Definition& x) {
+    const auto at = ix_.defs.enclosing(ix_.defs.id(f, scope), [](const code::Definition& x) {
       return is_class(x) || (is_function(x) && !x.owner.empty());
     });
     if (!at || is_class(def(*at))) return at;
@@ -327,18 +352,18 @@ class Resolver {
   enum class Found { None, Edge, Stop };
   Found free_function(uint32_t f, uint32_t scope, std::string_view name, uint32_t arity,
                       std::optional<DefId>& out) {
-    for (const std::string& prefix : prefixes(f, scope)) {
+    for (const std::string& prefix : prefixes(ix_.facts(f), scope)) {
       const std::string key = join(prefix, name);
-      const auto it = functions_.find(key);
-      if (it == functions_.end()) continue;
+      const auto it = ix_.functions.find(key);
+      if (it == ix_.functions.end()) continue;
       // Candidates are in id order, so a file's own are one run of them: found by bisection,
       // and when there are any nothing else is read (a common static name such as `probe` has
       // thousands of definitions).
       const std::vector<DefId>& candidates = it->second;
-      const auto first = std::lower_bound(candidates.begin(), candidates.end(), defs_.id(f, 0));
+      const auto first = std::lower_bound(candidates.begin(), candidates.end(), ix_.defs.id(f, 0));
       const auto last = std::lower_bound(
           first, candidates.end(),
-          defs_.id(f, static_cast<uint32_t>(defs_.facts(f).definitions.size())));
+          ix_.defs.id(f, static_cast<uint32_t>(ix_.defs.facts(f).definitions.size())));
       if (first != last) {
         out = pick({first, last}, arity);
         return out ? Found::Edge : Found::Stop;
@@ -348,7 +373,7 @@ class Resolver {
       included.clear();
       global.clear();
       for (const DefId r : candidates) {
-        if (visible(defs_.file_of(r))) {
+        if (visible(ix_.defs.file_of(r))) {
           included.push_back(r);
         } else if (included.empty() && global.size() < 2 && def(r).exported &&
                    def(r).role == "function") {
@@ -376,8 +401,8 @@ class Resolver {
 
   // Whether the file whose closure is marked, or a header it includes, declares `key`.
   bool declared_in_sight(const std::string& key) const {
-    const auto it = declared_.find(key);
-    if (it == declared_.end()) return false;
+    const auto it = ix_.declared.find(key);
+    if (it == ix_.declared.end()) return false;
     return std::any_of(it->second.begin(), it->second.end(),
                        [&](uint32_t d) { return visible(d); });
   }
@@ -385,7 +410,7 @@ class Resolver {
   // The class of a name's declared type from `scope`: locals and parameters of the function,
   // fields of its class and bases, file-level names.
   std::optional<DefId> type_of_name(uint32_t f, uint32_t scope, std::string_view name) {
-    const code::CodeFacts& facts = *facts_[f];
+    const code::CodeFacts& facts = ix_.facts(f);
     for (uint32_t at = scope;; at = facts.definitions[at].parent) {
       if (is_class(facts.definitions[at]) && at != 0) break;
       for (const code::TypedName& t : facts.typed_names) {
@@ -400,12 +425,12 @@ class Resolver {
   // The class of field `name` of `cls` or, when it declares none, of its nearest base that does.
   std::optional<DefId> field_type(DefId cls, std::string_view name) {
     const code::TypedName* field = nullptr;
-    const std::vector<DefId> declaring = defs_.search_bases(
+    const std::vector<DefId> declaring = ix_.defs.search_bases(
         cls, 16, [&](DefId c) { return bases(c); },
         [&](DefId c, std::vector<DefId>& out) {
           if (!out.empty()) return;
-          for (const code::TypedName& t : defs_.facts(defs_.file_of(c)).typed_names) {
-            if (t.scope == defs_.local_of(c) && t.name == name) {
+          for (const code::TypedName& t : ix_.defs.facts(ix_.defs.file_of(c)).typed_names) {
+            if (t.scope == ix_.defs.local_of(c) && t.name == name) {
               field = &t;
               out.push_back(c);
               return;
@@ -414,7 +439,7 @@ class Resolver {
         });
     if (declaring.empty()) return std::nullopt;
     const DefId c = declaring.front();
-    return find_class_from(defs_.file_of(c), defs_.local_of(c), field->type);
+    return find_class_from(ix_.defs.file_of(c), ix_.defs.local_of(c), field->type);
   }
 
   std::optional<DefId> receiver_class(uint32_t f, uint32_t scope, std::string_view receiver) {
@@ -468,45 +493,70 @@ class Resolver {
     return std::nullopt;
   }
 
-  void calls(uint32_t f) {
-    const bool cpp = facts_[f]->package == "c++";
+  void calls(uint32_t f, std::vector<Edge>& out) {
+    const bool cpp = ix_.facts(f).package == "c++";
     cpp_caller_ = cpp;
-    for (const code::Call& c : facts_[f]->calls) {
+    for (const code::Call& c : ix_.facts(f).calls) {
       // C++: a free function named without a qualifier is found by argument-dependent lookup
       // and `using` declarations too (`using std::sin; sin(x)`), so the name must name one
       // function in the whole tree; a call of a function from itself is more often another
       // overload of the same arity (forwarding) than recursion.
       if (const auto target = callee(f, c)) {
-        if (cpp && *target == defs_.id(f, c.scope)) continue;
-        out_.push_back({entity(f, c.scope), defs_.entity(*target), Relation::Calls});
+        if (cpp && *target == ix_.defs.id(f, c.scope)) continue;
+        out.push_back({ix_.entity(f, c.scope), ix_.defs.entity(*target), Relation::Calls});
       }
     }
   }
 
-  const ResolverInput& input_;
-  std::vector<Edge>& out_;
-  std::vector<const code::CodeFacts*> facts_;
-  std::optional<IncludeResolver> includes_resolver_;
-  std::vector<std::vector<uint32_t>> includes_;
-  std::vector<std::vector<const code::Import*>> ambiguous_;  // includes decided per build
-  code::DefinitionIndex defs_;
-  std::unordered_map<std::string, std::vector<DefId>> classes_;
-  std::unordered_map<std::string, std::vector<DefId>> functions_;
-  std::unordered_map<uint32_t, std::vector<DefId>> methods_;  // by class
-  std::unordered_map<std::string, std::vector<uint32_t>> declared_;
-  std::vector<DefId> included_;  // free_function's scratch, reused across calls
+  const Indexes& ix_;
+  std::vector<uint32_t> stamp_;  // by file: mark_ when in the closure at hand
+  uint32_t mark_ = 0;
+  uint32_t closed_ = UINT32_MAX;  // the file whose closure is marked
+  std::vector<uint32_t> stack_;   // close_over's scratch
+  std::vector<DefId> included_;   // free_function's scratch, reused across calls
   std::vector<DefId> global_;
-  std::unordered_map<std::string, uint32_t> simple_counts_;  // free functions by simple name
   bool cpp_caller_ = false;  // the file whose calls are being resolved is C++
   std::unordered_map<std::string, std::optional<DefId>> class_memo_;
-  std::vector<uint32_t> stamp_;
-  uint32_t closed_ = UINT32_MAX;
 };
 
 }  // namespace
 
-void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
-  Resolver(input, edges).run();
+// Indexes first (includes per file in parallel, names in file order, out-of-line methods found
+// per file in parallel and attached in file order), then every file resolves on whichever thread
+// takes it; its edges land in its own slot and are joined in file order, so the output is the
+// same whatever the thread count. A file's edges leave its own entities and read only the
+// indexes, so they do not depend on which other files are resolved (incremental.cpp relies on it).
+void resolve(const ResolverInput& input, std::vector<Edge>& edges,
+             const FileSelection& selection) {
+  Indexes ix(input);
+  resolve_includes(ix);
+  index_names(ix);
+  const uint32_t n = ix.file_count();
+  tbb::enumerable_thread_specific<FileResolver> resolvers([&] { return FileResolver(ix); });
+  {
+    std::vector<std::vector<std::pair<DefId, DefId>>> attached(n);
+    tbb::parallel_for(uint32_t{0}, n, [&](uint32_t f) {
+      resolvers.local().out_of_line(f, attached[f]);
+    });
+    for (const auto& file : attached) {
+      for (const auto& [cls, method] : file) {
+        ix.methods[code::DefinitionIndex::raw(cls)].push_back(method);
+      }
+    }
+  }
+  std::vector<std::vector<Edge>> by_file(n);
+  const auto selected = [&](uint32_t f) { return selection.only.empty() || selection.only[f]; };
+  tbb::parallel_for(uint32_t{0}, n, [&](uint32_t f) {
+    if (selected(f)) resolvers.local().resolve_file(f, by_file[f]);
+  });
+  size_t total = edges.size();
+  for (const auto& file : by_file) total += file.size();
+  edges.reserve(total);
+  for (uint32_t f = 0; f < n; ++f) {
+    edges.insert(edges.end(), by_file[f].begin(), by_file[f].end());
+    std::vector<Edge>().swap(by_file[f]);
+    if (selection.ends != nullptr && selected(f)) selection.ends->push_back({f, edges.size()});
+  }
 }
 
 }  // namespace anchorfs::analysis::cfamily

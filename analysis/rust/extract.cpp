@@ -104,11 +104,6 @@ bool has_child_of_type(TSNode node, std::string_view type) {
   return false;
 }
 
-std::string_view last_segment(std::string_view path) {
-  const size_t colon = path.rfind("::");
-  return colon == std::string_view::npos ? path : path.substr(colon + 2);
-}
-
 // An inner doc comment (`//!`, `/*!`) documents the enclosing module: it stays where it is, and a
 // definition's block never goes above it.
 bool is_inner_doc(TSNode comment, std::string_view bytes) {

@@ -18,11 +18,6 @@ constexpr int kMaxPathDepth = 64;
 
 std::string path_text_at(TSNode node, std::string_view bytes, int depth);
 
-std::string_view last_segment(std::string_view path) {
-  const size_t colon = path.rfind("::");
-  return colon == std::string_view::npos ? path : path.substr(colon + 2);
-}
-
 TSNode first_type_argument(TSNode generic) {
   const TSNode arguments = field(generic, "type_arguments");
   if (ts_node_is_null(arguments)) return arguments;
@@ -99,6 +94,11 @@ std::string path_text_at(TSNode node, std::string_view bytes, int depth) {
 }
 
 }  // namespace
+
+std::string_view last_segment(std::string_view path) {
+  const size_t colon = path.rfind("::");
+  return colon == std::string_view::npos ? path : path.substr(colon + 2);
+}
 
 std::string path_text(TSNode node, std::string_view bytes) {
   return path_text_at(node, bytes, 0);

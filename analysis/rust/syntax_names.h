@@ -12,6 +12,9 @@ namespace anchorfs::analysis::rust {
 // removed; "" for anything that is not a plain path (`<T as Trait>::f`, closures, literals).
 std::string path_text(TSNode node, std::string_view bytes);
 
+// The last segment of a path as written: "c" of "a::b::c".
+std::string_view last_segment(std::string_view path);
+
 // The type a type node lets methods be looked up in: references, pointers and Box/Rc/Arc peeled,
 // `dyn Trait`/`impl Trait` as Trait, Option/Result as "?" + their first argument, a slice, an
 // array, a Vec or a set as "[" + its element type; "" when none (tuples, primitives, maps,

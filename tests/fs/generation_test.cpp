@@ -1,6 +1,7 @@
 // Generations: an inode number names one file version; the diff names what the kernel must drop.
 #include "fs/generation.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -17,6 +18,7 @@
 
 #include "fs/git_index.h"
 #include "fs/git_view.h"
+#include "fs/inode_table.h"
 #include "fs/snapshot_rebase.h"
 #include "fs_test_support.h"
 
@@ -269,6 +271,46 @@ TEST_F(GenerationTest, AnIndexServedBeforeTheAnalysisLeavesUntaggedFilteredFiles
   EXPECT_EQ(sizes.at("retag.py"), 0u);
 
   EXPECT_FALSE(analysed->awaiting_analysis());
+}
+
+// Sets the modification time of `path` to `seconds` (a change the kernel's cached attributes miss).
+void set_mtime(const std::filesystem::path& path, time_t seconds) {
+  const timespec times[2] = {{0, UTIME_OMIT}, {seconds, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0) << path;
+}
+
+TEST_F(GenerationTest, ASwapDropsOnlyListingsTheKernelWasGivenSinceTheLastChange) {
+  auto before = std::make_shared<const Generation>(snap());
+  InodeTable table(before);
+  const uint64_t pkg = inode_of(*before, "pkg");
+  table.listed(pkg);  // the kernel was given pkg's listing, not the root's
+  test::write_file(dir_ / "pkg/added.py", "added\n");
+  test::write_file(dir_ / "added.py", "added\n");
+  set_mtime(dir_ / "pkg", 1'000'000);
+  set_mtime(dir_.path(), 1'000'000);
+  auto after = std::make_shared<const Generation>(snap(), *before);
+  Invalidations changed = diff_generations(*before, *after);
+  ASSERT_TRUE(contains(changed.contents, pkg));
+  ASSERT_TRUE(contains(changed.contents, kRootInode));
+  table.swap(after, changed);
+  EXPECT_TRUE(contains(changed.contents, pkg)) << "its cached listing lacks added.py";
+  EXPECT_FALSE(contains(changed.contents, kRootInode)) << "no listing of it to drop";
+  EXPECT_TRUE(contains(changed.attributes, kRootInode)) << "its modification time moved";
+  EXPECT_FALSE(contains(changed.attributes, pkg)) << "dropped with its listing";
+  EXPECT_TRUE(contains(changed.names, pkg, "added.py")) << "names are dropped as before";
+  EXPECT_TRUE(contains(changed.names, kRootInode, "added.py"));
+
+  // pkg was not listed again since: its next change drops its attributes only, and a change
+  // that leaves them alone drops nothing.
+  test::write_file(dir_ / "pkg/more.py", "more\n");
+  set_mtime(dir_ / "pkg", 2'000'000);
+  auto third = std::make_shared<const Generation>(snap(), *after);
+  changed = diff_generations(*after, *third);
+  ASSERT_TRUE(contains(changed.contents, pkg));
+  table.swap(third, changed);
+  EXPECT_FALSE(contains(changed.contents, pkg));
+  EXPECT_TRUE(contains(changed.attributes, pkg));
+  EXPECT_EQ(table.current(), third);
 }
 
 // A refresh re-tags a file: it gets a new inode number, and until the kernel drops its name the

@@ -266,6 +266,27 @@ TEST(CLexical, LineStartsInsideLiteralsCommentsAndContinuationsAreUnsafe) {
   EXPECT_EQ(unsafe, expected);
 }
 
+TEST(CLexical, AFunctionLikeMacroHeadIsReadAsThePreprocessorReadsIt) {
+  using analysis::cfamily::function_like_macro;
+  const auto err = function_like_macro("  # define dev_err(dev, fmt, ...) \\");
+  ASSERT_TRUE(err.has_value());
+  EXPECT_EQ(err->name, "dev_err");
+  EXPECT_EQ(err->arity, 2u);
+  EXPECT_TRUE(err->variadic);
+  const auto gnu = function_like_macro("#define pr(fmt, args...) printk(fmt, ##args)");
+  ASSERT_TRUE(gnu.has_value());
+  EXPECT_EQ(gnu->arity, 2u);
+  EXPECT_TRUE(gnu->variadic);
+  const auto none = function_like_macro("#define barrier() asm volatile(\"\")");
+  ASSERT_TRUE(none.has_value());
+  EXPECT_EQ(none->arity, 0u);
+  EXPECT_FALSE(none->variadic);
+  EXPECT_FALSE(function_like_macro("#define WIDTH (8)"));  // object-like: a space before `(`
+  EXPECT_FALSE(function_like_macro("#define F(a, 1) a"));
+  EXPECT_FALSE(function_like_macro("#undef F"));
+  EXPECT_FALSE(function_like_macro("int definef(int a);"));
+}
+
 TEST(CHostile, DeepNestingIsServedUntaggedAndGarbageWithoutCrashing) {
   TempRepo repo;
   std::string deep = "int f(void) { return ";

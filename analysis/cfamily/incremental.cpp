@@ -1,0 +1,285 @@
+// C and C++ resolution after an edit. A file's edges depend on its own facts, on the include
+// graph, and on the definition indexes every file feeds (resolve.cpp). Each file's contribution
+// to those indexes is summed up as its interface: its includes, its free functions and
+// declarations (one record each, with the names it can be looked up by), and everything
+// class-like. A changed file whose includes and class-like part are as before changes other
+// files' edges only through the records it gained or lost, and only for files that call one of
+// their names: those and the changed files are resolved, every other file keeps its edges.
+#include "analysis/cfamily/incremental.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+
+#include "analysis/cfamily/includes.h"
+#include "analysis/cfamily/resolve.h"
+#include "analysis/code/code_facts.h"
+
+namespace anchorfs::analysis::cfamily {
+namespace {
+
+class Hasher {
+ public:
+  Hasher& add(std::string_view text) {
+    mix(XXH3_64bits(text.data(), text.size()));
+    return mix(text.size());
+  }
+  Hasher& add(uint64_t value) { return mix(value); }
+  uint64_t value() const { return hash_; }
+
+ private:
+  Hasher& mix(uint64_t value) {
+    hash_ = XXH3_64bits_withSeed(&value, sizeof value, hash_);
+    return *this;
+  }
+  uint64_t hash_ = 0;
+};
+
+bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '~';
+}
+
+// Calls `take` with the hash of every identifier in `text` ("ns::A.f" -> ns, A, f): a name is
+// looked up by its pieces, so a record is known by all of them.
+template <typename Take>
+void for_each_piece(std::string_view text, Take&& take) {
+  size_t at = 0;
+  while (at < text.size()) {
+    while (at < text.size() && !is_identifier_char(text[at])) ++at;
+    const size_t begin = at;
+    while (at < text.size() && is_identifier_char(text[at])) ++at;
+    if (at > begin) take(XXH3_64bits(text.data() + begin, at - begin));
+  }
+}
+
+// The index key of a free function or a declaration, and what it is looked up by.
+struct Record {
+  uint64_t hash = 0;
+  uint32_t token_begin = 0;
+  uint32_t token_end = 0;
+};
+
+struct Interface {
+  uint64_t includes = 0;
+  uint64_t class_side = 0;       // every definition but free functions, fields, bases
+  std::vector<Record> records;   // sorted by hash
+  std::vector<uint64_t> tokens;  // of the records
+};
+
+bool is_free_function(const code::Definition& x) {
+  return x.kind == EntityKind::Function && (x.role == "function" || x.role == "macro");
+}
+
+// The chain of scopes around `scope` as the resolver names it (resolve.cpp's scope_name).
+void add_scope_chain(const code::CodeFacts& facts, uint32_t scope, Hasher& hash,
+                     std::vector<uint64_t>& tokens) {
+  const auto take = [&](uint64_t token) { tokens.push_back(token); };
+  for (uint32_t at = scope, depth = 0; at != 0 && at < facts.definitions.size() && depth < 64;
+       at = facts.definitions[at].parent, ++depth) {
+    const code::Definition& y = facts.definitions[at];
+    hash.add(at).add(y.name).add(static_cast<uint64_t>(y.kind)).add(y.role).add(y.owner);
+    for_each_piece(y.name, take);
+    for_each_piece(y.owner, take);
+  }
+}
+
+Interface interface_of(const code::CodeFacts& facts) {
+  Interface face;
+  Hasher includes;
+  for (const code::Import& import : facts.imports) includes.add(import.source).add(import.name);
+  face.includes = includes.add(facts.imports.size()).value();
+  Hasher class_side;
+  const auto take = [&](uint64_t token) { face.tokens.push_back(token); };
+  const auto record = [&](Hasher& hash, size_t token_begin) {
+    face.records.push_back({hash.value(), static_cast<uint32_t>(token_begin),
+                            static_cast<uint32_t>(face.tokens.size())});
+  };
+  for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
+    const code::Definition& x = facts.definitions[d];
+    Hasher hash;
+    hash.add(d).add(static_cast<uint64_t>(x.kind)).add(x.parent).add(x.name).add(x.role);
+    hash.add(x.owner).add(x.arity).add(x.variadic).add(x.exported);
+    if (!is_free_function(x)) {
+      for (const std::string& base : x.bases) hash.add(base);
+      for (const std::string& type : x.parameter_types) hash.add(type);
+      class_side.add(hash.value());
+      continue;
+    }
+    const size_t token_begin = face.tokens.size();
+    for_each_piece(x.name, take);
+    add_scope_chain(facts, x.parent, hash, face.tokens);
+    record(hash, token_begin);
+  }
+  for (const code::Declaration& decl : facts.declarations) {
+    Hasher hash;
+    hash.add(uint64_t{0xdec1}).add(decl.scope).add(decl.name).add(decl.owner);
+    const size_t token_begin = face.tokens.size();
+    for_each_piece(decl.name, take);
+    for_each_piece(decl.owner, take);
+    add_scope_chain(facts, decl.scope, hash, face.tokens);
+    record(hash, token_begin);
+  }
+  for (const code::TypedName& typed : facts.typed_names) {
+    // Locals and parameters are read by their own file only; fields by every file.
+    if (typed.scope == 0 || typed.scope >= facts.definitions.size() ||
+        facts.definitions[typed.scope].kind == EntityKind::Function) {
+      continue;
+    }
+    class_side.add(typed.scope).add(typed.name).add(typed.type);
+  }
+  face.class_side = class_side.value();
+  std::sort(face.records.begin(), face.records.end(),
+            [](const Record& a, const Record& b) { return a.hash < b.hash; });
+  return face;
+}
+
+// The names of the records one interface has and the other has not.
+void add_changed_names(const Interface& a, const Interface& b,
+                       std::unordered_set<uint64_t>& names) {
+  const auto take = [&](const Interface& face, const Record& r) {
+    names.insert(face.tokens.begin() + r.token_begin, face.tokens.begin() + r.token_end);
+  };
+  size_t i = 0, j = 0;
+  while (i < a.records.size() || j < b.records.size()) {
+    if (j == b.records.size() || (i < a.records.size() && a.records[i].hash < b.records[j].hash)) {
+      take(a, a.records[i++]);
+    } else if (i == a.records.size() || b.records[j].hash < a.records[i].hash) {
+      take(b, b.records[j++]);
+    } else {
+      ++i;
+      ++j;
+    }
+  }
+}
+
+bool calls_any(const code::CodeFacts& facts, const std::unordered_set<uint64_t>& names) {
+  bool found = false;
+  const auto check = [&](uint64_t token) { found = found || names.contains(token); };
+  for (const code::Call& call : facts.calls) {
+    for_each_piece(call.name, check);
+    for_each_piece(call.receiver, check);
+    if (found) return true;
+  }
+  return false;
+}
+
+// An edge by file and definition number, which an edit elsewhere does not shift.
+struct LocalEdge {
+  uint32_t from = 0;
+  uint32_t to_file = 0;
+  uint32_t to = 0;
+  Relation relation = Relation::Calls;
+};
+
+struct FileMemory {
+  ContentDigest digest;
+  Interface face;
+  std::vector<LocalEdge> edges;  // the edges leaving its definitions
+};
+
+class Memory final : public ResolutionMemory {
+ public:
+  uint64_t paths = 0;
+  std::vector<std::string> include_dirs;
+  std::vector<FileMemory> files;
+};
+
+const code::CodeFacts& facts_of(const ResolverInput& input, size_t f) {
+  return *static_cast<const code::CodeFacts*>(input.files[f].facts);
+}
+
+uint32_t file_of_entity(const ResolverInput& input, EntityIndex e) {
+  const auto it = std::upper_bound(
+      input.files.begin(), input.files.end(), e,
+      [](EntityIndex value, const ResolverFile& file) { return value < file.entity; });
+  return static_cast<uint32_t>(it - input.files.begin() - 1);
+}
+
+void resolve_changed(const ResolverInput& input, Memory* previous, Memory& next,
+                     std::vector<Edge>& edges) {
+  const size_t n = input.files.size();
+  bool whole = previous == nullptr || previous->paths != next.paths ||
+               previous->files.size() != n || previous->include_dirs != next.include_dirs;
+  FileSelection selection;
+  if (!whole) {
+    selection.only.assign(n, false);
+    std::vector<bool> changed(n, false);
+    std::unordered_set<uint64_t> names;
+    for (size_t f = 0; f < n && !whole; ++f) {
+      if (*input.files[f].digest == previous->files[f].digest) continue;
+      changed[f] = selection.only[f] = true;
+      next.files[f].face = interface_of(facts_of(input, f));
+      const Interface& old = previous->files[f].face;
+      whole = next.files[f].face.includes != old.includes ||
+              next.files[f].face.class_side != old.class_side;
+      add_changed_names(old, next.files[f].face, names);
+    }
+    for (size_t f = 0; f < n && !whole; ++f) {
+      if (!changed[f]) {
+        next.files[f].face = std::move(previous->files[f].face);
+        if (!names.empty() && calls_any(facts_of(input, f), names)) selection.only[f] = true;
+      }
+    }
+  }
+  if (whole) {
+    selection.only.clear();
+    for (size_t f = 0; f < n; ++f) next.files[f].face = interface_of(facts_of(input, f));
+  }
+  std::vector<std::pair<uint32_t, size_t>> ends;
+  selection.ends = &ends;
+  size_t begin = edges.size();
+  resolve(input, edges, selection);
+  for (const auto& [f, end] : ends) {
+    std::vector<LocalEdge>& kept = next.files[f].edges;
+    for (size_t e = begin; e < end; ++e) {
+      const uint32_t to_file = file_of_entity(input, edges[e].to);
+      kept.push_back({edges[e].from - input.files[f].entity, to_file,
+                      edges[e].to - input.files[to_file].entity, edges[e].relation});
+    }
+    begin = end;
+  }
+  if (whole) return;
+  for (size_t f = 0; f < n; ++f) {
+    if (selection.only[f]) continue;
+    next.files[f].edges = std::move(previous->files[f].edges);
+    for (const LocalEdge& e : next.files[f].edges) {
+      edges.push_back(
+          {input.files[f].entity + e.from, input.files[e.to_file].entity + e.to, e.relation});
+    }
+  }
+}
+
+}  // namespace
+
+void resolve_again(const ResolverInput& input, std::unique_ptr<ResolutionMemory>& memory,
+                   std::vector<Edge>& edges) {
+  const bool digests = std::all_of(input.files.begin(), input.files.end(),
+                                   [](const ResolverFile& file) { return file.digest != nullptr; });
+  if (!digests) {
+    memory.reset();
+    resolve(input, edges);
+    return;
+  }
+  std::unique_ptr<ResolutionMemory> previous = std::move(memory);
+  auto next = std::make_unique<Memory>();
+  Hasher paths;
+  std::vector<std::string_view> path_list;
+  for (const ResolverFile& file : input.files) {
+    paths.add(file.path);
+    path_list.push_back(file.path);
+  }
+  next->paths = paths.value();
+  next->include_dirs = IncludeResolver(input.root, path_list).include_dirs();
+  next->files.resize(input.files.size());
+  for (size_t f = 0; f < input.files.size(); ++f) next->files[f].digest = *input.files[f].digest;
+  resolve_changed(input, dynamic_cast<Memory*>(previous.get()), *next, edges);
+  memory = std::move(next);
+}
+
+}  // namespace anchorfs::analysis::cfamily

@@ -1,0 +1,348 @@
+// A refreshed view is byte-identical to a cold analysis of the same tree: seeded random edit
+// sequences (definitions, calls, includes/imports, classes added, removed, renamed, moved) on a
+// small generated C, C++, Python and Go corpus, each refresh compared with a fresh build.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "refresh/snapshot_builder.h"
+#include "refresh_support.h"
+
+namespace anchorfs::refresh::testing {
+namespace {
+
+enum class Lang { C, Cpp, Python, Go };
+constexpr Lang kLangs[] = {Lang::C, Lang::Cpp, Lang::Python, Lang::Go};
+constexpr size_t kModules = 4;
+constexpr const char* kNames[] = {"alpha", "beta", "gamma", "delta", "omega", "theta", "kappa"};
+
+struct Call {
+  int module = -1;  // -1: a name looked up from the caller's own module
+  std::string name;
+};
+
+struct Function {
+  std::string name;
+  std::vector<Call> calls;
+  int constant = 0;
+  bool local = false;  // C `static`
+};
+
+struct Module {
+  std::vector<Function> functions;
+  std::vector<std::string> classes;  // each with one method calling `functions[0]` if any
+  std::vector<int> uses;             // modules included / imported
+  int comment_lines = 0;
+};
+
+// The generated corpus as a model: edits change the model, files are rendered from it.
+class Corpus {
+ public:
+  explicit Corpus(uint32_t seed) : random_(seed) {
+    for (Lang lang : kLangs) {
+      for (size_t m = 0; m < kModules; ++m) {
+        Module& module = modules(lang)[m];
+        for (int f = 0; f < 3; ++f) add_function(lang, m);
+        if (m % 2 == 0) module.classes.push_back(fmt::format("Shape{}", m));
+        // C files include every header, so most calls between them resolve; the others one.
+        for (size_t u = 1; u < (lang == Lang::C ? kModules : 2); ++u) {
+          module.uses.push_back(static_cast<int>((m + u) % kModules));
+        }
+      }
+    }
+  }
+
+  // Every file of the corpus and its bytes.
+  std::vector<std::pair<std::string, std::string>> files() const {
+    std::vector<std::pair<std::string, std::string>> out{
+        {"pkg/__init__.py", ""}, {"gosrc/go.mod", "module example.com/gosrc\n\ngo 1.19\n"}};
+    for (size_t m = 0; m < kModules; ++m) {
+      out.emplace_back(fmt::format("csrc/m{}.c", m), c_source(m));
+      out.emplace_back(fmt::format("csrc/m{}.h", m), c_header(m));
+      out.emplace_back(fmt::format("cppsrc/k{}.cpp", m), cpp_source(m));
+      out.emplace_back(fmt::format("pkg/m{}.py", m), python_source(m));
+      out.emplace_back(fmt::format("gosrc/p/m{}.go", m), go_source(m));
+    }
+    return out;
+  }
+
+  // One random edit of one module; returns what it did (for failure messages).
+  std::string edit() {
+    // C most often: its refresh resolves only what an edit can reach, which most needs testing.
+    constexpr Lang kWeighted[] = {Lang::C,   Lang::C,      Lang::C,      Lang::C,
+                                  Lang::Cpp, Lang::Python, Lang::Python, Lang::Go};
+    const Lang lang = kWeighted[pick(std::size(kWeighted))];
+    const size_t m = pick(kModules);
+    Module& module = modules(lang)[m];
+    std::vector<Function>& fns = module.functions;
+    const std::string where = fmt::format("{} module {}", static_cast<int>(lang), m);
+    switch (pick(11)) {
+      case 0:
+        add_function(lang, m);
+        return "add function to " + where;
+      case 1:
+        if (fns.empty()) return "nothing";
+        fns.erase(fns.begin() + static_cast<long>(pick(fns.size())));
+        return "remove function from " + where;
+      case 2:
+        if (fns.empty()) return "nothing";
+        fns[pick(fns.size())].name = name();
+        return "rename function in " + where;
+      case 3:
+        if (fns.empty()) return "nothing";
+        fns[pick(fns.size())].calls.push_back(call(lang, m));
+        return "add call in " + where;
+      case 4: {
+        if (fns.empty()) return "nothing";
+        Function& fn = fns[pick(fns.size())];
+        if (fn.calls.empty()) return "nothing";
+        fn.calls.erase(fn.calls.begin() + static_cast<long>(pick(fn.calls.size())));
+        return "remove call in " + where;
+      }
+      case 5:
+        if (fns.empty()) return "nothing";
+        ++fns[pick(fns.size())].constant;
+        return "body-only edit in " + where;
+      case 6: {
+        const int other = static_cast<int>(pick(kModules));
+        const auto it = std::find(module.uses.begin(), module.uses.end(), other);
+        if (it == module.uses.end()) {
+          module.uses.push_back(other);
+          return "add include/import to " + where;
+        }
+        module.uses.erase(it);
+        return "remove include/import from " + where;
+      }
+      case 7:
+        module.classes.push_back(fmt::format("Shape{}", pick(6)));
+        return "add class to " + where;
+      case 8:
+        if (module.classes.empty()) return "nothing";
+        module.classes.erase(module.classes.begin() +
+                             static_cast<long>(pick(module.classes.size())));
+        return "remove class from " + where;
+      case 9:
+        module.comment_lines = static_cast<int>(pick(3));
+        return "comment lines in " + where;
+      default:
+        if (fns.size() < 2) return "nothing";
+        std::swap(fns[0], fns[pick(fns.size() - 1) + 1]);
+        if (lang == Lang::C) fns[0].local = !fns[0].local;
+        return "reorder functions in " + where;
+    }
+  }
+
+ private:
+  size_t pick(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(random_); }
+  std::string name() { return kNames[pick(std::size(kNames))]; }
+  std::vector<Module>& modules(Lang lang) { return modules_[static_cast<size_t>(lang)]; }
+  const std::vector<Module>& modules(Lang lang) const {
+    return modules_[static_cast<size_t>(lang)];
+  }
+
+  Call call(Lang lang, size_t m) {
+    const std::vector<int>& uses = modules(lang)[m].uses;
+    if (lang == Lang::Python && !uses.empty() && pick(2) == 0) {
+      return {uses[pick(uses.size())], name()};
+    }
+    return {-1, name()};
+  }
+
+  void add_function(Lang lang, size_t m) {
+    Function fn{name(), {}, static_cast<int>(pick(9)), pick(3) == 0};
+    const size_t calls = pick(3);
+    for (size_t c = 0; c < calls; ++c) fn.calls.push_back(call(lang, m));
+    modules(lang)[m].functions.push_back(std::move(fn));
+  }
+
+  static std::string comments(const Module& module, const char* marker) {
+    std::string out;
+    for (int i = 0; i < module.comment_lines; ++i) out += fmt::format("{} note {}\n", marker, i);
+    return out;
+  }
+
+  static std::string sum(const Function& fn, const char* prefix, const char* argument) {
+    std::string out;
+    for (const Call& c : fn.calls) out += fmt::format("{}{}({}) + ", prefix, c.name, argument);
+    return out + std::to_string(fn.constant);
+  }
+
+  std::string c_header(size_t m) const {
+    const Module& module = modules(Lang::C)[m];
+    std::string out = fmt::format("#ifndef M{0}_H\n#define M{0}_H\n\n", m);
+    for (const Function& fn : module.functions) {
+      if (!fn.local) out += fmt::format("int {}(int x);\n", fn.name);
+    }
+    return out + "\n#endif\n";
+  }
+
+  std::string c_source(size_t m) const {
+    const Module& module = modules(Lang::C)[m];
+    std::string out = comments(module, "//");
+    for (int use : module.uses) out += fmt::format("#include \"m{}.h\"\n", use);
+    for (const std::string& cls : module.classes) {
+      out += fmt::format("\nstruct {} {{\n  int size;\n}};\n", cls);
+    }
+    for (const Function& fn : module.functions) {
+      out += fmt::format("\n{}int {}(int x)\n{{\n  return {};\n}}\n", fn.local ? "static " : "",
+                         fn.name, sum(fn, "", "x"));
+    }
+    return out;
+  }
+
+  std::string cpp_source(size_t m) const {
+    const Module& module = modules(Lang::Cpp)[m];
+    std::string out = comments(module, "//");
+    for (int use : module.uses) out += fmt::format("#include \"k{}.cpp\"\n", use);
+    for (const Function& fn : module.functions) {
+      out += fmt::format("\nint {}(int x) {{\n  return {};\n}}\n", fn.name, sum(fn, "", "x"));
+    }
+    for (const std::string& cls : module.classes) {
+      const std::string body =
+          module.functions.empty() ? "0" : module.functions.front().name + "(1)";
+      out += fmt::format(
+          "\nclass {0} {{\n public:\n  int area() {{ return {1}; }}\n  int twice() {{ return "
+          "area() + area(); }}\n}};\n\nint use_{0}() {{\n  {0} s;\n  return s.area();\n}}\n",
+          cls, body);
+    }
+    return out;
+  }
+
+  std::string python_source(size_t m) const {
+    const Module& module = modules(Lang::Python)[m];
+    std::string out = comments(module, "#");
+    for (int use : module.uses) out += fmt::format("from pkg import m{}\n", use);
+    for (const Function& fn : module.functions) {
+      std::string body;
+      for (const Call& c : fn.calls) {
+        body += c.module < 0 ? fmt::format("{}(x) + ", c.name)
+                             : fmt::format("m{}.{}(x) + ", c.module, c.name);
+      }
+      out += fmt::format("\n\ndef {}(x):\n    return {}{}\n", fn.name, body, fn.constant);
+    }
+    for (const std::string& cls : module.classes) {
+      const std::string body =
+          module.functions.empty() ? "0" : module.functions.front().name + "(1)";
+      out += fmt::format(
+          "\n\nclass {0}:\n    def area(self):\n        return {1}\n\n    def twice(self):\n"
+          "        return self.area() + self.area()\n\n\ndef use_{0}():\n    return "
+          "{0}().twice()\n",
+          cls, body);
+    }
+    return out;
+  }
+
+  std::string go_source(size_t m) const {
+    const Module& module = modules(Lang::Go)[m];
+    std::string out = "package p\n" + comments(module, "//");
+    for (const Function& fn : module.functions) {
+      out += fmt::format("\nfunc {}(x int) int {{\n\treturn {}\n}}\n", fn.name, sum(fn, "", "x"));
+    }
+    for (const std::string& cls : module.classes) {
+      const std::string body =
+          module.functions.empty() ? "0" : module.functions.front().name + "(1)";
+      out += fmt::format(
+          "\ntype {0} struct{{}}\n\nfunc (s {0}) Area() int {{\n\treturn {1}\n}}\n\nfunc "
+          "Use{0}() int {{\n\treturn {0}{{}}.Area()\n}}\n",
+          cls, body);
+    }
+    return out;
+  }
+
+  std::mt19937 random_;
+  std::vector<Module> modules_[4] = {std::vector<Module>(kModules), std::vector<Module>(kModules),
+                                     std::vector<Module>(kModules), std::vector<Module>(kModules)};
+};
+
+class RefreshIdentityTest : public ScratchTree {
+ protected:
+  void SetUp() override {
+    ScratchTree::SetUp();
+    cache::CacheOptions cache_options;
+    cache_options.repo_root = root_;
+    cache_options.cache_dir = root_ + "-cache";
+    cache_ = cache::LmdbFactCache::open(cache_options);
+  }
+  void TearDown() override {
+    cache_.reset();
+    std::filesystem::remove_all(root_ + "-cache");
+  }
+
+  // Writes the files whose bytes differ from what is on disk, each as a new inode (a rename over
+  // it), so a rewrite within one timestamp tick is still a change.
+  void write(const Corpus& corpus) {
+    for (const auto& [path, bytes] : corpus.files()) {
+      const std::filesystem::path target = std::filesystem::path(root_) / path;
+      std::ifstream in(target, std::ios::binary);
+      const std::string old((std::istreambuf_iterator<char>(in)), {});
+      if (in.is_open() && old == bytes) continue;
+      put(root_, path + ".tmp", bytes);
+      std::filesystem::rename(target.string() + ".tmp", target);
+    }
+  }
+
+  BuildOptions options(unsigned threads, cache::LmdbFactCache* cache) const {
+    BuildOptions options;
+    options.repo = root_;
+    options.threads = threads;
+    options.view.view = render::View::Topo;
+    options.cache = cache;
+    return options;
+  }
+
+  // Every file of `refreshed` served as a fresh one-thread build without a cache serves it.
+  void expect_cold_identical(const Built& refreshed, const Corpus& corpus,
+                             const std::string& history) {
+    SnapshotBuilder cold_builder(options(1, nullptr));
+    const Built cold = cold_builder.build();
+    EXPECT_EQ(refreshed.edges, cold.edges) << history;
+    EXPECT_EQ(refreshed.entities, cold.entities) << history;
+    for (const auto& [path, bytes] : corpus.files()) {
+      ASSERT_EQ(served_bytes(*refreshed.snapshot, path), served_bytes(*cold.snapshot, path))
+          << path << " after:\n"
+          << history;
+    }
+  }
+
+  std::unique_ptr<cache::LmdbFactCache> cache_;
+};
+
+TEST_F(RefreshIdentityTest, EveryRefreshServesWhatAColdBuildServes) {
+  for (uint32_t seed = 1; seed <= 8; ++seed) {
+    SCOPED_TRACE(fmt::format("seed {}", seed));
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+    Corpus corpus(seed);
+    write(corpus);
+    SnapshotBuilder live(options(2, cache_.get()));
+    std::string history;
+    expect_cold_identical(live.build(), corpus, history);
+    for (int step = 0; step < 20 && !HasFatalFailure(); ++step) {
+      // One edit at a time mostly, sometimes two before a refresh sees them.
+      history += corpus.edit() + "\n";
+      if (step % 5 == 4) history += corpus.edit() + "\n";
+      write(corpus);
+      expect_cold_identical(live.build(), corpus, history);
+    }
+  }
+}
+
+TEST_F(RefreshIdentityTest, TheCorpusHasEdgesOfEveryLanguage) {
+  Corpus corpus(1);
+  write(corpus);
+  SnapshotBuilder builder(options(1, nullptr));
+  const Built built = builder.build();
+  for (const char* path : {"csrc/m0.c", "cppsrc/k0.cpp", "pkg/m0.py", "gosrc/p/m0.go"}) {
+    EXPECT_NE(served_bytes(*built.snapshot, path).find("CALLS"), std::string::npos) << path;
+  }
+  EXPECT_NE(served_bytes(*built.snapshot, "csrc/m0.c").find("IMPORTS"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace anchorfs::refresh::testing
