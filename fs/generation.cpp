@@ -29,9 +29,8 @@ bool same_version(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32
   const analysis::TreeEntry& x = a.entry(a_entry);
   const analysis::TreeEntry& y = b.entry(b_entry);
   if ((x.mode & S_IFMT) != (y.mode & S_IFMT) || x.size != y.size || x.mtime_ns != y.mtime_ns ||
-      (compare_ctime && x.ctime_ns != y.ctime_ns) || x.inode != y.inode ||
-      x.device != y.device || x.rdev != y.rdev ||
-      x.symlink_target != y.symlink_target) {
+      (compare_ctime && x.ctime_ns != y.ctime_ns) || x.inode != y.inode || x.device != y.device ||
+      x.rdev != y.rdev || x.symlink_target != y.symlink_target) {
     return false;
   }
   if (a.git_index() == a_entry || b.git_index() == b_entry) return false;
@@ -88,6 +87,9 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
 
   inode_of_entry_.resize(snapshot_->size());
   kept_from_.assign(snapshot_->size(), analysis::kNoOrigin);
+  // Files `previous` had under the same name with another number: the kernel may still hold
+  // that name with the old number until this swap's invalidations reach it.
+  renumbered_.assign(snapshot_->size(), false);
   for (uint32_t i = 0; i < snapshot_->size(); ++i) {
     const analysis::TreeEntry& entry = snapshot_->entry(i);
     const std::string before = moves.empty() ? std::string() : path_before_moves(entry.path, moves);
@@ -103,8 +105,8 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
     bool keep = false;
     if (was != analysis::kNoOrigin) {
       const analysis::TreeEntry& prior = old.entry(was);
-      keep = S_ISDIR(entry.mode) ? S_ISDIR(prior.mode)
-                                 : same_version(old, was, *snapshot_, i, !moved);
+      keep =
+          S_ISDIR(entry.mode) ? S_ISDIR(prior.mode) : same_version(old, was, *snapshot_, i, !moved);
     }
     if (i == 0) keep = true;  // the root keeps its number whatever it is now
     if (keep) {
@@ -112,16 +114,25 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
       kept_from_[i] = i == 0 ? 0 : was;
     } else {
       inode_of_entry_[i] = next_inode_++;
+      // (The git index is renumbered on every swap: git reads it afresh, it records no size of
+      // its own.)
+      if (was != analysis::kNoOrigin && S_ISREG(entry.mode) && snapshot_->git_index() != i) {
+        renumbered_[i] = true;
+        index_provisional_ = snapshot_->git_index().has_value();
+      }
     }
   }
+  if (!index_provisional_) renumbered_.clear();
   index_inodes_after(previous);
 }
 
 void Generation::translate_git_index() const {
   const std::optional<uint32_t> index = snapshot_->git_index();
   if (!index) return;
-  git_index_ = served_git_index(*snapshot_, *snapshot_->content(*index),
-                                [this](uint32_t entry) { return inode_of_entry_[entry]; });
+  git_index_ = served_git_index(
+      *snapshot_, *snapshot_->content(*index),
+      [this](uint32_t entry) { return inode_of_entry_[entry]; },
+      [this](uint32_t entry) { return entry < renumbered_.size() && renumbered_[entry]; });
 }
 
 const std::shared_ptr<const std::string>& Generation::content(uint32_t entry) const {

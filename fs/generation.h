@@ -63,6 +63,10 @@ class Generation {
   // index, which this generation serves with the stat data of its own inode numbers (translated
   // when first asked for: a writable mount makes a generation per change, and git reads few).
   const std::shared_ptr<const std::string>& content(uint32_t entry) const;
+  // Whether this generation's git index may leave the size of a renumbered file out (see
+  // served_git_index): right only until the kernel has dropped the files' old names. A generation
+  // made from this one with the same snapshot then serves the full index.
+  bool index_provisional() const { return index_provisional_; }
 
  private:
   void index_inodes();
@@ -78,11 +82,13 @@ class Generation {
   // (inode, entry) sorted by inode: memory follows the tree's size, not how many numbers a long
   // series of refreshes has handed out.
   std::vector<std::pair<uint64_t, uint32_t>> entry_of_inode_;
-  uint64_t next_inode_ = 0;                       // the first number never handed out
+  uint64_t next_inode_ = 0;  // the first number never handed out
   // The snapshot's git index as this generation serves it (see fs/git_view.h), set once by
   // translate_git_index() under git_index_once_.
   mutable std::once_flag git_index_once_;
   mutable std::shared_ptr<const std::string> git_index_;
+  std::vector<bool> renumbered_;  // by entry, empty when none: see index_provisional()
+  bool index_provisional_ = false;
 };
 
 // Two non-directory entries serve the same content: same source identity (size, mtime, ctime,

@@ -538,7 +538,8 @@ bool filter_covers(const GitViewOptions& options, std::string_view path) {
 
 std::shared_ptr<const std::string> served_git_index(
     const Snapshot& snapshot, const std::string& checkout_index,
-    const std::function<uint64_t(uint32_t)>& inode_of) {
+    const std::function<uint64_t(uint32_t)>& inode_of,
+    const std::function<bool(uint32_t)>& renumbered) {
   auto restat = [&](std::string_view path,
                     const IndexedStat& recorded) -> std::optional<IndexedStat> {
     const std::optional<uint32_t> index = snapshot.find(path);
@@ -565,6 +566,7 @@ std::shared_ptr<const std::string> served_git_index(
         snapshot.git_view() && filter_covers(*snapshot.git_view(), path)) {
       served.size = 0;
     }
+    if (S_ISREG(entry.mode) && renumbered(*index)) served.size = 0;
     served.ino = static_cast<uint32_t>(inode_of(*index));
     if (snapshot.git_view() && snapshot.git_view()->assume_unchanged && S_ISREG(entry.mode)) {
       served.assume_unchanged = true;

@@ -65,10 +65,14 @@ bool filter_covers(const GitViewOptions& options, std::string_view path);
 // In a snapshot awaiting analysis, a file the filter covers and the snapshot serves untagged gets
 // size 0: it may be re-tagged between git's read of the index and its lstat of the file, and a
 // recorded size that differs from the file's makes git call it modified without reading it,
-// where a size of 0 makes git compare its bytes.
+// where a size of 0 makes git compare its bytes. So does a file `renumbered` says the kernel may
+// still know under its previous inode number: until the swap's invalidations reach the kernel, an
+// lstat through its cached name reports the old number's size, while git has already read this
+// index.
 std::shared_ptr<const std::string> served_git_index(
     const Snapshot& snapshot, const std::string& checkout_index,
-    const std::function<uint64_t(uint32_t)>& inode_of);
+    const std::function<uint64_t(uint32_t)>& inode_of,
+    const std::function<bool(uint32_t)>& renumbered);
 
 // Writable mounts: what the checkout must hold when `written` replaces the view's overlay at
 // `path` (git renames a finished `index.lock` or `config.lock` over it). The index: every entry

@@ -321,6 +321,7 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
                               std::optional<uint64_t> unless_mutated_since) {
   if (!next) throw std::invalid_argument("replace_snapshot: null snapshot");
   Invalidations changed;
+  std::shared_ptr<const Generation> generation;
   {
     const sync::MutexLock lock(state_->swap_mutex);
     if (unless_mutated_since && state_->mutations.load() != *unless_mutated_since) return false;
@@ -340,11 +341,23 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
       }
       state_->set_root(std::move(reopened));
     }
-    auto generation = std::make_shared<const Generation>(std::move(next), *previous);
+    generation = std::make_shared<const Generation>(std::move(next), *previous);
     changed = diff_generations(*previous, *generation);
     state_->inodes.swap(generation, changed);
   }
   notify(*state_, changed);
+  // The kernel now looks the renumbered files up afresh: the same snapshot again, whose index
+  // tells git their sizes (git in the mount then trusts them instead of reading them).
+  if (generation->index_provisional()) {
+    {
+      const sync::MutexLock lock(state_->swap_mutex);
+      if (state_->current() != generation) return true;  // a later swap serves its own index
+      auto settled = std::make_shared<const Generation>(generation->snapshot_ptr(), *generation);
+      changed = diff_generations(*generation, *settled);
+      state_->inodes.swap(settled, changed);
+    }
+    notify(*state_, changed);
+  }
   return true;
 }
 

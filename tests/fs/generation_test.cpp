@@ -1,8 +1,8 @@
 // Generations: an inode number names one file version; the diff names what the kernel must drop.
 #include "fs/generation.h"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -311,6 +311,49 @@ TEST_F(GenerationTest, ASwapDropsOnlyListingsTheKernelWasGivenSinceTheLastChange
   EXPECT_FALSE(contains(changed.contents, pkg));
   EXPECT_TRUE(contains(changed.attributes, pkg));
   EXPECT_EQ(table.current(), third);
+}
+
+// A refresh re-tags a file: it gets a new inode number, and until the kernel drops its name the
+// kernel still reports the old number's size to lstat (a name cached by an earlier command). Git
+// reading the new index meanwhile would call the file modified without reading it (`git checkout`
+// then refused: "local changes would be overwritten"), so that index records size 0 for it; the
+// same snapshot made again from that generation (the kernel has dropped the names) records the
+// size.
+TEST_F(GenerationTest, ARenumberedFileIsSizelessInTheIndexUntilTheSameSnapshotIsServedAgain) {
+  const std::string dir = dir_.path();
+  const std::string command = "cd '" + dir + "' && GIT_CONFIG_GLOBAL=/dev/null " +
+                              "GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES=/tmp git init -q && " +
+                              "git add -A && git -c user.name=A -c user.email=a@b commit -qm one" +
+                              " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  GitViewOptions options;
+  options.filter_command = "anchorfs git-filter";
+  options.filter_patterns = {"*.py"};
+  const auto tagged = [&](const std::string& keep_tag) {
+    analysis::SourceTree tree = analysis::scan_tree(dir);
+    VirtualFiles files = graft_git_view(tree, options);
+    return make_snapshot(
+        std::move(tree),
+        test::to_plans({{"keep.py", {{0, keep_tag}}}, {"edit.py", {{0, "# E\n"}}}}),
+        render::PlanMapsByPath{}, std::move(files));
+  };
+  const Generation first(tagged("# K\n"));
+  EXPECT_EQ(served_index_sizes(first)["keep.py"], 9u);
+  EXPECT_FALSE(first.index_provisional());
+
+  const Generation retagged(tagged("# K, longer\n"), first);
+  ASSERT_NE(retagged.inode(*retagged.snapshot().find("keep.py")),
+            first.inode(*first.snapshot().find("keep.py")));
+  EXPECT_TRUE(retagged.index_provisional());
+  std::map<std::string, uint32_t> sizes = served_index_sizes(retagged);
+  EXPECT_EQ(sizes.at("keep.py"), 0u);
+  EXPECT_EQ(sizes.at("edit.py"), 8u);  // same tags: same number, the kernel's size is right
+
+  const Generation settled(retagged.snapshot_ptr(), retagged);
+  EXPECT_FALSE(settled.index_provisional());
+  sizes = served_index_sizes(settled);
+  EXPECT_EQ(sizes.at("keep.py"), 17u);
+  EXPECT_EQ(sizes.at("edit.py"), 8u);
 }
 
 }  // namespace
