@@ -73,12 +73,14 @@ class ByteReader {
   // A length, then that many bytes.
   std::string str() { return bytes(u64()); }
   // The next `n` bytes as they are.
-  std::string bytes(uint64_t n) {
+  std::string bytes(uint64_t n) { return std::string(view(n)); }
+  // The next `n` bytes in place, valid as long as the input; empty (null data) when fewer are left.
+  std::string_view view(uint64_t n) {
     if (!ok_ || n > in_.size() - pos_) {
       fail();
       return {};
     }
-    std::string s(in_.substr(pos_, n));
+    const std::string_view s = in_.substr(pos_, n);
     pos_ += n;
     return s;
   }

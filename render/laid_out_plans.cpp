@@ -6,6 +6,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "analysis/byte_codec.h"
+
 namespace anchorfs::render {
 namespace {
 
@@ -22,55 +24,6 @@ void append_varint(std::string& out, uint64_t v) {
   }
   out.push_back(static_cast<char>(v));
 }
-
-// Reads varints and hands out raw runs in place; any read past the end fails the reader, which
-// then yields zeros (checked once, by done()).
-class SectionReader {
- public:
-  explicit SectionReader(std::string_view in) : in_(in) {}
-  bool ok() const { return ok_; }
-  bool done() const { return ok_ && pos_ == in_.size(); }
-  uint64_t varint() {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= in_.size()) return fail();
-      const auto byte = static_cast<unsigned char>(in_[pos_++]);
-      v |= uint64_t{byte & 0x7fu} << shift;
-      if ((byte & 0x80) == 0) return v;
-    }
-    return fail();
-  }
-  // A count of items of at least one byte each: bounded by the bytes left.
-  size_t count() {
-    const uint64_t n = varint();
-    if (n > in_.size() - pos_) return static_cast<size_t>(fail());
-    return static_cast<size_t>(n);
-  }
-  // The next `n` bytes in place; null when fewer are left.
-  const char* skip(uint64_t n) {
-    if (!ok_ || n > in_.size() - pos_) {
-      fail();
-      return nullptr;
-    }
-    const char* at = in_.data() + pos_;
-    pos_ += static_cast<size_t>(n);
-    return at;
-  }
-  std::string_view view(uint64_t n) {
-    const char* at = skip(n);
-    return at == nullptr ? std::string_view() : std::string_view(at, static_cast<size_t>(n));
-  }
-
- private:
-  uint64_t fail() {
-    ok_ = false;
-    pos_ = in_.size();
-    return 0;
-  }
-  std::string_view in_;
-  size_t pos_ = 0;
-  bool ok_ = true;
-};
 
 bool well_formed(const LaidOutPlan& plan) {
   uint64_t offset = 0;
@@ -128,8 +81,9 @@ std::shared_ptr<const LaidOutPlans> LaidOutPlans::lay_out(const PlansByPath& pla
     if (i > 0 && plans[order[i - 1]].first == path) {
       throw std::invalid_argument("two tag plans for " + path);
     }
-    if (!std::is_sorted(plan.insertions.begin(), plan.insertions.end(),
-                        [](const Insertion& a, const Insertion& b) { return a.offset < b.offset; })) {
+    if (!std::is_sorted(
+            plan.insertions.begin(), plan.insertions.end(),
+            [](const Insertion& a, const Insertion& b) { return a.offset < b.offset; })) {
       throw std::invalid_argument("tag plan for " + path + " is not sorted by offset");
     }
     size += 30 + path.size() + 16 * plan.insertions.size() + plan.added_bytes();
@@ -154,22 +108,23 @@ std::shared_ptr<const LaidOutPlans> LaidOutPlans::read(std::shared_ptr<const std
                                                        size_t begin) {
   if (buffer == nullptr || begin > buffer->size()) return nullptr;
   auto result = std::make_shared<LaidOutPlans>();
-  SectionReader r(std::string_view(*buffer).substr(begin));
+  analysis::ByteReader r(std::string_view(*buffer).substr(begin));
   const size_t files = r.count();
   result->files_.reserve(files);
   for (size_t i = 0; i < files && r.ok(); ++i) {
     LaidOutPlan plan;
-    plan.path = r.view(r.varint());
+    plan.path = r.view(r.u64());
     plan.insertions = r.count();
-    plan.text_bytes = r.varint();
+    plan.text_bytes = r.u64();
     // Checked before multiplying: a count never exceeds the bytes left, so 16 * it cannot wrap.
-    plan.data = r.skip(16 * uint64_t{plan.insertions});
-    if (r.skip(plan.text_bytes) == nullptr) return nullptr;
+    plan.data = r.view(16 * uint64_t{plan.insertions}).data();
+    r.view(plan.text_bytes);
+    if (!r.ok()) return nullptr;
     if (!result->files_.empty() && !(result->files_.back().path < plan.path)) return nullptr;
     if (!well_formed(plan)) return nullptr;
     result->files_.push_back(plan);
   }
-  if (!r.done()) return nullptr;
+  if (!r.ok() || !r.at_end()) return nullptr;
   result->buffer_ = std::move(buffer);
   result->begin_ = begin;
   return result;
@@ -183,10 +138,9 @@ PlansByPath LaidOutPlans::plans() const {
 }
 
 const LaidOutPlan* LaidOutPlans::find(std::string_view path) const {
-  auto it = std::lower_bound(files_.begin(), files_.end(), path,
-                             [](const LaidOutPlan& plan, std::string_view key) {
-                               return plan.path < key;
-                             });
+  auto it = std::lower_bound(
+      files_.begin(), files_.end(), path,
+      [](const LaidOutPlan& plan, std::string_view key) { return plan.path < key; });
   if (it == files_.end() || it->path != path || it->insertions == 0) return nullptr;
   return &*it;
 }
