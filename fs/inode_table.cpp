@@ -41,17 +41,23 @@ void InodeTable::listed(uint64_t inode) {
 void InodeTable::trim_locked(const Generation& previous, const Generation& next,
                              Invalidations& changed) {
   // listed() runs before a listing reads its generation, under this lock like the swap: a
-  // listing not marked here is read from `next` or later.
-  std::erase_if(changed.contents, [&](uint64_t inode) {
-    if (listed_.erase(inode) != 0) return false;
+  // listing not marked here is read from `next` or later. (A loop, not erase_if: the
+  // thread-safety analysis does not see this function's lock inside a lambda.)
+  size_t kept = 0;
+  for (size_t i = 0; i < changed.contents.size(); ++i) {
+    const uint64_t inode = changed.contents[i];
+    if (listed_.erase(inode) != 0) {
+      changed.contents[kept++] = inode;
+      continue;
+    }
     const std::optional<uint32_t> before = previous.entry(inode);
     const std::optional<uint32_t> after = next.entry(inode);
     if (before && after &&
         !same_attributes(previous.snapshot().entry(*before), next.snapshot().entry(*after))) {
       changed.attributes.push_back(inode);
     }
-    return true;
-  });
+  }
+  changed.contents.resize(kept);
   // The git index gets a new number with every generation (its stat data name inode numbers).
   // While its checkout bytes stay the same, a stale number only serves stat data of an older
   // generation, which makes git compare those files' bytes: never a wrong answer. A kernel
