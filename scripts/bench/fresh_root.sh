@@ -12,25 +12,15 @@ work="${FRESH_KEEP:-$(mktemp -d /tmp/anchorfs-fresh-root.XXXXXX)}"
 mkdir -p "$work"
 root="$work/root"
 
-# The mirror the host's apt uses (deb822 or one-line sources), so no mirror is named here.
-mirror() {
-  local uri
-  uri="$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
-    grep -v security | head -n 1)"
-  [ -n "$uri" ] || uri="$(awk '$1 == "deb" && $0 !~ /security/ {print $2; exit}' \
-    /etc/apt/sources.list 2>/dev/null)"
-  [ -n "$uri" ] || { echo "fresh_root: no Debian mirror in the host's apt sources" >&2; exit 1; }
-  echo "$uri"
-}
-
 if [ -e "$root" ]; then
   umount -R "$root/tmp/anchorfs-demo" 2>/dev/null || true
   rm -rf "$root"
 fi
-debootstrap --variant=minbase bookworm "$root" "$(mirror)" >"$work/debootstrap.log" 2>&1 ||
+mirror="$("$here/scripts/debian_mirror.sh")"
+debootstrap --variant=minbase bookworm "$root" "$mirror" >"$work/debootstrap.log" 2>&1 ||
   { tail -n 20 "$work/debootstrap.log" >&2; exit 1; }
-git -C "$here" bundle create "$root/tmp/anchorfs.bundle" "$commit" >/dev/null 2>&1 ||
-  git -C "$here" bundle create "$root/tmp/anchorfs.bundle" HEAD >/dev/null 2>&1
+# Every ref, so any COMMIT of the repository can be checked out from the bundle.
+git -C "$here" bundle create "$root/tmp/anchorfs.bundle" --all >/dev/null 2>&1
 
 # Inside a private mount namespace: /proc, /dev (for /dev/fuse), the host's DNS and the
 # certificate authorities the host added itself (a network that inspects TLS, as this machine's

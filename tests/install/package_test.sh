@@ -10,21 +10,11 @@ cache="$build/package-test"
 tarball="$cache/debian12-minbase.tar"
 mkdir -p "$cache/apt-archives/partial"
 
-# The mirror the host's apt uses (deb822 or one-line sources), so no mirror is named here.
-mirror() {
-  local uri
-  uri="$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
-    grep -v security | head -n 1)"
-  [ -n "$uri" ] || uri="$(awk '$1 == "deb" && $0 !~ /security/ {print $2; exit}' \
-    /etc/apt/sources.list 2>/dev/null)"
-  [ -n "$uri" ] || { echo "package_test: no Debian mirror in the host's apt sources" >&2; exit 1; }
-  echo "$uri"
-}
-
 if [ ! -f "$tarball" ]; then
   staging="$cache/debootstrap.tmp"
   rm -rf "$staging"
-  debootstrap --variant=minbase bookworm "$staging" "$(mirror)" >"$cache/debootstrap.log" 2>&1 ||
+  mirror="$("$(dirname "$0")/../../scripts/debian_mirror.sh")"
+  debootstrap --variant=minbase bookworm "$staging" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
     { tail -n 20 "$cache/debootstrap.log" >&2; exit 1; }
   tar -C "$staging" -cf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
   rm -rf "$staging"
