@@ -355,7 +355,6 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   result.stats.source_files = sources.size();
   std::vector<FileResult> results(sources.size());
   std::atomic<size_t> done{0};
-  std::atomic<uint64_t> parsed_bytes{0};
   tbb::enumerable_thread_specific<ThreadStates> states;
   // Results land by path index, so the schedule changes no output.
   std::vector<uint64_t> sizes(sources.size());
@@ -368,7 +367,6 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
         const SourceState* seen = surveyed.empty() ? nullptr : &surveyed[*i];
         results[*i] = process(tree, sources[*i], seen, options, local);
         schedule.finished(*i);
-        if (!results[*i].from_cache) parsed_bytes.fetch_add(sources[*i].size);
         // A large file's syntax tree is freed by now but would stay resident in this thread's
         // malloc arena, where the next (smaller) files cannot use all of it.
         if (!results[*i].from_cache && sources[*i].size >= kTrimAfterSourceBytes) ::malloc_trim(0);
@@ -382,7 +380,11 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   // that memory back before the long-lived resolution data is built. Facts decoded from the
   // cache churn nothing, and a trim after a refresh's few parsed files only costs page faults
   // when the resolution touches the returned pages again.
-  if (parsed_bytes.load() >= kTrimAfterSourceBytes) ::malloc_trim(0);
+  uint64_t parsed_bytes = 0;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (!results[i].from_cache) parsed_bytes += sources[i].size;
+  }
+  if (parsed_bytes >= kTrimAfterSourceBytes) ::malloc_trim(0);
 
   const auto resolve_start = Clock::now();
   arena.execute([&] {
