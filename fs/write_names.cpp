@@ -100,7 +100,13 @@ void remove_entry(fuse_req_t req, fuse_ino_t parent, const char* name, int flags
   }
   const std::string path = join_path(dir, name);
   state.open_files.removed(path);
-  reply_done(req, state, std::span<const std::string>(&path, 1));
+  auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
+  leave_to_kernel(changed, parent, name);
+  if (fuse_reply_err(req, 0) != 0) {
+    // Not told of its success, the kernel keeps the directory's attributes: drop them after all.
+    changed.attributes.push_back(parent);
+  }
+  queue_notification(state, std::move(changed));
 }
 
 void op_unlink(fuse_req_t req, fuse_ino_t parent, const char* name) {

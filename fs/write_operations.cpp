@@ -158,7 +158,10 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
   }
   auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
   std::optional<uint32_t> index = generation->snapshot().find(path);
-  if (index) keep_made_name(changed, *generation, *index);
+  if (index) {
+    keep_made_name(changed, *generation, *index);
+    leave_to_kernel(changed, parent);
+  }
   queue_notification(state, std::move(changed));
   if (!index) return reply_error(req, ENOENT);
   const fuse_entry_param e = entry_param(*generation, *index);
