@@ -84,9 +84,9 @@ def main():
                 if os.path.isfile(os.path.join(root, name)):
                     f.write(os.path.relpath(os.path.join(root, name), corpus) + "\n")
     rows = []
-    for binary in args.anchorfs:
+    for number, binary in enumerate(args.anchorfs):
         binary = os.path.abspath(binary)
-        cache = os.path.join(args.work, "cache-" + str(abs(hash(binary))))
+        cache = os.path.join(args.work, f"cache-{number}")
         shutil.rmtree(cache, ignore_errors=True)
         for label, mode in MODES:
             # Fill the cache outside valgrind, so the counted mount is a warm one.
