@@ -105,7 +105,8 @@ int main(int argc, char** argv) {
   }
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 3;
   // KEEP_DIR keeps the copy and its caches for the next run (under valgrind, the cold analysis
-  // is then made once, natively): the edited file is restored at the end.
+  // is then made once, natively): the edited file is restored at the end, and the probes are
+  // named by process so that no run finds another's graph in the cache.
   char scratch_template[] = "/tmp/anchorfs-refresh-bench-XXXXXX";
   const std::string scratch = argc > 4 ? std::string(argv[4]) : std::string(::mkdtemp(scratch_template));
   const std::string repo = scratch + "/repo";
@@ -142,9 +143,9 @@ int main(int argc, char** argv) {
               "snap", "record", "total");
   for (int i = 0; i < rounds; ++i) {
     std::ofstream(edited, std::ios::app)
-        << fmt::format("\n\ndef anchorfs_probe_{0}():\n    return anchorfs_probe_{0}_helper()\n\n\n"
-                       "def anchorfs_probe_{0}_helper():\n    return 1\n",
-                       i);
+        << fmt::format("\n\ndef anchorfs_probe_{0}_{1}():\n    return anchorfs_probe_{0}_{1}_helper()\n\n\n"
+                       "def anchorfs_probe_{0}_{1}_helper():\n    return 1\n",
+                       i, ::getpid());
     print(fmt::format("refresh {} facts memo", i).c_str(),
           refresh_once(repo, *cache, with_memo, true));
     print(fmt::format("refresh {} no memo", i).c_str(),
