@@ -200,10 +200,10 @@ class Extractor {
         const TSNode inner = field(declarator, "declarator");
         return is(inner, "parenthesized_declarator") ? TSNode{} : declarator;
       }
-      if (t == "pointer_declarator" || t == "reference_declarator" ||
-          t == "attributed_declarator" || t == "init_declarator") {
+      if (t == "pointer_declarator" || t == "attributed_declarator" || t == "init_declarator") {
         declarator = field(declarator, "declarator");
-      } else if (t == "parenthesized_declarator") {
+      } else if (t == "parenthesized_declarator" || t == "reference_declarator") {
+        // tree-sitter-cpp gives `T& f()`'s and `T&& x`'s inner declarator no field name.
         declarator = ts_node_named_child(declarator, 0);
       } else {
         return {};
@@ -217,7 +217,7 @@ class Extractor {
     for (int hops = 0; hops < 16 && !ts_node_is_null(declarator); ++hops) {
       const std::string_view t = type_of(declarator);
       if (t == "identifier" || t == "field_identifier") return declarator;
-      if (t == "parenthesized_declarator") {
+      if (t == "parenthesized_declarator" || t == "reference_declarator") {
         declarator = ts_node_named_child(declarator, 0);
       } else {
         declarator = field(declarator, "declarator");
@@ -318,8 +318,42 @@ class Extractor {
     return 0;
   }
 
+  // `int sync() BOOST_OVERRIDE {`, `void A::f() BOOST_NOEXCEPT {`: tree-sitter-cpp takes the
+  // trailing macro (a noexcept or virt-specifier spelled as a macro) for the declarator and puts
+  // the real one in an ERROR before it. That one is the function's declarator when the macro is
+  // in capitals and the ERROR holds just a function declarator, or `name()` read as an
+  // initializer with no argument (nothing else is evident about its parameters).
+  TSNode trailing_macro_declarator(TSNode node) const {
+    TSNode at = node;
+    TSNode written = field(node, "declarator");
+    for (int hops = 0; hops < 4 && is(written, "reference_declarator"); ++hops) {
+      at = written;
+      written = ts_node_named_child(written, ts_node_named_child_count(written) - 1);
+    }
+    const std::string_view t = ts_node_is_null(written) ? "" : type_of(written);
+    if ((t != "identifier" && t != "field_identifier") || !macro_like(text(written))) return {};
+    TSNode found{};
+    const uint32_t n = ts_node_named_child_count(at);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode child = ts_node_named_child(at, i);
+      if (ts_node_symbol(child) != kErrorSymbol) continue;
+      if (!ts_node_is_null(found) || ts_node_named_child_count(child) != 1) return {};
+      const TSNode inner = ts_node_named_child(child, 0);
+      if (is(inner, "function_declarator") && !ts_node_has_error(inner)) {
+        found = inner;
+      } else if (is(inner, "init_declarator") && is(field(inner, "value"), "argument_list") &&
+                 ts_node_named_child_count(field(inner, "value")) == 0) {
+        found = inner;
+      } else {
+        return {};
+      }
+    }
+    return found;
+  }
+
   void function_definition(TSNode node, uint32_t scope, int depth) {
-    const TSNode declarator = function_declarator(field(node, "declarator"));
+    TSNode declarator = function_declarator(field(node, "declarator"));
+    if (ts_node_is_null(declarator) && cpp_) declarator = trailing_macro_declarator(node);
     FunctionName fn = ts_node_is_null(declarator) ? FunctionName{} : function_name(declarator);
     if (fn.name.empty() || in_error_ || ts_node_has_error(declarator) || macro_like(fn.name)) {
       walk_children(node, scope, depth);
@@ -361,16 +395,48 @@ class Extractor {
                : fn.name.starts_with("~") ? "destructor"
                                           : "method";
     const uint32_t d = add_definition(std::move(def), node);
-    const auto [arity, open] = parameters(declarator, d, cpp_);
+    const auto [arity, open] = is(declarator, "init_declarator")
+                                   ? std::pair<uint32_t, bool>{0, false}
+                                   : parameters(declarator, d, cpp_);
     facts_.definitions[d].arity = arity;
     facts_.definitions[d].variadic = open;
     const uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) {
       const TSNode child = ts_node_named_child(node, i);
       const std::string_view t = type_of(child);
+      if (t == "field_initializer_list" && cls != 0 && facts_.definitions[d].role == "constructor")
+        base_initializers(child, cls, d);
       if (t == "compound_statement" || t == "field_initializer_list" || t == "try_statement") {
         walk(child, d, depth + 1);
       }
+    }
+  }
+
+  // `A(int x) : Base(x), A(x, 0)`: an initializer naming a base the class's head writes, or the
+  // class itself (a delegating constructor), constructs it. Any other name is a field, whose
+  // type this file may not show.
+  void base_initializers(TSNode list, uint32_t cls, uint32_t constructor) {
+    const uint32_t n = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode init = ts_node_named_child(list, i);
+      if (!is(init, "field_initializer") || ts_node_named_child_count(init) != 2) continue;
+      TSNode name = ts_node_named_child(init, 0);
+      if (is(name, "template_method")) name = field(name, "name");
+      const std::string written = without_template_arguments(text(name));
+      const std::vector<std::string>& bases = facts_.definitions[cls].bases;
+      if (written != facts_.definitions[cls].name &&
+          std::find(bases.begin(), bases.end(), written) == bases.end()) {
+        continue;
+      }
+      const TSNode args = ts_node_named_child(init, 1);
+      if (!is(args, "argument_list") && !is(args, "initializer_list")) continue;
+      code::Call c;
+      c.scope = constructor;
+      c.form = code::CallForm::Construct;
+      c.name = written;
+      c.line = code::line_of(init);
+      c.arity = argument_count(args);
+      facts_.calls.push_back(std::move(c));
     }
   }
 
