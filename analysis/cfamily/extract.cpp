@@ -3,6 +3,7 @@
 #include "analysis/cfamily/extract.h"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <utility>
 #include <vector>
@@ -351,7 +352,100 @@ class Extractor {
     return found;
   }
 
+  // `class BOOST_URL_DECL url : public url_view_base {...}`: tree-sitter-cpp reads a class
+  // whose head carries an export macro as a function definition (type `class BOOST_URL_DECL`,
+  // the body a compound statement). The head between the macro and the body is read as the
+  // compiler reads it when it is nothing but names: macros in capitals, the class's name, then
+  // optionally `:` and base specifiers. Returns the class's number, or 0 when it is not that.
+  uint32_t export_macro_class(TSNode node, uint32_t scope) {
+    const TSNode type = field(node, "type");
+    const TSNode body = field(node, "body");
+    if (!cpp_ || in_error_ || !is(body, "compound_statement")) return 0;
+    const std::string_view t = ts_node_is_null(type) ? "" : type_of(type);
+    if (t != "class_specifier" && t != "struct_specifier" && t != "union_specifier") return 0;
+    const TSNode macro = field(type, "name");
+    if (!ts_node_is_null(field(type, "body")) || !is(macro, "type_identifier") ||
+        !macro_like(text(macro))) {
+      return 0;
+    }
+    const size_t begin = ts_node_end_byte(type);
+    const std::string_view head = bytes_.substr(begin, ts_node_start_byte(body) - begin);
+    std::vector<std::string_view> words;  // identifiers, "::", ":", ",", "<...>"
+    for (size_t i = 0; i < head.size();) {
+      const char c = head[i];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        ++i;
+      } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+        const size_t start = i;
+        while (i < head.size() && (std::isalnum(static_cast<unsigned char>(head[i])) ||
+                                   head[i] == '_')) {
+          ++i;
+        }
+        words.push_back(head.substr(start, i - start));
+      } else if (head.compare(i, 2, "::") == 0) {
+        words.push_back(head.substr(i, 2));
+        i += 2;
+      } else if (c == ':' || c == ',') {
+        words.push_back(head.substr(i++, 1));
+      } else if (c == '<') {
+        const size_t start = i;
+        int open = 0;
+        for (; i < head.size(); ++i) {
+          if (head[i] == '<') ++open;
+          if (head[i] == '>' && --open == 0) break;
+          if (head[i] == '(' || head[i] == '{' || head[i] == ';' || head[i] == '/') return 0;
+        }
+        if (i == head.size()) return 0;
+        words.push_back(head.substr(start, ++i - start));
+      } else {
+        return 0;  // a comment, a parenthesis, a directive: not a plain head
+      }
+    }
+    size_t at = 0;
+    while (at + 1 < words.size() && macro_like(words[at]) && words[at + 1] != ":" &&
+           words[at + 1] != "::" && words[at + 1] != ",") {
+      ++at;
+    }
+    if (at >= words.size() || macro_like(words[at]) ||
+        (!std::isalpha(static_cast<unsigned char>(words[at][0])) && words[at][0] != '_')) {
+      return 0;
+    }
+    code::Definition def;
+    def.kind = EntityKind::Class;
+    def.parent = scope;
+    def.name = std::string(words[at]);
+    def.line = line_row(begin + static_cast<size_t>(words[at].data() - head.data())) + 1;
+    def.exported = true;
+    def.role = t == "struct_specifier" ? "struct" : t == "union_specifier" ? "union" : "class";
+    if (++at < words.size() && words[at] == "final") ++at;
+    if (at < words.size()) {
+      if (words[at] != ":") return 0;
+      std::string base;
+      for (++at; at <= words.size(); ++at) {
+        const std::string_view w = at < words.size() ? words[at] : ",";
+        if (w == ",") {
+          if (base.empty() || base.ends_with("::")) return 0;
+          def.bases.push_back(std::move(base));
+          base.clear();
+        } else if (w == "public" || w == "protected" || w == "private" || w == "virtual") {
+          if (!base.empty()) return 0;
+        } else if (w.starts_with("<")) {
+          if (base.empty()) return 0;  // template arguments never name a class
+        } else if (w == "::" || base.empty() || base.ends_with("::")) {
+          base += w;
+        } else {
+          return 0;
+        }
+      }
+    }
+    return add_definition(std::move(def), node);
+  }
+
   void function_definition(TSNode node, uint32_t scope, int depth) {
+    if (const uint32_t cls = export_macro_class(node, scope); cls != 0) {
+      walk(field(node, "body"), cls, depth + 1);
+      return;
+    }
     TSNode declarator = function_declarator(field(node, "declarator"));
     if (ts_node_is_null(declarator) && cpp_) declarator = trailing_macro_declarator(node);
     FunctionName fn = ts_node_is_null(declarator) ? FunctionName{} : function_name(declarator);
