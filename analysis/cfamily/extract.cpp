@@ -122,6 +122,13 @@ class Extractor {
       in_error_ = saved;
       return;
     }
+    if (cpp_ && is(node, "preproc_if") && text(field(node, "condition")) == std::string_view("0")) {
+      // `#if 0 ... #endif` is compiled out: Boost.Preprocessor documents each macro with a
+      // function-like `#define` there while the real one is an object-like alias.
+      const TSNode alternative = field(node, "alternative");
+      if (!ts_node_is_null(alternative)) walk(alternative, scope, depth + 1);
+      return;
+    }
     switch (kind_of(node, dialect_)) {
       case Node::FunctionDefinition:
         function_definition(node, scope, depth);
@@ -530,6 +537,7 @@ class Extractor {
       c.name = written;
       c.line = code::line_of(init);
       c.arity = argument_count(args);
+      c.argument_types = sole_argument(args);
       facts_.calls.push_back(std::move(c));
     }
   }
@@ -615,10 +623,12 @@ class Extractor {
       return;
     }
     uint32_t arity = 0;
+    std::vector<std::string> argument;
     if (is(declarator, "init_declarator")) {
       const TSNode value = field(declarator, "value");
       if (!is(value, "argument_list") && !is(value, "initializer_list")) return;
       arity = argument_count(value);
+      argument = sole_argument(value);
     } else if (!is(declarator, "identifier")) {
       return;  // pointers and references construct nothing
     }
@@ -628,6 +638,7 @@ class Extractor {
     c.name = std::move(name);
     c.line = code::line_of(declarator);
     c.arity = arity;
+    c.argument_types = std::move(argument);
     facts_.calls.push_back(std::move(c));
   }
 
@@ -796,6 +807,26 @@ class Extractor {
     return count;
   }
 
+  // The one argument of a one-argument call as resolution types it: "*this", "this" or a
+  // plain name; "" otherwise. A construction from a value of the class itself is a copy or a
+  // move, which the implicit constructors take: resolution must not pick another by arity.
+  std::vector<std::string> sole_argument(TSNode list) const {
+    if (ts_node_is_null(list) || argument_count(list) != 1) return {};
+    TSNode arg{};
+    const uint32_t n = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < n && ts_node_is_null(arg); ++i) {
+      const TSNode child = ts_node_named_child(list, i);
+      if (kind_of(child, dialect_) != Node::Comment) arg = child;
+    }
+    if (is(arg, "pointer_expression") && text(field(arg, "operator")) == std::string_view("*") &&
+        is(field(arg, "argument"), "this")) {
+      return {"*this"};
+    }
+    if (is(arg, "this")) return {"this"};
+    if (is(arg, "identifier")) return {std::string(text(arg))};
+    return {""};
+  }
+
   // A receiver as resolution follows it: "this", a name, or a name's field ("this.a", "a.b").
   std::string receiver(TSNode node) const {
     if (is(node, "this")) return "this";
@@ -838,6 +869,7 @@ class Extractor {
     if (t == "identifier") {
       c.form = code::CallForm::Plain;
       c.name = std::string(text(function));
+      if (cpp_) c.argument_types = sole_argument(field(node, "arguments"));
     } else if (t == "qualified_identifier") {
       const std::string qualified = without_template_arguments(text(function));
       const size_t sep = qualified.rfind("::");
@@ -870,6 +902,7 @@ class Extractor {
     c.line = code::line_of(node);
     const TSNode args = field(node, "arguments");
     c.arity = ts_node_is_null(args) ? 0 : argument_count(args);
+    c.argument_types = sole_argument(args);
     facts_.calls.push_back(std::move(c));
   }
 
