@@ -85,6 +85,7 @@ class SnapshotBuilder {
   std::pair<uint64_t, uint64_t> previous_tree_signature_{0, 0};  // every entry
   analysis::SurveyMemo survey_memo_;  // what the last analysis read, for the next to skip
   analysis::ResolutionMemo resolution_memo_;  // what the last resolution can lend the next
+  analysis::FactsMemo facts_memo_;            // the last analysis's facts, decoded
   std::shared_ptr<const render::LaidOutPlans> previous_plans_ =
       std::make_shared<const render::LaidOutPlans>();
   std::optional<analysis::ResolutionKey> unsaved_view_;  // of previous_plans_
