@@ -88,9 +88,10 @@ std::vector<std::string> filter_patterns(const analysis::SourceTree& tree) {
 
 SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(options)) {}
 
-Built SnapshotBuilder::build() {
+Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>& on_directory) {
   const auto start = std::chrono::steady_clock::now();
-  analysis::SourceTree tree = analysis::scan_tree(options_.repo, {.skip_device = skip_device_});
+  analysis::SourceTree tree = analysis::scan_tree(
+      options_.repo, {.skip_device = skip_device_, .on_directory = on_directory});
   fs::VirtualFiles git_files;
   if (options_.git_view) {
     fs::GitViewOptions git_view = *options_.git_view;

@@ -61,8 +61,8 @@ class SnapshotBuilder {
   // directories are as in the previous build, reuses its tag plans; otherwise analyses again
   // (unchanged file contents come from the cache) and renders. Throws std::exception on failure
   // (the repository vanished, a file changed under the scan so a plan no longer fits); the caller
-  // retries.
-  Built build();
+  // retries. `on_directory` is handed to the scan (analysis::ScanOptions::on_directory).
+  Built build(const std::function<void(const std::string&, int)>& on_directory = {});
   // Writes the rendered view of the last analysis to the cache (view_record.h), if it is not
   // there yet: called once that view is served, so neither a mount nor a refresh waits for it.
   // From the thread that calls build().
