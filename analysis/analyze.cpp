@@ -284,11 +284,13 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   add_containment(graph);
   sort_edges(graph.edges);
   // Dense relations build on the final topology (calls, inheritance, imports).
-  for (size_t l = 0; l < by_language.size() && options.dense; ++l) {
-    if (by_language[l].empty()) continue;
-    front_ends()[l]->resolve_dense({tree.root, by_language[l], states[l].get()}, graph);
+  if (options.dense) {
+    for (size_t l = 0; l < by_language.size(); ++l) {
+      if (by_language[l].empty()) continue;
+      front_ends()[l]->resolve_dense({tree.root, by_language[l], states[l].get()}, graph);
+    }
+    sort_edges(graph.edges);
   }
-  sort_edges(graph.edges);
   std::sort(graph.labels.begin(), graph.labels.end(), [](const Label& a, const Label& b) {
     if (a.entity != b.entity) return a.entity < b.entity;
     if (a.relation != b.relation) return a.relation < b.relation;
