@@ -81,6 +81,18 @@ Snapshot::Snapshot(analysis::SourceTree tree,
     if (path == virtual_files.git_index) git_index_ = *index;
     contents_.emplace(*index, std::move(bytes));
   }
+  serving_.reserve(tree_.entries.size());
+  for (uint32_t i = 0; i < tree_.entries.size(); ++i) {
+    serving_.push_back(serving_of(tree_.entries[i], layout(i), contents_.contains(i)));
+  }
+}
+
+Serving serving_of(const analysis::TreeEntry& entry, const FileLayout& layout, bool in_memory) {
+  if (S_ISDIR(entry.mode)) return Serving::Directory;
+  if (S_ISLNK(entry.mode)) return Serving::Symlink;
+  if (!S_ISREG(entry.mode)) return Serving::Special;
+  if (in_memory) return Serving::Memory;
+  return layout.empty() ? Serving::Checkout : Serving::LaidOut;
 }
 
 std::string_view Snapshot::name(uint32_t index) const {
