@@ -19,18 +19,6 @@
 
 namespace anchorfs::fs {
 
-Served served_entry(std::shared_ptr<const Generation> generation, uint32_t index) {
-  Served served;
-  const Snapshot& snapshot = generation->snapshot();
-  served.entry = &snapshot.entry(index);
-  served.layout = &snapshot.layout(index);
-  served.index = index;
-  served.content = generation->content(index).get();
-  served.serving = snapshot.serving(index);
-  served.generation = std::move(generation);
-  return served;
-}
-
 std::optional<Served> resolve(const ServerState& state, uint64_t ino) {
   std::shared_ptr<const Generation> generation = state.current();
   if (std::optional<uint32_t> index = generation->entry(ino)) {

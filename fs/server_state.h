@@ -124,7 +124,17 @@ struct Served {
 // Inode `ino` as the current generation, or a retired version, serves it.
 std::optional<Served> resolve(const ServerState& state, uint64_t ino);
 // Entry `index` of `generation`.
-Served served_entry(std::shared_ptr<const Generation> generation, uint32_t index);
+inline Served served_entry(std::shared_ptr<const Generation> generation, uint32_t index) {
+  Served served;
+  const Snapshot& snapshot = generation->snapshot();
+  served.entry = &snapshot.entry(index);
+  served.layout = &snapshot.layout(index);
+  served.index = index;
+  served.content = generation->content(index).get();
+  served.serving = snapshot.serving(index);
+  served.generation = std::move(generation);
+  return served;
+}
 
 // The entry reply for entry `index` of `generation` (cached for a year).
 fuse_entry_param entry_param(const Generation& generation, uint32_t index);

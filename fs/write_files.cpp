@@ -189,23 +189,32 @@ void op_fsync(fuse_req_t req, fuse_ino_t, int datasync, fuse_file_info* fi) {
   store_and_reply(req, state_of(req), fi, true, datasync != 0);
 }
 
-void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
-  ServerState& state = state_of(req);
-  if (fi->fh == 0) return reply_error(req, 0);  // a reader's open: nothing to store
-  std::shared_ptr<OpenFile> file = state.open_files.find(fi->fh);
-  const std::optional<std::string> target = state.open_files.target(fi->fh);
+namespace {
+
+// The last close of a writer's handle: stores what is left to store.
+void release_writer(fuse_req_t req, ServerState& state, uint64_t handle) {
+  std::shared_ptr<OpenFile> file = state.open_files.find(handle);
+  const std::optional<std::string> target = state.open_files.target(handle);
   bool changed = false;
   if (file) {
     const sync::MutexLock lock(file->mutex);
     changed = file->dirty;
-    store(state, fi->fh, *file);  // nobody is left to tell of a failure (close already returned)
+    store(state, handle, *file);  // nobody is left to tell of a failure (close already returned)
   }
-  state.open_files.remove(fi->fh);
+  state.open_files.remove(handle);
   if (changed) {
     auto [generation, invalidations] = rescan_target(state, target);
     queue_notification(state, std::move(invalidations));
   }
   fuse_reply_err(req, 0);
+}
+
+}  // namespace
+
+void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
+  ServerState& state = state_of(req);
+  if (fi->fh != 0) return release_writer(req, state, fi->fh);
+  fuse_reply_err(req, 0);  // a reader's open: nothing to store
 }
 
 // Preallocation is not carried over: callers fall back (posix_fallocate writes zeros).

@@ -84,9 +84,9 @@ def main():
                 if os.path.isfile(os.path.join(root, name)):
                     f.write(os.path.relpath(os.path.join(root, name), corpus) + "\n")
     rows = []
-    for binary in args.anchorfs:
+    for number, binary in enumerate(args.anchorfs):
         binary = os.path.abspath(binary)
-        cache = os.path.join(args.work, "cache-" + str(abs(hash(binary))))
+        cache = os.path.join(args.work, f"cache-{number}")
         shutil.rmtree(cache, ignore_errors=True)
         for label, mode in MODES:
             # Fill the cache outside valgrind, so the counted mount is a warm one.
@@ -100,11 +100,11 @@ def main():
                 busy = instructions(binary, corpus, mnt, cache, mode, files_list, args.work, True)
                 counts.append(busy - idle)
             rows.append((binary, label, counts))
-            print(f"{binary} {label}: {[round(c / 1e6, 1) for c in counts]} M", file=sys.stderr)
+            print(f"{binary} {label}: {[round(c / 1e6, 2) for c in counts]} M", file=sys.stderr)
     print("| binary | mode | read workload, M instructions (each repetition) |")
     print("| --- | --- | --- |")
     for binary, label, counts in rows:
-        print(f"| `{binary}` | {label} | {', '.join(f'{c / 1e6:.1f}' for c in counts)} |")
+        print(f"| `{binary}` | {label} | {', '.join(f'{c / 1e6:.2f}' for c in counts)} |")
 
 
 if __name__ == "__main__":

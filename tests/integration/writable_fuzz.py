@@ -206,8 +206,9 @@ class Fuzzer:
     # ---- operations: each applies the same edit to both sides ----
     def pick_file(self, py_only=False):
         plain = self.sides[1].checkout
+        # .gitmodules is git's: a sed of it makes every git command in the checkout fail.
         names = [f for f in self.files(plain) if (not py_only or f.endswith('.py'))
-                 and f.startswith(self.scope)]
+                 and f.startswith(self.scope) and f != '.gitmodules']
         names = [f for f in names if os.path.isfile(os.path.join(plain, f))
                  and not os.path.islink(os.path.join(plain, f))]
         return self.random.choice(names) if names else None
