@@ -37,7 +37,7 @@ double seconds_since(Clock::time_point start) {
 }
 
 struct FileResult {
-  std::unique_ptr<LanguageFacts> facts;
+  std::shared_ptr<const LanguageFacts> facts;
   std::string problem;
   bool from_cache = false;
   bool keep_unchanged = false;
@@ -64,15 +64,28 @@ std::string facts_version_for(const LanguageFrontEnd& language, std::string_view
   return version;
 }
 
-std::unique_ptr<LanguageFacts> cached_facts(FactCache& cache, const ContentDigest& digest,
-                                            const LanguageFrontEnd& language,
-                                            std::string_view path,
-                                            const AnalysisOptions& options) {
-  const std::string version = facts_version_for(language, path);
+FactsMemo::Key memo_key(const ContentDigest& digest, size_t front_end, std::string_view path) {
+  return {digest, front_end, facts_version_for(*front_ends()[front_end], path)};
+}
+
+// Facts the view needs: with dense relations when the analysis resolves them.
+bool usable(const LanguageFacts& facts, const AnalysisOptions& options) {
+  return !options.dense || facts.dense_extracted;
+}
+
+std::shared_ptr<const LanguageFacts> cached_facts(FactCache& cache, const ContentDigest& digest,
+                                                  const SourceFile& file,
+                                                  const AnalysisOptions& options) {
+  if (options.facts_memo != nullptr) {
+    auto kept = options.facts_memo->find(memo_key(digest, file.front_end, file.path));
+    if (kept && usable(*kept, options)) return kept;
+  }
+  const LanguageFrontEnd& language = *front_ends()[file.front_end];
+  const std::string version = facts_version_for(language, file.path);
   const auto stored = cache.load({digest, language.name(), version});
   if (!stored) return nullptr;
   auto facts = language.deserialize_facts(*stored);
-  if (!facts || (options.dense && !facts->dense_extracted)) return nullptr;
+  if (!facts || !usable(*facts, options)) return nullptr;
   return facts;
 }
 
@@ -88,7 +101,7 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
   }
   if (surveyed != nullptr) {
     r.keep_unchanged = surveyed->keep_unchanged;
-    if ((r.facts = cached_facts(*options.cache, surveyed->digest, language, file.path, options))) {
+    if ((r.facts = cached_facts(*options.cache, surveyed->digest, file, options))) {
       r.from_cache = true;
       r.digest = surveyed->digest;
       return r;
@@ -271,11 +284,13 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   add_containment(graph);
   sort_edges(graph.edges);
   // Dense relations build on the final topology (calls, inheritance, imports).
-  for (size_t l = 0; l < by_language.size() && options.dense; ++l) {
-    if (by_language[l].empty()) continue;
-    front_ends()[l]->resolve_dense({tree.root, by_language[l], states[l].get()}, graph);
+  if (options.dense) {
+    for (size_t l = 0; l < by_language.size(); ++l) {
+      if (by_language[l].empty()) continue;
+      front_ends()[l]->resolve_dense({tree.root, by_language[l], states[l].get()}, graph);
+    }
+    sort_edges(graph.edges);
   }
-  sort_edges(graph.edges);
   std::sort(graph.labels.begin(), graph.labels.end(), [](const Label& a, const Label& b) {
     if (a.entity != b.entity) return a.entity < b.entity;
     if (a.relation != b.relation) return a.relation < b.relation;
@@ -391,6 +406,15 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
     resolve(tree, sources, results, options, static_cast<size_t>(arena.max_concurrency()), result);
   });
   result.stats.resolve_seconds = seconds_since(resolve_start);
+  if (options.facts_memo != nullptr) {
+    FactsMemo::Facts kept;
+    for (size_t i = 0; i < sources.size(); ++i) {
+      if (!results[i].facts || !results[i].digest) continue;
+      kept.insert_or_assign(memo_key(*results[i].digest, sources[i].front_end, sources[i].path),
+                            std::move(results[i].facts));
+    }
+    options.facts_memo->replace(std::move(kept));
+  }
   // A file rewritten between the survey and its parse makes this graph one of neither content:
   // keying it by the survey would hand it out for the old bytes later.
   const bool stable = std::none_of(results.begin(), results.end(),

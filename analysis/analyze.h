@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/fact_cache.h"
@@ -34,6 +35,33 @@ class ResolutionMemo {
   std::vector<std::unique_ptr<ResolutionMemory>> by_front_end_;
 };
 
+// The facts of the last analysis's files by content, for a caller that analyses one tree again
+// and again (the refresher): an unchanged file's facts are taken from here instead of being
+// decoded from the cache again (about a tenth of a Python refresh's CPU). Holds one analysis's
+// facts, decoded. Read concurrently during an analysis, replaced after it; one analysis at a time.
+class FactsMemo {
+ public:
+  struct Key {
+    ContentDigest digest;
+    size_t front_end = 0;
+    std::string version;  // facts version with the grammar variant, as the cache keys them
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& key) const { return key.digest.low ^ key.front_end; }
+  };
+  using Facts = std::unordered_map<Key, std::shared_ptr<const LanguageFacts>, KeyHash>;
+
+  std::shared_ptr<const LanguageFacts> find(const Key& key) const {
+    const auto it = facts_.find(key);
+    return it == facts_.end() ? nullptr : it->second;
+  }
+  void replace(Facts facts) { facts_ = std::move(facts); }
+
+ private:
+  Facts facts_;
+};
+
 struct AnalysisOptions {
   unsigned threads = 0;              // 0: all cores
   FactCache* cache = nullptr;        // optional
@@ -55,6 +83,8 @@ struct AnalysisOptions {
   // With a cache (which gives every file a digest): front ends resolve again from what they
   // kept of the previous resolution, redoing only what changed files can reach.
   ResolutionMemo* resolution_memo = nullptr;
+  // With a cache: unchanged files' facts come from here, and this analysis's facts replace them.
+  FactsMemo* facts_memo = nullptr;
 };
 
 // A source file that was not analysed, and why (too large, binary, unreadable, syntax errors).

@@ -115,6 +115,7 @@ SourceTree scan_tree(const std::string& root, const ScanOptions& options) {
           {dir_path, std::string("cannot list directory: ") + std::strerror(errno)});
       continue;
     }
+    if (options.on_directory) options.on_directory(dir_path, dir_fd);
     const int list_fd = ::dup(dir_fd);
     if (list_fd < 0 || !list_names(list_fd, names, error)) {
       if (list_fd < 0) error = std::strerror(errno);

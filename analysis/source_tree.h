@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,10 @@ struct ScanOptions {
   // Directories on this device (st_dev; 0: none) are listed but not entered: the mount serving
   // the tree, should it be reachable from inside it (a bind mount with shared propagation).
   uint64_t skip_device = 0;
+  // Called with each directory's path and an open descriptor of it after opening it and before
+  // listing it: a watcher placed here sees every change the listing (and the stat of each entry)
+  // may have missed.
+  std::function<void(const std::string& path, int dir_fd)> on_directory = nullptr;
 };
 
 // Lists every entry below `root` (which must be a directory). Never follows symlinks, never

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -40,6 +41,7 @@
 #include "refresh/publish.h"
 #include "refresh/refresher.h"
 #include "refresh/snapshot_builder.h"
+#include "refresh/tree_watcher.h"
 #include "render/tag_plan.h"
 
 namespace anchorfs::cli {
@@ -159,9 +161,31 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
                                               .filter_patterns = {},
                                               .assume_unchanged = !args.writable};
   refresh::SnapshotBuilder builder(build_options);
+  // The first scan puts each directory's watch in place before listing it, so the refresher
+  // starts with the event of every change that scan missed: no second walk for the watches and
+  // no start-up rescan (each a pass over the whole tree). Without inotify the refresher finds
+  // out for itself and polls.
+  std::vector<std::string> extra_dirs;
+  std::unique_ptr<refresh::TreeWatcher> watcher;
+  if (!args.no_watch) {
+    extra_dirs = git_dirs_outside(paths.repo);
+    try {
+      watcher = std::make_unique<refresh::TreeWatcher>(
+          paths.repo, refresh::WatcherOptions{.extra_dirs = extra_dirs},
+          refresh::TreeWatcher::Unwalked{});
+    } catch (const std::system_error&) {
+      watcher.reset();
+    }
+  }
+  std::function<void(const std::string&, int)> watch_directory;
+  if (watcher) {
+    watch_directory = [&watcher](const std::string& path, int dir_fd) {
+      watcher->watch_directory(path, dir_fd);
+    };
+  }
   refresh::Built built;
   try {
-    built = builder.build();
+    built = builder.build(watch_directory);
   } catch (const std::exception& error) {
     throw CliError(paths.repo, error.what());
   }
@@ -234,10 +258,11 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
       refresh::RefreshOptions refresh_options;
       refresh_options.log = [&log](const std::string& message) { log.write(message); };
       refresh_options.skip_device = device;
-      refresh_options.extra_dirs = git_dirs_outside(paths.repo);
+      refresh_options.extra_dirs = extra_dirs;
       refresher = std::make_unique<refresh::Refresher>(
           paths.repo, refresh::rebuild_and_publish(builder, server), refresh_options);
-      refresher->start();
+      if (watcher) watcher->skip_device(device);
+      refresher->start(std::move(watcher));
       rescan_target = refresher.get();
       rescan_target.notify_all();
     });

@@ -84,6 +84,8 @@ class ServerState {
   // held while talking to the kernel. It orders a sequence of steps, so no data is GUARDED_BY it.
   sync::Mutex swap_mutex;
   std::atomic<uint64_t> mutations{0};  // rescans after changes made through the mount
+  // steady_clock time of the last of them, in its ticks since its epoch.
+  std::atomic<int64_t> last_mutation{0};
   // The mount's own device (0: unknown): a writable mount's rescans list directories on it but
   // never enter them, or a REPO that reaches the mount would scan through its own handlers.
   std::atomic<uint64_t> own_device{0};
@@ -103,6 +105,13 @@ class ServerState {
   std::atomic<std::shared_ptr<const SourceRoot>> root_;
 };
 
+// The server state of a request, counted as one request.
+inline ServerState& state_of(fuse_req_t req) {
+  auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
+  state->requests.fetch_add(1, std::memory_order_relaxed);
+  return *state;
+}
+
 // An inode as one request serves it: from the current generation, or, for a file version that
 // generation no longer has, from the old version the kernel still holds.
 struct Served {
@@ -112,29 +121,30 @@ struct Served {
   const FileLayout* layout = nullptr;
   uint32_t index = 0;  // of `entry` in the generation's snapshot, when not retired
   const std::string* content = nullptr;  // a file served from memory (a .git overlay)
+  Serving serving = Serving::Special;    // how: what the handlers dispatch on
 };
+// Inode `ino` as the current generation, or a retired version, serves it.
 std::optional<Served> resolve(const ServerState& state, uint64_t ino);
+// Entry `index` of `generation`.
+inline Served served_entry(std::shared_ptr<const Generation> generation, uint32_t index) {
+  Served served;
+  const Snapshot& snapshot = generation->snapshot();
+  served.entry = &snapshot.entry(index);
+  served.layout = &snapshot.layout(index);
+  served.index = index;
+  served.content = generation->content(index).get();
+  served.serving = snapshot.serving(index);
+  served.generation = std::move(generation);
+  return served;
+}
 
 // The entry reply for entry `index` of `generation` (cached for a year).
 fuse_entry_param entry_param(const Generation& generation, uint32_t index);
 
-// Writable mounts (write_operations.cpp). The attributes of `ino` as a writer changes them
-// (live for untagged files, the stage's size while a tagged file is being written); returns the
-// attribute timeout to give.
-double writable_attributes(const ServerState& state, uint64_t ino, const Served& served,
-                           struct stat& st);
-// An open with write access or O_TRUNC: replies with a handle.
-void open_for_writing(fuse_req_t req, ServerState& state, uint64_t ino, fuse_file_info* fi);
-// Reads through a write handle (the stage, or the checkout file).
-void read_open_file(fuse_req_t req, ServerState& state, uint64_t handle, size_t size, off_t off);
 // Opens the source at `path` for a reader (open_source). Out of descriptors, it gives back kept
 // ones (our own are the likely cause) and tries once more. -1 with errno as a reader may see it
 // (open_error_for_reader): EMFILE, EACCES, ENOENT ... as themselves, never a blanket EIO.
 int open_for_reader(ServerState& state, const std::string& path);
-
-// Reads an untagged file of a writable mount as it is in the checkout now.
-void read_in_place(fuse_req_t req, ServerState& state, const analysis::TreeEntry& entry,
-                   size_t size, off_t off);
 
 // Tells the kernel to drop what `changed` lists (no-op once unmounted). Not from a handler whose
 // request holds a lock these invalidations need (directory operations): queue() those.
@@ -153,9 +163,8 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
 std::pair<std::shared_ptr<const Generation>, Invalidations> rescan_all(
     ServerState& state, std::span<const PathMove> moves = {});
 
-// The low-level operation table (operations.cpp): read-only, or with the writable handlers of
-// write_operations.cpp.
+// The low-level operation table (fs/operations.cpp): read-only, or with a writable mount's
+// handlers set over it.
 const fuse_lowlevel_ops& operations(bool writable);
-void add_write_operations(fuse_lowlevel_ops& ops);
 
 }  // namespace anchorfs::fs

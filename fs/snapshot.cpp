@@ -61,9 +61,20 @@ Snapshot::Snapshot(analysis::SourceTree tree,
   if (layouts_.empty()) layouts_.push_back(std::make_shared<const FileLayout>());
   layout_of_entry_.resize(tree_.entries.size(), 0);
   name_offset_.reserve(tree_.entries.size());
+  // From the parent's path where it has one, not a search for the last slash: a writable mount
+  // builds a snapshot per change.
   for (const analysis::TreeEntry& entry : tree_.entries) {
-    const size_t slash = entry.path.rfind('/');
-    name_offset_.push_back(slash == std::string::npos ? 0 : static_cast<uint32_t>(slash + 1));
+    const size_t parent_length = entry.parent < tree_.entries.size()
+                                     ? tree_.entries[entry.parent].path.size()
+                                     : std::string::npos;
+    if (parent_length == 0) {
+      name_offset_.push_back(0);
+    } else if (parent_length < entry.path.size() && entry.path[parent_length] == '/') {
+      name_offset_.push_back(static_cast<uint32_t>(parent_length + 1));
+    } else {
+      const size_t slash = entry.path.rfind('/');
+      name_offset_.push_back(slash == std::string::npos ? 0 : static_cast<uint32_t>(slash + 1));
+    }
   }
   for (size_t i = 1; i < layouts_.size(); ++i) {
     if (!layouts_[i]->empty()) {
@@ -81,6 +92,18 @@ Snapshot::Snapshot(analysis::SourceTree tree,
     if (path == virtual_files.git_index) git_index_ = *index;
     contents_.emplace(*index, std::move(bytes));
   }
+  serving_.reserve(tree_.entries.size());
+  for (uint32_t i = 0; i < tree_.entries.size(); ++i) {
+    serving_.push_back(serving_of(tree_.entries[i], layout(i), contents_.contains(i)));
+  }
+}
+
+Serving serving_of(const analysis::TreeEntry& entry, const FileLayout& layout, bool in_memory) {
+  if (S_ISDIR(entry.mode)) return Serving::Directory;
+  if (S_ISLNK(entry.mode)) return Serving::Symlink;
+  if (!S_ISREG(entry.mode)) return Serving::Special;
+  if (in_memory) return Serving::Memory;
+  return layout.empty() ? Serving::Checkout : Serving::LaidOut;
 }
 
 std::string_view Snapshot::name(uint32_t index) const {

@@ -36,6 +36,18 @@ struct VirtualFiles {
   bool awaiting_analysis = false;
 };
 
+// How requests serve an entry, decided once when the snapshot is built: open, read and getattr
+// dispatch on it instead of working it out again from the mode, the layout and the overlays.
+enum class Serving : uint8_t {
+  Directory,
+  Symlink,
+  Special,   // FIFO, socket, device node: the kernel opens it itself; a read reaching us is EIO
+  Checkout,  // a regular file served as the checkout holds it (untagged)
+  LaidOut,   // a regular file served tagged: its bytes spliced with tag text (FileLayout)
+  Memory,    // a regular file served from memory: a .git overlay (VirtualFiles)
+};
+Serving serving_of(const analysis::TreeEntry& entry, const FileLayout& layout, bool in_memory);
+
 // Entry indices are those of the SourceTree: 0 is the root, every parent precedes its children,
 // and a directory's children are contiguous and sorted bytewise by name.
 // Thread-safety: immutable after construction; every member is safe to call concurrently.
@@ -73,6 +85,8 @@ class Snapshot {
   const std::shared_ptr<const FileLayout>& layout_ptr(uint32_t index) const {
     return layouts_[layout_of_entry_[index]];
   }
+  // How requests serve entry `index` (see Serving).
+  Serving serving(uint32_t index) const { return serving_[index]; }
   // The bytes of a file served from memory (a .git overlay), or null for a source-tree file.
   const std::shared_ptr<const std::string>& content(uint32_t index) const;
   // The virtual file holding the checkout's git index (translated per generation), if any.
@@ -104,6 +118,7 @@ class Snapshot {
   std::vector<uint32_t> layout_of_entry_;                   // index into layouts_, 0 when untagged
   std::vector<std::shared_ptr<const FileTrace>> traces_;    // by entry; empty when untraced
   std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents_;  // by entry
+  std::vector<Serving> serving_;                                                 // by entry
   std::optional<uint32_t> git_index_;
   std::shared_ptr<const GitViewOptions> git_view_;
   bool awaiting_analysis_ = false;

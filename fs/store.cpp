@@ -184,7 +184,7 @@ render::FileVersion version_of(const struct stat& st) {
 }
 
 void remember_served(ServerState& state, const Served& served) {
-  if (served.content != nullptr || !S_ISREG(served.entry->mode) || served.layout->empty()) return;
+  if (served.serving != Serving::LaidOut) return;
   std::shared_ptr<const FileLayout> layout =
       served.retired ? served.retired->layout
                      : served.generation->snapshot().layout_ptr(served.index);

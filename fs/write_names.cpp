@@ -1,4 +1,5 @@
-// Writable mounts: the handlers that make, link, remove and rename names in the checkout.
+// Writable mounts: the handlers that make, link, remove and rename names in the checkout (a file
+// created is opened for its writer at once, fs/write_files.cpp).
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
 #include <stdio.h>
@@ -6,21 +7,80 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <optional>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/unique_fd.h"
 #include "fs/checkout_io.h"
 #include "fs/git_view.h"
+#include "fs/handlers.h"
 #include "fs/source_file.h"
 #include "fs/store.h"
 #include "fs/write_support.h"
 
 namespace anchorfs::fs {
-namespace {
+
+void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
+               fuse_file_info* fi) {
+  ServerState& state = state_of(req);
+  std::string dir;
+  if (const int error = directory_path(state, parent, dir); error != 0) {
+    return reply_error(req, error);
+  }
+  const std::string path = join_path(dir, name);
+  UniqueFd dir_fd(open_dir_beneath(state.root()->fd, dir));
+  if (dir_fd.get() < 0) return reply_error(req, errno);
+  const int created =
+      ::openat(dir_fd.get(), name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
+  const bool existed = created < 0 && errno == EEXIST && (fi->flags & O_EXCL) == 0;
+  if (created < 0 && !existed) return reply_error(req, errno);
+  if (created >= 0) {
+    // The kernel applied the caller's umask to `mode` already; the daemon's must not apply again.
+    ::fchmod(created, mode & 07777);
+    give_to_caller(req, dir_fd.get(), name);
+    ::close(created);
+  }
+  auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
+  std::optional<uint32_t> index = generation->snapshot().find(path);
+  if (index) {
+    keep_made_name(changed, *generation, *index);
+    leave_to_kernel(changed, parent);
+  }
+  queue_notification(state, std::move(changed));
+  if (!index) return reply_error(req, ENOENT);
+  const fuse_entry_param e = entry_param(*generation, *index);
+  const Served served = served_entry(generation, *index);
+  if (served.serving != Serving::Checkout && served.serving != Serving::LaidOut) {
+    return reply_error(req, EEXIST);
+  }
+  // A new file is staged too: what a writer copies into it (a tagged view) must not reach the
+  // checkout with its tags.
+  const int flags = created >= 0 ? (fi->flags | O_TRUNC) : fi->flags;
+  if (const int error = open_handle(created >= 0 ? nullptr : req, state, served, e.ino, flags, fi);
+      error != 0) {
+    return reply_error(req, error);
+  }
+  if (created >= 0) {
+    // Created empty: nothing to store unless written.
+    if (auto file = state.open_files.find(fi->fh)) {
+      const sync::MutexLock lock(file->mutex);
+      file->dirty = false;
+      file->created = true;
+    }
+  }
+  state.inodes.remember(*generation, std::span<const uint32_t>(&*index, 1));
+  if (fuse_reply_create(req, &e, fi) != 0) {
+    state.inodes.forget(e.ino, 1);
+    made_name_not_replied(state, *generation, *index);
+    state.open_files.remove(fi->fh);
+  }
+}
 
 void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode) {
-  ServerState& state = writable_state(req);
+  ServerState& state = state_of(req);
   std::string dir;
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
@@ -43,7 +103,7 @@ void op_mkdir(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode) 
 }
 
 void op_mknod(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode, dev_t rdev) {
-  ServerState& state = writable_state(req);
+  ServerState& state = state_of(req);
   std::string dir;
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
@@ -57,7 +117,7 @@ void op_mknod(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode, 
 }
 
 void op_symlink(fuse_req_t req, const char* target, fuse_ino_t parent, const char* name) {
-  ServerState& state = writable_state(req);
+  ServerState& state = state_of(req);
   std::string dir;
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
@@ -71,7 +131,7 @@ void op_symlink(fuse_req_t req, const char* target, fuse_ino_t parent, const cha
 }
 
 void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t new_parent, const char* new_name) {
-  ServerState& state = writable_state(req);
+  ServerState& state = state_of(req);
   std::optional<Served> served = resolve(state, ino);
   if (!served) return reply_error(req, ESTALE);
   std::string new_dir;
@@ -88,8 +148,10 @@ void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t new_parent, const char* 
   reply_entry_at(req, state, join_path(new_dir, new_name));
 }
 
+namespace {
+
 void remove_entry(fuse_req_t req, fuse_ino_t parent, const char* name, int flags) {
-  ServerState& state = writable_state(req);
+  ServerState& state = state_of(req);
   std::string dir;
   if (const int error = directory_path(state, parent, dir); error != 0) {
     return reply_error(req, error);
@@ -100,8 +162,16 @@ void remove_entry(fuse_req_t req, fuse_ino_t parent, const char* name, int flags
   }
   const std::string path = join_path(dir, name);
   state.open_files.removed(path);
-  reply_done(req, state, std::span<const std::string>(&path, 1));
+  auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
+  leave_to_kernel(changed, parent, name);
+  if (fuse_reply_err(req, 0) != 0) {
+    // Not told of its success, the kernel keeps the directory's attributes: drop them after all.
+    changed.attributes.push_back(parent);
+  }
+  queue_notification(state, std::move(changed));
 }
+
+}  // namespace
 
 void op_unlink(fuse_req_t req, fuse_ino_t parent, const char* name) {
   remove_entry(req, parent, name, 0);
@@ -110,6 +180,8 @@ void op_unlink(fuse_req_t req, fuse_ino_t parent, const char* name) {
 void op_rmdir(fuse_req_t req, fuse_ino_t parent, const char* name) {
   remove_entry(req, parent, name, AT_REMOVEDIR);
 }
+
+namespace {
 
 // A file renamed over one of the view's .git overlays (git's `index.lock` or `config.lock`)
 // first gets the bytes the checkout must hold (fs/git_view.h): stat data of the checkout's own
@@ -134,9 +206,11 @@ int prepare_overlay_replacement(const ServerState& state, const std::string& fro
   return replace_file(state.root()->fd, from, *stored);
 }
 
+}  // namespace
+
 void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t new_parent,
                const char* new_name, unsigned flags) {
-  ServerState& state = writable_state(req);
+  ServerState& state = state_of(req);
   std::string dir;
   std::string new_dir;
   if (const int error = directory_path(state, parent, dir); error != 0) {
@@ -175,18 +249,6 @@ void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t n
     state.open_files.renamed(from, to);
   }
   reply_done(req, state, {}, moves);
-}
-
-}  // namespace
-
-void add_name_operations(fuse_lowlevel_ops& ops) {
-  ops.mkdir = op_mkdir;
-  ops.mknod = op_mknod;
-  ops.symlink = op_symlink;
-  ops.link = op_link;
-  ops.unlink = op_unlink;
-  ops.rmdir = op_rmdir;
-  ops.rename = op_rename;
 }
 
 }  // namespace anchorfs::fs

@@ -15,14 +15,13 @@
 
 namespace anchorfs::fs {
 
-ServerState& writable_state(fuse_req_t req) {
-  auto* state = static_cast<ServerState*>(fuse_req_userdata(req));
-  state->requests.fetch_add(1, std::memory_order_relaxed);
-  return *state;
-}
-
 void reply_error(fuse_req_t req, int error) {
   fuse_reply_err(req, error);
+}
+
+uint64_t file_size(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
 int directory_path(const ServerState& state, fuse_ino_t ino, std::string& path) {
@@ -73,6 +72,7 @@ void made_name_not_replied(ServerState& state, const Generation& generation, uin
   if (index == 0) return;
   Invalidations changed;
   changed.names.push_back(name_of_entry(generation, index));
+  changed.attributes.push_back(changed.names.back().first);  // left to a reply it never got
   queue_notification(state, std::move(changed));
 }
 

@@ -4,6 +4,8 @@
 #include <fuse_lowlevel.h>
 #include <sys/stat.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -12,8 +14,6 @@
 
 namespace anchorfs::fs {
 
-// The server state of `req`, counted as one request.
-ServerState& writable_state(fuse_req_t req);
 void reply_error(fuse_req_t req, int error);
 // The repository path of directory `ino` in the current generation, or an errno.
 int directory_path(const ServerState& state, fuse_ino_t ino, std::string& path);
@@ -27,7 +27,7 @@ void adopt_change(ServerState& state, const std::string& path, const struct stat
 // kernel makes that dentry from the reply, and dropping it after would only cost a lookup.
 void keep_made_name(Invalidations& changed, const Generation& generation, uint32_t index);
 // The reply that made that dentry never reached the kernel (interrupted): a negative lookup it
-// holds for the name must go after all.
+// holds for the name must go after all, and the directory's attributes (see leave_to_kernel).
 void made_name_not_replied(ServerState& state, const Generation& generation, uint32_t index);
 // Rescans `path` after a change that made it and replies with the entry now there.
 void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path);
@@ -35,9 +35,25 @@ void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path)
 void reply_done(fuse_req_t req, ServerState& state, std::span<const std::string> touched,
                 std::span<const PathMove> moves = {});
 
-// The handlers of names (mkdir, mknod, symlink, link, unlink, rmdir, rename) and of extended
-// attributes; add_write_operations (server_state.h's users) sets them with the file handlers.
-void add_name_operations(fuse_lowlevel_ops& ops);
-void add_attribute_operations(fuse_lowlevel_ops& ops);
+// The size of the file open as `fd` (0 when fstat fails).
+uint64_t file_size(int fd);
+
+// fs/write_files.cpp: opens `served` (inode `ino`) for writing with open(2) `flags` and fills in
+// `fi`. A tagged file, and any file opened with O_TRUNC, is written through a private stage
+// (fs/store.h); a file served from the checkout in place. The caller of `req` must be allowed what
+// `flags` ask on the file the open reaches (a file renamed over the looked-up one since is checked
+// by its own mode and owner); null `req`: a file just created for the caller. Returns 0 or an
+// errno.
+int open_handle(fuse_req_t req, ServerState& state, const Served& served, uint64_t ino, int flags,
+                fuse_file_info* fi);
+// An open with write access or O_TRUNC: replies with a handle.
+void open_for_writing(fuse_req_t req, ServerState& state, uint64_t ino, fuse_file_info* fi);
+// Reads through a write handle (the stage, or the checkout file).
+void read_open_file(fuse_req_t req, ServerState& state, uint64_t handle, size_t size, off_t off);
+
+// fs/write_reads.cpp: the attributes of `ino` as a writer changes them (live for files written in
+// place, the stage's size while a file is being written); returns the attribute timeout to give.
+double writable_attributes(const ServerState& state, uint64_t ino, const Served& served,
+                           struct stat& st);
 
 }  // namespace anchorfs::fs

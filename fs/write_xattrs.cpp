@@ -13,6 +13,7 @@
 #include "analysis/unique_fd.h"
 #include "fs/checkout_io.h"
 #include "fs/source_file.h"
+#include "fs/handlers.h"
 #include "fs/write_support.h"
 
 namespace anchorfs::fs {
@@ -29,7 +30,7 @@ bool user_attribute(const char* name) {
 int attribute_target(const ServerState& state, fuse_ino_t ino, std::string* path = nullptr) {
   std::optional<Served> served = resolve(state, ino);
   if (!served) return -ESTALE;
-  if (served->content != nullptr || S_ISLNK(served->entry->mode)) return -EOPNOTSUPP;
+  if (served->serving == Serving::Memory || served->serving == Serving::Symlink) return -EOPNOTSUPP;
   const int fd = open_beneath(state.root()->fd, served->entry->path, O_PATH | O_NOFOLLOW);
   if (fd < 0) return -errno;
   if (path != nullptr) *path = served->entry->path;
@@ -54,7 +55,7 @@ void attribute_changed(fuse_req_t req, ServerState& state, const std::string& pa
 // /proc/self/fd path and returns false with errno set), then reports the change like a store.
 template <typename Change>
 void change_attribute(fuse_req_t req, fuse_ino_t ino, const char* name, Change change) {
-  ServerState& state = writable_state(req);
+  ServerState& state = state_of(req);
   if (!user_attribute(name)) return reply_error(req, EOPNOTSUPP);
   std::string path;
   UniqueFd fd(attribute_target(state, ino, &path));
@@ -66,6 +67,8 @@ void change_attribute(fuse_req_t req, fuse_ino_t ino, const char* name, Change c
   attribute_changed(req, state, path, before, fd.get());
 }
 
+}  // namespace
+
 void op_setxattr(fuse_req_t req, fuse_ino_t ino, const char* name, const char* value,
                  size_t size, int flags) {
   change_attribute(req, ino, name, [&](const char* proc) {
@@ -76,6 +79,8 @@ void op_setxattr(fuse_req_t req, fuse_ino_t ino, const char* name, const char* v
 void op_removexattr(fuse_req_t req, fuse_ino_t ino, const char* name) {
   change_attribute(req, ino, name, [&](const char* proc) { return ::removexattr(proc, name) == 0; });
 }
+
+namespace {
 
 // getxattr(MOUNTPOINT, kSettledAttribute): replies once the live refresh has settled.
 void reply_settled(fuse_req_t req, const ServerState& state, size_t size) {
@@ -89,8 +94,10 @@ void reply_settled(fuse_req_t req, const ServerState& state, size_t size) {
   fuse_reply_buf(req, kValue.data(), kValue.size());
 }
 
+}  // namespace
+
 void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
-  ServerState& state = writable_state(req);
+  ServerState& state = state_of(req);
   if (ino == FUSE_ROOT_ID && name == kSettledAttribute) return reply_settled(req, state, size);
   if (!user_attribute(name)) return reply_error(req, ENODATA);
   UniqueFd fd(attribute_target(state, ino));
@@ -104,7 +111,7 @@ void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) 
 }
 
 void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
-  ServerState& state = writable_state(req);
+  ServerState& state = state_of(req);
   UniqueFd fd(attribute_target(state, ino));
   std::string names;
   if (fd.get() >= 0) {
@@ -119,15 +126,6 @@ void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
   if (size == 0) return static_cast<void>(fuse_reply_xattr(req, names.size()));
   if (names.size() > size) return reply_error(req, ERANGE);
   fuse_reply_buf(req, names.data(), names.size());
-}
-
-}  // namespace
-
-void add_attribute_operations(fuse_lowlevel_ops& ops) {
-  ops.setxattr = op_setxattr;
-  ops.getxattr = op_getxattr;
-  ops.listxattr = op_listxattr;
-  ops.removexattr = op_removexattr;
 }
 
 }  // namespace anchorfs::fs

@@ -32,6 +32,7 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
   result.dense = dense;
   result.survey_memo = options.survey_memo;
   result.resolution_memo = options.resolution_memo;
+  result.facts_memo = options.facts_memo;
   result.keep_unchanged = [](const analysis::LanguageFrontEnd&, std::string_view bytes) {
     return render::has_tag_delimiter(bytes);
   };

@@ -33,6 +33,8 @@ struct PipelineOptions {
   analysis::SurveyMemo* survey_memo = nullptr;
   // Likewise: see AnalysisOptions::resolution_memo.
   analysis::ResolutionMemo* resolution_memo = nullptr;
+  // Likewise: see AnalysisOptions::facts_memo.
+  analysis::FactsMemo* facts_memo = nullptr;
   // The rendered view is not written to the cache here: Prepared::unsaved_view says under which
   // key the caller keeps it once it is served (SnapshotBuilder::keep_view), off the latency path.
   bool defer_view_record = false;

@@ -120,9 +120,33 @@ void Refresher::start() {
   if (thread_.joinable()) {
     return;
   }
-  stopping_ = false;
   make_watcher();
-  thread_ = std::thread([this] { run(); });
+  launch(options_.rescan_on_start);
+}
+
+void Refresher::start(std::unique_ptr<TreeWatcher> watcher) {
+  if (thread_.joinable()) {
+    return;
+  }
+  if (!watcher) {
+    start();
+    return;
+  }
+  const bool complete = watcher->complete();
+  const size_t watches = watcher->watch_count();
+  {
+    const sync::MutexLock lock(watcher_mutex_);
+    watcher_ = std::move(watcher);
+  }
+  if (!complete) {
+    enter_polling(fmt::format("inotify watch limit reached after {} directories", watches));
+  }
+  launch(false);
+}
+
+void Refresher::launch(bool rescan_now) {
+  stopping_ = false;
+  thread_ = std::thread([this, rescan_now] { run(rescan_now); });
 }
 
 void Refresher::stop() {
@@ -233,11 +257,11 @@ void Refresher::answer_idle(uint64_t asked) {
   stats_changed_.notify_all();
 }
 
-void Refresher::run() {
+void Refresher::run(bool rescan_now) {
   Clock::time_point next_rescan = Clock::now() + options_.rescan_interval;
   constexpr Clock::time_point kNever = Clock::time_point::max();
   // After a failed rebuild; also used for the start-up rescan.
-  Clock::time_point retry_at = options_.rescan_on_start ? Clock::now() : kNever;
+  Clock::time_point retry_at = rescan_now ? Clock::now() : kNever;
   while (!stopping_) {
     const bool polling = stats().polling || root_lost_;
     // Read before looking for events: an answer covers only changes made before its request,

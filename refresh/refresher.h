@@ -57,6 +57,11 @@ class Refresher {
   Refresher& operator=(const Refresher&) = delete;
 
   void start();  // sets up the watches (before returning), then runs on its own thread
+  // As start(), adopting watches already in place: `watcher` was given every directory by the
+  // scan the served view came from (TreeWatcher::Unwalked, before each was listed), so it holds
+  // the event of every change that scan did not see and no start-up rescan is made, whatever
+  // options.rescan_on_start says. A null `watcher` is start().
+  void start(std::unique_ptr<TreeWatcher> watcher);
   void stop();   // waits for a rebuild in progress to finish
 
   // Asks for a rescan soon (a read found a source changed that no event announced: a hard link
@@ -81,7 +86,8 @@ class Refresher {
     std::string sample;  // one changed path, for the log
   };
 
-  void run();
+  void launch(bool rescan_now);  // the thread, once the watcher (or polling) is set up
+  void run(bool rescan_now);
   void log(const std::string& line) const;
   // Events, or a timeout, or stop(): whichever comes first.
   size_t wait_events(std::chrono::milliseconds timeout, std::string* sample);

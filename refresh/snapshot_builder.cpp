@@ -88,9 +88,10 @@ std::vector<std::string> filter_patterns(const analysis::SourceTree& tree) {
 
 SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(options)) {}
 
-Built SnapshotBuilder::build() {
+Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>& on_directory) {
   const auto start = std::chrono::steady_clock::now();
-  analysis::SourceTree tree = analysis::scan_tree(options_.repo, {.skip_device = skip_device_});
+  analysis::SourceTree tree = analysis::scan_tree(
+      options_.repo, {.skip_device = skip_device_, .on_directory = on_directory});
   fs::VirtualFiles git_files;
   if (options_.git_view) {
     fs::GitViewOptions git_view = *options_.git_view;
@@ -122,6 +123,7 @@ Built SnapshotBuilder::build() {
     options.plan_maps = options_.plan_maps;
     options.survey_memo = &survey_memo_;
     options.resolution_memo = &resolution_memo_;
+    options.facts_memo = &facts_memo_;
     options.defer_view_record = true;
     Prepared prepared = prepare(tree, options);
     unsaved_view_ = prepared.unsaved_view;
@@ -140,8 +142,9 @@ Built SnapshotBuilder::build() {
     have_previous_ = true;
     previous_ = built;
   }
-  // The analysis (facts, resolver state, graph) is gone by now; the daemon lives for hours on
-  // the snapshot alone, so hand the freed heap back instead of keeping its peak resident.
+  // The analysis (resolver state, graph; all but the facts memo) is gone by now; the daemon lives
+  // for hours on the snapshot and the facts, so hand the freed heap back instead of keeping its
+  // peak resident.
   if (built.reanalysed) ::malloc_trim(0);
   try {
     built.snapshot =

@@ -61,8 +61,8 @@ class SnapshotBuilder {
   // directories are as in the previous build, reuses its tag plans; otherwise analyses again
   // (unchanged file contents come from the cache) and renders. Throws std::exception on failure
   // (the repository vanished, a file changed under the scan so a plan no longer fits); the caller
-  // retries.
-  Built build();
+  // retries. `on_directory` is handed to the scan (analysis::ScanOptions::on_directory).
+  Built build(const std::function<void(const std::string&, int)>& on_directory = {});
   // Writes the rendered view of the last analysis to the cache (view_record.h), if it is not
   // there yet: called once that view is served, so neither a mount nor a refresh waits for it.
   // From the thread that calls build().
@@ -85,6 +85,7 @@ class SnapshotBuilder {
   std::pair<uint64_t, uint64_t> previous_tree_signature_{0, 0};  // every entry
   analysis::SurveyMemo survey_memo_;  // what the last analysis read, for the next to skip
   analysis::ResolutionMemo resolution_memo_;  // what the last resolution can lend the next
+  analysis::FactsMemo facts_memo_;            // the last analysis's facts, decoded
   std::shared_ptr<const render::LaidOutPlans> previous_plans_ =
       std::make_shared<const render::LaidOutPlans>();
   std::optional<analysis::ResolutionKey> unsaved_view_;  // of previous_plans_

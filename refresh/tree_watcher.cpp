@@ -36,7 +36,19 @@ std::string join(const std::string& dir, const std::string& name) {
 }  // namespace
 
 TreeWatcher::TreeWatcher(std::string root, WatcherOptions options)
-    : root_(std::move(root)), options_(options) {
+    : root_(std::move(root)), options_(std::move(options)) {
+  open_descriptors();
+  watch_tree("");
+  watch_extra_dirs();
+}
+
+TreeWatcher::TreeWatcher(std::string root, WatcherOptions options, Unwalked)
+    : root_(std::move(root)), options_(std::move(options)) {
+  open_descriptors();
+  watch_extra_dirs();
+}
+
+void TreeWatcher::open_descriptors() {
   root_fd_ = ::open(root_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (root_fd_ < 0) {
     throw std::system_error(errno, std::generic_category(), root_);
@@ -54,7 +66,9 @@ TreeWatcher::TreeWatcher(std::string root, WatcherOptions options)
     ::close(root_fd_);
     throw std::system_error(error, std::generic_category(), "eventfd");
   }
-  watch_tree("");
+}
+
+void TreeWatcher::watch_extra_dirs() {
   for (const std::string& dir : options_.extra_dirs) {
     const int wd = ::inotify_add_watch(inotify_fd_, dir.c_str(), kMask);
     if (wd >= 0) paths_[wd] = dir;

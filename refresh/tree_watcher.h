@@ -35,6 +35,11 @@ class TreeWatcher {
   // std::system_error when inotify itself is unavailable (no instances left) or `root` cannot be
   // opened.
   explicit TreeWatcher(std::string root, WatcherOptions options = {});
+  // Watches nothing below `root` yet: the caller's own walk of the tree (the mount's scan) adds
+  // each directory with watch_directory() after opening it and before listing it, so every change
+  // made after that walk saw a directory raises an event, and the tree is walked once, not twice.
+  struct Unwalked {};
+  TreeWatcher(std::string root, WatcherOptions options, Unwalked);
   ~TreeWatcher();
   TreeWatcher(const TreeWatcher&) = delete;
   TreeWatcher& operator=(const TreeWatcher&) = delete;
@@ -53,7 +58,17 @@ class TreeWatcher {
   WatchEvents wait(std::chrono::milliseconds timeout);
   void wake();
 
+  // Watches the directory open as `dir_fd` at `relative` (repository-relative; "" for the root);
+  // false when it could not (then complete() may turn false). From the owning thread.
+  bool watch_directory(const std::string& relative, int dir_fd) {
+    return add_watch(relative, dir_fd);
+  }
+  // From now on, directories that appear on `device` are neither watched nor entered.
+  void skip_device(uint64_t device) { options_.skip_device = device; }
+
  private:
+  void open_descriptors();  // the root, inotify and wake descriptors (throws std::system_error)
+  void watch_extra_dirs();
   void watch_tree(const std::string& relative);  // adds watches for a directory and below
   // Watches the directory open as `dir_fd` (relative path `relative`); false if it could not.
   bool add_watch(const std::string& relative, int dir_fd);

@@ -165,8 +165,14 @@ class Untagger {
 
   std::vector<Span>& removed() { return removed_; }
 
-  // Whether at least half of the view's non-blank code lines were aligned with written lines.
-  bool mostly_aligned() const { return 2 * aligned_code_ >= code_lines(); }
+  // Whether at least half of the view's non-blank code lines were aligned with written lines. A
+  // view of tag lines only (an empty module's file block) has no code to hold: then the written
+  // bytes must still hold one of its lines where it was, or nothing ties them to it (a file
+  // copied from elsewhere over it, whose tag-shaped lines are the user's).
+  bool mostly_aligned() const {
+    const size_t code = code_lines();
+    return code == 0 ? aligned_lines_ > 0 : 2 * aligned_code_ >= code;
+  }
 
  private:
   static std::string_view whole(std::string_view text, const TextLine& line) {
@@ -196,6 +202,7 @@ class Untagger {
     const TextLine& v = vlines_[i];
     const TextLine& w = wlines_[j];
     if (code_line(v)) ++aligned_code_;
+    if (!blank(content(view_, v))) ++aligned_lines_;
     const std::vector<Span> spans = tags_.within(v.begin, v.end);
     origin_[j] = spans.empty() ? Origin::kCode : Origin::kTag;
     for (const Span& span : spans) {
@@ -297,6 +304,7 @@ class Untagger {
   std::vector<Origin> origin_;
   std::vector<Span> removed_;
   size_t aligned_code_ = 0;
+  size_t aligned_lines_ = 0;  // non-blank view lines, tag or code
 };
 
 // Rule 4 over a text aligned with nothing (a new file, an append): whole served blocks at line

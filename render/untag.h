@@ -101,7 +101,7 @@ struct StoreResult {
 //     tag line it alone replaced (a file cut inside a block);
 //  4. any run of lines byte-identical to a whole block served anywhere (`blocks`) is removed.
 // Rules 1-3 apply to a `rewritten` file only if at least half of the view's non-blank code lines
-// are aligned with it.
+// are aligned with it (a view without code: at least one of its lines).
 // Nothing else is removed, whatever it looks like. Pure: no I/O.
 StoreResult untag_written(const StoreInput& input);
 

@@ -3,6 +3,7 @@
 #include "analysis/cfamily/extract.h"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <utility>
 #include <vector>
@@ -121,6 +122,13 @@ class Extractor {
       in_error_ = saved;
       return;
     }
+    if (cpp_ && is(node, "preproc_if") && text(field(node, "condition")) == std::string_view("0")) {
+      // `#if 0 ... #endif` is compiled out: Boost.Preprocessor documents each macro with a
+      // function-like `#define` there while the real one is an object-like alias.
+      const TSNode alternative = field(node, "alternative");
+      if (!ts_node_is_null(alternative)) walk(alternative, scope, depth + 1);
+      return;
+    }
     switch (kind_of(node, dialect_)) {
       case Node::FunctionDefinition:
         function_definition(node, scope, depth);
@@ -200,10 +208,10 @@ class Extractor {
         const TSNode inner = field(declarator, "declarator");
         return is(inner, "parenthesized_declarator") ? TSNode{} : declarator;
       }
-      if (t == "pointer_declarator" || t == "reference_declarator" ||
-          t == "attributed_declarator" || t == "init_declarator") {
+      if (t == "pointer_declarator" || t == "attributed_declarator" || t == "init_declarator") {
         declarator = field(declarator, "declarator");
-      } else if (t == "parenthesized_declarator") {
+      } else if (t == "parenthesized_declarator" || t == "reference_declarator") {
+        // tree-sitter-cpp gives `T& f()`'s and `T&& x`'s inner declarator no field name.
         declarator = ts_node_named_child(declarator, 0);
       } else {
         return {};
@@ -217,7 +225,7 @@ class Extractor {
     for (int hops = 0; hops < 16 && !ts_node_is_null(declarator); ++hops) {
       const std::string_view t = type_of(declarator);
       if (t == "identifier" || t == "field_identifier") return declarator;
-      if (t == "parenthesized_declarator") {
+      if (t == "parenthesized_declarator" || t == "reference_declarator") {
         declarator = ts_node_named_child(declarator, 0);
       } else {
         declarator = field(declarator, "declarator");
@@ -318,8 +326,135 @@ class Extractor {
     return 0;
   }
 
+  // `int sync() BOOST_OVERRIDE {`, `void A::f() BOOST_NOEXCEPT {`: tree-sitter-cpp takes the
+  // trailing macro (a noexcept or virt-specifier spelled as a macro) for the declarator and puts
+  // the real one in an ERROR before it. That one is the function's declarator when the macro is
+  // in capitals and the ERROR holds just a function declarator, or `name()` read as an
+  // initializer with no argument (nothing else is evident about its parameters).
+  TSNode trailing_macro_declarator(TSNode node) const {
+    TSNode at = node;
+    TSNode written = field(node, "declarator");
+    for (int hops = 0; hops < 4 && is(written, "reference_declarator"); ++hops) {
+      at = written;
+      written = ts_node_named_child(written, ts_node_named_child_count(written) - 1);
+    }
+    const std::string_view t = ts_node_is_null(written) ? "" : type_of(written);
+    if ((t != "identifier" && t != "field_identifier") || !macro_like(text(written))) return {};
+    TSNode found{};
+    const uint32_t n = ts_node_named_child_count(at);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode child = ts_node_named_child(at, i);
+      if (ts_node_symbol(child) != kErrorSymbol) continue;
+      if (!ts_node_is_null(found) || ts_node_named_child_count(child) != 1) return {};
+      const TSNode inner = ts_node_named_child(child, 0);
+      if (is(inner, "function_declarator") && !ts_node_has_error(inner)) {
+        found = inner;
+      } else if (is(inner, "init_declarator") && is(field(inner, "value"), "argument_list") &&
+                 ts_node_named_child_count(field(inner, "value")) == 0) {
+        found = inner;
+      } else {
+        return {};
+      }
+    }
+    return found;
+  }
+
+  // `class BOOST_URL_DECL url : public url_view_base {...}`: tree-sitter-cpp reads a class
+  // whose head carries an export macro as a function definition (type `class BOOST_URL_DECL`,
+  // the body a compound statement). The head between the macro and the body is read as the
+  // compiler reads it when it is nothing but names: macros in capitals, the class's name, then
+  // optionally `:` and base specifiers. Returns the class's number, or 0 when it is not that.
+  uint32_t export_macro_class(TSNode node, uint32_t scope) {
+    const TSNode type = field(node, "type");
+    const TSNode body = field(node, "body");
+    if (!cpp_ || in_error_ || !is(body, "compound_statement")) return 0;
+    const std::string_view t = ts_node_is_null(type) ? "" : type_of(type);
+    if (t != "class_specifier" && t != "struct_specifier" && t != "union_specifier") return 0;
+    const TSNode macro = field(type, "name");
+    if (!ts_node_is_null(field(type, "body")) || !is(macro, "type_identifier") ||
+        !macro_like(text(macro))) {
+      return 0;
+    }
+    const size_t begin = ts_node_end_byte(type);
+    const std::string_view head = bytes_.substr(begin, ts_node_start_byte(body) - begin);
+    std::vector<std::string_view> words;  // identifiers, "::", ":", ",", "<...>"
+    for (size_t i = 0; i < head.size();) {
+      const char c = head[i];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        ++i;
+      } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+        const size_t start = i;
+        while (i < head.size() && (std::isalnum(static_cast<unsigned char>(head[i])) ||
+                                   head[i] == '_')) {
+          ++i;
+        }
+        words.push_back(head.substr(start, i - start));
+      } else if (head.compare(i, 2, "::") == 0) {
+        words.push_back(head.substr(i, 2));
+        i += 2;
+      } else if (c == ':' || c == ',') {
+        words.push_back(head.substr(i++, 1));
+      } else if (c == '<') {
+        const size_t start = i;
+        int open = 0;
+        for (; i < head.size(); ++i) {
+          if (head[i] == '<') ++open;
+          if (head[i] == '>' && --open == 0) break;
+          if (head[i] == '(' || head[i] == '{' || head[i] == ';' || head[i] == '/') return 0;
+        }
+        if (i == head.size()) return 0;
+        words.push_back(head.substr(start, ++i - start));
+      } else {
+        return 0;  // a comment, a parenthesis, a directive: not a plain head
+      }
+    }
+    size_t at = 0;
+    while (at + 1 < words.size() && macro_like(words[at]) && words[at + 1] != ":" &&
+           words[at + 1] != "::" && words[at + 1] != ",") {
+      ++at;
+    }
+    if (at >= words.size() || macro_like(words[at]) ||
+        (!std::isalpha(static_cast<unsigned char>(words[at][0])) && words[at][0] != '_')) {
+      return 0;
+    }
+    code::Definition def;
+    def.kind = EntityKind::Class;
+    def.parent = scope;
+    def.name = std::string(words[at]);
+    def.line = line_row(begin + static_cast<size_t>(words[at].data() - head.data())) + 1;
+    def.exported = true;
+    def.role = t == "struct_specifier" ? "struct" : t == "union_specifier" ? "union" : "class";
+    if (++at < words.size() && words[at] == "final") ++at;
+    if (at < words.size()) {
+      if (words[at] != ":") return 0;
+      std::string base;
+      for (++at; at <= words.size(); ++at) {
+        const std::string_view w = at < words.size() ? words[at] : ",";
+        if (w == ",") {
+          if (base.empty() || base.ends_with("::")) return 0;
+          def.bases.push_back(std::move(base));
+          base.clear();
+        } else if (w == "public" || w == "protected" || w == "private" || w == "virtual") {
+          if (!base.empty()) return 0;
+        } else if (w.starts_with("<")) {
+          if (base.empty()) return 0;  // template arguments never name a class
+        } else if (w == "::" || base.empty() || base.ends_with("::")) {
+          base += w;
+        } else {
+          return 0;
+        }
+      }
+    }
+    return add_definition(std::move(def), node);
+  }
+
   void function_definition(TSNode node, uint32_t scope, int depth) {
-    const TSNode declarator = function_declarator(field(node, "declarator"));
+    if (const uint32_t cls = export_macro_class(node, scope); cls != 0) {
+      walk(field(node, "body"), cls, depth + 1);
+      return;
+    }
+    TSNode declarator = function_declarator(field(node, "declarator"));
+    if (ts_node_is_null(declarator) && cpp_) declarator = trailing_macro_declarator(node);
     FunctionName fn = ts_node_is_null(declarator) ? FunctionName{} : function_name(declarator);
     if (fn.name.empty() || in_error_ || ts_node_has_error(declarator) || macro_like(fn.name)) {
       walk_children(node, scope, depth);
@@ -361,16 +496,49 @@ class Extractor {
                : fn.name.starts_with("~") ? "destructor"
                                           : "method";
     const uint32_t d = add_definition(std::move(def), node);
-    const auto [arity, open] = parameters(declarator, d, cpp_);
+    const auto [arity, open] = is(declarator, "init_declarator")
+                                   ? std::pair<uint32_t, bool>{0, false}
+                                   : parameters(declarator, d, cpp_);
     facts_.definitions[d].arity = arity;
     facts_.definitions[d].variadic = open;
     const uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) {
       const TSNode child = ts_node_named_child(node, i);
       const std::string_view t = type_of(child);
+      if (t == "field_initializer_list" && cls != 0 && facts_.definitions[d].role == "constructor")
+        base_initializers(child, cls, d);
       if (t == "compound_statement" || t == "field_initializer_list" || t == "try_statement") {
         walk(child, d, depth + 1);
       }
+    }
+  }
+
+  // `A(int x) : Base(x), A(x, 0)`: an initializer naming a base the class's head writes, or the
+  // class itself (a delegating constructor), constructs it. Any other name is a field, whose
+  // type this file may not show.
+  void base_initializers(TSNode list, uint32_t cls, uint32_t constructor) {
+    const uint32_t n = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode init = ts_node_named_child(list, i);
+      if (!is(init, "field_initializer") || ts_node_named_child_count(init) != 2) continue;
+      TSNode name = ts_node_named_child(init, 0);
+      if (is(name, "template_method")) name = field(name, "name");
+      const std::string written = without_template_arguments(text(name));
+      const std::vector<std::string>& bases = facts_.definitions[cls].bases;
+      if (written != facts_.definitions[cls].name &&
+          std::find(bases.begin(), bases.end(), written) == bases.end()) {
+        continue;
+      }
+      const TSNode args = ts_node_named_child(init, 1);
+      if (!is(args, "argument_list") && !is(args, "initializer_list")) continue;
+      code::Call c;
+      c.scope = constructor;
+      c.form = code::CallForm::Construct;
+      c.name = written;
+      c.line = code::line_of(init);
+      c.arity = argument_count(args);
+      c.argument_types = sole_argument(args);
+      facts_.calls.push_back(std::move(c));
     }
   }
 
@@ -455,10 +623,12 @@ class Extractor {
       return;
     }
     uint32_t arity = 0;
+    std::vector<std::string> argument;
     if (is(declarator, "init_declarator")) {
       const TSNode value = field(declarator, "value");
       if (!is(value, "argument_list") && !is(value, "initializer_list")) return;
       arity = argument_count(value);
+      argument = sole_argument(value);
     } else if (!is(declarator, "identifier")) {
       return;  // pointers and references construct nothing
     }
@@ -468,6 +638,7 @@ class Extractor {
     c.name = std::move(name);
     c.line = code::line_of(declarator);
     c.arity = arity;
+    c.argument_types = std::move(argument);
     facts_.calls.push_back(std::move(c));
   }
 
@@ -636,6 +807,26 @@ class Extractor {
     return count;
   }
 
+  // The one argument of a one-argument call as resolution types it: "*this", "this" or a
+  // plain name; "" otherwise. A construction from a value of the class itself is a copy or a
+  // move, which the implicit constructors take: resolution must not pick another by arity.
+  std::vector<std::string> sole_argument(TSNode list) const {
+    if (ts_node_is_null(list) || argument_count(list) != 1) return {};
+    TSNode arg{};
+    const uint32_t n = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < n && ts_node_is_null(arg); ++i) {
+      const TSNode child = ts_node_named_child(list, i);
+      if (kind_of(child, dialect_) != Node::Comment) arg = child;
+    }
+    if (is(arg, "pointer_expression") && text(field(arg, "operator")) == std::string_view("*") &&
+        is(field(arg, "argument"), "this")) {
+      return {"*this"};
+    }
+    if (is(arg, "this")) return {"this"};
+    if (is(arg, "identifier")) return {std::string(text(arg))};
+    return {""};
+  }
+
   // A receiver as resolution follows it: "this", a name, or a name's field ("this.a", "a.b").
   std::string receiver(TSNode node) const {
     if (is(node, "this")) return "this";
@@ -678,6 +869,7 @@ class Extractor {
     if (t == "identifier") {
       c.form = code::CallForm::Plain;
       c.name = std::string(text(function));
+      if (cpp_) c.argument_types = sole_argument(field(node, "arguments"));
     } else if (t == "qualified_identifier") {
       const std::string qualified = without_template_arguments(text(function));
       const size_t sep = qualified.rfind("::");
@@ -710,6 +902,7 @@ class Extractor {
     c.line = code::line_of(node);
     const TSNode args = field(node, "arguments");
     c.arity = ts_node_is_null(args) ? 0 : argument_count(args);
+    c.argument_types = sole_argument(args);
     facts_.calls.push_back(std::move(c));
   }
 

@@ -1,6 +1,7 @@
 // Include resolution: the including file's directory for quoted includes, then include
 // directories (compile_commands.json's -I/-iquote/-isystem, else the root and every `include/`
-// and `include/uapi/` directory), the nearest to the including file winning; a tie is no edge.
+// and `include/uapi/` directory, and the root's parent for `<root-name/...>`), the nearest to the
+// including file winning; a tie is no edge.
 #include "analysis/cfamily/includes.h"
 
 #include <algorithm>
@@ -59,6 +60,11 @@ size_t common_dir_prefix(std::string_view a, std::string_view b) {
 
 IncludeResolver::IncludeResolver(std::string_view root, const std::vector<std::string_view>& paths)
     : paths_(paths) {
+  std::error_code error;
+  std::filesystem::path dir = std::filesystem::absolute(root, error).lexically_normal();
+  if (dir.filename().empty()) dir = dir.parent_path();  // "/usr/include/boost/"
+  const std::string name = error ? std::string() : dir.filename().string();
+  if (!name.empty() && name != "." && name != "..") root_name_ = name + "/";
   for (uint32_t f = 0; f < paths.size(); ++f) {
     by_path_.emplace(paths[f], f);
     by_basename_[base_of(paths[f])].push_back(f);
@@ -163,6 +169,13 @@ IncludeResolver::Found IncludeResolver::resolve(uint32_t from, std::string_view 
     }
   }
   if (tie) return {std::nullopt, true};
+  if (!best && !root_name_.empty() && normal->starts_with(root_name_)) {
+    // `<boost/x.hpp>` in a tree rooted at boost/: the root's parent is an include directory.
+    if (const auto it = by_path_.find(std::string_view(*normal).substr(root_name_.size()));
+        it != by_path_.end()) {
+      return {it->second};
+    }
+  }
   return {best};
 }
 

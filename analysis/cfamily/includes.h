@@ -37,6 +37,9 @@ class IncludeResolver {
   bool is_root(std::string_view prefix) const;
 
   const std::vector<std::string_view>& paths_;
+  // The root directory's own name with a '/' ("boost/" for /usr/include/boost): the library's
+  // files include each other as <boost/...>, the root's parent being their include directory.
+  std::string root_name_;
   std::unordered_map<std::string_view, uint32_t> by_path_;
   std::unordered_map<std::string_view, std::vector<uint32_t>> by_basename_;
   std::vector<std::string> include_dirs_;  // repository-relative, "" for the root, with a '/'

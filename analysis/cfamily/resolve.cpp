@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "analysis/cfamily/includes.h"
@@ -119,6 +120,9 @@ struct Indexes {
   std::unordered_map<uint32_t, std::vector<DefId>> methods;  // by class
   std::unordered_map<std::string, std::vector<uint32_t>> declared;
   std::unordered_map<std::string, uint32_t> simple_counts;  // free functions by simple name
+  std::unordered_map<std::string, std::vector<DefId>> by_simple;  // free functions (C++ files)
+  // Qualified names of class templates with a partial or explicit specialization in the tree.
+  std::unordered_set<std::string> specialized;
 };
 
 // The files an `#include` of each file names, and those a header leaves ambiguous (decided per
@@ -149,11 +153,16 @@ void index_names(Indexes& ix) {
       const code::Definition& x = facts.definitions[d];
       if (is_class(x)) {
         ix.classes[full_name(facts, d)].push_back(ix.defs.id(f, d));
+      } else if (x.kind == EntityKind::Class && x.role.ends_with(" specialization")) {
+        ix.specialized.insert(full_name(facts, d));
       } else if (is_function(x)) {
         const bool member = x.role != "function" && x.role != "macro";
         if (!member) {
           ix.functions[full_name(facts, d)].push_back(ix.defs.id(f, d));
           ++ix.simple_counts[x.name];
+          if (facts.package == "c++" && x.role == "function") {
+            ix.by_simple[x.name].push_back(ix.defs.id(f, d));
+          }
         } else if (is_class(facts.definitions[x.parent]) && x.owner.empty()) {
           ix.methods[code::DefinitionIndex::raw(ix.defs.id(f, x.parent))].push_back(
               ix.defs.id(f, d));
@@ -389,14 +398,64 @@ class FileResolver {
         return out ? Found::Edge : Found::Stop;
       }
       // Several files defining it (per architecture, per program) leave the choice to the
-      // build: no edge.
-      if (global.size() == 1 && declared_in_sight(key)) {
+      // build: no edge. In C++, a function of that simple name defined in sight in another
+      // namespace is as likely meant (a namespace the parse lost, a using-declaration, ADL):
+      // the one out of sight is then no evident callee.
+      if (global.size() == 1 && declared_in_sight(key) &&
+          !(cpp_caller_ && defined_in_sight(simple_of(name)))) {
         out = pick(global, arity);
         return out ? Found::Edge : Found::Stop;
       }
       return Found::Stop;
     }
     return Found::None;
+  }
+
+  static std::string_view simple_of(std::string_view name) {
+    const size_t sep = name.rfind("::");
+    return sep == std::string_view::npos ? name : name.substr(sep + 2);
+  }
+
+  // Whether the file whose closure is marked, or a header it includes, defines a C++ free
+  // function of this simple name.
+  bool defined_in_sight(std::string_view simple) const {
+    const auto it = ix_.by_simple.find(std::string(simple));
+    if (it == ix_.by_simple.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(),
+                       [&](DefId r) { return visible(ix_.defs.file_of(r)); });
+  }
+
+  // Whether file f's class `cls` is a template whose specializations decide, by the arguments
+  // of each use, which definition a call through it reaches.
+  bool specialized(DefId cls) {
+    if (ix_.specialized.empty()) return false;
+    const uint32_t file = ix_.defs.file_of(cls);
+    return ix_.specialized.contains(full_name(ix_.facts(file), ix_.defs.local_of(cls)));
+  }
+
+  // A one-argument construction of `cls` from a value of `cls` itself (or of a class derived
+  // from it): a copy or a move, which the implicit constructors take, so no declared one is
+  // evidently meant.
+  bool copies(uint32_t f, const code::Call& c, DefId cls) {
+    if (c.arity != 1 || c.argument_types.empty() || c.argument_types[0].empty()) return false;
+    const std::string& arg = c.argument_types[0];
+    if (arg == "this") return false;
+    const std::optional<DefId> from =
+        arg == "*this" ? enclosing_class(f, c.scope) : type_of_name(f, c.scope, arg);
+    if (!from) return false;
+    const std::vector<DefId> found = ix_.defs.search_bases(
+        *from, 16, [&](DefId x) { return bases(x); },
+        [&](DefId x, std::vector<DefId>& out) {
+          if (x == cls) out.push_back(x);
+        });
+    return !found.empty();
+  }
+
+  // A constructor of `cls` taking `c`'s arguments.
+  std::optional<DefId> constructor(uint32_t f, const code::Call& c, DefId cls,
+                                   std::string_view own) {
+    if (specialized(cls) || copies(f, c, cls)) return std::nullopt;
+    return method(cls, own, c.arity, true);
   }
 
   // Whether the file whose closure is marked, or a header it includes, declares `key`.
@@ -461,8 +520,7 @@ class FileResolver {
         std::optional<DefId> out;
         const Found found = free_function(f, c.scope, c.name, c.arity, out);
         if (found != Found::None) return out;
-        if (const auto cls = find_class(f, c.scope, c.name))
-          return method(*cls, c.name, c.arity, true);
+        if (const auto cls = find_class(f, c.scope, c.name)) return constructor(f, c, *cls, c.name);
         return std::nullopt;
       }
       case code::CallForm::Path: {
@@ -471,7 +529,10 @@ class FileResolver {
               std::string_view(c.receiver)
                   .substr(c.receiver.rfind("::") == std::string::npos ? 0
                                                                       : c.receiver.rfind("::") + 2);
-          return method(*cls, c.name, c.arity, c.name == own);
+          if (c.name == own) return constructor(f, c, *cls, own);
+          // `X<U>::f()` of a template with specializations: which one U selects is not evident.
+          if (specialized(*cls)) return std::nullopt;
+          return method(*cls, c.name, c.arity, false);
         }
         std::optional<DefId> out;
         free_function(f, c.scope, c.receiver + "::" + c.name, c.arity, out);
@@ -480,6 +541,9 @@ class FileResolver {
       case code::CallForm::Member: {
         const auto cls = receiver_class(f, c.scope, c.receiver);
         if (!cls) return std::nullopt;
+        // `this->f()` stays in the caller's own definition; a variable of a template type
+        // with specializations may be any of them.
+        if (c.receiver != "this" && specialized(*cls)) return std::nullopt;
         return method(*cls, c.name, c.arity, false);
       }
       case code::CallForm::Construct: {
@@ -487,7 +551,7 @@ class FileResolver {
         if (!cls) return std::nullopt;
         const size_t sep = c.name.rfind("::");
         const std::string own = sep == std::string::npos ? c.name : c.name.substr(sep + 2);
-        return method(*cls, own, c.arity, true);
+        return constructor(f, c, *cls, own);
       }
     }
     return std::nullopt;

@@ -3,10 +3,13 @@
 
 #include <atomic>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <vector>
 
+#include "analysis/source_tree.h"
+#include "refresh/tree_watcher.h"
 #include "refresh_support.h"
 
 namespace anchorfs::refresh::testing {
@@ -172,6 +175,50 @@ TEST_F(RefresherTest, ChangesMadeBeforeStartAreFoundByTheStartUpRescan) {
   refresher.start();
   ASSERT_TRUE(refresher.wait_for_refreshes(1, std::chrono::seconds(10)));
   EXPECT_TRUE(logged("caught up"));
+}
+
+// The mount's way: the first scan places each directory's watch before listing it, and the
+// refresher adopts those watches instead of rescanning at start-up.
+std::unique_ptr<TreeWatcher> watched_scan(const std::string& root) {
+  auto watcher = std::make_unique<TreeWatcher>(root, WatcherOptions{}, TreeWatcher::Unwalked{});
+  analysis::scan_tree(root, {.on_directory = [&](const std::string& path, int dir_fd) {
+                               watcher->watch_directory(path, dir_fd);
+                             }});
+  return watcher;
+}
+
+TEST_F(RefresherTest, AdoptedWatchesFromTheScanCatchChangesMadeAfterIt) {
+  put(root_, "pkg/sub/a.py", "x = 1\n");
+  std::unique_ptr<TreeWatcher> watcher = watched_scan(root_);
+  EXPECT_EQ(watcher->watch_count(), 3u);  // the root, pkg, pkg/sub
+  put(root_, "pkg/sub/a.py", "x = 2\n");  // after the scan, before the refresher runs
+  Refresher refresher(
+      root_, []() -> std::optional<std::string> { return "caught up"; }, options());
+  refresher.start(std::move(watcher));
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  EXPECT_EQ(refresher.stats().refreshes, 1u);
+  EXPECT_TRUE(logged("pkg/sub/a.py"));
+}
+
+TEST_F(RefresherTest, AdoptedWatchesMakeNoStartUpRescan) {
+  put(root_, "pkg/a.py", "x = 1\n");
+  std::unique_ptr<TreeWatcher> watcher = watched_scan(root_);
+  RefreshOptions o = options();
+  o.rescan_on_start = true;  // what a refresher making its own watches would need
+  std::atomic<int> rebuilds{0};
+  Refresher refresher(
+      root_,
+      [&]() -> std::optional<std::string> {
+        ++rebuilds;
+        return std::nullopt;
+      },
+      o);
+  refresher.start(std::move(watcher));
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  EXPECT_EQ(rebuilds.load(), 0);
+  put(root_, "pkg/new/b.py", "y = 1\n");  // a directory made later is watched as before
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  EXPECT_GE(rebuilds.load(), 1);
 }
 
 TEST_F(RefresherTest, WaitUntilIdleCoversEveryChangeMadeBeforeIt) {

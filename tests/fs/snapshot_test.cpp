@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "fs_test_support.h"
 
@@ -71,6 +74,25 @@ TEST_F(SnapshotTest, RejectsPlansThatCannotApply) {
   EXPECT_THROW(make_snapshot(scan(), test::to_plans({{"pkg/mod.py", {{19, "#"}}}})),
                std::invalid_argument);
   EXPECT_NO_THROW(make_snapshot(scan(), test::to_plans({{"pkg/mod.py", {{18, "#"}, {18, "#"}}}})));
+}
+
+TEST_F(SnapshotTest, EachEntrysServingIsDecidedWhenTheSnapshotIsBuilt) {
+  ASSERT_EQ(::symlink("pkg/mod.py", (dir_ / "link").c_str()), 0);
+  ASSERT_EQ(::mkfifo((dir_ / "pipe").c_str(), 0600), 0);
+  VirtualFiles overlays;
+  overlays.files.emplace_back(".hidden", std::make_shared<const std::string>());
+  auto snapshot = make_snapshot(scan(), test::to_plans({{"pkg/mod.py", {{0, "# T\n"}}}}), {},
+                                std::move(overlays));
+  EXPECT_EQ(snapshot->serving(0), Serving::Directory);
+  EXPECT_EQ(snapshot->serving(*snapshot->find("pkg")), Serving::Directory);
+  EXPECT_EQ(snapshot->serving(*snapshot->find("link")), Serving::Symlink);
+  EXPECT_EQ(snapshot->serving(*snapshot->find("pipe")), Serving::Special);
+  EXPECT_EQ(snapshot->serving(*snapshot->find("pkg/mod.py")), Serving::LaidOut);
+  EXPECT_EQ(snapshot->serving(*snapshot->find("pkg/sub/deep.py")), Serving::Checkout);
+  EXPECT_EQ(snapshot->serving(*snapshot->find(".hidden")), Serving::Memory);
+  // A retired version works it out the same way from what it keeps.
+  const uint32_t tagged = *snapshot->find("pkg/mod.py");
+  EXPECT_EQ(serving_of(snapshot->entry(tagged), snapshot->layout(tagged), false), Serving::LaidOut);
 }
 
 }  // namespace

@@ -5,6 +5,9 @@ Seeded random sequences of ordinary edits are applied to a git checkout through 
 and, identically, to a plain copy of it. After every step the two checkouts must be the same: the
 bytes, modes, user xattrs and link counts of every file, `git status`, and the tree of every
 commit. Outside edits (made in the checkout itself, as another program would) come in between.
+The checkout holds a git submodule (lib/) and a nested plain repository (vendor/nested/, ignored
+by the top one): edits and git commands inside them are compared the same way, with each one's
+status, commit trees and stashes.
 
   writable_fuzz.py --anchorfs BIN [--seeds N] [--first-seed S] [--steps K] [--legacy-wait]
 
@@ -31,6 +34,25 @@ from edit_corpus import (  # noqa: E402  (the shared sample sits in tests/suppor
     CORE, APP, UTIL, TAG_SHAPED, README, SCRIPT, NEW_TEST, GIT, OLD_TIME, sh, write, read, code_lines)
 
 
+# Commits get fixed dates, so both sides make the same commit ids: a submodule's commit id is in
+# the top repository's trees and status, and a stash's subject names its base commit.
+FIXED_DATES = {'GIT_AUTHOR_DATE': '2001-02-03T04:05:06Z', 'GIT_COMMITTER_DATE': '2001-02-03T04:05:06Z'}
+
+# The repositories inside the checkout: a submodule and a nested plain repository.
+INNER_REPOSITORIES = ['lib', 'vendor/nested']
+
+INNER = '''"""Inner arithmetic."""
+
+
+def base(x):
+    return x - 1
+
+
+def double(y):
+    return base(y) * 2
+'''
+
+
 class Side:
     """One side of the comparison: `edit_root` is where edits go (the mount, or the plain copy),
     `checkout` where the results are compared (the mount's checkout, or the plain copy)."""
@@ -52,6 +74,7 @@ class Fuzzer:
         self.steps = steps
         self.work = work
         self.log = []
+        self.scope = ''  # pick files under this directory only (an inner repository's)
 
     # ---- setup ----
     def setup(self):
@@ -66,9 +89,24 @@ class Fuzzer:
         os.chmod(os.path.join(repo, 'build.sh'), 0o755)
         os.link(os.path.join(repo, 'pkg/util.py'), os.path.join(repo, 'pkg/util_alias.py'))
         os.setxattr(os.path.join(repo, 'pkg/app.py'), 'user.origin', b'fuzz')
+        write(os.path.join(repo, '.gitignore'), 'vendor/\n')
         sh(GIT + ['init', '-q', '-b', 'main'], repo)
         sh(GIT + ['add', '-A'], repo)
         sh(GIT + ['commit', '-qm', 'start'], repo)
+        origin = os.path.join(self.work, 'origin')
+        nested = os.path.join(repo, 'vendor/nested')
+        for inner in (origin, nested):
+            os.makedirs(os.path.join(inner, 'inner'))
+            write(os.path.join(inner, 'inner/__init__.py'), '')
+            write(os.path.join(inner, 'inner/calc.py'), INNER)
+            write(os.path.join(inner, 'inner/use.py'),
+                  'from inner.calc import double\n\n\ndef use():\n    return double(3)\n')
+            write(os.path.join(inner, 'NOTES.md'), README)
+            sh(GIT + ['init', '-q', '-b', 'main'], inner)
+            sh(GIT + ['add', '-A'], inner)
+            sh(GIT + ['commit', '-qm', 'inner start'], inner)
+        sh(GIT + ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', origin, 'lib'], repo)
+        sh(GIT + ['commit', '-qm', 'submodule'], repo)
         plain = os.path.join(self.work, 'plain')
         sh(['cp', '-a', repo, plain], self.work)
         self.outside = os.path.join(self.work, 'outside')
@@ -119,6 +157,8 @@ class Fuzzer:
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = sorted(d for d in dirnames if d != '.git')
             for name in sorted(filenames):
+                if name == '.git':  # a submodule's gitdir file: git's, not an edit's
+                    continue
                 out.append(os.path.relpath(os.path.join(dirpath, name), root))
         return sorted(out)
 
@@ -137,9 +177,14 @@ class Fuzzer:
             old = st.st_mtime < OLD_TIME + 3600 * 24 * 365
             files[rel] = (read(full) if stat.S_ISREG(st.st_mode) else os.readlink(full),
                           oct(st.st_mode), st.st_nlink, attrs, int(st.st_mtime) if old else 'recent')
-        status = sh(GIT + ['status', '--porcelain'], root).stdout
-        trees = sh(GIT + ['log', '--format=%T %s'], root).stdout
-        stashes = sh(GIT + ['stash', 'list', '--format=%s'], root).stdout
+        status, trees, stashes = [], [], []
+        for repository in [''] + INNER_REPOSITORIES:
+            at = os.path.join(root, repository)
+            if not os.path.exists(os.path.join(at, '.git')):
+                continue  # moved or removed by an edit: the file listing shows it
+            status.append(sh(GIT + ['status', '--porcelain'], at).stdout)
+            trees.append(sh(GIT + ['log', '--format=%T %s'], at).stdout)
+            stashes.append(sh(GIT + ['stash', 'list', '--format=%s'], at).stdout)
         return files, status, trees, stashes
 
     def compare(self):
@@ -161,7 +206,9 @@ class Fuzzer:
     # ---- operations: each applies the same edit to both sides ----
     def pick_file(self, py_only=False):
         plain = self.sides[1].checkout
-        names = [f for f in self.files(plain) if not py_only or f.endswith('.py')]
+        # .gitmodules is git's: a sed of it makes every git command in the checkout fail.
+        names = [f for f in self.files(plain) if (not py_only or f.endswith('.py'))
+                 and f.startswith(self.scope) and f != '.gitmodules']
         names = [f for f in names if os.path.isfile(os.path.join(plain, f))
                  and not os.path.islink(os.path.join(plain, f))]
         return self.random.choice(names) if names else None
@@ -396,39 +443,48 @@ class Fuzzer:
         return f'ln {rel} pkg/linked.py'
 
     def op_git(self):
+        return self.git_in('')
+
+    def git_in(self, repository):
+        """A git command in `repository` (the top one: ''), the same on both sides."""
+        where = [side.path(repository) for side in self.sides]
+        if not all(os.path.isdir(os.path.join(at, '.git')) or os.path.isfile(os.path.join(at, '.git'))
+                   for at in where):
+            return None
+        prefix = repository + '/' if repository else ''
         choice = self.random.choice(['commit', 'checkout', 'stash', 'apply'])
         if choice == 'commit':
-            for side in self.sides:
+            for side, at in zip(self.sides, where):
                 self.settle_git(side)
-                sh(GIT + ['add', '-A'], side.edit_root)
-                sh(GIT + ['commit', '-qm', f'step', '--allow-empty'], side.edit_root)
+                sh(GIT + ['add', '-A'], at)
+                sh(GIT + ['commit', '-qm', f'step', '--allow-empty'], at)
         elif choice == 'checkout':
             rel = self.pick_file()
-            tracked = sh(GIT + ['ls-files'], self.sides[1].checkout).stdout.split()
-            if rel not in tracked:
+            tracked = sh(GIT + ['ls-files'], where[1]).stdout.split()
+            if not rel or not rel.startswith(prefix) or rel[len(prefix):] not in tracked:
                 return None
-            for side in self.sides:
+            for side, at in zip(self.sides, where):
                 self.settle_git(side)
-                sh(GIT + ['checkout', '--', rel], side.edit_root)
+                sh(GIT + ['checkout', '--', rel[len(prefix):]], at)
         elif choice == 'stash':
             results = []
-            for side in self.sides:
+            for side, at in zip(self.sides, where):
                 self.settle_git(side)
-                results.append(sh(GIT + ['stash'], side.edit_root, check=False).returncode)
+                results.append(sh(GIT + ['stash'], at, check=False).returncode)
             if results[1] == 0:
-                for side in self.sides:
+                for side, at in zip(self.sides, where):
                     self.settle_git(side)
-                    sh(GIT + ['stash', 'pop'], side.edit_root, check=False)
+                    sh(GIT + ['stash', 'pop'], at, check=False)
         else:
             # A diff of the plain checkout's file, applied to a clean tree on both sides.
             plain = self.sides[1].checkout
             rel = self.pick_file(py_only=True)
-            tracked = sh(GIT + ['ls-files'], plain).stdout.split()
-            if rel not in tracked:
+            tracked = sh(GIT + ['ls-files'], where[1]).stdout.split()
+            if not rel or not rel.startswith(prefix) or rel[len(prefix):] not in tracked:
                 return None
-            for side in self.sides:
+            for side, at in zip(self.sides, where):
                 self.settle_git(side)
-                sh(GIT + ['checkout', '--', rel], side.edit_root)
+                sh(GIT + ['checkout', '--', rel[len(prefix):]], at)
             line = self.pick_line(rel)
             if not line:
                 return None
@@ -437,17 +493,39 @@ class Fuzzer:
             if not before.endswith('\n'):
                 return None
             after = before.replace(line, line + '  # applied', 1)
+            inner = rel[len(prefix):]
             diff = ''.join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
-                                                'a/' + rel, 'b/' + rel))
+                                                'a/' + inner, 'b/' + inner))
             patch = os.path.join(self.outside, 'change.diff')
             write(patch, diff)
-            for side in self.sides:
+            for side, at in zip(self.sides, where):
                 self.settle_git(side)
-                sh(GIT + ['apply', patch], side.edit_root)
+                sh(GIT + ['apply', patch], at)
             choice = f'apply (diff of {rel})'
         if self.mounted:
             self.settle()
-        return f'git {choice}'
+        return f'git {choice}' + (f' in {repository}' if repository else '')
+
+    def op_edit_in_inner_repository(self):
+        """An edit of a file of the submodule or of the nested repository."""
+        repository = self.random.choice(INNER_REPOSITORIES)
+        edit = self.random.choice(['op_sed', 'op_rewrite', 'op_pwrite', 'op_append',
+                                   'op_truncate_at_line', 'op_editor_save', 'op_outside_edit',
+                                   'op_metadata'])
+        self.scope = repository + '/'
+        try:
+            done = getattr(self, edit)()
+        finally:
+            self.scope = ''
+        return done and f'{done} (in {repository})'
+
+    def op_git_in_inner_repository(self):
+        repository = self.random.choice(INNER_REPOSITORIES)
+        self.scope = repository + '/'
+        try:
+            return self.git_in(repository)
+        finally:
+            self.scope = ''
 
     def settle_git(self, side):
         # Git inside the mount reads files as the mount serves them: wait until a re-tag of the
@@ -458,7 +536,8 @@ class Fuzzer:
     OPERATIONS = ['op_sed', 'op_rewrite', 'op_write_view_from_before_a_retag', 'op_pwrite',
                   'op_append', 'op_two_appenders', 'op_append_with_outside_append', 'op_truncate_at_line', 'op_editor_save',
                   'op_copy_inside', 'op_move_inside', 'op_copy_in', 'op_move_out', 'op_outside_edit',
-                  'op_metadata', 'op_hard_link', 'op_git']
+                  'op_metadata', 'op_hard_link', 'op_git', 'op_edit_in_inner_repository',
+                  'op_git_in_inner_repository']
 
     def run(self):
         self.setup()
@@ -494,6 +573,7 @@ def main():
                              'serves what `anchorfs export` renders')
     args = parser.parse_args()
     args.anchorfs = os.path.abspath(args.anchorfs)
+    os.environ.update(FIXED_DATES)
     passed = failed = 0
     for seed in range(args.first_seed, args.first_seed + args.seeds):
         work = tempfile.mkdtemp(prefix=f'anchorfs-fuzz-{seed}-')

@@ -188,6 +188,35 @@ TEST(Untag, ARewriteFromElsewhereIsAlignedOnlyIfItWasMadeFromTheView) {
   EXPECT_EQ(assemble(untag_written(input), kPython, edited), replaced(kPython, "return 1", "return 2"));
 }
 
+// Found by the editing fuzzer (seed 101): a note holding a tag-shaped example, copied in and
+// renamed over an empty module whose view is its file block only, lost its two delimiter lines
+// (each kept half of the served delimiter: "an edited tag line"), as a view without code lines
+// counted as "mostly aligned" with anything.
+TEST(Untag, ARewriteOverAViewOfTagsOnlyIsAlignedOnlyIfItHoldsOneOfItsLines) {
+  const std::string empty;
+  TagPlan plan;
+  plan.insertions = {{0, "# === File Annotation ===\n# file: pkg/app.py\n"
+                         "# IMPORTED_BY: pkg/util.py\n# === File Annotation ===\n"}};
+  const std::string view = render::apply(empty, plan);
+  const FileVersion version{1, 2, 0, 3, 4};
+  StoreInput input{.plan = &plan,
+                   .served = version,
+                   .current = version,
+                   .checkout = empty,
+                   .written = "",
+                   .appended_from = std::nullopt,
+                   .blocks = nullptr,
+                   .rewritten = true};
+  const std::string note = "# sample\n\n# === Function Annotation ===\n# function: example.py:f\n"
+                           "# CALLS: g  # outside\n# === Function Annotation ===\n\nend\n";
+  input.written = note;
+  EXPECT_EQ(assemble(untag_written(input), empty, note), note);
+  // Made from that view (its block kept, an edited line in it, code added): the block goes.
+  const std::string edited = replaced(view, "pkg/util.py", "pkg/util.py, pkg/more.py") + "x = 1\n";
+  input.written = edited;
+  EXPECT_EQ(assemble(untag_written(input), empty, edited), "x = 1\n");
+}
+
 TEST(Untag, AWriteIsAlignedWithTheViewItWasMadeFrom) {
   // The view served before a re-tag had a block over `def g` that the current one lacks, and a
   // CALLED_BY line of f's block that changed since.

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Warm remount and one-file refresh of one repository, measured on the daemon itself.
+
+    scripts/bench/warm_refresh.py warm    ANCHORFS CACHE REPO MNT [REPS]
+    scripts/bench/warm_refresh.py refresh ANCHORFS CACHE REPO MNT FILE.c [REPS]
+
+warm: `anchorfs mount -f` until its "mounted" line (wall), the daemon's CPU seconds (user+system of
+every thread, /proc) at that moment and once it has been idle for 1 s (the refresher's start-up
+work included), its peak and settled RSS; then unmount. Mount once first with the binary to
+measure so the cache holds its graph and view record (the build id is part of their keys).
+refresh: one watching mount, then REPS times a static function and a caller of it (names unique
+per run, so no earlier tree's cached view is hit) appended to FILE (a path inside REPO: work on a
+copy, e.g. `cp -al` with FILE itself copied): seconds until the mount shows the new bytes and the
+new tag block, daemon CPU until then and until idle. FILE is restored at the end. The first
+refresh of a mount that started from a cached view resolves every file (no resolution memo yet).
+Wall times on a shared machine are not the product's: compare CPU.
+"""
+import os
+import subprocess
+import sys
+import time
+
+TICK = os.sysconf("SC_CLK_TCK")
+ENV = dict(os.environ, HOME=os.environ.get("ANCHORFS_BENCH_HOME", "/tmp/anchorfs-bench-home"))
+
+
+def cpu(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def idle(pid):
+    last = cpu(pid)
+    while True:
+        time.sleep(1.0)
+        now = cpu(pid)
+        if now == last:
+            return now
+        last = now
+
+
+def memory_mb(pid, key):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(key):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def mount(anchorfs, cache, repo, mnt, log):
+    os.makedirs(ENV["HOME"], exist_ok=True)
+    start = time.monotonic()
+    daemon = subprocess.Popen([anchorfs, "mount", "-f", "--threads", "2", "--cache-dir", cache,
+                               "--view", "topo", repo, mnt],
+                              stdout=open(log, "w"), stderr=subprocess.STDOUT, env=ENV)
+    while "mounted" not in open(log).read():
+        if daemon.poll() is not None:
+            sys.exit("mount failed:\n" + open(log).read())
+        time.sleep(0.01)
+    return daemon, time.monotonic() - start
+
+
+def unmount(anchorfs, mnt, daemon):
+    subprocess.run([anchorfs, "unmount", mnt], env=ENV, check=True)
+    daemon.wait()
+
+
+def warm(anchorfs, cache, repo, mnt, reps=3):
+    for rep in range(int(reps)):
+        daemon, wall = mount(anchorfs, cache, repo, mnt, f"{mnt}.log")
+        ready = cpu(daemon.pid)
+        settled = idle(daemon.pid)
+        peak, rss = memory_mb(daemon.pid, "VmHWM"), memory_mb(daemon.pid, "VmRSS")
+        unmount(anchorfs, mnt, daemon)
+        print(f"warm {rep}: ready {wall:.2f} s wall; daemon CPU {ready:.2f} s at ready, "
+              f"{settled:.2f} s once idle; RSS peak {peak:.0f} MB, settled {rss:.0f} MB", flush=True)
+
+
+def refresh(anchorfs, cache, repo, mnt, rel, reps=3):
+    daemon, _ = mount(anchorfs, cache, repo, mnt, f"{mnt}.log")
+    print(f"mounted; daemon CPU {idle(daemon.pid):.2f} s once idle", flush=True)
+    path = os.path.join(repo, rel)
+    original = open(path, "rb").read()
+    try:
+        for rep in range(int(reps)):
+            name = f"anchorfs_probe_{os.getpid()}_{rep}"
+            probe = (f"\nstatic int {name}_helper(void)\n{{\n\treturn 1;\n}}\n\n"
+                     f"int {name}(void)\n{{\n\treturn {name}_helper();\n}}\n")
+            before, start = cpu(daemon.pid), time.monotonic()
+            with open(path, "ab") as f:
+                f.write(probe.encode())
+            want_bytes, want_tags = f"int {name}(void)".encode(), f"function: {rel}:{name}".encode()
+            seen_bytes = None
+            while True:
+                try:
+                    data = open(os.path.join(mnt, rel), "rb").read()
+                except OSError:  # EIO while the changed file awaits its refresh
+                    data = b""
+                if seen_bytes is None and want_bytes in data:
+                    seen_bytes = time.monotonic() - start
+                if want_tags in data:
+                    break
+                time.sleep(0.02)
+            wall, shown = time.monotonic() - start, cpu(daemon.pid) - before
+            settled = idle(daemon.pid) - before
+            print(f"refresh {rep}: bytes {seen_bytes:.2f} s, tags {wall:.2f} s wall; daemon CPU "
+                  f"{shown:.2f} s until shown, {settled:.2f} s until idle; RSS "
+                  f"{memory_mb(daemon.pid, 'VmRSS'):.0f} MB", flush=True)
+    finally:
+        with open(path, "wb") as f:
+            f.write(original)
+        time.sleep(2)
+        unmount(anchorfs, mnt, daemon)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 6 or sys.argv[1] not in ("warm", "refresh"):
+        sys.exit(__doc__)
+    {"warm": warm, "refresh": refresh}[sys.argv[1]](*sys.argv[2:])
