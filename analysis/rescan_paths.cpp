@@ -30,6 +30,11 @@ std::string_view parent_of(std::string_view path) {
   return slash == std::string_view::npos ? std::string_view{} : path.substr(0, slash);
 }
 
+// The last component of `path`, the path of a child of the directory at `dir` (no search).
+std::string_view child_name(std::string_view dir, std::string_view path) {
+  return dir.empty() ? path : path.substr(dir.size() + 1);
+}
+
 std::string join(std::string_view dir, std::string_view name) {
   return dir.empty() ? std::string(name) : std::string(dir) + "/" + std::string(name);
 }
@@ -167,7 +172,6 @@ class Patcher {
   }
 
   bool expand(SourceTree& out, std::vector<uint32_t>& origin, Pending dir) {
-    const std::string dir_path = out.entries[dir.out].path;
     out.entries[dir.out].first_child = static_cast<uint32_t>(out.entries.size());
     uint32_t count = 0;
     const bool fresh = dir.old == kNoOrigin;
@@ -175,11 +179,14 @@ class Patcher {
     const TreeEntry* old_dir = fresh ? nullptr : &old_.entries[dir.old];
     bool restat_child = false;
     if (old_dir != nullptr) {
-      for (uint32_t k = 0; k < old_dir->child_count && !restat_child; ++k) {
-        restat_child = reread_.contains(old_dir->first_child + k);
-      }
+      // (Only directories are in reread_: the map's keys are few, the children many.)
+      const auto key = reread_.lower_bound(old_dir->first_child);
+      restat_child =
+          key != reread_.end() && key->first < old_dir->first_child + old_dir->child_count;
     }
     const bool open = fresh || reread != reread_.end() || restat_child;
+    // (A copy: pushing children may move the entries.)
+    const std::string dir_path = open ? out.entries[dir.out].path : std::string();
     const UniqueFd dir_fd(open ? open_beneath(root_fd_, dir_path, kListFlags) : -1);
     if (open && dir_fd.get() < 0) {
       if (!fresh) return false;
@@ -205,23 +212,28 @@ class Patcher {
       auto name = names.begin();
       for (uint32_t k = old_dir->first_child; k < old_dir->first_child + old_dir->child_count;
            ++k) {
-        const std::string_view old_name = name_of(old_.entries[k].path);
-        for (; name != names.end() && *name < old_name; ++name) {
-          read_again(out, origin, dir_fd.get(), dir.out, *name, kNoOrigin, count);
-        }
-        if (name != names.end() && *name == old_name) {
-          read_again(out, origin, dir_fd.get(), dir.out, *name, k, count);
-          ++name;
-          continue;
+        // Most directories have no name to read again: their children are copied without
+        // looking at their names (a per-change copy of the whole tree, so every byte counts).
+        if (name != names.end()) {
+          const std::string_view old_name = child_name(old_dir->path, old_.entries[k].path);
+          for (; name != names.end() && *name < old_name; ++name) {
+            read_again(out, origin, dir_fd.get(), dir.out, *name, kNoOrigin, count);
+          }
+          if (name != names.end() && *name == old_name) {
+            read_again(out, origin, dir_fd.get(), dir.out, *name, k, count);
+            ++name;
+            continue;
+          }
         }
         TreeEntry entry = old_.entries[k];
         entry.parent = dir.out;
         entry.first_child = 0;
         entry.child_count = 0;
-        if (reread_.contains(k)) {
+        if (S_ISDIR(entry.mode) && reread_.contains(k)) {
           // A directory whose children changed: its own times and link count moved.
+          const std::string old_name(child_name(old_dir->path, old_.entries[k].path));
           std::string problem;
-          if (read_entry(dir_fd.get(), std::string(old_name), entry, problem) != 0 ||
+          if (read_entry(dir_fd.get(), old_name, entry, problem) != 0 ||
               !S_ISDIR(entry.mode) || entry.inode != old_.entries[k].inode) {
             return false;
           }

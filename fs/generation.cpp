@@ -255,4 +255,17 @@ Invalidations diff_generations(const Generation& before, const Generation& after
   return out;
 }
 
+void leave_to_kernel(Invalidations& changed, uint64_t parent, std::string_view removed) {
+  std::erase(changed.attributes, parent);
+  if (removed.empty()) return;
+  const auto found = std::lower_bound(
+      changed.names.begin(), changed.names.end(), removed,
+      [parent](const std::pair<uint64_t, std::string>& name, std::string_view wanted) {
+        return name.first != parent ? name.first < parent : name.second < wanted;
+      });
+  if (found != changed.names.end() && found->first == parent && found->second == removed) {
+    changed.names.erase(found);
+  }
+}
+
 }  // namespace anchorfs::fs

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -113,5 +114,12 @@ struct Invalidations {
 };
 
 Invalidations diff_generations(const Generation& before, const Generation& after);
+
+// Leaves out of `changed` what the kernel updates by itself once a request that changed
+// directory `parent` succeeds (create, mkdir, mknod, symlink, link, unlink, rmdir): the
+// directory's cached attributes, and for an unlink or rmdir the `removed` name. Sending those
+// again costs a notification each, and a name dropped after a create of the same name (git
+// removes a file, then creates it) costs the kernel the dentry that create made.
+void leave_to_kernel(Invalidations& changed, uint64_t parent, std::string_view removed = {});
 
 }  // namespace anchorfs::fs

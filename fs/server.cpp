@@ -90,6 +90,7 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> swap_in(
   Invalidations changed = diff_generations(*previous, *next);
   state.inodes.swap(next, changed);
   state.mutations.fetch_add(1);
+  state.last_mutation.store(std::chrono::steady_clock::now().time_since_epoch().count());
   return {std::move(next), std::move(changed)};
 }
 
@@ -363,6 +364,11 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
 
 uint64_t Server::mutation_count() const {
   return state_->mutations.load();
+}
+
+std::chrono::steady_clock::time_point Server::last_mutation() const {
+  return std::chrono::steady_clock::time_point(
+      std::chrono::steady_clock::duration(state_->last_mutation.load()));
 }
 
 std::shared_ptr<const Snapshot> Server::snapshot() const {

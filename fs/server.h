@@ -102,6 +102,8 @@ class Server {
 
   // How many changes a writable mount has made to the checkout so far. Thread-safe.
   uint64_t mutation_count() const;
+  // When the last of them was made (the clock's epoch when none was). Thread-safe.
+  std::chrono::steady_clock::time_point last_mutation() const;
 
   // The snapshot currently served. Thread-safe.
   std::shared_ptr<const Snapshot> snapshot() const;

@@ -84,6 +84,8 @@ class ServerState {
   // held while talking to the kernel. It orders a sequence of steps, so no data is GUARDED_BY it.
   sync::Mutex swap_mutex;
   std::atomic<uint64_t> mutations{0};  // rescans after changes made through the mount
+  // steady_clock time of the last of them, in its ticks since its epoch.
+  std::atomic<int64_t> last_mutation{0};
   // The mount's own device (0: unknown): a writable mount's rescans list directories on it but
   // never enter them, or a REPO that reaches the mount would scan through its own handlers.
   std::atomic<uint64_t> own_device{0};

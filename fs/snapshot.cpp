@@ -61,9 +61,20 @@ Snapshot::Snapshot(analysis::SourceTree tree,
   if (layouts_.empty()) layouts_.push_back(std::make_shared<const FileLayout>());
   layout_of_entry_.resize(tree_.entries.size(), 0);
   name_offset_.reserve(tree_.entries.size());
+  // From the parent's path where it has one, not a search for the last slash: a writable mount
+  // builds a snapshot per change.
   for (const analysis::TreeEntry& entry : tree_.entries) {
-    const size_t slash = entry.path.rfind('/');
-    name_offset_.push_back(slash == std::string::npos ? 0 : static_cast<uint32_t>(slash + 1));
+    const size_t parent_length = entry.parent < tree_.entries.size()
+                                     ? tree_.entries[entry.parent].path.size()
+                                     : std::string::npos;
+    if (parent_length == 0) {
+      name_offset_.push_back(0);
+    } else if (parent_length < entry.path.size() && entry.path[parent_length] == '/') {
+      name_offset_.push_back(static_cast<uint32_t>(parent_length + 1));
+    } else {
+      const size_t slash = entry.path.rfind('/');
+      name_offset_.push_back(slash == std::string::npos ? 0 : static_cast<uint32_t>(slash + 1));
+    }
   }
   for (size_t i = 1; i < layouts_.size(); ++i) {
     if (!layouts_[i]->empty()) {

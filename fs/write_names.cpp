@@ -45,7 +45,10 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
   }
   auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
   std::optional<uint32_t> index = generation->snapshot().find(path);
-  if (index) keep_made_name(changed, *generation, *index);
+  if (index) {
+    keep_made_name(changed, *generation, *index);
+    leave_to_kernel(changed, parent);
+  }
   queue_notification(state, std::move(changed));
   if (!index) return reply_error(req, ENOENT);
   const fuse_entry_param e = entry_param(*generation, *index);
@@ -159,7 +162,13 @@ void remove_entry(fuse_req_t req, fuse_ino_t parent, const char* name, int flags
   }
   const std::string path = join_path(dir, name);
   state.open_files.removed(path);
-  reply_done(req, state, std::span<const std::string>(&path, 1));
+  auto [generation, changed] = rescan(state, std::span<const std::string>(&path, 1));
+  leave_to_kernel(changed, parent, name);
+  if (fuse_reply_err(req, 0) != 0) {
+    // Not told of its success, the kernel keeps the directory's attributes: drop them after all.
+    changed.attributes.push_back(parent);
+  }
+  queue_notification(state, std::move(changed));
 }
 
 }  // namespace

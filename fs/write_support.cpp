@@ -72,6 +72,7 @@ void made_name_not_replied(ServerState& state, const Generation& generation, uin
   if (index == 0) return;
   Invalidations changed;
   changed.names.push_back(name_of_entry(generation, index));
+  changed.attributes.push_back(changed.names.back().first);  // left to a reply it never got
   queue_notification(state, std::move(changed));
 }
 

@@ -27,7 +27,7 @@ void adopt_change(ServerState& state, const std::string& path, const struct stat
 // kernel makes that dentry from the reply, and dropping it after would only cost a lookup.
 void keep_made_name(Invalidations& changed, const Generation& generation, uint32_t index);
 // The reply that made that dentry never reached the kernel (interrupted): a negative lookup it
-// holds for the name must go after all.
+// holds for the name must go after all, and the directory's attributes (see leave_to_kernel).
 void made_name_not_replied(ServerState& state, const Generation& generation, uint32_t index);
 // Rescans `path` after a change that made it and replies with the entry now there.
 void reply_entry_at(fuse_req_t req, ServerState& state, const std::string& path);

@@ -8,9 +8,10 @@
 namespace anchorfs::refresh {
 namespace {
 
+constexpr std::chrono::milliseconds kPause{100};
+
 // Returns once no change came through the mount for a tenth of a second.
 void wait_for_pause(const fs::Server& server) {
-  constexpr std::chrono::milliseconds kPause{100};
   for (uint64_t seen = server.mutation_count();;) {
     std::this_thread::sleep_for(kPause);
     const uint64_t now = server.mutation_count();
@@ -25,7 +26,9 @@ RebuildFn rebuild_and_publish(SnapshotBuilder& builder, fs::Server& server) {
   return [&builder, &server]() -> std::optional<std::string> {
     // A writable mount rescans after each change it makes; a build whose scan may predate one
     // of those would take it back, so it is built again (the analysis is reused) until no change
-    // came through the mount meanwhile.
+    // came through the mount meanwhile. A writer busy in the mount now (a branch switch) would
+    // take this build back too: none is started before it pauses.
+    if (std::chrono::steady_clock::now() - server.last_mutation() < kPause) wait_for_pause(server);
     while (true) {
       const uint64_t mutations = server.mutation_count();
       Built built = builder.build();

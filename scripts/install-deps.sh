@@ -13,7 +13,7 @@ fi
 # The build (npm fetches the grammars at configure time) and the mount; rg for the demo's hints.
 packages=(
   build-essential cmake pkg-config git nodejs npm ripgrep ccache
-  libfuse3-dev fuse3 libtbb-dev libfmt-dev
+  libfuse3-dev fuse3 libtbb-dev libfmt-dev libjemalloc-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev liblmdb-dev libpcre2-dev libssl-dev libhiredis-dev
 )
 quickstart_count=${#packages[@]}

@@ -279,6 +279,28 @@ void set_mtime(const std::filesystem::path& path, time_t seconds) {
   ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0) << path;
 }
 
+TEST_F(GenerationTest, WhatTheKernelUpdatesItselfAfterARemovalIsNotSentAgain) {
+  auto before = std::make_shared<const Generation>(snap());
+  InodeTable table(before);
+  const uint64_t pkg = inode_of(*before, "pkg");
+  // An unlink through the mount: pkg's times move and the name goes; a file of the root goes too.
+  std::filesystem::remove(dir_ / "pkg/inner.py");
+  std::filesystem::remove(dir_ / "gone.py");
+  set_mtime(dir_ / "pkg", 1'000'000);
+  auto after = std::make_shared<const Generation>(snap(), *before);
+  Invalidations changed = diff_generations(*before, *after);
+  table.swap(after, changed);
+  ASSERT_TRUE(contains(changed.attributes, pkg));
+  ASSERT_TRUE(contains(changed.names, pkg, "inner.py"));
+  ASSERT_TRUE(contains(changed.names, kRootInode, "gone.py"));
+  leave_to_kernel(changed, pkg, "inner.py");
+  EXPECT_FALSE(contains(changed.attributes, pkg)) << "the unlink's reply invalidated them";
+  EXPECT_FALSE(contains(changed.names, pkg, "inner.py")) << "the kernel dropped its own dentry";
+  EXPECT_TRUE(contains(changed.names, kRootInode, "gone.py"))
+      << "a name the request did not remove is still dropped";
+  EXPECT_TRUE(std::is_sorted(changed.names.begin(), changed.names.end()));
+}
+
 TEST_F(GenerationTest, ASwapDropsOnlyListingsTheKernelWasGivenSinceTheLastChange) {
   auto before = std::make_shared<const Generation>(snap());
   InodeTable table(before);

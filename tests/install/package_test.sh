@@ -31,7 +31,7 @@ esac
 # The package's own metadata: fuse3 and the shared libraries the binary links (tree-sitter is
 # compiled in, cmake/Grammar.cmake).
 depends="$(dpkg-deb -f "$deb" Depends)"
-for want in fuse3 libfuse3-3 libtbb12 liblmdb0 libhiredis; do
+for want in fuse3 libfuse3-3 libtbb12 liblmdb0 libhiredis libjemalloc2; do
   grep -q "$want" <<<"$depends" || { echo "package_test: Depends lacks $want: $depends" >&2; exit 1; }
 done
 contents="$(dpkg-deb -c "$deb")"
