@@ -176,6 +176,20 @@ bool may_hold_block(int fd, uint64_t from, uint64_t size, const render::ServedBl
   return !line_long && !line.empty() && (blocks.starts_block(line) || own.starts_block(line));
 }
 
+// Whether `text` holds, as a whole line, one of the lines of `block`.
+bool holds_a_line_of(std::string_view text, std::string_view block) {
+  for (size_t begin = 0; begin < block.size();) {
+    const size_t newline = block.find('\n', begin);
+    const size_t end = newline == std::string_view::npos ? block.size() : newline + 1;
+    const std::string_view line = block.substr(begin, end - begin);
+    for (size_t at = text.find(line); at != std::string_view::npos; at = text.find(line, at + 1)) {
+      if (at == 0 || text[at - 1] == '\n') return true;
+    }
+    begin = end;
+  }
+  return false;
+}
+
 }  // namespace
 
 render::FileVersion version_of(const struct stat& st) {
@@ -270,7 +284,12 @@ int untag_for_rename(const ServerState& state, const std::string& from, const st
   const Mapped checkout(target.get(), static_cast<uint64_t>(target_st.st_size));
   const Mapped written(source.get(), static_cast<uint64_t>(source_st.st_size));
   if (checkout.error() != 0 || written.error() != 0) return EIO;
-  const render::TagPlan plan = closest_plan(state, to, version, std::move(own), written.bytes());
+  render::TagPlan plan = closest_plan(state, to, version, std::move(own), written.bytes());
+  // The temporary's own store already removed the blocks it held whole (rule 4): aligned with
+  // them still in the view, a small file would seem not made from it (render/untag.h).
+  std::erase_if(plan.insertions, [&](const render::Insertion& insertion) {
+    return !holds_a_line_of(written.bytes(), insertion.text);
+  });
   if (plan.insertions.empty()) return 0;  // `to` was not served tagged at this version
   const BlockSources sources = block_sources(state);
   const render::ServedBlocks blocks = served_blocks(sources);

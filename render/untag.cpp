@@ -165,13 +165,16 @@ class Untagger {
 
   std::vector<Span>& removed() { return removed_; }
 
-  // Whether at least half of the view's non-blank code lines were aligned with written lines. A
-  // view of tag lines only (an empty module's file block) has no code to hold: then the written
-  // bytes must still hold one of its lines where it was, or nothing ties them to it (a file
-  // copied from elsewhere over it, whose tag-shaped lines are the user's).
+  // Whether at least half of the view's non-blank code lines, or of all its non-blank lines, were
+  // aligned with written lines: a `sed -i` renaming a name may change most of a small file's code
+  // lines but keeps its blocks' unchanged lines where they were. A view of tag lines only (an
+  // empty module's file block) has no code to hold: then the written bytes must still hold one
+  // of its lines where it was, or nothing ties them to it (a file copied from elsewhere over it,
+  // whose tag-shaped lines are the user's).
   bool mostly_aligned() const {
     const size_t code = code_lines();
-    return code == 0 ? aligned_lines_ > 0 : 2 * aligned_code_ >= code;
+    if (code == 0) return aligned_lines_ > 0;
+    return 2 * aligned_code_ >= code || 2 * aligned_lines_ >= non_blank_lines();
   }
 
  private:
@@ -188,6 +191,11 @@ class Untagger {
     return tags_.tag_bytes(line.begin, line.end) == line.end - line.begin;
   }
 
+  size_t non_blank_lines() const {
+    size_t count = 0;
+    for (const TextLine& line : vlines_) count += blank(content(view_, line)) ? 0 : 1;
+    return count;
+  }
   size_t code_lines() const {
     size_t count = 0;
     for (const TextLine& line : vlines_) count += code_line(line) ? 1 : 0;

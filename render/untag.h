@@ -100,8 +100,8 @@ struct StoreResult {
 //     still a tag, removed; so is a last line without terminator that is a prefix of a served
 //     tag line it alone replaced (a file cut inside a block);
 //  4. any run of lines byte-identical to a whole block served anywhere (`blocks`) is removed.
-// Rules 1-3 apply to a `rewritten` file only if at least half of the view's non-blank code lines
-// are aligned with it (a view without code: at least one of its lines).
+// Rules 1-3 apply to a `rewritten` file only if at least half of the view's non-blank code lines,
+// or of all its non-blank lines, are aligned with it (a view without code: one of its lines).
 // Nothing else is removed, whatever it looks like. Pure: no I/O.
 StoreResult untag_written(const StoreInput& input);
 

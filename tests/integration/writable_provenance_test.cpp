@@ -334,6 +334,19 @@ TEST_F(Provenance, AnEditedTagLineIsStillATag) {
   EXPECT_EQ(checkout("pkg/core.py"), replaced(kCore, "x + 1\n", "x + 11\n"));
 }
 
+// Found by the editing fuzzer (seed 114): `sed -i` renaming a called function changes most code
+// lines of a small file and the CALLS line naming it. sed's temporary is stored first (its
+// untouched file block, whole, goes), then renamed over the file: the edited block must go too.
+TEST_F(Provenance, SedRenamingACalledFunctionInASmallFileStoresNoTagLine) {
+  mount();
+  const std::string served = view("pkg/app.py");
+  ASSERT_TRUE(contains(served, "File Annotation ===")) << served;
+  ASSERT_TRUE(contains(served, "pkg/core.py:helper\n")) << served;
+  ASSERT_EQ(shell("sed -i 's/\\bhelper\\b/helper_2/' pkg/app.py").exit_code, 0);
+  EXPECT_EQ(checkout("pkg/app.py"), replaced(replaced(kApp, "helper", "helper_2"), "helper(2)", "helper_2(2)"));
+  expect_no_served_tags();
+}
+
 // A refresh re-tags a file whose bytes did not change while an agent holds its view: a caller
 // of `lonely` came (the file got a block) and went (the block is gone from the view). What the
 // agent writes back, by open 'w' or by an editor's temporary renamed over the file, is aligned

@@ -188,6 +188,36 @@ TEST(Untag, ARewriteFromElsewhereIsAlignedOnlyIfItWasMadeFromTheView) {
   EXPECT_EQ(assemble(untag_written(input), kPython, edited), replaced(kPython, "return 1", "return 2"));
 }
 
+// Found by the editing fuzzer (seed 114): `sed -i` renaming a function in a small file changes
+// most of its code lines (the import, the call) and a CALLS line; the block's other lines stay
+// where they were, so the file was made from the view and the edited block goes.
+TEST(Untag, ASedRenameChangingMostCodeLinesIsStillAlignedByTheBlock) {
+  const std::string checkout = "from inner.calc import double\n\n\ndef use():\n    return double(3)\n";
+  TagPlan plan;
+  plan.insertions = {{checkout.find("def use"),
+                      "# === Function Annotation ===\n# function: inner/use.py:use\n"
+                      "# CALLS: inner/calc.py:double\n# === Function Annotation ===\n"}};
+  const FileVersion version{1, 2, checkout.size(), 3, 4};
+  StoreInput input{.plan = &plan,
+                   .served = version,
+                   .current = version,
+                   .checkout = checkout,
+                   .written = "",
+                   .appended_from = std::nullopt,
+                   .blocks = nullptr,
+                   .rewritten = true};
+  std::string written = render::apply(checkout, plan);
+  for (size_t at = 0; (at = written.find("double", at)) != std::string::npos; at += 9) {
+    written.replace(at, 6, "double_99");
+  }
+  input.written = written;
+  std::string expected = checkout;
+  for (size_t at = 0; (at = expected.find("double", at)) != std::string::npos; at += 9) {
+    expected.replace(at, 6, "double_99");
+  }
+  EXPECT_EQ(assemble(untag_written(input), checkout, written), expected);
+}
+
 // Found by the editing fuzzer (seed 101): a note holding a tag-shaped example, copied in and
 // renamed over an empty module whose view is its file block only, lost its two delimiter lines
 // (each kept half of the served delimiter: "an edited tag line"), as a view without code lines
