@@ -55,19 +55,10 @@ void Refresher::enter_polling(const std::string& why) {
 
 bool Refresher::make_watcher() {
   try {
-    auto watcher =
-        std::make_unique<TreeWatcher>(root_, WatcherOptions{.max_watches = options_.max_watches,
-                                                            .skip_device = options_.skip_device,
-                                                            .extra_dirs = options_.extra_dirs});
-    const bool complete = watcher->complete();
-    const size_t watches = watcher->watch_count();
-    {
-      const sync::MutexLock lock(watcher_mutex_);
-      watcher_ = std::move(watcher);
-    }
-    if (!complete) {
-      enter_polling(fmt::format("inotify watch limit reached after {} directories", watches));
-    }
+    adopt(std::make_unique<TreeWatcher>(
+        root_, WatcherOptions{.max_watches = options_.max_watches,
+                              .skip_device = options_.skip_device,
+                              .extra_dirs = options_.extra_dirs}));
     return true;
   } catch (const std::system_error& error) {
     struct stat st {};
@@ -132,6 +123,11 @@ void Refresher::start(std::unique_ptr<TreeWatcher> watcher) {
     start();
     return;
   }
+  adopt(std::move(watcher));
+  launch(false);
+}
+
+void Refresher::adopt(std::unique_ptr<TreeWatcher> watcher) {
   const bool complete = watcher->complete();
   const size_t watches = watcher->watch_count();
   {
@@ -141,7 +137,6 @@ void Refresher::start(std::unique_ptr<TreeWatcher> watcher) {
   if (!complete) {
     enter_polling(fmt::format("inotify watch limit reached after {} directories", watches));
   }
-  launch(false);
 }
 
 void Refresher::launch(bool rescan_now) {

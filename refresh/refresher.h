@@ -98,6 +98,8 @@ class Refresher {
   void answer_idle(uint64_t asked);
   // Makes the watcher (null when inotify or the root is unavailable); false without one.
   bool make_watcher();
+  // Serves from `watcher`; polling instead where it could not watch every directory.
+  void adopt(std::unique_ptr<TreeWatcher> watcher);
   void wake_watcher();
   // The root was deleted or moved away: drop the watcher and poll until it is back.
   void lose_root();
