@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <stdexcept>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "analysis/unique_fd.h"
@@ -176,18 +177,40 @@ bool may_hold_block(int fd, uint64_t from, uint64_t size, const render::ServedBl
   return !line_long && !line.empty() && (blocks.starts_block(line) || own.starts_block(line));
 }
 
-// Whether `text` holds, as a whole line, one of the lines of `block`.
-bool holds_a_line_of(std::string_view text, std::string_view block) {
-  for (size_t begin = 0; begin < block.size();) {
-    const size_t newline = block.find('\n', begin);
-    const size_t end = newline == std::string_view::npos ? block.size() : newline + 1;
-    const std::string_view line = block.substr(begin, end - begin);
-    for (size_t at = text.find(line); at != std::string_view::npos; at = text.find(line, at + 1)) {
-      if (at == 0 || text[at - 1] == '\n') return true;
-    }
-    begin = end;
+// Calls `visit` with each line of `text`, without its line break.
+template <typename Visit>
+void for_each_line(std::string_view text, Visit visit) {
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t newline = text.find('\n', begin);
+    const size_t end = newline == std::string_view::npos ? text.size() : newline;
+    if (visit(text.substr(begin, end - begin))) return;
+    begin = end + 1;
   }
-  return false;
+}
+
+bool blank(std::string_view line) {
+  return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+// The non-blank lines of `text`, indexed once: a rename checks every served block against them,
+// and a scan of the whole text per block line would grow with blocks times size.
+std::unordered_set<std::string_view> non_blank_lines(std::string_view text) {
+  std::unordered_set<std::string_view> lines;
+  for_each_line(text, [&](std::string_view line) {
+    if (!blank(line)) lines.insert(line);
+    return false;
+  });
+  return lines;
+}
+
+// Whether `lines` holds one of the non-blank lines of `block` (a blank line ties nothing to it).
+bool holds_a_line_of(const std::unordered_set<std::string_view>& lines, std::string_view block) {
+  bool held = false;
+  for_each_line(block, [&](std::string_view line) {
+    held = !blank(line) && lines.contains(line);
+    return held;
+  });
+  return held;
 }
 
 }  // namespace
@@ -287,8 +310,9 @@ int untag_for_rename(const ServerState& state, const std::string& from, const st
   render::TagPlan plan = closest_plan(state, to, version, std::move(own), written.bytes());
   // The temporary's own store already removed the blocks it held whole (rule 4): aligned with
   // them still in the view, a small file would seem not made from it (render/untag.h).
+  const std::unordered_set<std::string_view> written_lines = non_blank_lines(written.bytes());
   std::erase_if(plan.insertions, [&](const render::Insertion& insertion) {
-    return !holds_a_line_of(written.bytes(), insertion.text);
+    return !holds_a_line_of(written_lines, insertion.text);
   });
   if (plan.insertions.empty()) return 0;  // `to` was not served tagged at this version
   const BlockSources sources = block_sources(state);
