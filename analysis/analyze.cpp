@@ -76,12 +76,12 @@ bool usable(const LanguageFacts& facts, const AnalysisOptions& options) {
 std::shared_ptr<const LanguageFacts> cached_facts(FactCache& cache, const ContentDigest& digest,
                                                   const SourceFile& file,
                                                   const AnalysisOptions& options) {
-  if (options.facts_memo != nullptr) {
-    auto kept = options.facts_memo->find(memo_key(digest, file.front_end, file.path));
-    if (kept && usable(*kept, options)) return kept;
-  }
   const LanguageFrontEnd& language = *front_ends()[file.front_end];
   const std::string version = facts_version_for(language, file.path);
+  if (options.facts_memo != nullptr) {
+    auto kept = options.facts_memo->find({digest, file.front_end, version});
+    if (kept && usable(*kept, options)) return kept;
+  }
   const auto stored = cache.load({digest, language.name(), version});
   if (!stored) return nullptr;
   auto facts = language.deserialize_facts(*stored);
