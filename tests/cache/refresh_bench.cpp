@@ -1,7 +1,9 @@
-// Where a one-file refresh's CPU goes: refresh_bench REPO FILE [ROUNDS [KEEP_DIR]]. A benchmark tool.
+// Where a one-file refresh's CPU goes: refresh_bench REPO FILE [ROUNDS [KEEP_DIR [EDIT]]]. A
+// benchmark tool.
 //
 // Copies REPO, analyses it once with a cache, then ROUNDS times appends a function to FILE
-// (relative to REPO) and runs the refresher's steps one by one (scan, survey, facts and
+// (relative to REPO; EDIT `comment` appends a comment line instead, an edit the Python resolver
+// does not see) and runs the refresher's steps one by one (scan, survey, facts and
 // resolution, render and lay out, snapshot, view record) on two threads, printing each step's
 // process CPU. Every edit is refreshed twice, with the facts memo the refresher keeps
 // (SnapshotBuilder) and without it, each with its own memos and its own copy of the cache (else
@@ -16,6 +18,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 
 #include "analysis/source_survey.h"
 #include "analysis/survey.h"
@@ -100,10 +103,11 @@ void print(const char* name, const Steps& s) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: refresh_bench REPO FILE [ROUNDS [KEEP_DIR]]\n");
+    std::fprintf(stderr, "usage: refresh_bench REPO FILE [ROUNDS [KEEP_DIR [append|comment]]]\n");
     return 2;
   }
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 3;
+  const bool comment = argc > 5 && std::string_view(argv[5]) == "comment";
   // KEEP_DIR keeps the copy and its caches for the next run (under valgrind, the cold analysis
   // is then made once, natively): the edited file is restored at the end, and the probes are
   // named by process so that no run finds another's graph in the cache.
@@ -138,14 +142,15 @@ int main(int argc, char** argv) {
     std::ifstream in(edited, std::ios::binary);
     original.assign(std::istreambuf_iterator<char>(in), {});
   }
-  std::printf("process CPU seconds per step (%s, append to %s)\n", argv[1], argv[2]);
+  std::printf("process CPU seconds per step (%s, append %s to %s)\n", argv[1],
+              comment ? "a comment" : "functions", argv[2]);
   std::printf("%-24s %6s %6s %6s %6s %6s %6s | %6s\n", "", "scan", "survey", "analys", "render",
               "snap", "record", "total");
   for (int i = 0; i < rounds; ++i) {
     std::ofstream(edited, std::ios::app)
-        << fmt::format("\n\ndef anchorfs_probe_{0}_{1}():\n    return anchorfs_probe_{0}_{1}_helper()\n\n\n"
+        << (comment ? fmt::format("\n# anchorfs probe {} {}\n", i, ::getpid()) : fmt::format("\n\ndef anchorfs_probe_{0}_{1}():\n    return anchorfs_probe_{0}_{1}_helper()\n\n\n"
                        "def anchorfs_probe_{0}_{1}_helper():\n    return 1\n",
-                       i, ::getpid());
+                       i, ::getpid()));
     print(fmt::format("refresh {} facts memo", i).c_str(),
           refresh_once(repo, *cache, with_memo, true));
     print(fmt::format("refresh {} no memo", i).c_str(),
