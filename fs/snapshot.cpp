@@ -89,7 +89,9 @@ Snapshot::Snapshot(analysis::SourceTree tree,
       throw std::invalid_argument("virtual file " + path +
                                   " is not an untagged regular file of its size in " + tree_.root);
     }
-    if (path == virtual_files.git_index) git_index_ = *index;
+    for (GitIndexFile& served : virtual_files.git_indexes) {
+      if (served.path == path) git_indexes_.push_back({*index, std::move(served.worktree)});
+    }
     contents_.emplace(*index, std::move(bytes));
   }
   serving_.reserve(tree_.entries.size());
@@ -143,6 +145,13 @@ std::optional<uint32_t> Snapshot::find(std::string_view path) const {
 }
 
 const std::shared_ptr<const std::string> Snapshot::kNoContent;
+
+const std::string* Snapshot::git_index_worktree(uint32_t index) const {
+  for (const ServedIndex& served : git_indexes_) {
+    if (served.entry == index) return &served.worktree;
+  }
+  return nullptr;
+}
 
 uint64_t Snapshot::view_size(uint32_t index) const {
   return fs::view_size(tree_.entries[index], layout(index));
