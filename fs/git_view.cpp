@@ -589,8 +589,20 @@ std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
     // time are what git in the checkout must find. The change time git saw may be earlier: a
     // file written through the mount is stored by link and rename after its last write, which
     // moves its ctime on (fs/checkout_io.h); a later ctime is never accepted.
+    // An entry git left as the checkout's index recorded it carries the checkout's stat already:
+    // kept. Its file may have changed since with its modification time put back (`touch`,
+    // `cp -p`), and taking the file's size now would hide the change from git in the checkout
+    // (fuzz seed 112).
+    std::unordered_map<std::string, IndexedStat> in_checkout;
+    rewrite_index_stats(*snapshot.content(*overlay),
+                        [&](std::string_view indexed, const IndexedStat& recorded) {
+                          in_checkout.emplace(std::string(indexed), recorded);
+                          return std::optional<IndexedStat>{};
+                        });
     auto restat = [&](std::string_view indexed,
                       const IndexedStat& recorded) -> std::optional<IndexedStat> {
+      const auto kept = in_checkout.find(std::string(indexed));
+      if (kept != in_checkout.end() && kept->second == recorded) return std::nullopt;
       const std::optional<uint32_t> index = snapshot.find(in_tree(*worktree, indexed));
       if (!index) return std::nullopt;
       const analysis::TreeEntry& entry = snapshot.entry(*index);
