@@ -232,7 +232,7 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
     add_file_entities(graph, sources[i], front_ends()[sources[i].front_end]->name(), *r.facts,
                       r.facts->parsed_cleanly && !r.keep_unchanged);
     by_language[sources[i].front_end].push_back(
-        {sources[i].path, r.facts.get(), entity, r.digest ? &*r.digest : nullptr});
+        {sources[i].path, r.facts.get(), entity, r.digest ? &*r.digest : nullptr, r.facts});
   }
   // Each front end's per-analysis state (say, its module index) serves both of its steps. Front
   // ends resolve independently of each other (each reads only its own files' facts), so they run

@@ -24,6 +24,9 @@ struct ResolverFile {
   // The digest of the bytes its facts were made from; null when the analysis has none (no
   // cache), which resolve_again takes as "nothing known about what changed".
   const ContentDigest* digest = nullptr;
+  // Shares ownership of `facts` (null when the caller holds them otherwise): a front end's
+  // ResolutionMemory may keep them to compare an edited file's new facts with its old ones.
+  std::shared_ptr<const LanguageFacts> shared_facts = nullptr;
 };
 
 // What a front end builds once per analysis from every file of its language and hands to each

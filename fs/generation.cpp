@@ -33,7 +33,7 @@ bool same_version(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32
       x.rdev != y.rdev || x.symlink_target != y.symlink_target) {
     return false;
   }
-  if (a.git_index() == a_entry || b.git_index() == b_entry) return false;
+  if (a.is_git_index(a_entry) || b.is_git_index(b_entry)) return false;
   const std::shared_ptr<const std::string>& x_bytes = a.content(a_entry);
   const std::shared_ptr<const std::string>& y_bytes = b.content(b_entry);
   if (!x_bytes != !y_bytes || (x_bytes && x_bytes != y_bytes && *x_bytes != *y_bytes)) return false;
@@ -114,11 +114,11 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
       kept_from_[i] = i == 0 ? 0 : was;
     } else {
       inode_of_entry_[i] = next_inode_++;
-      // (The git index is renumbered on every swap: git reads it afresh, it records no size of
+      // (A git index is renumbered on every swap: git reads it afresh, it records no size of
       // its own.)
-      if (was != analysis::kNoOrigin && S_ISREG(entry.mode) && snapshot_->git_index() != i) {
+      if (was != analysis::kNoOrigin && S_ISREG(entry.mode) && !snapshot_->is_git_index(i)) {
         renumbered_[i] = true;
-        index_provisional_ = snapshot_->git_index().has_value();
+        index_provisional_ = !snapshot_->git_indexes().empty();
       }
     }
   }
@@ -127,18 +127,20 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
 }
 
 void Generation::translate_git_index() const {
-  const std::optional<uint32_t> index = snapshot_->git_index();
-  if (!index) return;
-  git_index_ = served_git_index(
-      *snapshot_, *snapshot_->content(*index),
-      [this](uint32_t entry) { return inode_of_entry_[entry]; },
-      [this](uint32_t entry) { return entry < renumbered_.size() && renumbered_[entry]; });
+  for (const Snapshot::ServedIndex& served : snapshot_->git_indexes()) {
+    git_indexes_.push_back(served_git_index(
+        *snapshot_, *snapshot_->content(served.entry), served.worktree,
+        [this](uint32_t entry) { return inode_of_entry_[entry]; },
+        [this](uint32_t entry) { return entry < renumbered_.size() && renumbered_[entry]; }));
+  }
 }
 
 const std::shared_ptr<const std::string>& Generation::content(uint32_t entry) const {
-  if (snapshot_->git_index() == entry) {
+  const std::vector<Snapshot::ServedIndex>& indexes = snapshot_->git_indexes();
+  for (size_t i = 0; i < indexes.size(); ++i) {
+    if (indexes[i].entry != entry) continue;
     std::call_once(git_index_once_, [this] { translate_git_index(); });
-    if (git_index_) return git_index_;
+    if (git_indexes_[i]) return git_indexes_[i];
   }
   return snapshot_->content(entry);
 }

@@ -61,7 +61,7 @@ class Generation {
   std::optional<uint32_t> entry(uint64_t inode) const;
   uint64_t next_inode() const { return next_inode_; }
   // The bytes of a file served from memory, or null: the snapshot's virtual files, except the git
-  // index, which this generation serves with the stat data of its own inode numbers (translated
+  // indexes, which this generation serves with the stat data of its own inode numbers (translated
   // when first asked for: a writable mount makes a generation per change, and git reads few).
   const std::shared_ptr<const std::string>& content(uint32_t entry) const;
   // Whether this generation's git index may leave the size of a renumbered file out (see
@@ -84,10 +84,10 @@ class Generation {
   // series of refreshes has handed out.
   std::vector<std::pair<uint64_t, uint32_t>> entry_of_inode_;
   uint64_t next_inode_ = 0;  // the first number never handed out
-  // The snapshot's git index as this generation serves it (see fs/git_view.h), set once by
-  // translate_git_index() under git_index_once_.
+  // The snapshot's git indexes as this generation serves them (see fs/git_view.h), in the order
+  // of Snapshot::git_indexes(), set once by translate_git_index() under git_index_once_.
   mutable std::once_flag git_index_once_;
-  mutable std::shared_ptr<const std::string> git_index_;
+  mutable std::vector<std::shared_ptr<const std::string>> git_indexes_;
   std::vector<bool> renumbered_;  // by entry, empty when none: see index_provisional()
   bool index_provisional_ = false;
 };

@@ -170,24 +170,12 @@ std::string without_block(std::string text, const std::string& block) {
 }
 
 // The entries of the view's `.git` and the in-memory files among them.
-// A nested repository's index with every file's recorded size zeroed ("size unknown"), so git
-// compares such a file by content (through the clean filter) wherever its stat differs, instead
-// of taking the view's larger size for a change. Its stats are not translated per generation as
-// the top repository's are. Left as it is when it cannot be rewritten.
-std::string without_sizes(std::string index) {
-  std::optional<std::string> rewritten =
-      rewrite_index_stats(index, [](std::string_view, const IndexedStat& recorded) {
-        IndexedStat sizeless = recorded;
-        sizeless.size = 0;
-        return std::optional<IndexedStat>(sizeless);
-      });
-  return rewritten ? std::move(*rewritten) : std::move(index);
-}
-
 class GitDirBuilder {
  public:
-  GitDirBuilder(const GitViewOptions& options, std::string git = std::string(kGit))
-      : options_(options), git_(std::move(git)), nested_(git_ != kGit) {}
+  // `git`: where the `.git` sits in the tree; `worktree`: the top of its worktree there.
+  GitDirBuilder(const GitViewOptions& options, std::string git = std::string(kGit),
+                std::string worktree = {})
+      : options_(options), git_(std::move(git)), worktree_(std::move(worktree)) {}
 
   bool build(const GitDirs& dirs) {
     struct stat st {};
@@ -243,12 +231,8 @@ class GitDirBuilder {
   bool build_in_place(const GitDirs& dirs) {
     const std::string& git = git_;
     if (std::optional<FileBytes> index = read_small_file(dirs.gitdir + "/index")) {
-      if (nested_) {
-        add_generated(git + "/index", index->st, without_sizes(std::move(index->bytes)));
-      } else {
-        add_generated(git + "/index", index->st, std::move(index->bytes));
-        git_index_ = git + "/index";
-      }
+      add_generated(git + "/index", index->st, std::move(index->bytes));
+      git_index_ = git + "/index";
     }
     struct stat st {};
     if (::stat(dirs.gitdir.c_str(), &st) != 0) return false;
@@ -276,7 +260,7 @@ class GitDirBuilder {
   VirtualFiles files() {
     VirtualFiles out;
     out.files = std::move(files_);
-    out.git_index = git_index_;
+    if (!git_index_.empty()) out.git_indexes.push_back({git_index_, worktree_});
     return out;
   }
 
@@ -340,8 +324,8 @@ class GitDirBuilder {
   }
 
   const GitViewOptions& options_;
-  const std::string git_;  // where the `.git` sits in the tree
-  const bool nested_;      // a repository nested in the tree's own
+  const std::string git_;       // where the `.git` sits in the tree
+  const std::string worktree_;  // the top of its worktree in the tree ("" for the tree's own)
   std::vector<analysis::TreeEntry> entries_;
   std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> files_;
   std::string git_index_;
@@ -462,17 +446,19 @@ std::vector<std::pair<std::string, std::string>> nested_repositories(
 }
 
 // Every repository nested in the tree (see nested_repositories) gets the same config,
-// info/attributes and index overlays as the top one, its filter told where it sits. Its index is
-// served as the checkout's bytes, untranslated: git there re-reads files through the filter.
+// info/attributes and index overlays as the top one, its filter told where it sits and its index
+// translated per generation with its paths under the nested worktree.
 void graft_nested_repositories(analysis::SourceTree& tree, const GitViewOptions& options,
                                VirtualFiles& files) {
   for (const auto& [top, git] : nested_repositories(tree)) {
     const GitDirs dirs{tree.root + "/" + git, tree.root + "/" + git};
     const GitViewOptions own = nested_options(options, top);
-    GitDirBuilder builder(own, git);
+    GitDirBuilder builder(own, git, top);
     if (!builder.build_in_place(dirs)) continue;
     replace_git_entries(tree, std::move(builder.entries()), false);
-    for (auto& file : builder.files().files) files.files.push_back(std::move(file));
+    VirtualFiles own_files = builder.files();
+    for (auto& file : own_files.files) files.files.push_back(std::move(file));
+    for (auto& index : own_files.git_indexes) files.git_indexes.push_back(std::move(index));
   }
 }
 
@@ -525,6 +511,18 @@ VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& op
   return files;
 }
 
+namespace {
+
+// The tree's path of `path` in the repository whose worktree is `worktree` ("" for the top one).
+std::string in_tree(std::string_view worktree, std::string_view path) {
+  std::string out(worktree);
+  if (!out.empty()) out += '/';
+  out += path;
+  return out;
+}
+
+}  // namespace
+
 bool filter_covers(const GitViewOptions& options, std::string_view path) {
   const std::string_view base = path.substr(path.rfind('/') + 1);
   for (const std::string& pattern : options.filter_patterns) {
@@ -537,11 +535,13 @@ bool filter_covers(const GitViewOptions& options, std::string_view path) {
 }
 
 std::shared_ptr<const std::string> served_git_index(
-    const Snapshot& snapshot, const std::string& checkout_index,
+    const Snapshot& snapshot, const std::string& checkout_index, std::string_view worktree,
     const std::function<uint64_t(uint32_t)>& inode_of,
     const std::function<bool(uint32_t)>& renumbered) {
-  auto restat = [&](std::string_view path,
+  std::string path;
+  auto restat = [&](std::string_view indexed,
                     const IndexedStat& recorded) -> std::optional<IndexedStat> {
+    path = in_tree(worktree, indexed);
     const std::optional<uint32_t> index = snapshot.find(path);
     if (!index) return std::nullopt;
     const analysis::TreeEntry& entry = snapshot.entry(*index);
@@ -549,12 +549,13 @@ std::shared_ptr<const std::string> served_git_index(
         (recorded.mode & S_IFMT) != (entry.mode & S_IFMT)) {
       return std::nullopt;
     }
-    // What git in the checkout compares (dev excepted: git only checks it when built USE_STDEV).
+    // What git in the checkout compares (dev excepted: git only checks it when built USE_STDEV;
+    // the nanoseconds of the times likewise only when built USE_NSEC, which Debian's is not: a
+    // chmod within the second of the recorded change time leaves the entry trusted there, so it
+    // is trusted here too, or git in the mount calls the file modified by its size).
     IndexedStat now = recorded;
     now.ctime_s = static_cast<uint32_t>(entry.ctime_ns / 1'000'000'000);
-    now.ctime_ns = static_cast<uint32_t>(entry.ctime_ns % 1'000'000'000);
     now.mtime_s = static_cast<uint32_t>(entry.mtime_ns / 1'000'000'000);
-    now.mtime_ns = static_cast<uint32_t>(entry.mtime_ns % 1'000'000'000);
     now.ino = static_cast<uint32_t>(entry.inode);
     now.uid = static_cast<uint32_t>(entry.uid);
     now.gid = static_cast<uint32_t>(entry.gid);
@@ -581,16 +582,16 @@ std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
                                                      std::string_view path, std::string written) {
   const std::optional<uint32_t> overlay = snapshot.find(path);
   if (!overlay || !snapshot.content(*overlay) || !snapshot.git_view()) return std::nullopt;
-  if (overlay == snapshot.git_index()) {
+  if (const std::string* worktree = snapshot.git_index_worktree(*overlay)) {
     // Git recorded the stat it saw through the mount. Where the file's modification time (to the
     // nanosecond), owner and type are still the checkout file's, its bytes have not changed
     // since git verified or wrote them, so the checkout's own size, inode number and change
     // time are what git in the checkout must find. The change time git saw may be earlier: a
     // file written through the mount is stored by link and rename after its last write, which
     // moves its ctime on (fs/checkout_io.h); a later ctime is never accepted.
-    auto restat = [&](std::string_view entry_path,
+    auto restat = [&](std::string_view indexed,
                       const IndexedStat& recorded) -> std::optional<IndexedStat> {
-      const std::optional<uint32_t> index = snapshot.find(entry_path);
+      const std::optional<uint32_t> index = snapshot.find(in_tree(*worktree, indexed));
       if (!index) return std::nullopt;
       const analysis::TreeEntry& entry = snapshot.entry(*index);
       const int64_t recorded_ctime_ns =
@@ -612,10 +613,9 @@ std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
     std::optional<std::string> rewritten = rewrite_index_stats(written, restat);
     return rewritten ? std::move(*rewritten) : std::move(written);
   }
-  // Any other index overlay is a nested repository's or a submodule's; config and attributes
-  // lose the block the view appended to them, whichever repository's they are.
+  // Config and attributes lose the block the view appended to them, whichever repository's
+  // they are.
   const std::string_view name = path.substr(path.rfind('/') + 1);
-  if (name == "index") return without_sizes(std::move(written));
   if (name == "config" || name == "attributes") {
     const std::string& served = *snapshot.content(*overlay);
     const size_t block = served.rfind(kBlockMark);

@@ -57,8 +57,10 @@ VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& op
 // git in the view reads through the clean filter, one the view may tag.
 bool filter_covers(const GitViewOptions& options, std::string_view path);
 
-// The checkout's index (`checkout_index`) as a view serves it: every entry whose recorded stat
-// still matches its file in `snapshot` (so git would trust it in the checkout) gets the size and
+// The checkout's index (`checkout_index`) of the repository whose worktree is `worktree` in the
+// tree ("" for the top one, "lib" for a submodule at lib/) as a view serves it: every entry whose
+// recorded stat still matches its file in `snapshot` (so git would trust it in the checkout) gets
+// the size and
 // inode number the view reports (`inode_of` an entry), so git in the view trusts it too and never
 // re-reads the file. Other entries, and indexes that cannot be rewritten, keep the checkout's
 // bytes: git then re-reads those files through the clean filter, which is slower but still right.
@@ -70,17 +72,17 @@ bool filter_covers(const GitViewOptions& options, std::string_view path);
 // lstat through its cached name reports the old number's size, while git has already read this
 // index.
 std::shared_ptr<const std::string> served_git_index(
-    const Snapshot& snapshot, const std::string& checkout_index,
+    const Snapshot& snapshot, const std::string& checkout_index, std::string_view worktree,
     const std::function<uint64_t(uint32_t)>& inode_of,
     const std::function<bool(uint32_t)>& renumbered);
 
 // Writable mounts: what the checkout must hold when `written` replaces the view's overlay at
-// `path` (git renames a finished `index.lock` or `config.lock` over it). The index: every entry
-// whose file still has the times and owner git recorded gets the checkout's own size and inode
-// number back (git took the view's from the mount), so git in the checkout trusts it as git in
-// the mount did. Config and info/attributes: without the view's filter lines (git copies what it
-// read). A nested repository's or submodule's index: with its sizes zeroed, as the view serves it.
-// nullopt when `path` is not an overlay: the bytes are stored as written.
+// `path` (git renames a finished `index.lock` or `config.lock` over it). An index (the top
+// repository's, a nested one's or a submodule's): every entry whose file still has the times and
+// owner git recorded gets the checkout's own size and inode number back (git took the view's
+// from the mount), so git in the checkout trusts it as git in the mount did. Config and
+// info/attributes: without the view's filter lines (git copies what it read). nullopt when
+// `path` is not an overlay: the bytes are stored as written.
 std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
                                                      std::string_view path, std::string written);
 

@@ -58,25 +58,27 @@ void InodeTable::trim_locked(const Generation& previous, const Generation& next,
     }
   }
   changed.contents.resize(kept);
-  // The git index gets a new number with every generation (its stat data name inode numbers).
+  // A git index gets a new number with every generation (its stat data name inode numbers).
   // While its checkout bytes stay the same, a stale number only serves stat data of an older
   // generation, which makes git compare those files' bytes: never a wrong answer. A kernel
   // that forgot the old number holds no dentry of it, so there is nothing to drop.
   const Snapshot& old_snapshot = previous.snapshot();
   const Snapshot& new_snapshot = next.snapshot();
-  const std::optional<uint32_t> old_index = old_snapshot.git_index();
-  const std::optional<uint32_t> new_index = new_snapshot.git_index();
-  if (!old_index || !new_index || lookups_.contains(previous.inode(*old_index)) ||
-      old_snapshot.entry(*old_index).path != new_snapshot.entry(*new_index).path ||
-      old_snapshot.content(*old_index) != new_snapshot.content(*new_index)) {
-    return;
+  for (const Snapshot::ServedIndex& old_index : old_snapshot.git_indexes()) {
+    const std::string& path = old_snapshot.entry(old_index.entry).path;
+    const std::optional<uint32_t> new_index = new_snapshot.find(path);
+    if (!new_index || !new_snapshot.is_git_index(*new_index) ||
+        lookups_.contains(previous.inode(old_index.entry)) ||
+        old_snapshot.content(old_index.entry) != new_snapshot.content(*new_index)) {
+      continue;
+    }
+    const analysis::TreeEntry& index_entry = old_snapshot.entry(old_index.entry);
+    const uint32_t parent = index_entry.parent == analysis::kNoParent ? 0 : index_entry.parent;
+    const std::pair<uint64_t, std::string> name{previous.inode(parent),
+                                                std::string(old_snapshot.name(old_index.entry))};
+    const auto found = std::lower_bound(changed.names.begin(), changed.names.end(), name);
+    if (found != changed.names.end() && *found == name) changed.names.erase(found);
   }
-  const analysis::TreeEntry& index_entry = old_snapshot.entry(*old_index);
-  const uint32_t parent = index_entry.parent == analysis::kNoParent ? 0 : index_entry.parent;
-  const std::pair<uint64_t, std::string> name{previous.inode(parent),
-                                              std::string(old_snapshot.name(*old_index))};
-  const auto found = std::lower_bound(changed.names.begin(), changed.names.end(), name);
-  if (found != changed.names.end() && *found == name) changed.names.erase(found);
 }
 
 void InodeTable::remember(const Generation& served, std::span<const uint32_t> entries) {

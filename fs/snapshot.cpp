@@ -89,7 +89,9 @@ Snapshot::Snapshot(analysis::SourceTree tree,
       throw std::invalid_argument("virtual file " + path +
                                   " is not an untagged regular file of its size in " + tree_.root);
     }
-    if (path == virtual_files.git_index) git_index_ = *index;
+    for (GitIndexFile& served : virtual_files.git_indexes) {
+      if (served.path == path) git_indexes_.push_back({*index, std::move(served.worktree)});
+    }
     contents_.emplace(*index, std::move(bytes));
   }
   serving_.reserve(tree_.entries.size());
@@ -139,6 +141,13 @@ std::optional<uint32_t> Snapshot::find(std::string_view path) const {
     path = slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
   }
   return current;
+}
+
+const std::string* Snapshot::git_index_worktree(uint32_t index) const {
+  for (const ServedIndex& served : git_indexes_) {
+    if (served.entry == index) return &served.worktree;
+  }
+  return nullptr;
 }
 
 const std::shared_ptr<const std::string>& Snapshot::content(uint32_t index) const {

@@ -23,12 +23,20 @@ namespace anchorfs::fs {
 
 struct GitViewOptions;  // fs/git_view.h
 
+// A git index served from memory, translated per generation, and the worktree its paths are
+// relative to in the tree ("" for the top repository, "lib" for a submodule at lib/).
+struct GitIndexFile {
+  std::string path;
+  std::string worktree;
+};
+
 // Regular files served from memory instead of the source tree: the overlays of the view's `.git`
 // (see fs/git_view.h). Each path must name a regular entry of the tree whose size is the bytes'.
 struct VirtualFiles {
   std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> files;
-  // The one virtual file holding a git index, served translated per generation ("" for none).
-  std::string git_index;
+  // The virtual files holding a git index (the top repository's, a nested one's or a
+  // submodule's), each served translated per generation.
+  std::vector<GitIndexFile> git_indexes;
   // How the `.git` was made, so a writable mount's rescans make it again (null: no view .git).
   std::shared_ptr<const GitViewOptions> options;
   // A writable mount's rescan the analysis has not caught up with: a file the filter covers and
@@ -89,8 +97,16 @@ class Snapshot {
   Serving serving(uint32_t index) const { return serving_[index]; }
   // The bytes of a file served from memory (a .git overlay), or null for a source-tree file.
   const std::shared_ptr<const std::string>& content(uint32_t index) const;
-  // The virtual file holding the checkout's git index (translated per generation), if any.
-  std::optional<uint32_t> git_index() const { return git_index_; }
+  // The virtual files holding a git index (translated per generation), by entry, with the
+  // worktree their paths are relative to.
+  struct ServedIndex {
+    uint32_t entry = 0;
+    std::string worktree;
+  };
+  const std::vector<ServedIndex>& git_indexes() const { return git_indexes_; }
+  // The worktree of the git index at entry `index`, or null when `index` holds none.
+  const std::string* git_index_worktree(uint32_t index) const;
+  bool is_git_index(uint32_t index) const { return git_index_worktree(index) != nullptr; }
   // The options the view's `.git` was grafted with, or null.
   const std::shared_ptr<const GitViewOptions>& git_view() const { return git_view_; }
   // Whether this is a writable mount's rescan still to be analysed (VirtualFiles).
@@ -119,7 +135,7 @@ class Snapshot {
   std::vector<std::shared_ptr<const FileTrace>> traces_;    // by entry; empty when untraced
   std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents_;  // by entry
   std::vector<Serving> serving_;                                                 // by entry
-  std::optional<uint32_t> git_index_;
+  std::vector<ServedIndex> git_indexes_;
   std::shared_ptr<const GitViewOptions> git_view_;
   bool awaiting_analysis_ = false;
   uint64_t tag_bytes_ = 0;

@@ -139,7 +139,9 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
     // An overlay of the view's `.git` whose path no change touched: served as it was.
     if (const std::shared_ptr<const std::string>& bytes = current.content(was)) {
       files.files.emplace_back(entry.path, bytes);
-      if (current.git_index() == was) files.git_index = entry.path;
+      if (const std::string* worktree = current.git_index_worktree(was)) {
+        files.git_indexes.push_back({entry.path, *worktree});
+      }
       continue;
     }
     const std::shared_ptr<const FileLayout>* layout = carried_layout(current, was, entry);

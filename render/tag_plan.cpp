@@ -1,6 +1,8 @@
 // Applying a tag plan to original bytes, and stripping tag blocks back out of a tagged view.
 #include "render/tag_plan.h"
 
+#include <string.h>
+
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -175,10 +177,13 @@ bool has_tag_delimiter(std::string_view text) {
   }
   // Every delimiter title and lean header holds one of these; substring searches rule out nearly
   // every file before the line-by-line check (this runs over every source on every mount).
-  if (text.find(" Annotation ===") == std::string_view::npos &&
-      text.find(" @function ") == std::string_view::npos &&
-      text.find(" @class ") == std::string_view::npos &&
-      text.find(" @file ") == std::string_view::npos) {
+  // memmem, not string_view::find: find stops at each occurrence of the needle's first byte, a
+  // space here, and that cost 4 % of a Java cold analysis's instructions.
+  const auto holds = [text](std::string_view needle) {
+    return ::memmem(text.data(), text.size(), needle.data(), needle.size()) != nullptr;
+  };
+  if (!holds(" Annotation ===") && !holds(" @function ") && !holds(" @class ") &&
+      !holds(" @file ")) {
     return false;
   }
   pos = start;

@@ -357,30 +357,50 @@ class FileResolver {
   // A free function (or function-like macro) `name` from scope `scope`: tried in each enclosing
   // namespace outwards; at the first that knows the name, the same file's definition, else the
   // one in an included header, else the one non-static definition of the repository when its
-  // declaration is in sight.
+  // declaration is in sight. In C++ the same file's and the included headers' definitions are
+  // one overload set, picked from together.
   enum class Found { None, Edge, Stop };
   Found free_function(uint32_t f, uint32_t scope, std::string_view name, uint32_t arity,
                       std::optional<DefId>& out) {
-    for (const std::string& prefix : prefixes(ix_.facts(f), scope)) {
+    const std::vector<std::string> scopes = prefixes(ix_.facts(f), scope);
+    for (const std::string& prefix : scopes) {
       const std::string key = join(prefix, name);
       const auto it = ix_.functions.find(key);
       if (it == ix_.functions.end()) continue;
+      // C++: a function a project defines in namespace std is one more overload of a standard
+      // one, for the project's own types; a `std::` call from outside std reaches the standard
+      // library's overloads (outside the tree) as readily, so which one is not evident.
+      if (cpp_caller_ && key.starts_with("std::") && !inside_std(scopes)) return Found::Stop;
       // Candidates are in id order, so a file's own are one run of them: found by bisection,
-      // and when there are any nothing else is read (a common static name such as `probe` has
+      // and when there are any C reads nothing else (a common static name such as `probe` has
       // thousands of definitions).
       const std::vector<DefId>& candidates = it->second;
       const auto first = std::lower_bound(candidates.begin(), candidates.end(), ix_.defs.id(f, 0));
       const auto last = std::lower_bound(
           first, candidates.end(),
           ix_.defs.id(f, static_cast<uint32_t>(ix_.defs.facts(f).definitions.size())));
-      if (first != last) {
-        out = pick({first, last}, arity);
-        return out ? Found::Edge : Found::Stop;
-      }
       std::vector<DefId>& included = included_;
       std::vector<DefId>& global = global_;
       included.clear();
       global.clear();
+      // Functions without parameters cannot overload each other: same-named ones in one
+      // namespace are alternatives of a configuration (a per-platform file's `tick_factor()`),
+      // and the file's own is the one its build compiles.
+      if (first != last && (!cpp_caller_ || arity == 0)) {
+        out = pick({first, last}, arity);
+        return out ? Found::Edge : Found::Stop;
+      }
+      // C++: an overload in the same file beside one of equal arity in an included header
+      // (`add_edge(u, v, g)` for one graph type beside the other graph types' ones) is told
+      // apart by argument types only: no edge. An overload of another arity there is the callee
+      // the arguments select.
+      if (first != last) {
+        for (const DefId r : candidates) {
+          if (visible(ix_.defs.file_of(r))) included.push_back(r);
+        }
+        out = pick(included, arity);
+        return out ? Found::Edge : Found::Stop;
+      }
       for (const DefId r : candidates) {
         if (visible(ix_.defs.file_of(r))) {
           included.push_back(r);
@@ -409,6 +429,11 @@ class FileResolver {
       return Found::Stop;
     }
     return Found::None;
+  }
+
+  // Whether a scope's outermost namespace is std (prefixes() lists it last before "").
+  static bool inside_std(const std::vector<std::string>& scopes) {
+    return scopes.size() >= 2 && scopes[scopes.size() - 2] == "std";
   }
 
   static std::string_view simple_of(std::string_view name) {

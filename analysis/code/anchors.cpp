@@ -56,34 +56,98 @@ bool blank_line_between(std::string_view bytes, uint64_t begin, uint64_t end) {
   return false;
 }
 
-}  // namespace
+// A node and its earlier siblings, walked back one at a time: by a tree cursor when the caller
+// has one standing on the node, else by tree-sitter's node search.
+class Siblings {
+ public:
+  Siblings(TSNode node, const TSTreeCursor* at) : node_(node), cursor_(at != nullptr) {
+    if (cursor_) {
+      here_ = ts_tree_cursor_copy(at);
+      probe_ = ts_tree_cursor_copy(at);
+    }
+  }
+  Siblings(const Siblings&) = delete;
+  Siblings& operator=(const Siblings&) = delete;
+  ~Siblings() {
+    if (!cursor_) return;
+    ts_tree_cursor_delete(&here_);
+    ts_tree_cursor_delete(&probe_);
+  }
 
-TSNode attached_start(TSNode node, std::string_view bytes,
-                      std::initializer_list<std::string_view> attached) {
-  TSNode first = node;
-  for (TSNode prev = ts_node_prev_sibling(node); !ts_node_is_null(prev);
-       prev = ts_node_prev_sibling(prev)) {
+  TSNode node() const { return node_; }
+
+  // The sibling before the current node (only named ones when `named`), or a null node; the
+  // current node stays until `step` moves onto what this returned.
+  TSNode before(bool named) {
+    if (!cursor_) return named ? ts_node_prev_named_sibling(node_) : ts_node_prev_sibling(node_);
+    ts_tree_cursor_reset_to(&probe_, &here_);
+    while (ts_tree_cursor_goto_previous_sibling(&probe_)) {
+      const TSNode prev = ts_tree_cursor_current_node(&probe_);
+      if (!named || ts_node_is_named(prev)) return prev;
+    }
+    return TSNode{};
+  }
+
+  // Makes the node `before` returned last the current one.
+  void step(TSNode prev) {
+    node_ = prev;
+    if (cursor_) ts_tree_cursor_reset_to(&here_, &probe_);
+  }
+
+ private:
+  TSNode node_;
+  bool cursor_;
+  TSTreeCursor here_{};
+  TSTreeCursor probe_{};
+};
+
+void attach(Siblings& siblings, std::string_view bytes,
+            std::initializer_list<std::string_view> attached) {
+  for (TSNode prev = siblings.before(false); !ts_node_is_null(prev);
+       prev = siblings.before(false)) {
     const std::string_view type = ts_node_type(prev);
     if (std::find(attached.begin(), attached.end(), type) == attached.end()) break;
     if (!own_line_start(bytes, ts_node_start_byte(prev))) break;
-    if (blank_line_between(bytes, ts_node_end_byte(prev), ts_node_start_byte(first))) break;
-    first = prev;
+    if (blank_line_between(bytes, ts_node_end_byte(prev), ts_node_start_byte(siblings.node()))) {
+      break;
+    }
+    siblings.step(prev);
   }
-  return first;
+}
+
+}  // namespace
+
+TSNode attached_start(TSNode node, std::string_view bytes,
+                      std::initializer_list<std::string_view> attached, const TSTreeCursor* at) {
+  Siblings siblings(node, at);
+  attach(siblings, bytes, attached);
+  return siblings.node();
 }
 
 TSNode run_start(TSNode node, std::string_view bytes,
-                 std::initializer_list<std::string_view> attached, std::string_view stop) {
-  TSNode first = attached_start(node, bytes, attached);
+                 std::initializer_list<std::string_view> attached, std::string_view stop,
+                 const TSTreeCursor* at) {
+  Siblings siblings(node, at);
+  attach(siblings, bytes, attached);
   for (;;) {
     // Named siblings only: a statement's terminator is an anonymous sibling of its own.
-    const TSNode prev = ts_node_prev_named_sibling(first);
+    const TSNode prev = siblings.before(true);
     if (ts_node_is_null(prev) || std::string_view(ts_node_type(prev)) == stop ||
-        blank_line_between(bytes, ts_node_end_byte(prev), ts_node_start_byte(first))) {
-      return first;
+        blank_line_between(bytes, ts_node_end_byte(prev), ts_node_start_byte(siblings.node()))) {
+      return siblings.node();
     }
-    first = attached_start(prev, bytes, attached);
+    siblings.step(prev);
+    attach(siblings, bytes, attached);
   }
+}
+
+TSNode parent_of(TSNode node, const TSTreeCursor* at) {
+  if (at == nullptr) return ts_node_parent(node);
+  TSTreeCursor up = ts_tree_cursor_copy(at);
+  const TSNode parent =
+      ts_tree_cursor_goto_parent(&up) ? ts_tree_cursor_current_node(&up) : ts_node_parent(node);
+  ts_tree_cursor_delete(&up);
+  return parent;
 }
 
 }  // namespace anchorfs::analysis::code

@@ -31,14 +31,22 @@ uint64_t below_empty_lines(std::string_view bytes, uint64_t offset);
 // The node a definition's tag block goes above: `node` itself, or the first of the run of
 // siblings just before it whose type is one of `attached` (comments, annotations, attributes),
 // each starting on its own line and with no blank line between it and what follows.
+// `at`, when given, is a tree cursor standing on `node` (ChildCursors::on): the siblings are
+// then its steps back, where ts_node_prev_sibling searches down from the root for each one,
+// quadratic in a file's declarations.
 TSNode attached_start(TSNode node, std::string_view bytes,
-                      std::initializer_list<std::string_view> attached);
+                      std::initializer_list<std::string_view> attached,
+                      const TSTreeCursor* at = nullptr);
 
 // The first node (with its attached comments, as attached_start) of the run of named siblings
 // ending with `node` that no blank line separates, stopping below a sibling of type `stop`.
 // Where a block must follow a blank line: gofmt puts one before a comment that follows a
 // top-level declaration, so a block between `}` and the next `func` would not stay put.
 TSNode run_start(TSNode node, std::string_view bytes,
-                 std::initializer_list<std::string_view> attached, std::string_view stop);
+                 std::initializer_list<std::string_view> attached, std::string_view stop,
+                 const TSTreeCursor* at = nullptr);
+
+// The parent of `node`: from `at` (a cursor standing on it) when given, as attached_start.
+TSNode parent_of(TSNode node, const TSTreeCursor* at = nullptr);
 
 }  // namespace anchorfs::analysis::code

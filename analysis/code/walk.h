@@ -24,6 +24,18 @@ class ChildCursors {
     for (TSTreeCursor& cursor : cursors_) ts_tree_cursor_delete(&cursor);
   }
 
+  // A cursor of a running loop standing on `node` (below its loop's node), or null: from it the
+  // node's siblings and parent are steps (code::attached_start, parent_of).
+  const TSTreeCursor* on(TSNode node) const {
+    for (auto cursor = cursors_.rbegin(); cursor != cursors_.rend(); ++cursor) {
+      if (ts_node_eq(ts_tree_cursor_current_node(&*cursor), node) &&
+          ts_tree_cursor_current_depth(&*cursor) > 0) {
+        return &*cursor;
+      }
+    }
+    return nullptr;
+  }
+
   // Calls f on each named child of `node`; `depth` must differ from the depth of every loop
   // that is running around this one.
   template <typename F>

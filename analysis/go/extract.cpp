@@ -159,12 +159,13 @@ class Extractor {
   uint32_t add_definition(code::Definition def, TSNode anchor_node) {
     // A top-level block goes where gofmt already has a blank line: above the run of declarations
     // written without one between them (`}` then `func`), which is then followed by its blocks.
-    const TSNode parent = ts_node_parent(anchor_node);
+    const TSTreeCursor* at = cursors_.on(anchor_node);
+    const TSNode parent = code::parent_of(anchor_node, at);
     const bool top_level =
         !ts_node_is_null(parent) && std::string_view(ts_node_type(parent)) == "source_file";
     const TSNode first =
-        top_level ? code::run_start(anchor_node, bytes_, {"comment"}, "package_clause")
-                  : code::attached_start(anchor_node, bytes_, {"comment"});
+        top_level ? code::run_start(anchor_node, bytes_, {"comment"}, "package_clause", at)
+                  : code::attached_start(anchor_node, bytes_, {"comment"}, at);
     if (const auto start = code::own_line_start(bytes_, ts_node_start_byte(first))) {
       def.has_anchor = true;
       def.anchor_offset = *start;

@@ -12,6 +12,7 @@
 #include "analysis/python/extract.h"
 #include "analysis/python/facts.h"
 #include "analysis/python/grammar.h"
+#include "analysis/python/incremental.h"
 #include "analysis/python/resolution.h"
 #include "analysis/python/resolve.h"
 #include "analysis/python/source_encoding.h"
@@ -98,6 +99,12 @@ std::unique_ptr<analysis::ResolutionState> PythonFrontEnd::prepare_resolution(
 void PythonFrontEnd::resolve(const analysis::ResolverInput& input, std::vector<Edge>& edges) const {
   const auto& resolution = static_cast<const Resolution&>(*input.state);
   python::resolve(resolution.input(), resolution.imports(), edges);
+}
+
+void PythonFrontEnd::resolve_again(const analysis::ResolverInput& input,
+                                   std::unique_ptr<ResolutionMemory>& memory,
+                                   std::vector<Edge>& edges) const {
+  python::resolve_again(input, memory, edges);
 }
 
 void PythonFrontEnd::resolve_dense(const analysis::ResolverInput& input, Graph& graph) const {

@@ -23,6 +23,9 @@ class PythonFrontEnd final : public LanguageFrontEnd {
   std::unique_ptr<ResolutionState> prepare_resolution(
       const analysis::ResolverInput& input) const override;
   void resolve(const analysis::ResolverInput& input, std::vector<Edge>& edges) const override;
+  void resolve_again(const analysis::ResolverInput& input,
+                     std::unique_ptr<ResolutionMemory>& memory,
+                     std::vector<Edge>& edges) const override;
   void resolve_dense(const analysis::ResolverInput& input, Graph& graph) const override;
 };
 

@@ -1,8 +1,9 @@
-// Where a one-file refresh's CPU goes: refresh_bench REPO FILE [ROUNDS [KEEP_DIR]]. A benchmark tool.
+// Where a one-file refresh's CPU goes: refresh_bench REPO FILE [ROUNDS [KEEP_DIR [EDIT]]]. A
+// benchmark tool.
 //
 // Copies REPO, builds its view once with a cache (as a mount does), then ROUNDS times appends two
 // functions (one calling the other) to FILE (relative to REPO; Python or C syntax by its
-// extension) and refreshes it the way a watching mount does: SnapshotBuilder::build(), which
+// extension; EDIT `comment` appends a comment line instead, an edit no resolver sees) and refreshes it the way a watching mount does: SnapshotBuilder::build(), which
 // keeps its memos and the last view from one build to the next, then keep_records() (the records
 // written once the view is served). Prints each step's process CPU. Under callgrind, dump after
 // '*SnapshotBuilder::build*' for one count per refresh.
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 
 #include "cache/lmdb_fact_cache.h"
 #include "refresh/snapshot_builder.h"
@@ -30,9 +32,11 @@ double cpu_seconds() {
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
 }
 
-// Two functions, the first calling the second, in the syntax `path` is written in.
-std::string probe(const std::string& path, int round) {
+// Two functions, the first calling the second (or a comment line), in the syntax `path` is
+// written in.
+std::string probe(const std::string& path, int round, bool comment) {
   const std::string name = fmt::format("anchorfs_probe_{}_{}", round, ::getpid());
+  if (comment) return fmt::format("\n{} {}\n", path.ends_with(".py") ? "#" : "//", name);
   if (path.ends_with(".py")) {
     return fmt::format("\n\ndef {0}():\n    return {0}_helper()\n\n\ndef {0}_helper():\n    return 1\n",
                        name);
@@ -46,10 +50,11 @@ std::string probe(const std::string& path, int round) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: refresh_bench REPO FILE [ROUNDS [KEEP_DIR]]\n");
+    std::fprintf(stderr, "usage: refresh_bench REPO FILE [ROUNDS [KEEP_DIR [append|comment]]]\n");
     return 2;
   }
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 3;
+  const bool comment = argc > 5 && std::string_view(argv[5]) == "comment";
   // KEEP_DIR keeps the copy and its cache for the next run (under valgrind, the cold analysis is
   // then made once, natively): the edited file is restored at the end, and the probes are named
   // by process so that no run finds another's view in the cache.
@@ -78,10 +83,11 @@ int main(int argc, char** argv) {
     std::ifstream in(edited, std::ios::binary);
     original.assign(std::istreambuf_iterator<char>(in), {});
   }
-  std::printf("process CPU seconds (%s, append to %s)\n", argv[1], argv[2]);
+  std::printf("process CPU seconds (%s, append %s to %s)\n", argv[1],
+              comment ? "a comment" : "functions", argv[2]);
   std::printf("%-12s %8s %8s  %s\n", "", "build", "records", "summary");
   for (int i = -1; i < rounds; ++i) {
-    if (i >= 0) std::ofstream(edited, std::ios::app) << probe(edited, i);
+    if (i >= 0) std::ofstream(edited, std::ios::app) << probe(edited, i, comment);
     const double start = cpu_seconds();
     const refresh::Built built = builder.build();
     const double built_at = cpu_seconds();

@@ -9,8 +9,10 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "analysis/python/incremental.h"
 #include "refresh/snapshot_builder.h"
 #include "refresh_support.h"
 
@@ -58,6 +60,10 @@ class Corpus {
     }
   }
 
+  static constexpr size_t kEditKinds = 12;
+  // Edits that change only what the Python resolver does not read (lines, a literal's value).
+  static constexpr size_t kBodyOnly = 5, kCommentLines = 9, kCallAnother = 10;
+
   // Every file of the corpus and its bytes.
   std::vector<std::pair<std::string, std::string>> files() const {
     std::vector<std::pair<std::string, std::string>> out{
@@ -79,10 +85,15 @@ class Corpus {
                                   Lang::Cpp, Lang::Python, Lang::Python, Lang::Go};
     const Lang lang = kWeighted[pick(std::size(kWeighted))];
     const size_t m = pick(kModules);
+    return edit(lang, m, pick(kEditKinds));
+  }
+
+  // Edit `kind` (one of kEditKinds) of module m of `lang`; returns what it did.
+  std::string edit(Lang lang, size_t m, size_t kind) {
     Module& module = modules(lang)[m];
     std::vector<Function>& fns = module.functions;
     const std::string where = fmt::format("{} module {}", static_cast<int>(lang), m);
-    switch (pick(11)) {
+    switch (kind) {
       case 0:
         add_function(lang, m);
         return "add function to " + where;
@@ -130,6 +141,15 @@ class Corpus {
       case 9:
         module.comment_lines = static_cast<int>(pick(3));
         return "comment lines in " + where;
+      case 10: {
+        // Often a name the file already spells: only one expression of its facts changes.
+        if (fns.empty()) return "nothing";
+        Function& fn = fns[pick(fns.size())];
+        if (fn.calls.empty()) return "nothing";
+        std::string& callee = fn.calls[pick(fn.calls.size())].name;
+        const std::string before = std::exchange(callee, name());
+        return before == callee ? "nothing" : "call another function in " + where;
+      }
       default:
         if (fns.size() < 2) return "nothing";
         std::swap(fns[0], fns[pick(fns.size() - 1) + 1]);
@@ -376,6 +396,50 @@ TEST_F(RefreshIdentityTest, ATagBudgetServesWhatAColdBuildServes) {
   view_.tag_budget = 5.0;
   check_seeds(2, 10);
   EXPECT_EQ(partial_renders_, 0u);  // what a budget leaves out depends on every file
+}
+
+// Python: an edit that leaves every file's facts as the resolver reads them (a comment, a
+// literal) reuses the last edges; any other edit resolves the whole tree (docs/resolver.md,
+// "Refresh"). Both must serve what a cold one-thread build serves.
+TEST_F(RefreshIdentityTest, PythonReusesEdgesExactlyWhenTheResolverReadsTheSameFacts) {
+  uint64_t reused = 0, resolved = 0;
+  for (uint32_t seed = 1; seed <= 5; ++seed) {
+    SCOPED_TRACE(fmt::format("seed {}", seed));
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+    Corpus corpus(seed);
+    write(corpus);
+    SnapshotBuilder live(options(2, cache_.get()));
+    std::string history;
+    expect_cold_identical(live.build(), corpus, history);
+    std::mt19937 random(seed);
+    for (size_t step = 0; step < 48 && !HasFatalFailure(); ++step) {
+      // Every other edit is one the resolver cannot see; of the others, every other one calls
+      // another function (often changing a single expression), the rest take each kind in turn.
+      const size_t kind = step % 4 == 1   ? Corpus::kCallAnother
+                          : step % 4 == 3 ? step / 4 % Corpus::kEditKinds
+                          : step % 8 == 0 ? Corpus::kBodyOnly
+                                          : Corpus::kCommentLines;
+      const auto files_before = corpus.files();
+      history += corpus.edit(Lang::Python, random() % kModules, kind) + "\n";
+      const bool unseen = kind == Corpus::kBodyOnly || kind == Corpus::kCommentLines;
+      const bool changed = corpus.files() != files_before;
+      write(corpus);
+      const analysis::python::RefreshCounts before = analysis::python::refresh_counts();
+      const Built built = live.build();
+      const analysis::python::RefreshCounts after = analysis::python::refresh_counts();
+      if (unseen) {
+        EXPECT_EQ(after.resolved, before.resolved) << "resolved again after:\n" << history;
+      } else if (changed) {
+        EXPECT_EQ(after.reused, before.reused) << "edges reused after:\n" << history;
+      }
+      reused += after.reused - before.reused;
+      resolved += after.resolved - before.resolved;
+      expect_cold_identical(built, corpus, history);
+    }
+  }
+  EXPECT_GT(reused, 0u);
+  EXPECT_GT(resolved, 0u);
 }
 
 TEST_F(RefreshIdentityTest, TheCorpusHasEdgesOfEveryLanguage) {

@@ -14,7 +14,9 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "fs/git_index.h"
 #include "fs/git_view.h"
@@ -218,10 +220,10 @@ TEST_F(GenerationTest, RebaseKeepsTagsOnlyForUnchangedFiles) {
 // The sizes of the index a generation serves, by path (git's view of each file's stat).
 std::map<std::string, uint32_t> served_index_sizes(const Generation& generation) {
   std::map<std::string, uint32_t> sizes;
-  const std::optional<uint32_t> index = generation.snapshot().git_index();
-  EXPECT_TRUE(index.has_value());
-  if (!index) return sizes;
-  rewrite_index_stats(*generation.content(*index),
+  const std::vector<Snapshot::ServedIndex>& indexes = generation.snapshot().git_indexes();
+  EXPECT_EQ(indexes.size(), 1u);
+  if (indexes.empty()) return sizes;
+  rewrite_index_stats(*generation.content(indexes.front().entry),
                       [&](std::string_view path, const IndexedStat& stat) {
                         sizes.emplace(std::string(path), stat.size);
                         return std::optional<IndexedStat>{};
@@ -271,6 +273,68 @@ TEST_F(GenerationTest, AnIndexServedBeforeTheAnalysisLeavesUntaggedFilteredFiles
   EXPECT_EQ(sizes.at("retag.py"), 0u);
 
   EXPECT_FALSE(analysed->awaiting_analysis());
+}
+
+// `path`'s git index with every entry's recorded change time moved within its second (as a
+// chmod in the same second leaves it: git, built without USE_NSEC, compares whole seconds and
+// keeps the entry as it was).
+void shift_recorded_nanoseconds(const std::filesystem::path& path) {
+  const std::optional<std::string> shifted = rewrite_index_stats(
+      test::read_file(path), [](std::string_view, const IndexedStat& recorded) {
+        IndexedStat moved = recorded;
+        moved.ctime_ns = recorded.ctime_ns == 0 ? 1 : recorded.ctime_ns - 1;
+        return std::optional<IndexedStat>(moved);
+      });
+  ASSERT_TRUE(shifted.has_value());
+  test::write_file(path, *shifted);
+}
+
+// A repository nested in the tree (its own `sub/.git`) has its index served as the top one's is:
+// each entry git in the checkout trusts gets the generation's inode number and the view's size,
+// found under the nested worktree. Served as the checkout's bytes, every file looked changed to
+// git in the mount (the checkout's inode numbers), and a forced `git checkout -- FILE` there
+// replaced unchanged files (mode and hard links lost: fuzz seed 111). An entry whose times
+// differ from the file's only below the second is trusted too, as git in the checkout trusts it.
+TEST_F(GenerationTest, ANestedRepositorysIndexIsTranslatedForWhatGitInTheCheckoutTrusts) {
+  const std::string dir = dir_.path();
+  const auto git = [](const std::string& at, const std::string& command) {
+    const std::string full = "cd '" + at + "' && GIT_CONFIG_GLOBAL=/dev/null " +
+                             "GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES=/tmp " + command +
+                             " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(full.c_str()), 0) << command;
+  };
+  test::write_file(dir_ / "sub/a.py", "x = 1\n");
+  git(dir, "git init -q && git add keep.py && git -c user.name=A -c user.email=a@b commit -qm one");
+  git(dir + "/sub",
+      "git init -q && git add -A && git -c user.name=A -c user.email=a@b commit -qm inner");
+  shift_recorded_nanoseconds(dir_ / ".git/index");
+  shift_recorded_nanoseconds(dir_ / "sub/.git/index");
+  GitViewOptions options;
+  options.filter_command = "anchorfs git-filter";
+  options.filter_patterns = {"*.py"};
+  analysis::SourceTree tree = analysis::scan_tree(dir);
+  VirtualFiles files = graft_git_view(tree, options);
+  const Generation generation(make_snapshot(
+      std::move(tree), test::to_plans({{"keep.py", {{0, "# K\n"}}}, {"sub/a.py", {{0, "# T\n"}}}}),
+      render::PlanMapsByPath{}, std::move(files)));
+  const Snapshot& snapshot = generation.snapshot();
+  ASSERT_EQ(snapshot.git_indexes().size(), 2u);
+  // The served stat of each index's one entry, by the tree's path.
+  std::map<std::string, IndexedStat> served;
+  for (const Snapshot::ServedIndex& index : snapshot.git_indexes()) {
+    rewrite_index_stats(*generation.content(index.entry),
+                        [&](std::string_view path, const IndexedStat& stat) {
+                          served.emplace((index.worktree.empty() ? "" : index.worktree + "/") +
+                                             std::string(path),
+                                         stat);
+                          return std::optional<IndexedStat>{};
+                        });
+  }
+  ASSERT_EQ(served.size(), 2u);
+  EXPECT_EQ(served.at("keep.py").ino, generation.inode(*snapshot.find("keep.py")));
+  EXPECT_EQ(served.at("keep.py").size, 9u);  // "same\n" and its tag line
+  EXPECT_EQ(served.at("sub/a.py").ino, generation.inode(*snapshot.find("sub/a.py")));
+  EXPECT_EQ(served.at("sub/a.py").size, 10u);  // "x = 1\n" and its tag line
 }
 
 // Sets the modification time of `path` to `seconds` (a change the kernel's cached attributes miss).

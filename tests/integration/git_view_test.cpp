@@ -1,7 +1,12 @@
 // Real git inside real mounts: git sees the checkout's bytes (issue 11, "Git transparency").
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -416,6 +421,70 @@ TEST(GitView, EditsInASubmoduleOfAWritableMountReachGitWithoutTagLines) {
   EXPECT_NE(config.find("name = Sub"), std::string::npos) << config;
   EXPECT_NE(config.find("worktree = ../../../lib"), std::string::npos) << config;
   EXPECT_EQ(git_ok(repo, {"status", "--porcelain"}), " M lib\n");
+}
+
+// Every change made through or beside the writable mount at `mnt` is refreshed and published.
+void settle(const std::string& mnt) {
+  char value[32];
+  ASSERT_GE(::getxattr(mnt.c_str(), "user.anchorfs.settled", value, sizeof value), 0)
+      << std::strerror(errno);
+}
+
+struct stat stat_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path << ": " << std::strerror(errno);
+  return st;
+}
+
+// `git checkout -- FILE` inside an inner repository (`inner` in the mount `mnt`, `checkout` its
+// worktree in the checkout) of a file git in the checkout has just found unchanged: git skips
+// it, as it does in the checkout, so the file keeps its mode and its hard link. With the inner
+// index served untranslated, every file looked changed in the mount (the checkout's inode
+// numbers), and git replaced it: mode 0644, link broken (fuzz seed 111).
+void expect_forced_checkout_keeps_an_unchanged_file(const std::string& mnt,
+                                                    const std::string& inner,
+                                                    const std::string& checkout) {
+  const std::string file = "bookshelf/services.py";
+  ASSERT_TRUE(has_tags(read_file(mnt + "/" + inner + "/" + file)));
+  ASSERT_EQ(::chmod((mnt + "/" + inner + "/" + file).c_str(), 0640), 0) << std::strerror(errno);
+  ASSERT_EQ(::link((mnt + "/" + inner + "/" + file).c_str(), (mnt + "/linked.py").c_str()), 0)
+      << std::strerror(errno);
+  // Git in the checkout refreshes the index: the new change time is recorded.
+  EXPECT_EQ(git_ok(checkout, {"status", "--porcelain"}), "");
+  settle(mnt);
+  const struct stat before = stat_of(checkout + "/" + file);
+  ASSERT_EQ(before.st_nlink, 2u);
+  EXPECT_EQ(git_ok(mnt + "/" + inner, {"status", "--porcelain"}), "");
+  settle(mnt);
+  git_ok(mnt + "/" + inner, {"checkout", "--", file});
+  const struct stat after = stat_of(checkout + "/" + file);
+  EXPECT_EQ(after.st_ino, before.st_ino) << "git replaced an unchanged file";
+  EXPECT_EQ(after.st_mode & 07777, 0640u);
+  EXPECT_EQ(after.st_nlink, 2u);
+  // Git in the checkout still trusts the index git in the mount wrote: no entry to refresh.
+  settle(mnt);
+  EXPECT_EQ(git_ok(checkout, {"diff-files", "--name-only"}), "");
+  EXPECT_EQ(git_ok(mnt + "/" + inner, {"status", "--porcelain"}), "");
+}
+
+TEST(GitView, AForcedCheckoutInASubmoduleOfAWritableMountSkipsAnUnchangedFile) {
+  TempDir dir("anchorfs-git-submodule-checkout");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  const std::string sub = make_submodule(dir.path(), repo);
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache", "--writable"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  expect_forced_checkout_keeps_an_unchanged_file(mnt, "lib", sub);
+}
+
+TEST(GitView, AForcedCheckoutInANestedRepositoryOfAWritableMountSkipsAnUnchangedFile) {
+  TempDir dir("anchorfs-git-nested-checkout");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  const std::string nested = make_nested_repository(repo);
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache", "--writable"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  expect_forced_checkout_keeps_an_unchanged_file(mnt, "vendor", nested);
 }
 
 TEST(GitView, ATreeWithoutGitIsNoRepositoryInTheMount) {

@@ -485,23 +485,23 @@ class Fuzzer:
             for side, at in zip(self.sides, where):
                 self.settle_git(side)
                 sh(GIT + ['checkout', '--', rel[len(prefix):]], at)
+            # The checkout above is an edit of its own: it is logged and compared even when
+            # there is no line to change (an empty file), or it could hide a difference.
+            choice = f'checkout -- {rel} (no line to apply a diff to)'
             line = self.pick_line(rel)
-            if not line:
-                return None
             # Made beside the checkout (difflib), so the plain side gets no extra write.
             before = read(os.path.join(plain, rel)).decode()
-            if not before.endswith('\n'):
-                return None
-            after = before.replace(line, line + '  # applied', 1)
-            inner = rel[len(prefix):]
-            diff = ''.join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
-                                                'a/' + inner, 'b/' + inner))
-            patch = os.path.join(self.outside, 'change.diff')
-            write(patch, diff)
-            for side, at in zip(self.sides, where):
-                self.settle_git(side)
-                sh(GIT + ['apply', patch], at)
-            choice = f'apply (diff of {rel})'
+            if line and before.endswith('\n'):
+                after = before.replace(line, line + '  # applied', 1)
+                inner = rel[len(prefix):]
+                diff = ''.join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                                    'a/' + inner, 'b/' + inner))
+                patch = os.path.join(self.outside, 'change.diff')
+                write(patch, diff)
+                for side, at in zip(self.sides, where):
+                    self.settle_git(side)
+                    sh(GIT + ['apply', patch], at)
+                choice = f'apply (diff of {rel})'
         if self.mounted:
             self.settle()
         return f'git {choice}' + (f' in {repository}' if repository else '')

@@ -1,0 +1,137 @@
+// Python's refresh resolution: a whole-tree fixed point cut at kMaxRounds is not continued (see
+// docs/resolver.md), so an edit either provably leaves the resolver's input as it was, and the
+// last edges stand, or the tree is resolved again.
+#include "analysis/python/incremental.h"
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+#include "analysis/python/resolution.h"
+#include "analysis/python/resolve.h"
+
+namespace anchorfs::analysis::python {
+namespace {
+
+std::atomic<uint64_t> reused_count{0}, resolved_count{0};
+
+// An edge end as (file, definition): entities are re-numbered when any file's count changes.
+struct LocalEnd {
+  uint32_t file = 0;
+  uint32_t local = 0;
+};
+
+struct LocalEdge {
+  LocalEnd from, to;
+  Relation relation = Relation::Calls;
+};
+
+struct FileMemory {
+  std::string path;
+  std::shared_ptr<const LanguageFacts> facts;
+};
+
+class Memory final : public ResolutionMemory {
+ public:
+  std::string root;
+  std::vector<FileMemory> files;
+  std::vector<LocalEdge> edges;
+};
+
+// Every member Resolver, ModuleIndex and ImportTable read; a Scope's line and anchor are not.
+bool same_scope(const Scope& a, const Scope& b) {
+  return a.kind == b.kind && a.flags == b.flags && a.parent == b.parent && a.name == b.name &&
+         a.params_begin == b.params_begin && a.params_count == b.params_count &&
+         a.decorators_begin == b.decorators_begin && a.decorators_count == b.decorators_count &&
+         a.bases_begin == b.bases_begin && a.bases_count == b.bases_count;
+}
+
+bool same_file(const FileMemory& old, const analysis::ResolverFile& now) {
+  if (old.path != now.path || old.facts == nullptr) return false;
+  if (old.facts.get() == now.facts) return true;
+  return same_for_resolution(static_cast<const FileFacts&>(*old.facts),
+                             static_cast<const FileFacts&>(*now.facts));
+}
+
+// The old edges, when every file reads as it did; false when the tree must be resolved.
+bool reuse(const analysis::ResolverInput& input, const Memory* previous,
+           std::vector<Edge>& edges) {
+  if (previous == nullptr || previous->root != input.root ||
+      previous->files.size() != input.files.size()) {
+    return false;
+  }
+  for (size_t f = 0; f < input.files.size(); ++f) {
+    if (input.files[f].shared_facts == nullptr || !same_file(previous->files[f], input.files[f])) {
+      return false;
+    }
+  }
+  for (const LocalEdge& e : previous->edges) {
+    edges.push_back({input.files[e.from.file].entity + e.from.local,
+                     input.files[e.to.file].entity + e.to.local, e.relation});
+  }
+  return true;
+}
+
+// `edges` from `begin` in local form, or false when an end lies outside the files (kept nothing).
+bool localize(const analysis::ResolverInput& input, const std::vector<Edge>& edges, size_t begin,
+              std::vector<LocalEdge>& out) {
+  std::vector<std::pair<EntityIndex, uint32_t>> bases;
+  bases.reserve(input.files.size());
+  for (size_t f = 0; f < input.files.size(); ++f) {
+    bases.emplace_back(input.files[f].entity, static_cast<uint32_t>(f));
+  }
+  std::sort(bases.begin(), bases.end());
+  const auto locate = [&](EntityIndex e, LocalEnd& end) {
+    const auto it = std::upper_bound(bases.begin(), bases.end(), std::make_pair(e, UINT32_MAX));
+    if (it == bases.begin()) return false;
+    const uint32_t f = std::prev(it)->second;
+    const uint32_t local = e - input.files[f].entity;
+    if (local >= input.files[f].facts->entity_count()) return false;
+    end = {f, local};
+    return true;
+  };
+  out.reserve(edges.size() - begin);
+  for (size_t i = begin; i < edges.size(); ++i) {
+    LocalEdge e{.from = {}, .to = {}, .relation = edges[i].relation};
+    if (!locate(edges[i].from, e.from) || !locate(edges[i].to, e.to)) return false;
+    out.push_back(e);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool same_for_resolution(const FileFacts& a, const FileFacts& b) {
+  return a.has_all == b.has_all && a.all_names == b.all_names && a.strings == b.strings &&
+         a.params == b.params && a.exprs == b.exprs && a.lists == b.lists && a.stmts == b.stmts &&
+         std::equal(a.scopes.begin(), a.scopes.end(), b.scopes.begin(), b.scopes.end(),
+                    same_scope);
+}
+
+void resolve_again(const analysis::ResolverInput& input,
+                   std::unique_ptr<ResolutionMemory>& memory, std::vector<Edge>& edges) {
+  std::unique_ptr<ResolutionMemory> previous = std::move(memory);
+  auto next = std::make_unique<Memory>();
+  const size_t begin = edges.size();
+  if (reuse(input, dynamic_cast<const Memory*>(previous.get()), edges)) {
+    ++reused_count;
+    next->edges = std::move(static_cast<Memory&>(*previous).edges);
+  } else {
+    ++resolved_count;
+    const auto& resolution = static_cast<const Resolution&>(*input.state);
+    resolve(resolution.input(), resolution.imports(), edges);
+    if (!localize(input, edges, begin, next->edges)) return;
+  }
+  next->root = input.root;
+  next->files.reserve(input.files.size());
+  for (const analysis::ResolverFile& file : input.files) {
+    next->files.push_back({std::string(file.path), file.shared_facts});
+  }
+  memory = std::move(next);
+}
+
+RefreshCounts refresh_counts() {
+  return {reused_count.load(), resolved_count.load()};
+}
+
+}  // namespace anchorfs::analysis::python
