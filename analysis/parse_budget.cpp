@@ -80,6 +80,13 @@ ParseBudget::~ParseBudget() {
 }
 
 bool nests_too_deep_to_parse(std::string_view bytes) {
+  // More brackets open at once than opened in all: impossible. Nearly every file is shorter than
+  // the bound, and counting (branch-free) costs a fraction of the ordered scan, which was 2 % of a
+  // Java cold analysis's instructions.
+  if (bytes.size() <= static_cast<uint64_t>(kMaxOpenBrackets)) return false;
+  int64_t opened = 0;
+  for (const char c : bytes) opened += static_cast<int64_t>((c == '(') | (c == '[') | (c == '{'));
+  if (opened <= kMaxOpenBrackets) return false;
   int64_t open = 0;
   for (const char c : bytes) {
     if (c == '(' || c == '[' || c == '{') {

@@ -195,7 +195,22 @@ class Patcher {
       out.entries[dir.out].child_count = 0;
       return true;
     }
-    if (fresh) {
+    if (!open) {
+      // The common case of a per-change copy of the whole tree: nothing in this directory to
+      // read again, so its children are copied in place, without a temporary or a name lookup.
+      const uint32_t end = old_dir->first_child + old_dir->child_count;
+      for (uint32_t k = old_dir->first_child; k < end; ++k) {
+        const auto index = static_cast<uint32_t>(out.entries.size());
+        TreeEntry& entry = out.entries.emplace_back(old_.entries[k]);
+        entry.parent = dir.out;
+        entry.first_child = 0;
+        entry.child_count = 0;
+        origin.push_back(k);
+        if (S_ISDIR(entry.mode) && !excluded(entry)) pending_.push_back({index, k});
+      }
+      read_.resize(out.entries.size(), false);
+      count = old_dir->child_count;
+    } else if (fresh) {
       std::vector<std::string> names;
       std::string error;
       const int list_fd = ::dup(dir_fd.get());

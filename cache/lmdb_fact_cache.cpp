@@ -20,6 +20,7 @@
 #include "cache/fault_guard.h"
 #include "cache/mdb_bytes.h"
 #include "cache/record_codec.h"
+#include "cache/record_copy.h"
 #include "cache/record_mac.h"
 #include "cache/redis_tier.h"
 #include "cache/store_check.h"
@@ -492,7 +493,7 @@ std::optional<std::string> LmdbFactCache::read_record(RecordKind kind, const std
       rc = mdb_get(txn, dbs_.of(kind), &k, &v);
       if (rc == 0) {
         if (auto payload = decode_value(key, as_view(v))) {
-          result.emplace(*payload);
+          result.emplace(copy_record(*payload));
         } else {
           corrupt_ = true;
         }

@@ -33,10 +33,15 @@ bool same_version(const Snapshot& a, uint32_t a_entry, const Snapshot& b, uint32
       x.rdev != y.rdev || x.symlink_target != y.symlink_target) {
     return false;
   }
-  if (a.is_git_index(a_entry) || b.is_git_index(b_entry)) return false;
-  const std::shared_ptr<const std::string>& x_bytes = a.content(a_entry);
-  const std::shared_ptr<const std::string>& y_bytes = b.content(b_entry);
-  if (!x_bytes != !y_bytes || (x_bytes && x_bytes != y_bytes && *x_bytes != *y_bytes)) return false;
+  const bool x_memory = a.serving(a_entry) == Serving::Memory;
+  if (x_memory != (b.serving(b_entry) == Serving::Memory)) return false;
+  if (x_memory) {
+    // (Only a file served from memory can be a git index.)
+    if (a.is_git_index(a_entry) || b.is_git_index(b_entry)) return false;
+    const std::shared_ptr<const std::string>& x_bytes = a.content(a_entry);
+    const std::shared_ptr<const std::string>& y_bytes = b.content(b_entry);
+    if (x_bytes != y_bytes && *x_bytes != *y_bytes) return false;
+  }
   const std::shared_ptr<const FileLayout>& x_layout = a.layout_ptr(a_entry);
   const std::shared_ptr<const FileLayout>& y_layout = b.layout_ptr(b_entry);
   return x_layout == y_layout || *x_layout == *y_layout;

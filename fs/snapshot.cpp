@@ -96,8 +96,9 @@ Snapshot::Snapshot(analysis::SourceTree tree,
   }
   serving_.reserve(tree_.entries.size());
   for (uint32_t i = 0; i < tree_.entries.size(); ++i) {
-    serving_.push_back(serving_of(tree_.entries[i], layout(i), contents_.contains(i)));
+    serving_.push_back(serving_of(tree_.entries[i], layout(i), false));
   }
+  for (const auto& [index, bytes] : contents_) serving_[index] = Serving::Memory;
 }
 
 Serving serving_of(const analysis::TreeEntry& entry, const FileLayout& layout, bool in_memory) {
@@ -143,18 +144,13 @@ std::optional<uint32_t> Snapshot::find(std::string_view path) const {
   return current;
 }
 
+const std::shared_ptr<const std::string> Snapshot::kNoContent;
+
 const std::string* Snapshot::git_index_worktree(uint32_t index) const {
   for (const ServedIndex& served : git_indexes_) {
     if (served.entry == index) return &served.worktree;
   }
   return nullptr;
-}
-
-const std::shared_ptr<const std::string>& Snapshot::content(uint32_t index) const {
-  static const std::shared_ptr<const std::string> none;
-  if (contents_.empty()) return none;
-  auto found = contents_.find(index);
-  return found == contents_.end() ? none : found->second;
 }
 
 uint64_t Snapshot::view_size(uint32_t index) const {

@@ -96,7 +96,11 @@ class Snapshot {
   // How requests serve entry `index` (see Serving).
   Serving serving(uint32_t index) const { return serving_[index]; }
   // The bytes of a file served from memory (a .git overlay), or null for a source-tree file.
-  const std::shared_ptr<const std::string>& content(uint32_t index) const;
+  const std::shared_ptr<const std::string>& content(uint32_t index) const {
+    // (Asked for every entry of every swap: the map is searched only for the few in memory.)
+    if (index >= serving_.size() || serving_[index] != Serving::Memory) return kNoContent;
+    return contents_.find(index)->second;
+  }
   // The virtual files holding a git index (translated per generation), by entry, with the
   // worktree their paths are relative to.
   struct ServedIndex {
@@ -133,6 +137,7 @@ class Snapshot {
   std::vector<std::shared_ptr<const FileLayout>> layouts_;  // [0]: the shared empty layout
   std::vector<uint32_t> layout_of_entry_;                   // index into layouts_, 0 when untagged
   std::vector<std::shared_ptr<const FileTrace>> traces_;    // by entry; empty when untraced
+  static const std::shared_ptr<const std::string> kNoContent;
   std::unordered_map<uint32_t, std::shared_ptr<const std::string>> contents_;  // by entry
   std::vector<Serving> serving_;                                                 // by entry
   std::vector<ServedIndex> git_indexes_;

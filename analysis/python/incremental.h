@@ -11,7 +11,7 @@
 
 namespace anchorfs::analysis::python {
 
-// resolve() with what the previous call kept in `memory` (docs/resolver.md, "Refresh: Python").
+// resolve() with what the previous call kept in `memory` (docs/resolver.md, "Refresh").
 void resolve_again(const analysis::ResolverInput& input,
                    std::unique_ptr<ResolutionMemory>& memory, std::vector<Edge>& edges);
 

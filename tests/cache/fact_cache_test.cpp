@@ -50,6 +50,28 @@ TEST_F(FactCacheTest, EmptyAndBinaryFactsRoundTrip) {
   EXPECT_EQ(cache->load(key_for(3)), std::string(3 << 20, 'x'));
 }
 
+// A record of tens of megabytes (a large tree's rendered view) is copied out into memory advised
+// for huge pages (record_copy.h): every byte must still arrive, at every length around the advice.
+TEST_F(FactCacheTest, LargeDerivedRecordsReadBackWhole) {
+  const auto pattern = [](size_t size) {
+    std::string bytes(size, '\0');
+    for (size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>((i * 2654435761u) >> 13);
+    return bytes;
+  };
+  const std::vector<size_t> sizes = {(16u << 20) - 1, 16u << 20, (40u << 20) + 12345};
+  {
+    auto cache = open_cache();
+    for (size_t i = 0; i < sizes.size(); ++i) cache->store_derived({i + 1, 9}, pattern(sizes[i]));
+  }
+  auto cache = open_cache();
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const std::optional<std::string> loaded = cache->load_derived({i + 1, 9});
+    ASSERT_TRUE(loaded.has_value()) << sizes[i];
+    EXPECT_TRUE(*loaded == pattern(sizes[i])) << sizes[i];
+  }
+  EXPECT_TRUE(warnings().empty());
+}
+
 TEST_F(FactCacheTest, PersistsAcrossReopenAndDestructorFlushes) {
   {
     auto cache = open_cache();
