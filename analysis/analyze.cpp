@@ -420,7 +420,11 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   const bool stable = std::none_of(results.begin(), results.end(),
                                    [](const FileResult& r) { return r.changed_since_survey; });
   if (key && stable) {
-    options.cache->store_graph(*key, serialize_analysis(result));
+    if (options.defer_graph_record) {
+      result.graph_record_owed = true;
+    } else {
+      options.cache->store_graph(*key, serialize_analysis(result));
+    }
     keep_survey(*options.cache, surveyed_tree);
     result.key = key;
   }

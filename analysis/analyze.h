@@ -85,6 +85,10 @@ struct AnalysisOptions {
   ResolutionMemo* resolution_memo = nullptr;
   // With a cache: unchanged files' facts come from here, and this analysis's facts replace them.
   FactsMemo* facts_memo = nullptr;
+  // With a cache: the result is not stored under its resolution key here (a whole-graph record,
+  // seconds on a large tree) but left to the caller (Analysis::graph_record_owed), who writes it
+  // once it is idle, if this result is still the latest.
+  bool defer_graph_record = false;
 };
 
 // A source file that was not analysed, and why (too large, binary, unreadable, syntax errors).
@@ -113,6 +117,8 @@ struct Analysis {
   // The resolution key this result is stored (or was found) under in the cache; null when it is
   // not cached (no cache, no build id, or a file changed while it was analysed).
   std::optional<ResolutionKey> key;
+  // With AnalysisOptions::defer_graph_record: `key` is set but nothing is stored under it yet.
+  bool graph_record_owed = false;
 };
 
 // With options.cache, the whole result is looked up first under the tree's resolution key

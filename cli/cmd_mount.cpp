@@ -253,12 +253,13 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
     // itself (a bind mount with shared propagation), and only a serving mount answers the fstat
     // that tells the watcher and the rescans to keep out of its device.
     watching = std::thread([&] {
-      builder.keep_view();  // before the refresher may build again
+      builder.keep_records();  // before the refresher may build again
       builder.skip_device(device);
       refresh::RefreshOptions refresh_options;
       refresh_options.log = [&log](const std::string& message) { log.write(message); };
       refresh_options.skip_device = device;
       refresh_options.extra_dirs = extra_dirs;
+      refresh_options.on_quiet = [&builder] { builder.keep_records(); };
       refresher = std::make_unique<refresh::Refresher>(
           paths.repo, refresh::rebuild_and_publish(builder, server), refresh_options);
       if (watcher) watcher->skip_device(device);
@@ -269,7 +270,7 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   }
   reporter.ready(line);
   on_ready();
-  if (args.no_watch) builder.keep_view();  // nothing else builds: the view is served
+  if (args.no_watch) builder.keep_records();  // nothing else builds: the view is served
   const int rc = server.run();
   signals.finished();
   if (tracer) {

@@ -33,6 +33,7 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
   result.survey_memo = options.survey_memo;
   result.resolution_memo = options.resolution_memo;
   result.facts_memo = options.facts_memo;
+  result.defer_graph_record = options.defer_records;
   result.keep_unchanged = [](const analysis::LanguageFrontEnd&, std::string_view bytes) {
     return render::has_tag_delimiter(bytes);
   };
@@ -68,6 +69,7 @@ std::optional<Prepared> cached_view(const PipelineOptions& options,
   std::optional<Prepared> view = decode_view(std::move(*stored));
   if (!view || view->analysis.stats.source_files != survey.sources.size()) return std::nullopt;
   view->analysis.stats.parse_seconds = survey.seconds;
+  view->from_view_record = true;
   analysis::keep_survey(*options.cache, survey);
   return view;
 }
@@ -102,11 +104,12 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
   prepared.entities = graph.entities.size();
   prepared.edges = graph.edges.size();
   prepared.choice = render::choose_view(graph, options.view);
-  prepared.plans = render::LaidOutPlans::lay_out(render::plans_by_path(graph, prepared.choice));
+  prepared.plans =
+      render::lay_out_plans(graph, prepared.choice, options.previous, &prepared.rendered_files);
   if (options.plan_maps) prepared.maps = render::plan_maps_by_path(graph, prepared.choice);
   if (options.cache != nullptr && prepared.analysis.key && !options.plan_maps) {
     const analysis::ResolutionKey key = view_key(*prepared.analysis.key, options.view);
-    if (options.defer_view_record) {
+    if (options.defer_records) {
       prepared.unsaved_view = key;
     } else {
       options.cache->store_derived(key, encode_view(view_parts(prepared)));

@@ -14,6 +14,7 @@
 #include "cache/lmdb_fact_cache.h"
 #include "render/laid_out_plans.h"
 #include "render/plan_map.h"
+#include "render/plans_again.h"
 #include "render/tag_plan.h"
 #include "render/view.h"
 
@@ -35,9 +36,13 @@ struct PipelineOptions {
   analysis::ResolutionMemo* resolution_memo = nullptr;
   // Likewise: see AnalysisOptions::facts_memo.
   analysis::FactsMemo* facts_memo = nullptr;
-  // The rendered view is not written to the cache here: Prepared::unsaved_view says under which
-  // key the caller keeps it once it is served (SnapshotBuilder::keep_view), off the latency path.
-  bool defer_view_record = false;
+  // Neither the rendered view nor the graph is written to the cache here: Prepared::unsaved_view
+  // and Analysis::graph_record_owed say under which keys the caller keeps them once it is idle
+  // (SnapshotBuilder::keep_records), off the latency path.
+  bool defer_records = false;
+  // The view the caller serves now, rendered from the graph it keeps: files whose plans cannot
+  // have changed keep theirs (render/plans_again.h). Null: every file is rendered.
+  const render::RenderedView* previous = nullptr;
 };
 
 // What analysis needs to serve `view`: nothing under view none (it tags nothing), the dense
@@ -65,17 +70,19 @@ struct Prepared {
   size_t entities = 0;
   size_t edges = 0;
   render::ViewChoice choice;  // only its reason when the view came from the cache
+  bool from_view_record = false;  // the plans were loaded whole (view_record.h): no graph
+  size_t rendered_files = 0;      // plans rendered here (the others were kept from `previous`)
   // Non-empty plans, by path, laid out as snapshots serve them (never null).
   std::shared_ptr<const render::LaidOutPlans> plans = std::make_shared<const render::LaidOutPlans>();
   render::PlanMapsByPath maps;  // with options.plan_maps only
-  // With options.defer_view_record: the key the rendered view may be kept under (view_record.h).
+  // With options.defer_records: the key the rendered view may be kept under (view_record.h).
   std::optional<analysis::ResolutionKey> unsaved_view;
 };
 
 // Analyses `tree` as options.view needs (not at all for view none unless plan maps are asked
 // for), chooses the view and renders every file's tag plan (and plan map). With a cache, the
 // rendered view of an unchanged tree is loaded whole instead (view_record.h), and a view
-// rendered here is kept for the next run (or left to the caller: defer_view_record).
+// rendered here is kept for the next run (or left to the caller: defer_records).
 Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& options);
 
 // The tag plan of `path` (repository-relative), or nullopt when the file is served unchanged.

@@ -36,7 +36,7 @@ RebuildFn rebuild_and_publish(SnapshotBuilder& builder, fs::Server& server) {
         return std::nullopt;
       }
       if (server.replace_snapshot(built.snapshot, mutations)) {
-        builder.keep_view();
+        // Its records are written once the tree is quiet (RefreshOptions::on_quiet).
         return describe(built);
       }
       builder.forget_published();

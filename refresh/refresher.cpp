@@ -207,6 +207,8 @@ bool Refresher::rebuild_now(const Burst& burst) {
     const std::optional<std::string> what = rebuild_();
     const double seconds = std::chrono::duration<double>(Clock::now() - burst.first).count();
     if (what) {  // logged before the stats move, so waiters on the stats find the line
+      quiet_work_owed_ = true;
+      last_published_ = Clock::now();
       const std::string cause =
           burst.events == 0
               ? std::string("a rescan")
@@ -252,6 +254,17 @@ void Refresher::answer_idle(uint64_t asked) {
   stats_changed_.notify_all();
 }
 
+void Refresher::do_quiet_work() {
+  if (!quiet_work_owed_) return;
+  quiet_work_owed_ = false;
+  if (!options_.on_quiet) return;
+  try {
+    options_.on_quiet();
+  } catch (const std::exception& error) {
+    log(fmt::format("warning: {}", error.what()));
+  }
+}
+
 void Refresher::run(bool rescan_now) {
   Clock::time_point next_rescan = Clock::now() + options_.rescan_interval;
   constexpr Clock::time_point kNever = Clock::time_point::max();
@@ -270,6 +283,9 @@ void Refresher::run(bool rescan_now) {
       wake_at = std::min(wake_at, next_rescan);
     }
     wake_at = std::min(wake_at, retry_at);
+    const Clock::time_point quiet_at =
+        quiet_work_owed_ ? last_published_ + options_.quiet_work_after : kNever;
+    wake_at = std::min(wake_at, quiet_at);
     if (owed && !polling && retry_at == kNever) {
       wake_at = Clock::now();  // only look for events: a waiter waits for the answer
     }
@@ -288,6 +304,7 @@ void Refresher::run(bool rescan_now) {
     const bool due =
         requested || (polling && burst.first >= next_rescan) || burst.first >= retry_at;
     if (burst.events == 0 && !due) {
+      if (burst.first >= quiet_at) do_quiet_work();
       if (owed && !polling && retry_at == kNever) answer_idle(asked);
       continue;
     }
@@ -311,6 +328,7 @@ void Refresher::run(bool rescan_now) {
     next_rescan = Clock::now() + options_.rescan_interval;
     if (owed && polling && retry_at == kNever) answer_idle(asked);
   }
+  do_quiet_work();
 }
 
 RefreshStats Refresher::stats() const {

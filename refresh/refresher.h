@@ -33,6 +33,11 @@ struct RefreshOptions {
   uint64_t skip_device = 0;
   // A failure logged once is logged again only when its message changes or after this long.
   std::chrono::milliseconds repeat_failure_log{60'000};
+  // Called on the refresher's thread once no change came for `quiet_work_after` since a refresh
+  // published a view, and when it stops after one did: what a refresh owes but need not do on
+  // its way to the view (SnapshotBuilder::keep_records). Null: nothing.
+  std::function<void()> on_quiet;
+  std::chrono::milliseconds quiet_work_after{10'000};
 };
 
 // Rescans and, if anything changed, rebuilds and publishes the view: returns a one-line
@@ -89,6 +94,7 @@ class Refresher {
   void launch(bool rescan_now);  // the thread, once the watcher (or polling) is set up
   void run(bool rescan_now);
   void log(const std::string& line) const;
+  void do_quiet_work();  // on_quiet, when a published view owes it
   // Events, or a timeout, or stop(): whichever comes first.
   size_t wait_events(std::chrono::milliseconds timeout, std::string* sample);
   void settle(Burst& burst);             // waits for the burst to end (debounce)
@@ -115,6 +121,8 @@ class Refresher {
   sync::Mutex watcher_mutex_;  // guards watcher_ against wake-ups from other threads
   std::unique_ptr<TreeWatcher> watcher_ GUARDED_BY(watcher_mutex_);
   bool root_lost_ = false;    // refresher thread only
+  bool quiet_work_owed_ = false;  // refresher thread only: a view was published since on_quiet
+  std::chrono::steady_clock::time_point last_published_{};  // refresher thread only
   std::string last_failure_;  // refresher thread only
   std::chrono::steady_clock::time_point last_failure_logged_{};
   uint64_t failures_unlogged_ = 0;

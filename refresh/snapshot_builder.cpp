@@ -14,6 +14,7 @@
 
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
+#include "analysis/graph_serialize.h"
 #include "refresh/view_record.h"
 
 namespace anchorfs::refresh {
@@ -124,7 +125,11 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     options.survey_memo = &survey_memo_;
     options.resolution_memo = &resolution_memo_;
     options.facts_memo = &facts_memo_;
-    options.defer_view_record = true;
+    options.defer_records = true;
+    const render::RenderedView previous{
+        previous_analysis_ ? &previous_analysis_->graph : nullptr, &previous_choice_,
+        previous_plans_.get()};
+    if (previous_analysis_ && !options_.plan_maps) options.previous = &previous;
     Prepared prepared = prepare(tree, options);
     unsaved_view_ = prepared.unsaved_view;
     previous_analysed_files_ = prepared.analysed_files;
@@ -133,16 +138,23 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built.analysed = prepared.analysed;
     built.reanalysed = true;
     built.stats = prepared.analysis.stats;
-    built.skipped_files = std::move(prepared.analysis.skipped);
+    built.skipped_files = prepared.analysis.skipped;
     built.entities = prepared.entities;
     built.edges = prepared.edges;
+    built.analysed_files = prepared.analysed_files;
+    built.rendered_files = prepared.rendered_files;
     built.view_reason = prepared.choice.reason;
+    previous_analysis_.reset();
+    if (!prepared.from_view_record && prepared.analysed) {
+      previous_analysis_ = std::move(prepared.analysis);
+      previous_choice_ = std::move(prepared.choice);
+    }
     // Only after the plans are in hand: a failed analysis must not mark the sources as seen.
     previous_signature_ = signature.sources;
     have_previous_ = true;
     previous_ = built;
   }
-  // The analysis (resolver state, graph; all but the facts memo) is gone by now; the daemon lives
+  // The analysis (resolver state; all but the facts memo and the graph) is gone by now; the daemon lives
   // for hours on the snapshot and the facts, so hand the freed heap back instead of keeping its
   // peak resident.
   if (built.reanalysed) ::malloc_trim(0);
@@ -161,8 +173,17 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
   return built;
 }
 
-void SnapshotBuilder::keep_view() {
-  if (!unsaved_view_ || options_.cache == nullptr) return;
+void SnapshotBuilder::keep_records() {
+  if (options_.cache == nullptr) return;
+  if (previous_analysis_ && previous_analysis_->graph_record_owed) {
+    options_.cache->store_graph(*previous_analysis_->key,
+                                analysis::serialize_analysis(*previous_analysis_));
+    previous_analysis_->graph_record_owed = false;
+  }
+  if (!unsaved_view_) {
+    options_.cache->flush();
+    return;
+  }
   options_.cache->store_derived(
       *unsaved_view_,
       encode_view({previous_.stats, previous_analysed_files_, previous_.entities, previous_.edges,

@@ -47,6 +47,8 @@ struct Built {
   std::vector<analysis::SkippedFile> skipped_files;  // served untagged by that analysis, and why
   size_t entities = 0;
   size_t edges = 0;
+  size_t analysed_files = 0;  // files in the graph
+  size_t rendered_files = 0;  // plans rendered by this build (the others were kept)
   std::string view_reason;
   double seconds = 0;  // this build, wall clock
 };
@@ -63,10 +65,11 @@ class SnapshotBuilder {
   // (the repository vanished, a file changed under the scan so a plan no longer fits); the caller
   // retries. `on_directory` is handed to the scan (analysis::ScanOptions::on_directory).
   Built build(const std::function<void(const std::string&, int)>& on_directory = {});
-  // Writes the rendered view of the last analysis to the cache (view_record.h), if it is not
-  // there yet: called once that view is served, so neither a mount nor a refresh waits for it.
-  // From the thread that calls build().
-  void keep_view();
+  // Writes the last analysis's graph and rendered view to the cache (the graph record and
+  // view_record.h), those not there yet: called once the view is served and the tree is quiet, so
+  // neither a mount nor a refresh waits for them, and a burst of refreshes writes only its last
+  // (each is seconds on a large tree). From the thread that calls build().
+  void keep_records();
 
   // From now on, never enter directories on `device` (the mount serving this tree, should it be
   // reachable from inside it). Call between builds.
@@ -88,6 +91,11 @@ class SnapshotBuilder {
   analysis::FactsMemo facts_memo_;            // the last analysis's facts, decoded
   std::shared_ptr<const render::LaidOutPlans> previous_plans_ =
       std::make_shared<const render::LaidOutPlans>();
+  // The analysis and choice previous_plans_ were rendered from (the next renders only what
+  // changed against them; its graph record may still be owed); none when the view was loaded
+  // whole from the cache.
+  std::optional<analysis::Analysis> previous_analysis_;
+  render::ViewChoice previous_choice_;
   std::optional<analysis::ResolutionKey> unsaved_view_;  // of previous_plans_
   size_t previous_analysed_files_ = 0;
   render::PlanMapsByPath previous_maps_;

@@ -63,8 +63,9 @@ std::string encode_view(const ViewParts& view) {
     w.str(skipped.reason);
   }
   // Last, as FileLayout reads it (render/laid_out_plans.h): loading copies no text.
-  w.raw(view.plans.bytes());
-  return w.take();
+  std::string bytes = w.take();
+  view.plans.append_bytes(bytes);
+  return bytes;
 }
 
 std::optional<Prepared> decode_view(std::string bytes) {

@@ -65,7 +65,8 @@ void append_laid_out(std::string& out, const TagPlan& plan) {
   for (const Insertion& insertion : plan.insertions) out += insertion.text;
 }
 
-LaidOutPlans::LaidOutPlans() : buffer_(std::make_shared<const std::string>(1, '\0')) {}
+LaidOutPlans::LaidOutPlans()
+    : buffers_(std::make_shared<const Buffers>(Buffers{std::make_shared<const std::string>(1, '\0')})) {}
 
 std::shared_ptr<const LaidOutPlans> LaidOutPlans::lay_out(const PlansByPath& plans) {
   std::vector<size_t> order(plans.size());
@@ -125,9 +126,92 @@ std::shared_ptr<const LaidOutPlans> LaidOutPlans::read(std::shared_ptr<const std
     result->files_.push_back(plan);
   }
   if (!r.ok() || !r.at_end()) return nullptr;
-  result->buffer_ = std::move(buffer);
-  result->begin_ = begin;
+  result->buffers_ = std::make_shared<const Buffers>(Buffers{std::move(buffer)});
   return result;
+}
+
+namespace {
+
+// Bytes of one file's entry in a section.
+uint64_t entry_bytes(std::string_view path, size_t insertions, uint64_t text_bytes) {
+  return 30 + path.size() + 16 * insertions + text_bytes;
+}
+
+void append_entry(std::string& out, std::string_view path, size_t insertions,
+                  uint64_t text_bytes) {
+  append_varint(out, path.size());
+  out += path;
+  append_varint(out, insertions);
+  append_varint(out, text_bytes);
+}
+
+}  // namespace
+
+std::shared_ptr<const LaidOutPlans> LaidOutPlans::combine(const LaidOutPlans& base,
+                                                          const std::vector<Part>& parts) {
+  uint64_t live = 0;
+  uint64_t fresh = 0;
+  for (const Part& part : parts) {
+    const uint64_t bytes =
+        part.fresh != nullptr
+            ? entry_bytes(part.path, part.fresh->insertions.size(), part.fresh->added_bytes())
+            : entry_bytes(part.path, part.kept->insertions, part.kept->text_bytes);
+    live += bytes;
+    if (part.fresh != nullptr) fresh += bytes;
+  }
+  uint64_t held = fresh;
+  for (const auto& buffer : *base.buffers_) held += buffer->size();
+  // Kept plans of earlier sets pin their whole buffers: lay everything out again once those hold
+  // more than what is served (the memory a long-lived mount keeps stays within twice its view).
+  const bool compact = held > 2 * live + (1 << 20);
+  std::string bytes;
+  bytes.reserve(compact ? live : fresh);
+  // Entries of fresh (or, compacting, every) plan: where each starts in `bytes`.
+  std::vector<size_t> at(parts.size(), SIZE_MAX);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Part& part = parts[i];
+    if (part.fresh != nullptr) {
+      at[i] = bytes.size();
+      append_entry(bytes, part.path, part.fresh->insertions.size(), part.fresh->added_bytes());
+      append_laid_out(bytes, *part.fresh);
+    } else if (compact) {
+      at[i] = bytes.size();
+      append_entry(bytes, part.path, part.kept->insertions, part.kept->text_bytes);
+      bytes.append(part.kept->data, 16 * part.kept->insertions + part.kept->text_bytes);
+    }
+  }
+  auto buffer = std::make_shared<const std::string>(std::move(bytes));
+  auto result = std::make_shared<LaidOutPlans>();
+  Buffers buffers{buffer};
+  if (!compact) buffers.insert(buffers.end(), base.buffers_->begin(), base.buffers_->end());
+  result->buffers_ = std::make_shared<const Buffers>(std::move(buffers));
+  result->files_.reserve(parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    LaidOutPlan plan;
+    if (at[i] == SIZE_MAX) {
+      plan = *parts[i].kept;
+    } else {
+      analysis::ByteReader r(std::string_view(*buffer).substr(at[i]));
+      plan.path = r.view(r.u64());
+      plan.insertions = r.count();
+      plan.text_bytes = r.u64();
+      plan.data = r.view(16 * uint64_t{plan.insertions}).data();
+      if (!r.ok()) throw std::logic_error("combined tag plans do not read back");
+    }
+    if (!result->files_.empty() && !(result->files_.back().path < plan.path)) {
+      throw std::invalid_argument("combined tag plans are not sorted by path");
+    }
+    result->files_.push_back(plan);
+  }
+  return result;
+}
+
+void LaidOutPlans::append_bytes(std::string& out) const {
+  append_varint(out, files_.size());
+  for (const LaidOutPlan& plan : files_) {
+    append_entry(out, plan.path, plan.insertions, plan.text_bytes);
+    out.append(plan.data, 16 * plan.insertions + plan.text_bytes);
+  }
 }
 
 PlansByPath LaidOutPlans::plans() const {

@@ -56,7 +56,19 @@ class LaidOutPlans {
   LaidOutPlans();
   // Lays out `plans` (sorted by path; empty plans kept, so callers still see their paths).
   static std::shared_ptr<const LaidOutPlans> lay_out(const PlansByPath& plans);
-  // Reads a section `bytes()` wrote, taken from `buffer` starting at byte `begin` and running to
+  // One path's plan for combine(): laid out afresh from `fresh`, or `kept` (a plan of the base,
+  // taken as it is).
+  struct Part {
+    std::string_view path;
+    const TagPlan* fresh = nullptr;
+    const LaidOutPlan* kept = nullptr;
+  };
+  // `parts` (sorted by path, each path once) as one set: fresh plans laid out in a new buffer,
+  // kept ones not copied (the result keeps `base`'s buffers alive) until the buffers held exceed
+  // twice the bytes still served, when everything is laid out again in one buffer.
+  static std::shared_ptr<const LaidOutPlans> combine(const LaidOutPlans& base,
+                                                     const std::vector<Part>& parts);
+  // Reads a section `append_bytes()` wrote, taken from `buffer` starting at byte `begin` and running to
   // its end. Every count, length and order is checked (a damaged record is rejected, nullptr):
   // paths strictly ascending, offsets sorted, text ends non-decreasing and within the section.
   static std::shared_ptr<const LaidOutPlans> read(std::shared_ptr<const std::string> buffer,
@@ -69,14 +81,20 @@ class LaidOutPlans {
   PlansByPath plans() const;
   // The plan of `path`, or null when the file is served unchanged.
   const LaidOutPlan* find(std::string_view path) const;
-  // The section as stored (read() takes it back).
-  std::string_view bytes() const { return std::string_view(*buffer_).substr(begin_); }
+  // Appends the section as stored (read() takes it back).
+  void append_bytes(std::string& out) const;
+  std::string bytes() const {
+    std::string out;
+    append_bytes(out);
+    return out;
+  }
   // What keeps every plan's bytes alive (for views that outlive this object).
-  std::shared_ptr<const void> owner() const { return buffer_; }
+  std::shared_ptr<const void> owner() const { return buffers_; }
 
  private:
-  std::shared_ptr<const std::string> buffer_;
-  size_t begin_ = 0;
+  using Buffers = std::vector<std::shared_ptr<const std::string>>;
+  // Every buffer a plan points into: one, or those combine() kept.
+  std::shared_ptr<const Buffers> buffers_;
   std::vector<LaidOutPlan> files_;
 };
 

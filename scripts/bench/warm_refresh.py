@@ -13,6 +13,8 @@ per run, so no earlier tree's cached view is hit) appended to FILE (a path insid
 copy, e.g. `cp -al` with FILE itself copied): seconds until the mount shows the new bytes and the
 new tag block, daemon CPU until then and until idle. FILE is restored at the end. The first
 refresh of a mount that started from a cached view resolves every file (no resolution memo yet).
+A refresh's graph and view records are written once the tree has been quiet for 10 s or at
+unmount, so "until idle" no longer includes them.
 Wall times on a shared machine are not the product's: compare CPU.
 """
 import os

@@ -39,6 +39,7 @@ class GraphRefreshTest : public ScratchTree {
 TEST_F(GraphRefreshTest, RevertingAnEditLoadsTheStoredGraph) {
   SnapshotBuilder builder(options_);
   const Built original = builder.build();
+  builder.keep_records();  // as a mount does once it serves
   EXPECT_FALSE(original.stats.graph_from_cache);
   const std::string tagged = served_bytes(*original.snapshot, "pkg/a.py");
   ASSERT_NE(tagged.find("CALLED_BY: pkg/b.py:user"), std::string::npos) << tagged;
@@ -64,6 +65,7 @@ TEST_F(GraphRefreshTest, ARemountServesTheSameBytesFromTheStoredGraph) {
   {
     SnapshotBuilder builder(options_);
     first = builder.build();
+    builder.keep_records();
   }
   SnapshotBuilder remount(options_);
   const Built second = remount.build();

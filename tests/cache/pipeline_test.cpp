@@ -115,7 +115,7 @@ TEST_F(PipelineTest, AWarmRunLoadsTheRenderedViewAndNothingElse) {
 // A view record that does not read back (cut short, or with bytes after its end) is a miss: the
 // view is rendered from the analysis again, the same as before.
 TEST_F(PipelineTest, ADamagedViewRecordIsRenderedAgain) {
-  options_.defer_view_record = true;
+  options_.defer_records = true;
   const Prepared cold = run(render::View::Topo);
   ASSERT_TRUE(cold.unsaved_view.has_value());
   const std::string record = encode_view(view_parts(cold));

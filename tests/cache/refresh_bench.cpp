@@ -1,31 +1,26 @@
 // Where a one-file refresh's CPU goes: refresh_bench REPO FILE [ROUNDS [KEEP_DIR [EDIT]]]. A
 // benchmark tool.
 //
-// Copies REPO, analyses it once with a cache, then ROUNDS times appends a function to FILE
-// (relative to REPO; EDIT `comment` appends a comment line instead, an edit the Python resolver
-// does not see) and runs the refresher's steps one by one (scan, survey, facts and
-// resolution, render and lay out, snapshot, view record) on two threads, printing each step's
-// process CPU. Every edit is refreshed twice, with the facts memo the refresher keeps
-// (SnapshotBuilder) and without it, each with its own memos and its own copy of the cache (else
-// the second would find the first's graph), so the two rows differ by the facts memo alone.
+// Copies REPO, builds its view once with a cache (as a mount does), then ROUNDS times appends two
+// functions (one calling the other) to FILE (relative to REPO; Python or C syntax by its
+// extension; EDIT `comment` appends a comment line instead, an edit no resolver sees) and refreshes it the way a watching mount does: SnapshotBuilder::build(), which
+// keeps its memos and the last view from one build to the next, then keep_records() (the records
+// written once the view is served). Prints each step's process CPU. Under callgrind, dump after
+// '*SnapshotBuilder::build*' for one count per refresh.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <string_view>
 
-#include "analysis/source_survey.h"
-#include "analysis/survey.h"
 #include "cache/lmdb_fact_cache.h"
-#include "fs/snapshot.h"
-#include "refresh/pipeline.h"
-#include "refresh/view_record.h"
+#include "refresh/snapshot_builder.h"
 
 namespace {
 
@@ -37,66 +32,18 @@ double cpu_seconds() {
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
 }
 
-// The memos a refresher keeps from one build to the next.
-struct Memos {
-  analysis::SurveyMemo survey;
-  analysis::ResolutionMemo resolution;
-  analysis::FactsMemo facts;
-};
-
-struct Steps {
-  double scan = 0, survey = 0, analyse = 0, parse = 0, resolve = 0, render = 0, snapshot = 0,
-         record = 0;
-  double total() const { return scan + survey + analyse + render + snapshot + record; }
-};
-
-Steps refresh_once(const std::string& repo, cache::LmdbFactCache& cache, Memos& memos,
-                   bool keep_facts) {
-  Steps steps;
-  double mark = cpu_seconds();
-  const auto lap = [&mark](double& into) {
-    const double now = cpu_seconds();
-    into += now - mark;
-    mark = now;
-  };
-  analysis::SourceTree tree = analysis::scan_tree(repo);
-  lap(steps.scan);
-  refresh::PipelineOptions options;
-  options.view.view = render::View::Topo;
-  options.threads = 2;
-  options.cache = &cache;
-  options.survey_memo = &memos.survey;
-  options.resolution_memo = &memos.resolution;
-  options.facts_memo = keep_facts ? &memos.facts : nullptr;
-  const analysis::AnalysisOptions analysis_options = refresh::analysis_options(options, false);
-  analysis::Survey survey = analysis::survey(tree, analysis_options);
-  lap(steps.survey);
-  analysis::Analysis analysis = analysis::analyze(tree, analysis_options, std::move(survey));
-  lap(steps.analyse);
-  steps.parse = analysis.stats.parse_seconds;
-  steps.resolve = analysis.stats.resolve_seconds;
-  refresh::Prepared prepared;
-  prepared.analysed = true;
-  prepared.analysis = std::move(analysis);
-  const analysis::Graph& graph = prepared.analysis.graph;
-  prepared.choice = render::choose_view(graph, options.view);
-  prepared.plans = render::LaidOutPlans::lay_out(render::plans_by_path(graph, prepared.choice));
-  lap(steps.render);
-  const auto snapshot = fs::make_snapshot_from(std::move(tree), prepared.plans);
-  lap(steps.snapshot);
-  if (prepared.analysis.key) {
-    cache.store_derived(refresh::view_key(*prepared.analysis.key, options.view),
-                        refresh::encode_view(refresh::view_parts(prepared)));
-    cache.flush();
+// Two functions, the first calling the second (or a comment line), in the syntax `path` is
+// written in.
+std::string probe(const std::string& path, int round, bool comment) {
+  const std::string name = fmt::format("anchorfs_probe_{}_{}", round, ::getpid());
+  if (comment) return fmt::format("\n{} {}\n", path.ends_with(".py") ? "#" : "//", name);
+  if (path.ends_with(".py")) {
+    return fmt::format("\n\ndef {0}():\n    return {0}_helper()\n\n\ndef {0}_helper():\n    return 1\n",
+                       name);
   }
-  lap(steps.record);
-  return steps;
-}
-
-void print(const char* name, const Steps& s) {
-  std::printf("%-24s %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %6.3f  (wall: facts %.3f, resolve %.3f)\n",
-              name, s.scan, s.survey, s.analyse, s.render, s.snapshot, s.record, s.total(),
-              s.parse, s.resolve);
+  return fmt::format("\n\nstatic int {0}_helper(void)\n{{\n\treturn 1;\n}}\n\n"
+                     "int {0}(void)\n{{\n\treturn {0}_helper();\n}}\n",
+                     name);
 }
 
 }  // namespace
@@ -108,57 +55,52 @@ int main(int argc, char** argv) {
   }
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 3;
   const bool comment = argc > 5 && std::string_view(argv[5]) == "comment";
-  // KEEP_DIR keeps the copy and its caches for the next run (under valgrind, the cold analysis
-  // is then made once, natively): the edited file is restored at the end, and the probes are
-  // named by process so that no run finds another's graph in the cache.
+  // KEEP_DIR keeps the copy and its cache for the next run (under valgrind, the cold analysis is
+  // then made once, natively): the edited file is restored at the end, and the probes are named
+  // by process so that no run finds another's view in the cache.
   char scratch_template[] = "/tmp/anchorfs-refresh-bench-XXXXXX";
-  const std::string scratch = argc > 4 ? std::string(argv[4]) : std::string(::mkdtemp(scratch_template));
+  const std::string scratch =
+      argc > 4 ? std::string(argv[4]) : std::string(::mkdtemp(scratch_template));
   const std::string repo = scratch + "/repo";
-  const bool made = !std::filesystem::exists(repo);
-  std::filesystem::create_directories(scratch);
-  if (made) std::filesystem::copy(argv[1], repo, std::filesystem::copy_options::recursive);
-  const auto open = [&](const std::string& dir) {
-    cache::CacheOptions cache_options;
-    cache_options.repo_root = repo;
-    cache_options.cache_dir = scratch + "/" + dir;
-    return cache::LmdbFactCache::open(cache_options);
-  };
-  Memos with_memo, without_memo;
-  if (made) {
-    {
-      auto cold = open("cache");
-      refresh_once(repo, *cold, with_memo, true);
-    }
-    std::filesystem::copy(scratch + "/cache", scratch + "/cache-copy",
-                          std::filesystem::copy_options::recursive);
+  if (!std::filesystem::exists(repo)) {
+    std::filesystem::create_directories(scratch);
+    std::filesystem::copy(argv[1], repo, std::filesystem::copy_options::recursive);
   }
-  auto cache = open("cache");
-  auto copy = open("cache-copy");
-  if (!made) refresh_once(repo, *cache, with_memo, true);
-  refresh_once(repo, *copy, without_memo, false);
+  cache::CacheOptions cache_options;
+  cache_options.repo_root = std::filesystem::canonical(repo);
+  cache_options.cache_dir = scratch + "/cache";
+  auto cache = cache::LmdbFactCache::open(cache_options);
+  refresh::BuildOptions options;
+  options.repo = std::filesystem::canonical(repo);
+  options.threads = 2;
+  options.view.view = render::View::Topo;
+  options.cache = cache.get();
+  refresh::SnapshotBuilder builder(options);
+
   const std::string edited = repo + "/" + argv[2];
   std::string original;
   {
     std::ifstream in(edited, std::ios::binary);
     original.assign(std::istreambuf_iterator<char>(in), {});
   }
-  std::printf("process CPU seconds per step (%s, append %s to %s)\n", argv[1],
+  std::printf("process CPU seconds (%s, append %s to %s)\n", argv[1],
               comment ? "a comment" : "functions", argv[2]);
-  std::printf("%-24s %6s %6s %6s %6s %6s %6s | %6s\n", "", "scan", "survey", "analys", "render",
-              "snap", "record", "total");
-  for (int i = 0; i < rounds; ++i) {
-    std::ofstream(edited, std::ios::app)
-        << (comment ? fmt::format("\n# anchorfs probe {} {}\n", i, ::getpid()) : fmt::format("\n\ndef anchorfs_probe_{0}_{1}():\n    return anchorfs_probe_{0}_{1}_helper()\n\n\n"
-                       "def anchorfs_probe_{0}_{1}_helper():\n    return 1\n",
-                       i, ::getpid()));
-    print(fmt::format("refresh {} facts memo", i).c_str(),
-          refresh_once(repo, *cache, with_memo, true));
-    print(fmt::format("refresh {} no memo", i).c_str(),
-          refresh_once(repo, *copy, without_memo, false));
+  std::printf("%-12s %8s %8s  %s\n", "", "build", "records", "summary");
+  for (int i = -1; i < rounds; ++i) {
+    if (i >= 0) std::ofstream(edited, std::ios::app) << probe(edited, i, comment);
+    const double start = cpu_seconds();
+    const refresh::Built built = builder.build();
+    const double built_at = cpu_seconds();
+    builder.keep_records();
+    const double kept_at = cpu_seconds();
+    std::printf("%-12s %8.3f %8.3f  %zu/%zu plans rendered; %s\n",
+                i < 0 ? "mount" : fmt::format("refresh {}", i).c_str(), built_at - start,
+                kept_at - built_at, built.rendered_files, built.analysed_files,
+                refresh::describe(built).c_str());
+    std::fflush(stdout);
   }
   std::ofstream(edited, std::ios::binary | std::ios::trunc) << original;
   cache.reset();
-  copy.reset();
   if (argc <= 4) std::filesystem::remove_all(scratch);
   return 0;
 }

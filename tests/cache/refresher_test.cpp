@@ -76,6 +76,33 @@ TEST_F(RefresherTest, OneChangeGivesOneRefresh) {
   EXPECT_TRUE(logged("rebuilt"));
 }
 
+// The records a refresh owes (on_quiet) wait for a quiet tree: none after each refresh, one for a
+// run of refreshes once the refresher stops (unmount), and none when nothing was published.
+TEST_F(RefresherTest, QuietWorkWaitsForAQuietTreeOrTheStop) {
+  put(root_, "pkg/a.py", "x = 1\n");
+  std::atomic<int> quiet{0};
+  RefreshOptions o = options();
+  o.on_quiet = [&] { ++quiet; };
+  o.quiet_work_after = std::chrono::hours(1);
+  Refresher refresher(root_, []() -> std::optional<std::string> { return "rebuilt"; }, o);
+  refresher.start();
+  for (int i = 2; i <= 3; ++i) {
+    put(root_, "pkg/a.py", "x = " + std::to_string(i) + "\n");
+    ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  }
+  EXPECT_EQ(refresher.stats().refreshes, 2u);
+  EXPECT_EQ(quiet.load(), 0);
+  refresher.stop();
+  EXPECT_EQ(quiet.load(), 1);
+
+  Refresher unchanged(root_, []() -> std::optional<std::string> { return std::nullopt; }, o);
+  unchanged.start();
+  put(root_, "pkg/a.py", "x = 4\n");
+  ASSERT_TRUE(unchanged.wait_until_idle(std::chrono::seconds(10)));
+  unchanged.stop();
+  EXPECT_EQ(quiet.load(), 1);
+}
+
 TEST_F(RefresherTest, ABurstOfChangesRefreshesOnceItSettles) {
   std::atomic<int> rebuilds{0};
   Refresher refresher(

@@ -50,12 +50,12 @@ TEST_F(SnapshotBuilderTest, FirstBuildTagsTheRepository) {
   EXPECT_NE(describe(built).find("3 source files"), std::string::npos) << describe(built);
 }
 
-// The builder leaves the rendered view to keep_view() (called once the view is served): the
+// The builder leaves the rendered view to keep_records() (called once the view is served): the
 // next mount of the unchanged tree then loads it, serving the same bytes.
 TEST_F(SnapshotBuilderTest, KeptViewServesTheNextMountTheSameBytes) {
   SnapshotBuilder first(options_);
   const Built cold = first.build();
-  first.keep_view();
+  first.keep_records();
   SnapshotBuilder second(options_);
   const Built warm = second.build();
   EXPECT_TRUE(warm.stats.graph_from_cache);
