@@ -2,13 +2,14 @@
 """Warm remount and one-file refresh of one repository, measured on the daemon itself.
 
     scripts/bench/warm_refresh.py warm    ANCHORFS CACHE REPO MNT [REPS]
-    scripts/bench/warm_refresh.py refresh ANCHORFS CACHE REPO MNT FILE.c [REPS]
+    scripts/bench/warm_refresh.py refresh ANCHORFS CACHE REPO MNT FILE.c|FILE.py [REPS]
 
 warm: `anchorfs mount -f` until its "mounted" line (wall), the daemon's CPU seconds (user+system of
 every thread, /proc) at that moment and once it has been idle for 1 s (the refresher's start-up
 work included), its peak and settled RSS; then unmount. Mount once first with the binary to
 measure so the cache holds its graph and view record (the build id is part of their keys).
-refresh: one watching mount, then REPS times a static function and a caller of it (names unique
+refresh: one watching mount, then REPS times a helper function and a caller of it (C: a static
+helper; Python: two module-level functions, as issue 29 measures on sympy's core/numbers.py; names unique
 per run, so no earlier tree's cached view is hit) appended to FILE (a path inside REPO: work on a
 copy, e.g. `cp -al` with FILE itself copied): seconds until the mount shows the new bytes and the
 new tag block, daemon CPU until then and until idle. FILE is restored at the end. The first
@@ -77,6 +78,15 @@ def warm(anchorfs, cache, repo, mnt, reps=3):
               f"{settled:.2f} s once idle; RSS peak {peak:.0f} MB, settled {rss:.0f} MB", flush=True)
 
 
+def probe_source(rel, name):
+    """The appended source and the line that shows it arrived, in FILE's language."""
+    if rel.endswith(".py"):
+        return (f"\n\ndef {name}_helper():\n    return 1\n\n\n"
+                f"def {name}():\n    return {name}_helper()\n", f"def {name}():")
+    return (f"\nstatic int {name}_helper(void)\n{{\n\treturn 1;\n}}\n\n"
+            f"int {name}(void)\n{{\n\treturn {name}_helper();\n}}\n", f"int {name}(void)")
+
+
 def refresh(anchorfs, cache, repo, mnt, rel, reps=3):
     daemon, _ = mount(anchorfs, cache, repo, mnt, f"{mnt}.log")
     print(f"mounted; daemon CPU {idle(daemon.pid):.2f} s once idle", flush=True)
@@ -85,12 +95,11 @@ def refresh(anchorfs, cache, repo, mnt, rel, reps=3):
     try:
         for rep in range(int(reps)):
             name = f"anchorfs_probe_{os.getpid()}_{rep}"
-            probe = (f"\nstatic int {name}_helper(void)\n{{\n\treturn 1;\n}}\n\n"
-                     f"int {name}(void)\n{{\n\treturn {name}_helper();\n}}\n")
+            probe, signature = probe_source(rel, name)
             before, start = cpu(daemon.pid), time.monotonic()
             with open(path, "ab") as f:
                 f.write(probe.encode())
-            want_bytes, want_tags = f"int {name}(void)".encode(), f"function: {rel}:{name}".encode()
+            want_bytes, want_tags = signature.encode(), f"function: {rel}:{name}".encode()
             seen_bytes = None
             while True:
                 try:
