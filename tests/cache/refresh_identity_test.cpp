@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -336,24 +337,31 @@ class RefreshIdentityTest : public ScratchTree {
     }
   }
 
+  // A fresh root holding `corpus`, and a live builder whose first build serves what a cold one
+  // serves.
+  std::unique_ptr<SnapshotBuilder> start(const Corpus& corpus, const std::string& history) {
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+    write(corpus);
+    auto live = std::make_unique<SnapshotBuilder>(options(2, cache_.get()));
+    expect_cold_identical(live->build(), corpus, history);
+    return live;
+  }
+
   // Seeded edit sequences, each refresh (which renders only the files whose plans can change)
   // compared with a cold build.
   void check_seeds(uint32_t seeds, int steps) {
     for (uint32_t seed = 1; seed <= seeds && !HasFatalFailure(); ++seed) {
       SCOPED_TRACE(fmt::format("seed {}", seed));
-      std::filesystem::remove_all(root_);
-      std::filesystem::create_directories(root_);
       Corpus corpus(seed);
-      write(corpus);
-      SnapshotBuilder live(options(2, cache_.get()));
       std::string history;
-      expect_cold_identical(live.build(), corpus, history);
+      const std::unique_ptr<SnapshotBuilder> live = start(corpus, history);
       for (int step = 0; step < steps && !HasFatalFailure(); ++step) {
         // One edit at a time mostly, sometimes two before a refresh sees them.
         history += corpus.edit() + "\n";
         if (step % 5 == 4) history += corpus.edit() + "\n";
         write(corpus);
-        const Built built = live.build();
+        const Built built = live->build();
         expect_cold_identical(built, corpus, history);
         if (built.reanalysed && built.rendered_files < built.analysed_files) ++partial_renders_;
       }
@@ -405,13 +413,9 @@ TEST_F(RefreshIdentityTest, PythonReusesEdgesExactlyWhenTheResolverReadsTheSameF
   uint64_t reused = 0, resolved = 0;
   for (uint32_t seed = 1; seed <= 5; ++seed) {
     SCOPED_TRACE(fmt::format("seed {}", seed));
-    std::filesystem::remove_all(root_);
-    std::filesystem::create_directories(root_);
     Corpus corpus(seed);
-    write(corpus);
-    SnapshotBuilder live(options(2, cache_.get()));
     std::string history;
-    expect_cold_identical(live.build(), corpus, history);
+    const std::unique_ptr<SnapshotBuilder> live = start(corpus, history);
     std::mt19937 random(seed);
     for (size_t step = 0; step < 48 && !HasFatalFailure(); ++step) {
       // Every other edit is one the resolver cannot see; of the others, every other one calls
@@ -426,7 +430,7 @@ TEST_F(RefreshIdentityTest, PythonReusesEdgesExactlyWhenTheResolverReadsTheSameF
       const bool changed = corpus.files() != files_before;
       write(corpus);
       const analysis::python::RefreshCounts before = analysis::python::refresh_counts();
-      const Built built = live.build();
+      const Built built = live->build();
       const analysis::python::RefreshCounts after = analysis::python::refresh_counts();
       if (unseen) {
         EXPECT_EQ(after.resolved, before.resolved) << "resolved again after:\n" << history;
