@@ -260,6 +260,14 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
       refresh_options.skip_device = device;
       refresh_options.extra_dirs = extra_dirs;
       refresh_options.on_quiet = [&builder] { builder.keep_records(); };
+      // A changed file is served as the checkout holds it, untagged, until its refresh lands
+      // (docs/cache.md). A writable mount's own changes are served by the mount already, and the
+      // events of its writes would only swap again.
+      if (!args.writable) {
+        refresh_options.on_changes = [&server](std::span<const std::string> changed) {
+          server.serve_changes_untagged(changed);
+        };
+      }
       refresher = std::make_unique<refresh::Refresher>(
           paths.repo, refresh::rebuild_and_publish(builder, server), refresh_options);
       if (watcher) watcher->skip_device(device);

@@ -103,6 +103,27 @@ bool InodeTable::forget(uint64_t inode, uint64_t count) {
   }
   lookups_.erase(found);
   retired_.erase(inode);
+  served_.erase(inode);
+  return true;
+}
+
+void InodeTable::mark_served(uint64_t inode) {
+  const sync::MutexLock lock(mutex_);
+  served_.insert(inode);
+}
+
+bool InodeTable::follow(uint64_t inode, const analysis::TreeEntry& was,
+                        std::shared_ptr<const RetiredFile> now) {
+  const sync::MutexLock lock(mutex_);
+  auto found = retired_.find(inode);
+  if (found == retired_.end()) return false;
+  const analysis::TreeEntry& serves = found->second->entry;
+  const bool still_was = serves.device == was.device && serves.inode == was.inode &&
+                         serves.size == was.size && serves.mtime_ns == was.mtime_ns &&
+                         serves.ctime_ns == was.ctime_ns && serves.mode == was.mode;
+  if (!still_was) return true;  // a concurrent reader's follow got there first
+  if (served_.contains(inode)) return false;
+  found->second = std::move(now);
   return true;
 }
 

@@ -60,6 +60,16 @@ class InodeTable {
   // knows the inode at all.
   bool forget(uint64_t inode, uint64_t count);
 
+  // Bytes of `inode`'s version are about to go to the kernel (a first read or open of it): from
+  // now on that version is the only one it may serve.
+  void mark_served(uint64_t inode);
+
+  // Retired `inode`, whose version `was` is no longer in the checkout, serves `now` (the checkout's
+  // file at its path) instead, provided the kernel was never given a byte of `was`: nothing it
+  // holds can then mix with `now`. Returns whether `inode` serves a version other than `was` on
+  // return (this call's or an earlier one's); false when it must keep `was` or is not retired.
+  bool follow(uint64_t inode, const analysis::TreeEntry& was, std::shared_ptr<const RetiredFile> now);
+
   // The old version `inode` still serves, or null.
   std::shared_ptr<const RetiredFile> retired(uint64_t inode) const;
 
@@ -82,6 +92,7 @@ class InodeTable {
   std::unordered_map<uint64_t, uint64_t> lookups_ GUARDED_BY(mutex_);
   std::unordered_map<uint64_t, std::shared_ptr<const RetiredFile>> retired_ GUARDED_BY(mutex_);
   std::unordered_set<uint64_t> listed_ GUARDED_BY(mutex_);  // directories listed since changed
+  std::unordered_set<uint64_t> served_ GUARDED_BY(mutex_);  // files whose bytes the kernel got
 };
 
 }  // namespace anchorfs::fs

@@ -109,34 +109,71 @@ int refuse_changed(ServerState& state, const struct stat* st, const analysis::Tr
   return permissions_changed ? EACCES : EIO;
 }
 
+// Why source_for found no descriptor: `error` is what the reader gets; `changed` says the
+// checkout no longer holds the recorded version at the path (changed, replaced or gone), which
+// the server may serve untagged (follow_change) rather than refuse.
+struct SourceFailure {
+  int error = 0;
+  bool changed = false;
+};
+
 // The descriptor serving `entry` as inode `ino`: the one kept for it while it still holds that
-// version, else the source opened by path and verified to be that version. Null with `error` set
-// otherwise. Bytes and permission decisions thus always come from the version the kernel was told.
+// version, else the source opened by path and verified to be that version. Null with `failure`
+// set otherwise. Bytes and permission decisions thus always come from the version the kernel was
+// told.
 std::shared_ptr<const SourceHandle> source_for(ServerState& state, fuse_ino_t ino,
-                                               const analysis::TreeEntry& entry, int& error) {
+                                               const analysis::TreeEntry& entry,
+                                               SourceFailure& failure) {
   struct stat st {};
   if (std::shared_ptr<const SourceHandle> kept = state.handles.find(ino)) {
     if (::fstat(kept->fd(), &st) == 0 && still_recorded_version(st, entry)) return kept;
     state.handles.erase(ino);
-    error = refuse_changed(state, &st, entry);
+    failure = {refuse_changed(state, &st, entry), true};
     return nullptr;
   }
   const int fd = open_for_reader(state, entry.path);
   if (fd < 0) {
-    error = errno;
+    failure = {errno, errno == ENOENT || errno == ENOTDIR};
     return nullptr;
   }
   auto opened = std::make_shared<const SourceHandle>(fd);
   if (::fstat(fd, &st) != 0) {
-    error = EIO;
+    failure = {EIO, false};
     return nullptr;
   }
   if (!is_recorded_version(st, entry)) {
-    error = refuse_changed(state, &st, entry);
+    failure = {refuse_changed(state, &st, entry), true};
     return nullptr;
   }
+  state.inodes.mark_served(ino);
   state.handles.insert(ino, opened);
   return opened;
+}
+
+// Inode `ino`, served as `served`, met a checkout that no longer holds its version: the change is
+// served untagged from now on (new lookups find the file as it is). `ino` itself moves on to the
+// checkout's version only if the kernel never got a byte of the old one and the file allows what
+// the served attributes did (same type, mode, owner and group: the kernel's permission checks
+// were made with them); then that version is returned, to be read in the old one's place.
+std::optional<Served> follow_change(ServerState& state, fuse_ino_t ino, const Served& served) {
+  const analysis::TreeEntry& was = *served.entry;
+  auto [generation, changed] = serve_untagged(state, std::span<const std::string>(&was.path, 1));
+  if (!generation) return std::nullopt;
+  queue_notification(state, std::move(changed));
+  if (generation->entry(ino)) return std::nullopt;
+  const Snapshot& snapshot = generation->snapshot();
+  const std::optional<uint32_t> index = snapshot.find(was.path);
+  if (!index || snapshot.serving(*index) != Serving::Checkout) return std::nullopt;
+  const analysis::TreeEntry& now = snapshot.entry(*index);
+  if (now.mode != was.mode || now.uid != was.uid || now.gid != was.gid) return std::nullopt;
+  auto version = std::make_shared<const RetiredFile>(
+      RetiredFile{now, snapshot.layout_ptr(*index), nullptr});
+  if (!state.inodes.follow(ino, was, std::move(version))) return std::nullopt;
+  std::optional<Served> followed = resolve(state, ino);
+  if (followed && followed->retired != served.retired) {
+    state.followed_changes.fetch_add(1, std::memory_order_relaxed);
+  }
+  return followed;
 }
 
 // The part of the view [0, view_size) a read of `size` at `off` gets (empty past the end).
@@ -153,19 +190,36 @@ void read_memory(fuse_req_t req, const Served& served, size_t size, off_t off) {
   fuse_reply_buf(req, served.content->data() + off, length);
 }
 
-// The checkout's bytes of the served version, or the view laid out over them.
+// The checkout's bytes of the served version, or the view laid out over them. A version no
+// longer in the checkout is followed once (follow_change): `may_follow` is false for the version
+// followed to.
 void read_source(fuse_req_t req, ServerState& state, fuse_ino_t ino, const Served& served,
-                 size_t size, off_t off) {
+                 size_t size, off_t off, bool may_follow) {
   const analysis::TreeEntry& entry = *served.entry;
   const FileLayout& layout = *served.layout;
-  const size_t length = read_length(view_size(entry, layout), size, off);
-  if (length == 0) return static_cast<void>(fuse_reply_buf(req, nullptr, 0));
+  const uint64_t served_size = view_size(entry, layout);
+  const size_t length = read_length(served_size, size, off);
   const uint64_t offset = static_cast<uint64_t>(off);
+  if (length == 0) {
+    trace(state, req, TraceOp::Read, ino, served, {offset, length});
+    return static_cast<void>(fuse_reply_buf(req, nullptr, 0));
+  }
+  SourceFailure failure;
+  const std::shared_ptr<const SourceHandle> source = source_for(state, ino, entry, failure);
+  if (!source && failure.changed && may_follow) {
+    if (std::optional<Served> followed = follow_change(state, ino, served)) {
+      // The kernel sized this read by the old version. A shorter reply tells it the new end
+      // itself (it trims its size at a short read, unless its attributes changed meanwhile: so
+      // nothing is invalidated then); a longer version must make it ask for the size again
+      // before it reads on.
+      if (view_size(*followed->entry, *followed->layout) > served_size) {
+        invalidate_attributes_now(state, ino);
+      }
+      return read_source(req, state, ino, *followed, size, off, false);
+    }
+  }
   trace(state, req, TraceOp::Read, ino, served, {offset, length});
-
-  int error = 0;
-  const std::shared_ptr<const SourceHandle> source = source_for(state, ino, entry, error);
-  if (!source) return static_cast<void>(fuse_reply_err(req, error));
+  if (!source) return static_cast<void>(fuse_reply_err(req, failure.error));
   const int fd = source->fd();
   if (served.serving == Serving::Checkout) {
     // libfuse reads the range straight from the source fd into its reply.
@@ -191,12 +245,19 @@ void read_source(fuse_req_t req, ServerState& state, fuse_ino_t ino, const Serve
 
 int check_reader_open(ServerState& state, fuse_ino_t ino, const Served& served) {
   if (served.serving != Serving::Checkout && served.serving != Serving::LaidOut) return 0;
-  int error = 0;
-  if (source_for(state, ino, *served.entry, error)) return 0;
-  // A retired version that no longer is the file on disk was reached through a name whose
-  // invalidation is still queued (git's link(tmp, obj) then unlink(tmp) moves obj's ctime
-  // on): ESTALE makes open(2) look the name up again and open the file it names now.
-  return served.retired ? ESTALE : error;
+  SourceFailure failure;
+  if (source_for(state, ino, *served.entry, failure)) return 0;
+  // A version that no longer is the file on disk: its change is served untagged from now on, and
+  // ESTALE makes open(2) look the name up again and open the file it names now. (A retired one
+  // may also have been reached through a name whose invalidation is still queued: git's
+  // link(tmp, obj) then unlink(tmp) moves obj's ctime on.)
+  if (failure.changed) {
+    const auto [generation, changed] =
+        serve_untagged(state, std::span<const std::string>(&served.entry->path, 1));
+    if (generation) queue_notification(state, changed);
+    if (generation && !generation->entry(ino)) return ESTALE;
+  }
+  return served.retired ? ESTALE : failure.error;
 }
 
 void reply_reader_open(fuse_req_t req, ServerState& state, fuse_ino_t ino, const Served& served,
@@ -214,7 +275,7 @@ void serve_read(fuse_req_t req, ServerState& state, fuse_ino_t ino, const Served
       return read_memory(req, served, size, off);
     case Serving::Checkout:
     case Serving::LaidOut:
-      return read_source(req, state, ino, served, size, off);
+      return read_source(req, state, ino, served, size, off, true);
     case Serving::Directory:
       return static_cast<void>(fuse_reply_err(req, EISDIR));
     case Serving::Symlink:

@@ -106,6 +106,29 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> rescan_all(
   return swap_in(state, std::nullopt, moves);
 }
 
+std::pair<std::shared_ptr<const Generation>, Invalidations> serve_untagged(
+    ServerState& state, std::span<const std::string> paths) {
+  const sync::MutexLock lock(state.swap_mutex);
+  std::shared_ptr<const Generation> previous = state.current();
+  std::vector<uint32_t> origin;
+  std::shared_ptr<const Snapshot> patched =
+      patch_snapshot(previous->snapshot(), paths, {}, state.own_device.load(), origin,
+                     TagsCarriedIf::SameVersion);
+  if (!patched) return {};
+  auto next = std::make_shared<const Generation>(std::move(patched), *previous,
+                                                 std::span<const PathMove>{}, origin);
+  Invalidations changed = diff_generations(*previous, *next);
+  state.inodes.swap(next, changed);
+  state.changes_served_untagged.fetch_add(1, std::memory_order_relaxed);
+  return {std::move(next), std::move(changed)};
+}
+
+void invalidate_attributes_now(ServerState& state, uint64_t inode) {
+  if (state.session != nullptr && !state.session_closed) {
+    fuse_lowlevel_notify_inval_inode(state.session, inode, -1, 0);
+  }
+}
+
 namespace {
 
 // Opens the directory a snapshot serves; throws with the reason.
@@ -362,6 +385,20 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
   return true;
 }
 
+bool Server::serve_changes_untagged(std::span<const std::string> paths) {
+  std::vector<std::string> outside_git;
+  for (const std::string& path : paths) {
+    const bool in_git = path == ".git" || path.starts_with(".git/") ||
+                        path.find("/.git/") != std::string::npos || path.ends_with("/.git");
+    if (!in_git && !path.starts_with('/')) outside_git.push_back(path);
+  }
+  if (outside_git.empty()) return false;
+  auto [generation, changed] = serve_untagged(*state_, outside_git);
+  if (!generation) return false;
+  notify(*state_, changed);
+  return true;
+}
+
 uint64_t Server::mutation_count() const {
   return state_->mutations.load();
 }
@@ -387,6 +424,8 @@ ServerStats Server::stats() const {
   stats.retired_inodes = state_->inodes.retired_inodes();
   stats.source_fds = state_->handles.size();
   stats.mutations = state_->mutations.load(std::memory_order_relaxed);
+  stats.changes_served_untagged = state_->changes_served_untagged.load(std::memory_order_relaxed);
+  stats.followed_changes = state_->followed_changes.load(std::memory_order_relaxed);
   return stats;
 }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,11 @@ struct ServerStats {
   uint64_t retired_inodes = 0;  // replaced or removed file versions still served to the kernel
   uint64_t source_fds = 0;      // source descriptors held open (one per version read lately)
   uint64_t mutations = 0;       // writable mounts: changes made through the mount (rescans)
+  // Changes seen before their refresh and served untagged meanwhile (swaps), and inode numbers
+  // a reader was sized by whose reads then moved on to the checkout's version (docs/filesystem.md,
+  // "Between a change and its refresh").
+  uint64_t changes_served_untagged = 0;
+  uint64_t followed_changes = 0;
 };
 
 class ServerState;
@@ -99,6 +105,14 @@ class Server {
   // checkout since: `next` may lack that change, and publishing it would take it back.
   bool replace_snapshot(std::shared_ptr<const Snapshot> next,
                         std::optional<uint64_t> unless_mutated_since = std::nullopt);
+
+  // The checkout changed at `paths` (repository-relative: made, changed or removed), seen before
+  // the refresh that re-renders them (a watcher's events): from now on those files are served as
+  // the checkout holds them, untagged, until replace_snapshot publishes their new view; files
+  // whose version is unchanged keep their tags. Paths in a `.git` are left to the refresh (it
+  // remakes the view's `.git`), and so is everything when a path needs a whole rescan. Returns
+  // whether anything was swapped. Thread-safe; must not be called from inside a request handler.
+  bool serve_changes_untagged(std::span<const std::string> paths);
 
   // How many changes a writable mount has made to the checkout so far. Thread-safe.
   uint64_t mutation_count() const;

@@ -68,6 +68,8 @@ class ServerState {
   std::atomic<uint64_t> readdirs{0};
   std::atomic<uint64_t> stale_reads{0};
   std::atomic<uint64_t> forgets{0};  // forget messages (not counted in `requests`)
+  std::atomic<uint64_t> changes_served_untagged{0};  // serve_untagged swaps
+  std::atomic<uint64_t> followed_changes{0};         // inode numbers that now serve the checkout
 
   std::atomic<bool> stopping{false};
   std::atomic<bool> running{false};
@@ -162,6 +164,20 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> rescan(
 // The same for a change whose paths are not known: the whole checkout is scanned again.
 std::pair<std::shared_ptr<const Generation>, Invalidations> rescan_all(
     ServerState& state, std::span<const PathMove> moves = {});
+
+// A change to the checkout seen before the refresh that re-renders it (a read found a file
+// changed, the watcher saw paths change): swaps in the current generation with the files at
+// `paths` (repository paths made, changed or removed) read again and served untagged, as the
+// checkout holds them now, until the refresh. Not a mutation: the mount changed nothing, and the
+// refresh built meanwhile is published as usual. Returns the new generation and what the kernel
+// must drop (the caller sends or queues it), or a null generation when only a whole rescan could
+// follow the change (the view's `.git`, a moved directory): the refresh is left to do it.
+std::pair<std::shared_ptr<const Generation>, Invalidations> serve_untagged(
+    ServerState& state, std::span<const std::string> paths);
+
+// Drops the kernel's cached attributes of `inode` at once. Only from a request handler (its
+// session outlives it) and never for a directory whose lock the request holds.
+void invalidate_attributes_now(ServerState& state, uint64_t inode);
 
 // The low-level operation table (fs/operations.cpp): read-only, or with a writable mount's
 // handlers set over it.

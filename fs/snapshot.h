@@ -126,6 +126,12 @@ class Snapshot {
   const FileTrace* trace(uint32_t index) const {
     return index < traces_.size() ? traces_[index].get() : nullptr;
   }
+  // The same, shareable with another snapshot (null likewise).
+  std::shared_ptr<const FileTrace> trace_ptr(uint32_t index) const {
+    return index < traces_.size() ? traces_[index] : nullptr;
+  }
+  // Whether the snapshot was built with traces.
+  bool traced() const { return !traces_.empty(); }
 
   // Total tag bytes and number of tagged files, for summaries.
   uint64_t tag_bytes() const { return tag_bytes_; }

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -17,16 +18,18 @@
 namespace anchorfs::fs {
 namespace {
 
+// Whether regular file `entry` still has the bytes `old` recorded: same size, mtime and source
+// inode.
+bool same_source_bytes(const analysis::TreeEntry& old, const analysis::TreeEntry& entry) {
+  return S_ISREG(entry.mode) && S_ISREG(old.mode) && old.size == entry.size &&
+         old.mtime_ns == entry.mtime_ns && old.inode == entry.inode;
+}
+
 // The layout `current` served for entry `was`, if `entry` (its file now) still has the bytes it
 // was made for: the identity read() checks before splicing tags.
 const std::shared_ptr<const FileLayout>* carried_layout(const Snapshot& current, uint32_t was,
                                                         const analysis::TreeEntry& entry) {
-  if (!S_ISREG(entry.mode) || current.layout(was).empty()) return nullptr;
-  const analysis::TreeEntry& old = current.entry(was);
-  if (!S_ISREG(old.mode) || old.size != entry.size || old.mtime_ns != entry.mtime_ns ||
-      old.inode != entry.inode) {
-    return nullptr;
-  }
+  if (current.layout(was).empty() || !same_source_bytes(current.entry(was), entry)) return nullptr;
   return &current.layout_ptr(was);
 }
 
@@ -108,8 +111,13 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                std::span<const std::string> touched,
                                                std::span<const PathMove> moves,
                                                uint64_t skip_device,
-                                               std::vector<uint32_t>& origin) {
+                                               std::vector<uint32_t>& origin,
+                                               TagsCarriedIf carry_if) {
   std::vector<std::string> paths(touched.begin(), touched.end());
+  std::unordered_set<std::string_view> same_version_only;
+  if (carry_if == TagsCarriedIf::SameVersion) {
+    same_version_only.insert(touched.begin(), touched.end());
+  }
   for (const PathMove& move : moves) {
     const std::optional<uint32_t> from = current.find(move.from);
     if (from && S_ISDIR(current.entry(*from).mode)) return nullptr;
@@ -127,6 +135,8 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
   VirtualFiles files;
   files.options = current.git_view();
   files.awaiting_analysis = true;
+  // A traced mount keeps what its traces record about the files it still serves as they were.
+  std::vector<std::shared_ptr<const FileTrace>> traces(current.traced() ? tree->entries.size() : 0);
   for (uint32_t i = 0; i < tree->entries.size(); ++i) {
     const analysis::TreeEntry& entry = tree->entries[i];
     // What the entry was: the entry it was renamed from, else the one at its path.
@@ -144,6 +154,14 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
       }
       continue;
     }
+    if (same_version_only.contains(entry.path) &&
+        current.entry(was).ctime_ns != entry.ctime_ns) {
+      continue;
+    }
+    // What the trace says of a file's served bytes holds while they are the same bytes.
+    if (!traces.empty() && same_source_bytes(current.entry(was), entry)) {
+      traces[i] = current.trace_ptr(was);
+    }
     const std::shared_ptr<const FileLayout>* layout = carried_layout(current, was, entry);
     if (layout == nullptr) continue;
     // A tagged file under a name the view's filter does not cover: the whole rescan adds it.
@@ -156,8 +174,8 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
   }
   try {
     return std::make_shared<const Snapshot>(
-        std::move(*tree), std::move(layouts), std::move(layout_of_entry),
-        std::vector<std::shared_ptr<const FileTrace>>{}, std::move(files));
+        std::move(*tree), std::move(layouts), std::move(layout_of_entry), std::move(traces),
+        std::move(files));
   } catch (const std::invalid_argument&) {
     return nullptr;  // an overlay's checkout file changed under it (a link elsewhere): rebuild
   }

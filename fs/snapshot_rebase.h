@@ -28,10 +28,16 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
 // removed), a renamed directory, a tagged file renamed to a name the view's filter does not cover
 // yet. Then call rebase_snapshot with a full scan. `origin` receives, for each entry of the
 // result, the entry of `current` at its path (analysis::rescan_paths; for Generation).
+// `carry_if`: what a touched file must have kept for its tags to carry over: the identity of its
+// bytes (size, mtime, source inode: a change the mount made itself, a chmod), or its whole
+// version (ctime too: a change seen from outside, whose bytes nothing vouches for, e.g. a rewrite
+// that put its mtime back).
+enum class TagsCarriedIf : uint8_t { SameBytes, SameVersion };
 std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                std::span<const std::string> touched,
                                                std::span<const PathMove> moves,
                                                uint64_t skip_device,
-                                               std::vector<uint32_t>& origin);
+                                               std::vector<uint32_t>& origin,
+                                               TagsCarriedIf carry_if = TagsCarriedIf::SameBytes);
 
 }  // namespace anchorfs::fs

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <iterator>
 #include <system_error>
 
 #include "refresh/tree_watcher.h"
@@ -175,7 +176,16 @@ size_t Refresher::wait_events(milliseconds timeout, std::string* sample) {
     });
     return 0;
   }
-  const WatchEvents events = watcher->wait(timeout);
+  WatchEvents events = watcher->wait(timeout);
+  if (options_.on_changes && events.count > 0) {
+    changes_complete_ = changes_complete_ && events.all_changed &&
+                        changes_.size() + events.changed.size() <= WatchEvents::kMaxChanged;
+    if (changes_complete_) {
+      changes_.insert(changes_.end(), std::make_move_iterator(events.changed.begin()),
+                      std::make_move_iterator(events.changed.end()));
+    }
+    pass_changes(false);
+  }
   if (sample != nullptr && sample->empty() && !events.samples.empty()) {
     *sample = events.samples.front();
   }
@@ -184,6 +194,20 @@ size_t Refresher::wait_events(milliseconds timeout, std::string* sample) {
         fmt::format("inotify watch limit reached after {} directories", watcher->watch_count()));
   }
   return events.count;
+}
+
+void Refresher::pass_changes(bool now) {
+  // The first change of a burst is passed at once; a stream of them (a branch switch) in batches,
+  // each a swap of the whole served tree.
+  if (!now && Clock::now() - changes_passed_ < options_.quiet) return;
+  if (changes_complete_ && !changes_.empty()) {
+    std::sort(changes_.begin(), changes_.end());
+    changes_.erase(std::unique(changes_.begin(), changes_.end()), changes_.end());
+    options_.on_changes(changes_);
+    changes_passed_ = Clock::now();
+  }
+  changes_.clear();
+  changes_complete_ = true;
 }
 
 void Refresher::settle(Burst& burst) {
@@ -324,6 +348,7 @@ void Refresher::run(bool rescan_now) {
       root_lost_ = false;
       log(fmt::format("the source {} is a directory again: serving it", root_));
     }
+    if (options_.on_changes) pass_changes(true);  // what the rebuild's time would leave stale
     retry_at = rebuild_now(burst) ? kNever : Clock::now() + options_.retry_after;
     next_rescan = Clock::now() + options_.rescan_interval;
     if (owed && polling && retry_at == kNever) answer_idle(asked);

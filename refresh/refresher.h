@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,6 +39,12 @@ struct RefreshOptions {
   // its way to the view (SnapshotBuilder::keep_records). Null: nothing.
   std::function<void()> on_quiet;
   std::chrono::milliseconds quiet_work_after{10'000};
+  // Called on the refresher's thread with the repository paths of the changes each look at the
+  // watcher found, as soon as it found them (before the burst settles and the rebuild runs; not
+  // while a rebuild runs): a live mount serves those files as they are meanwhile
+  // (fs::Server::serve_changes_untagged). Not called when the changes could not all be named (a
+  // queue overflow). Null: nothing.
+  std::function<void(std::span<const std::string>)> on_changes;
 };
 
 // Rescans and, if anything changed, rebuilds and publishes the view: returns a one-line
@@ -120,6 +127,12 @@ class Refresher {
 
   sync::Mutex watcher_mutex_;  // guards watcher_ against wake-ups from other threads
   std::unique_ptr<TreeWatcher> watcher_ GUARDED_BY(watcher_mutex_);
+  // Hands the changes gathered so far to options_.on_changes (at most once per `quiet` unless
+  // `now`), or drops them when they could not all be named.
+  void pass_changes(bool now);
+  std::vector<std::string> changes_;  // refresher thread only: for on_changes, not passed yet
+  bool changes_complete_ = true;      // refresher thread only
+  std::chrono::steady_clock::time_point changes_passed_{};  // refresher thread only
   bool root_lost_ = false;    // refresher thread only
   bool quiet_work_owed_ = false;  // refresher thread only: a view was published since on_quiet
   std::chrono::steady_clock::time_point last_published_{};  // refresher thread only

@@ -176,6 +176,8 @@ void TreeWatcher::drain(WatchEvents& events) {
       at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
       if (event->mask & IN_Q_OVERFLOW) {
         events.overflowed = true;
+        events.all_changed = false;
+        events.changed.clear();
         ++events.count;
         continue;
       }
@@ -199,6 +201,15 @@ void TreeWatcher::drain(WatchEvents& events) {
       if (events.samples.size() < kMaxSamples &&
           (events.samples.empty() || events.samples.back() != path)) {
         events.samples.push_back(path);
+      }
+      if (events.all_changed && !dir->second.starts_with('/') &&
+          (events.changed.empty() || events.changed.back() != path)) {
+        events.all_changed = events.changed.size() < WatchEvents::kMaxChanged;
+        if (events.all_changed) {
+          events.changed.push_back(path);
+        } else {
+          events.changed.clear();
+        }
       }
       if ((event->mask & IN_ISDIR) && !dir->second.starts_with('/')) {
         if (event->mask & (IN_CREATE | IN_MOVED_TO)) {

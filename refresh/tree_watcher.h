@@ -15,6 +15,11 @@ struct WatchEvents {
   size_t count = 0;                  // change events (creations, writes, deletions, renames, ...)
   std::vector<std::string> samples;  // a few changed repository-relative paths, for the log
   bool overflowed = false;           // the kernel queue overflowed: changes were lost
+  // Every repository-relative path an event named (consecutive repeats once), unless there were
+  // more than kMaxChanged or the queue overflowed: then empty, and `all_changed` false.
+  std::vector<std::string> changed;
+  bool all_changed = true;
+  static constexpr size_t kMaxChanged = 4096;
 };
 
 struct WatcherOptions {

@@ -2,9 +2,12 @@
 #include "refresh/refresher.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <span>
 #include <sstream>
 #include <vector>
 
@@ -119,6 +122,52 @@ TEST_F(RefresherTest, ABurstOfChangesRefreshesOnceItSettles) {
   ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
   EXPECT_LE(rebuilds.load(), 2);  // without debouncing it would be dozens
   EXPECT_GE(rebuilds.load(), 1);
+}
+
+// A live mount serves a change untagged until its rebuild (RefreshOptions::on_changes): the
+// first change is named at once, before its burst settles, and every change of a burst is named
+// before the rebuild runs.
+TEST_F(RefresherTest, ChangedPathsAreNamedBeforeTheirRebuild) {
+  put(root_, "pkg/a.py", "x = 1\n");
+  put(root_, "pkg/b.py", "y = 1\n");
+  std::mutex mutex;
+  std::condition_variable named_more;
+  std::set<std::string> named;
+  std::set<std::string> named_at_rebuild;
+  RefreshOptions o = options();
+  o.on_changes = [&](std::span<const std::string> paths) {
+    {
+      std::lock_guard lock(mutex);
+      named.insert(paths.begin(), paths.end());
+    }
+    named_more.notify_all();
+  };
+  const RebuildFn rebuild = [&]() -> std::optional<std::string> {
+    std::lock_guard lock(mutex);
+    named_at_rebuild = named;
+    return "rebuilt";
+  };
+  {
+    RefreshOptions slow = o;
+    slow.quiet = std::chrono::seconds(30);
+    slow.max_delay = std::chrono::seconds(30);
+    Refresher refresher(root_, rebuild, slow);
+    refresher.start();
+    put(root_, "pkg/a.py", "x = 2\n");
+    std::unique_lock lock(mutex);
+    EXPECT_TRUE(named_more.wait_for(lock, std::chrono::seconds(20),
+                                    [&] { return named.contains("pkg/a.py"); }));
+    EXPECT_EQ(refresher.stats().refreshes, 0u) << "named before its burst settled";
+  }
+  named.clear();
+  Refresher refresher(root_, rebuild, o);
+  refresher.start();
+  put(root_, "pkg/a.py", "x = 3\n");
+  put(root_, "pkg/b.py", "y = 3\n");
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  std::lock_guard lock(mutex);
+  EXPECT_TRUE(named_at_rebuild.contains("pkg/a.py"));
+  EXPECT_TRUE(named_at_rebuild.contains("pkg/b.py"));
 }
 
 TEST_F(RefresherTest, NothingChangedMeansNoRefresh) {

@@ -333,15 +333,113 @@ int read_errno(const std::string& path) {
   return error;
 }
 
-TEST_F(MountTest, ChangedSourceIsRefusedNeverServedAsAnotherVersion) {
-  write_file(src_ / "pkg/stale_long.py", "a = 1\n" + std::string(200, 'z') + "\n");
+// What a file shows through a path in the mount: its size as stat(2) gives it, then the bytes.
+struct PathView {
+  off_t size = -1;
+  std::string bytes;
+  int error = 0;
+};
+PathView view_of(const std::string& path) {
+  PathView view;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    view.error = errno;
+    return view;
+  }
+  view.size = st.st_size;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    view.error = errno;
+    return view;
+  }
+  char chunk[1 << 15];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0) view.error = errno;
+    if (n <= 0) break;
+    view.bytes.append(chunk, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return view;
+}
+
+// A file changed in the checkout before any refresh (no refresher runs here) and never read
+// through the mount: the first read serves the checkout's bytes untagged, whether they outgrew
+// the tagged size or not, and stat agrees; never the old tags on new bytes.
+TEST_F(MountTest, AChangedSourceIsServedUntaggedAsTheCheckoutHoldsIt) {
+  const std::string grown = "a = 1\n" + std::string(200, 'z') + "\n";
+  ASSERT_GT(grown.size(), expected("pkg/stale_long.py").size()) << "the grown case";
+  write_file(src_ / "pkg/stale_long.py", grown);
   write_file(src_ / "pkg/stale_short.py", "b = 2\n");
-  EXPECT_EQ(read_errno(m("pkg/stale_long.py")), EIO) << "neither its bytes nor another's";
-  EXPECT_EQ(read_errno(m("pkg/stale_short.py")), EIO);
-  EXPECT_GE(mount_->server().stats().stale_reads, 2u);
+  EXPECT_EQ(read_file(m("pkg/stale_long.py")), grown);
+  EXPECT_EQ(read_file(m("pkg/stale_short.py")), "b = 2\n");
+  for (const auto& [path, bytes] : {std::pair<std::string, std::string>{"pkg/stale_long.py", grown},
+                                    {"pkg/stale_short.py", "b = 2\n"}}) {
+    const PathView view = view_of(m(path));
+    EXPECT_EQ(view.error, 0) << path << ": " << std::strerror(view.error);
+    EXPECT_EQ(view.bytes, bytes) << path;
+    EXPECT_EQ(view.size, static_cast<off_t>(bytes.size())) << path << ": stat and read disagree";
+  }
+  const ServerStats stats = mount_->server().stats();
+  EXPECT_GE(stats.stale_reads, 2u);
+  EXPECT_GE(stats.followed_changes, 2u);
 
   ASSERT_EQ(::unlink((src_ / "pkg/vanishing.py").c_str()), 0);
   EXPECT_EQ(read_errno(m("pkg/vanishing.py")), ENOENT) << "errno values reach the reader";
+  struct stat st {};
+  EXPECT_TRUE(test::wait_until(std::chrono::seconds(10),
+                         [&] { return ::stat(m("pkg/vanishing.py").c_str(), &st) != 0; }))
+      << "the name of a file gone from the checkout goes too";
+}
+
+// A version whose bytes the kernel already got keeps them: its descriptor never mixes them with
+// the new ones (its dropped pages are refused), while the name moves on to the checkout's bytes,
+// untagged, and the refresh brings the tags back.
+TEST_F(MountTest, AVersionAlreadyReadIsNeverMixedWhileItsNameMovesOnUntagged) {
+  const std::string tagged = read_file(m("pkg/core.py"));
+  ASSERT_EQ(tagged, expected("pkg/core.py"));
+  const int fd = ::open(m("pkg/core.py").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const std::string edited = "import os\n\ndef helper():\n    return 7\n";
+  write_file(src_ / "pkg/core.py", edited);  // in place: the old bytes are gone
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  char buffer[64];
+  EXPECT_EQ(::pread(fd, buffer, sizeof buffer, 0), -1);
+  EXPECT_EQ(errno, EIO) << "the descriptor's version is gone: neither its bytes nor another's";
+  ::close(fd);
+
+  PathView view;
+  EXPECT_TRUE(test::wait_until(std::chrono::seconds(10), [&] {
+    view = view_of(m("pkg/core.py"));
+    return view.error == 0 && view.bytes == edited;
+  })) << "the name still serves " << view.bytes << " (" << std::strerror(view.error) << ")";
+  EXPECT_EQ(view.size, static_cast<off_t>(edited.size()));
+
+  plans_["pkg/core.py"] = {{0, kFileTag}};
+  mount_->server().replace_snapshot(snapshot());
+  EXPECT_EQ(read_file(m("pkg/core.py")), expected("pkg/core.py")) << "the refresh re-tags it";
+  EXPECT_NE(expected("pkg/core.py"), edited);
+}
+
+// What a live mount does with the watcher's events: the files named are served as the checkout
+// holds them at once, untagged, even those whose old pages the kernel holds; a named file whose
+// version did not change keeps its tags and its inode number.
+TEST_F(MountTest, ChangesNamedByTheWatcherAreServedUntaggedAtOnce) {
+  ASSERT_EQ(read_file(m("pkg/core.py")), expected("pkg/core.py"));  // pages held by the kernel
+  struct stat before {};
+  ASSERT_EQ(::stat(m("pkg/__init__.py").c_str(), &before), 0);
+  const std::string edited = "import os\n\ndef helper():\n    return 9\n";
+  write_file(src_ / "pkg/core.py", edited);
+  const std::vector<std::string> named = {".git/HEAD", "pkg/__init__.py", "pkg/core.py"};
+  ASSERT_TRUE(mount_->server().serve_changes_untagged(named));
+  const PathView view = view_of(m("pkg/core.py"));
+  EXPECT_EQ(view.bytes, edited);
+  EXPECT_EQ(view.size, static_cast<off_t>(edited.size()));
+  EXPECT_EQ(read_file(m("pkg/__init__.py")), expected("pkg/__init__.py")) << "still tagged";
+  struct stat after {};
+  ASSERT_EQ(::stat(m("pkg/__init__.py").c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  EXPECT_FALSE(mount_->server().serve_changes_untagged(std::vector<std::string>{".git/HEAD"}));
 }
 
 TEST_F(MountTest, AVersionReadOnceIsServedFromItsOwnDescriptorAfterAnUnlink) {

@@ -269,6 +269,10 @@ TEST_F(Versions, ChmodAndRewriteBeforeARefreshAreRefused) {
   const std::string got = read_as_reader(mnt_ + "/private.py");
   EXPECT_EQ(got.find("SECRET"), std::string::npos) << got;
   EXPECT_EQ(got.rfind("error EACCES", 0), 0u) << got;
+  // With no refresh at all, the refused read moved the name on to the file as it is now: the
+  // kernel checks the new mode at the next open.
+  EXPECT_TRUE(wait_until(60s, [&] { return mode_of(mnt_ + "/private.py") == 0600; }));
+  EXPECT_EQ(read_as_reader(mnt_ + "/private.py").rfind("error EACCES", 0), 0u);
   EXPECT_TRUE(session.unmount().status.ok());
 }
 
@@ -313,12 +317,72 @@ TEST_F(Versions, ASameSizeRewriteWithItsMtimeRestoredIsNeverSplicedWithOldTags) 
   ASSERT_EQ(::utimensat(AT_FDCWD, (repo_ + "/pkg/a.py").c_str(), times, 0), 0);
 
   const ReadResult served = read_file(mnt_ + "/pkg/a.py");
-  if (served.error == 0) {
-    EXPECT_EQ(served.bytes, rewritten) << "old tags spliced onto new bytes";
-  } else {
-    EXPECT_EQ(served.error, EIO) << std::strerror(served.error);
-  }
+  ASSERT_EQ(served.error, 0) << std::strerror(served.error);
+  EXPECT_EQ(served.bytes, rewritten) << "old tags spliced onto new bytes";
+  EXPECT_EQ(size_of(mnt_ + "/pkg/a.py"), static_cast<off_t>(rewritten.size()));
   EXPECT_TRUE(session.daemon_running());
+  EXPECT_TRUE(session.unmount().status.ok());
+}
+
+// `view` without its comment lines: the code a tagged view was made of.
+std::string without_comment_lines(const std::string& view) {
+  std::string code;
+  size_t start = 0;
+  while (start < view.size()) {
+    size_t end = view.find('\n', start);
+    end = end == std::string::npos ? view.size() : end + 1;
+    const std::string line = view.substr(start, end - start);
+    const size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] != '#') code += line;
+    start = end;
+  }
+  return code;
+}
+
+TEST_F(Versions, AnEditBeforeAnyRefreshIsServedUntaggedAsTheCheckoutHoldsIt) {
+  MountSession session(repo_, mnt_, options({"--no-watch"}));
+  Watchdog watchdog(120s, [&] { session.abort(); });
+  const off_t tagged_size = size_of(mnt_ + "/pkg/a.py");  // the kernel holds the tagged size
+  ASSERT_GT(tagged_size, static_cast<off_t>(std::strlen(kHelpers))) << "pkg/a.py is tagged";
+
+  const std::string shorter = "def one():\n    return 1\n";
+  const std::string longer = std::string(kHelpers) + std::string(4000, '#') + "\n";
+  write_bytes(repo_ + "/a.tmp", shorter);  // as editors save: a new file renamed over
+  ASSERT_EQ(::rename((repo_ + "/a.tmp").c_str(), (repo_ + "/pkg/a.py").c_str()), 0);
+  write_bytes(repo_ + "/pkg/b.py", longer);  // in place, outgrowing its tagged size
+  for (const auto& [path, bytes] :
+       {std::pair<std::string, std::string>{"/pkg/a.py", shorter}, {"/pkg/b.py", longer}}) {
+    const ReadResult served = read_file(mnt_ + path);
+    ASSERT_EQ(served.error, 0) << path << ": " << std::strerror(served.error);
+    EXPECT_EQ(served.bytes, bytes) << path;
+    EXPECT_EQ(size_of(mnt_ + path), static_cast<off_t>(bytes.size())) << path;
+  }
+  EXPECT_TRUE(session.unmount().status.ok());
+}
+
+TEST_F(Versions, BetweenAnEditAndItsRefreshReadsNeverFailAndTheTagsComeBack) {
+  MountSession session(repo_, mnt_, options({}));
+  Watchdog watchdog(120s, [&] { session.abort(); });
+  const ReadResult before = read_file(mnt_ + "/pkg/b.py");  // tagged: it calls into pkg/a.py
+  ASSERT_EQ(before.error, 0);
+  ASSERT_NE(before.bytes, without_comment_lines(before.bytes)) << "pkg/b.py should be tagged";
+  ASSERT_GT(size_of(mnt_ + "/pkg/a.py"), 0);  // known to the kernel, never read
+
+  const std::string edited = std::string(kHelpers) + "\n\ndef three():\n    return one()\n";
+  write_bytes(repo_ + "/pkg/a.py", edited);  // in place
+  std::vector<std::string> seen;
+  bool tagged_again = false;
+  const Clock::time_point deadline = Clock::now() + 60s * timeout_scale();
+  while (!tagged_again && Clock::now() < deadline) {
+    const ReadResult served = read_file(mnt_ + "/pkg/a.py");
+    ASSERT_EQ(served.error, 0) << std::strerror(served.error) << " after " << seen.size()
+                               << " reads\n" << session.log();
+    ASSERT_EQ(without_comment_lines(served.bytes), edited) << served.bytes;
+    if (seen.empty() || seen.back() != served.bytes) seen.push_back(served.bytes);
+    tagged_again = served.bytes != edited;
+  }
+  EXPECT_TRUE(tagged_again) << "no refresh\n" << session.log();
+  EXPECT_EQ(size_of(mnt_ + "/pkg/a.py"), static_cast<off_t>(seen.back().size()));
   EXPECT_TRUE(session.unmount().status.ok());
 }
 

@@ -217,6 +217,30 @@ TEST_F(Provenance, AnAppendAfterASameSizeRewriteWithItsMtimeRestoredNeverSplices
   }
 }
 
+// An outside edit of a tagged file before any refresh: the mount serves the checkout's bytes,
+// untagged (never EIO), git in the mount sees exactly the outside change, and what an agent
+// writes back from what it read is stored as written (nothing served was a tag).
+TEST_F(Provenance, AnOutsideEditBeforeItsRefreshIsServedUntaggedAndStoredAsWritten) {
+  mount({"--no-watch"});  // pkg/core.py read tagged
+  const std::string outside = replaced(kCore, "a = x + 1", "a = x + 2");
+  write_file(repo_ + "/pkg/core.py", outside);  // in place, outside the mount
+  EXPECT_EQ(view("pkg/core.py"), outside);
+  struct stat st {};
+  ASSERT_EQ(::stat((mnt_ + "/pkg/core.py").c_str(), &st), 0);
+  EXPECT_EQ(st.st_size, static_cast<off_t>(outside.size()));
+  const ProcessResult checkout_diff = git({"diff"}, repo_);
+  const ProcessResult mount_diff = in_mount({"diff"});
+  EXPECT_EQ(mount_diff.exit_code, 0) << mount_diff.err;
+  EXPECT_EQ(mount_diff.out, checkout_diff.out);
+
+  const ProcessResult edit = python(
+      "t = open('pkg/core.py').read()\n"
+      "open('pkg/core.py', 'w').write(t.replace('return a\\n', 'return a * 2\\n'))\n");
+  ASSERT_EQ(edit.exit_code, 0) << edit.err;
+  EXPECT_EQ(checkout("pkg/core.py"), replaced(outside, "return a\n", "return a * 2\n"));
+  expect_no_served_tags();
+}
+
 TEST_F(Provenance, AFileRenamedInTheCheckoutWhileOpenNeverLosesTheEditSilently) {
   mount({"--no-watch"});
   const ProcessResult result = python(
