@@ -168,9 +168,10 @@ std::optional<Served> follow_change(ServerState& state, fuse_ino_t ino, const Se
   if (now.mode != was.mode || now.uid != was.uid || now.gid != was.gid) return std::nullopt;
   auto version = std::make_shared<const RetiredFile>(
       RetiredFile{now, snapshot.layout_ptr(*index), nullptr});
+  const RetiredFile* ours = version.get();
   if (!state.inodes.follow(ino, was, std::move(version))) return std::nullopt;
   std::optional<Served> followed = resolve(state, ino);
-  if (followed && followed->retired != served.retired) {
+  if (followed && followed->retired.get() == ours) {
     state.followed_changes.fetch_add(1, std::memory_order_relaxed);
   }
   return followed;

@@ -119,8 +119,8 @@ class WritableMount : public ::testing::Test {
     return run({"sh", "-c", command}, in_dir(mnt_));
   }
 
-  // Between a change made in the checkout and its refresh, reads of the changed file fail (EIO:
-  // the mount never serves bytes of another version); the waits below go on until the refresh.
+  // A read that fails (EIO for a version whose bytes were served and are gone: the mount never
+  // serves bytes of another version under them) reads as "<unreadable>"; the waits below go on.
   std::string view(const std::string& path) {
     try {
       return read_file(mnt_ + "/" + path);
