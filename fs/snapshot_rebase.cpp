@@ -123,19 +123,11 @@ bool reaches_analysis(const Snapshot& current, const analysis::SourceTree& fresh
   return false;
 }
 
-// The same for a whole rescan: every entry outside the repositories' own files compared.
-bool reaches_analysis(const Snapshot& current, const analysis::SourceTree& fresh) {
-  if (current.awaiting_analysis()) return true;
-  size_t compared = 0;
-  for (const analysis::TreeEntry& entry : fresh.entries) {
-    if (in_git_files(entry.path)) continue;
-    ++compared;
-    const std::optional<uint32_t> was = current.find(entry.path);
-    if (!was || !same_for_analysis(current.entry(*was), entry)) return true;
-  }
-  size_t before = 0;
-  for (uint32_t i = 0; i < current.size(); ++i) before += !in_git_files(current.entry(i).path);
-  return before != compared;
+// How many entries of `current` lie outside the repositories' own files.
+size_t outside_git_files(const Snapshot& current) {
+  size_t count = 0;
+  for (uint32_t i = 0; i < current.size(); ++i) count += !in_git_files(current.entry(i).path);
+  return count;
 }
 
 }  // namespace
@@ -144,16 +136,25 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
                                                 std::span<const PathMove> moves) {
   // The layouts carried over, by path: grafting the view's `.git` below may add entries (a
   // missing info/attributes, a nested repository's overlays), which moves entry indices.
-  const bool awaiting_analysis = reaches_analysis(current, fresh);
   std::unordered_map<std::string, std::shared_ptr<const FileLayout>> carried;
+  // Whether the analysis could tag this tree otherwise (see reaches_analysis): every entry
+  // outside the repositories' own files compared with the one `current` had at its path.
+  bool awaiting_analysis = current.awaiting_analysis();
+  size_t outside_git = 0;
   for (const analysis::TreeEntry& entry : fresh.entries) {
-    if (!S_ISREG(entry.mode)) continue;
-    const std::optional<uint32_t> was = current.find(path_before_moves(entry.path, moves));
-    if (!was) continue;
+    const std::string before = path_before_moves(entry.path, moves);
+    const std::optional<uint32_t> was = current.find(before);
+    if (!in_git_files(entry.path)) {
+      ++outside_git;
+      awaiting_analysis = awaiting_analysis || !was || before != entry.path ||
+                          !same_for_analysis(current.entry(*was), entry);
+    }
+    if (!S_ISREG(entry.mode) || !was) continue;
     if (const std::shared_ptr<const FileLayout>* layout = carried_layout(current, *was, entry)) {
       carried.emplace(entry.path, *layout);
     }
   }
+  awaiting_analysis = awaiting_analysis || outside_git != outside_git_files(current);
   // The view's `.git` is made again from the repository as it is now, like every refresh does;
   // a tagged file whose new name no filter pattern covers (`mv a.py a.py.bak`) gets its own,
   // so git in the view still reads the checkout's bytes of it.
