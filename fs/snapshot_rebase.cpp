@@ -108,7 +108,8 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                std::span<const std::string> touched,
                                                std::span<const PathMove> moves,
                                                uint64_t skip_device,
-                                               std::vector<uint32_t>& origin) {
+                                               std::vector<uint32_t>& origin,
+                                               std::vector<uint8_t>& copied) {
   std::vector<std::string> paths(touched.begin(), touched.end());
   for (const PathMove& move : moves) {
     const std::optional<uint32_t> from = current.find(move.from);
@@ -120,7 +121,7 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
     if (reaches_git_overlays(current, path)) return nullptr;
   }
   std::optional<analysis::SourceTree> tree =
-      analysis::rescan_paths(current.tree(), paths, {.skip_device = skip_device}, &origin);
+      analysis::rescan_paths(current.tree(), paths, {.skip_device = skip_device}, &origin, &copied);
   if (!tree) return nullptr;
   std::vector<std::shared_ptr<const FileLayout>> layouts{current.layout_ptr(0)};
   std::vector<uint32_t> layout_of_entry(tree->entries.size(), 0);

@@ -27,11 +27,13 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
 // `.git` overlays (an index, config or info/attributes git renamed over, a repository made or
 // removed), a renamed directory, a tagged file renamed to a name the view's filter does not cover
 // yet. Then call rebase_snapshot with a full scan. `origin` receives, for each entry of the
-// result, the entry of `current` at its path (analysis::rescan_paths; for Generation).
+// result, the entry of `current` at its path, and `copied` whether it is that entry as it was
+// (analysis::rescan_paths; for Generation).
 std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                std::span<const std::string> touched,
                                                std::span<const PathMove> moves,
                                                uint64_t skip_device,
-                                               std::vector<uint32_t>& origin);
+                                               std::vector<uint32_t>& origin,
+                                               std::vector<uint8_t>& copied);
 
 }  // namespace anchorfs::fs

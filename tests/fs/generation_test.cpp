@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fs/git_index.h"
 #include "fs/git_view.h"
@@ -183,6 +184,43 @@ TEST_F(GenerationTest, UnchangedTreeNeedsNoInvalidation) {
   EXPECT_TRUE(changed.contents.empty());
   EXPECT_TRUE(changed.attributes.empty());
   EXPECT_TRUE(changed.names.empty());
+}
+
+// A writable mount's swap skips comparing the entries rescan_paths copied as they were: the
+// numbers and the diff must be those a full comparison gives.
+TEST_F(GenerationTest, CopiedEntriesNumberAndDiffAsComparedOnes) {
+  auto first = snap({{"retag.py", {{0, "# A\n"}}}, {"keep.py", {{0, "# K\n"}}},
+                     {"pkg/inner.py", {{0, "# B\n"}}}});
+  Generation before(first);
+  test::write_file(dir_ / "edit.py", "new and longer\n");
+  std::filesystem::remove(dir_ / "gone.py");
+  test::write_file(dir_ / "pkg/made.py", "made\n");
+  const std::vector<std::string> touched{"edit.py", "gone.py", "pkg/made.py"};
+  std::vector<uint32_t> origin;
+  std::vector<uint8_t> copied;
+  auto next = patch_snapshot(*first, touched, {}, 0, origin, copied);
+  ASSERT_TRUE(next);
+  ASSERT_EQ(copied.size(), next->size());
+  const Generation compared(next, before, {}, origin);
+  const Generation skipped(next, before, {}, origin, &copied);
+  for (uint32_t i = 0; i < next->size(); ++i) {
+    EXPECT_EQ(skipped.inode(i), compared.inode(i)) << next->entry(i).path;
+    EXPECT_EQ(skipped.kept_from(i), compared.kept_from(i)) << next->entry(i).path;
+  }
+  const uint32_t kept_tagged = *next->find("keep.py");
+  EXPECT_NE(copied[kept_tagged], 0);
+  EXPECT_EQ(skipped.inode(kept_tagged), inode_of(before, "keep.py"));
+  EXPECT_EQ(copied[*next->find("edit.py")], 0);
+  EXPECT_NE(inode_of(skipped, "edit.py"), inode_of(before, "edit.py"));
+
+  const Invalidations full = diff_generations(before, compared);
+  const Invalidations trimmed = diff_generations(before, skipped, &copied);
+  EXPECT_EQ(trimmed.contents, full.contents);
+  EXPECT_EQ(trimmed.attributes, full.attributes);
+  EXPECT_EQ(trimmed.names, full.names);
+  EXPECT_EQ(trimmed.dropped, full.dropped);
+  EXPECT_TRUE(contains(full.names, kRootInode, "gone.py"));
+  EXPECT_TRUE(contains(full.contents, kRootInode));
 }
 
 // What a writable mount publishes after a rename through the mount: the moved entries keep
