@@ -17,7 +17,9 @@ namespace anchorfs::fs {
 // from `current` when its source identity (size, mtime, source inode) is unchanged, following
 // `moves` (renames since `current`); every other file is served untagged until the analysis
 // catches up. No analysis runs: this is what a writable mount publishes after each change it
-// makes, in the time of one scan.
+// makes, in the time of one scan. The result is awaiting analysis (VirtualFiles) unless `current`
+// was not and nothing outside the repositories' own files (`.git`) changed for the analysis:
+// git's own writes through the mount leave the view's tags as right as they were.
 std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysis::SourceTree fresh,
                                                 std::span<const PathMove> moves = {});
 
