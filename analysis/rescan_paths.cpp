@@ -95,14 +95,15 @@ class Patcher {
   bool run(SourceTree& out, std::vector<uint32_t>& origin) {
     out.root = old_.root;
     TreeEntry root = old_.entries[0];
-    if (restat_root_ || reread_.contains(0)) {
+    const bool restat_root = restat_root_ || reread_.contains(0);
+    if (restat_root) {
       struct stat st {};
       if (::fstat(root_fd_, &st) != 0 || !S_ISDIR(st.st_mode)) return false;
       fill_from_stat(root, st);
     }
     root.first_child = 0;
     root.child_count = 0;
-    push(out, origin, std::move(root), 0, false);
+    push(out, origin, std::move(root), 0, false, !restat_root);
     pending_.push_back({0, 0});
     for (size_t next = 0; next < pending_.size(); ++next) {
       if (!expand(out, origin, pending_[next])) return false;
@@ -115,6 +116,8 @@ class Patcher {
     return true;
   }
 
+  std::vector<uint8_t> copied() && { return std::move(copied_); }
+
  private:
   struct Pending {
     uint32_t out;  // the directory's index in the result
@@ -122,10 +125,11 @@ class Patcher {
   };
 
   void push(SourceTree& out, std::vector<uint32_t>& origin, TreeEntry entry, uint32_t from,
-            bool read) {
+            bool read, bool copied) {
     out.entries.push_back(std::move(entry));
     origin.push_back(from);
     read_.push_back(read);
+    copied_.push_back(copied);
   }
 
   bool excluded(const TreeEntry& entry) const {
@@ -166,7 +170,7 @@ class Patcher {
     const bool is_dir = S_ISDIR(entry.mode);
     const bool enter = is_dir && !excluded(entry);
     const auto index = static_cast<uint32_t>(out.entries.size());
-    push(out, origin, std::move(entry), prior, true);
+    push(out, origin, std::move(entry), prior, true, false);
     ++count;
     if (enter) pending_.push_back({index, same_directory ? prior : kNoOrigin});
   }
@@ -209,6 +213,7 @@ class Patcher {
         if (S_ISDIR(entry.mode) && !excluded(entry)) pending_.push_back({index, k});
       }
       read_.resize(out.entries.size(), false);
+      copied_.resize(out.entries.size(), true);
       count = old_dir->child_count;
     } else if (fresh) {
       std::vector<std::string> names;
@@ -240,11 +245,14 @@ class Patcher {
             continue;
           }
         }
-        TreeEntry entry = old_.entries[k];
+        // (Copied in place: no temporary to move and destroy.)
+        const auto index = static_cast<uint32_t>(out.entries.size());
+        TreeEntry& entry = out.entries.emplace_back(old_.entries[k]);
         entry.parent = dir.out;
         entry.first_child = 0;
         entry.child_count = 0;
-        if (S_ISDIR(entry.mode) && reread_.contains(k)) {
+        const bool restat = S_ISDIR(entry.mode) && reread_.contains(k);
+        if (restat) {
           // A directory whose children changed: its own times and link count moved.
           const std::string old_name(child_name(old_dir->path, old_.entries[k].path));
           std::string problem;
@@ -253,11 +261,11 @@ class Patcher {
             return false;
           }
         }
-        const bool enter = S_ISDIR(entry.mode) && !excluded(entry);
-        const auto index = static_cast<uint32_t>(out.entries.size());
-        push(out, origin, std::move(entry), k, false);
+        origin.push_back(k);
+        read_.push_back(false);
+        copied_.push_back(restat ? 0 : 1);
         ++count;
-        if (enter) pending_.push_back({index, k});
+        if (S_ISDIR(entry.mode) && !excluded(entry)) pending_.push_back({index, k});
       }
       for (; name != names.end(); ++name) {
         read_again(out, origin, dir_fd.get(), dir.out, *name, kNoOrigin, count);
@@ -282,6 +290,7 @@ class Patcher {
           read_entry(dir_fd.get(), std::string(name_of(entry.path)), entry, problem) != 0) {
         return false;
       }
+      copied_[i] = false;
     }
     return true;
   }
@@ -293,7 +302,8 @@ class Patcher {
   std::map<uint32_t, std::set<std::string>> reread_;  // old directory -> names to read again
   std::vector<std::string> reread_paths_;
   std::vector<Pending> pending_;
-  std::vector<bool> read_;         // by entry of the result: read from the disk
+  std::vector<uint8_t> read_;      // by entry of the result: read from the disk
+  std::vector<uint8_t> copied_;    // by entry of the result: see rescan_paths' `copied`
   std::set<FileKey> linked_;       // files whose link count may have changed
   std::vector<ScanProblem> problems_;
 };
@@ -301,7 +311,8 @@ class Patcher {
 }  // namespace
 
 std::optional<SourceTree> rescan_paths(const SourceTree& tree, std::span<const std::string> paths,
-                                       const ScanOptions& options, std::vector<uint32_t>* origin) {
+                                       const ScanOptions& options, std::vector<uint32_t>* origin,
+                                       std::vector<uint8_t>* copied) {
   if (tree.entries.empty()) return std::nullopt;
   UniqueFd root_fd(::open(tree.root.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (root_fd.get() < 0) return std::nullopt;
@@ -318,6 +329,7 @@ std::optional<SourceTree> rescan_paths(const SourceTree& tree, std::span<const s
   origins.reserve(tree.entries.size() + paths.size());
   if (!patcher.run(out, origins)) return std::nullopt;
   if (origin != nullptr) *origin = std::move(origins);
+  if (copied != nullptr) *copied = std::move(patcher).copied();
   return out;
 }
 

@@ -23,10 +23,14 @@ inline constexpr uint32_t kNoOrigin = UINT32_MAX;
 // (link, unlink and in-place writes of hard-linked files move theirs too). Everything else is
 // copied from `tree`. A path whose parent is not a directory of `tree` stands for its nearest
 // ancestor that is. `origin`, if given, receives for each entry of the result the entry of `tree`
-// at the same path, or kNoOrigin. nullopt when the tree cannot be patched (a directory on the way
-// cannot be opened, an entry expected to be there vanished): scan it whole instead.
+// at the same path, or kNoOrigin; `copied`, if given, for each entry 1 when it is that entry
+// copied as it was (every field but parent, first_child and child_count the same, nothing read
+// from the disk for it): what a swap per change may skip comparing. nullopt when the tree cannot
+// be patched (a directory on the way cannot be opened, an entry expected to be there vanished):
+// scan it whole instead.
 std::optional<SourceTree> rescan_paths(const SourceTree& tree, std::span<const std::string> paths,
                                        const ScanOptions& options = {},
-                                       std::vector<uint32_t>* origin = nullptr);
+                                       std::vector<uint32_t>* origin = nullptr,
+                                       std::vector<uint8_t>* copied = nullptr);
 
 }  // namespace anchorfs::analysis

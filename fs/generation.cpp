@@ -71,13 +71,15 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot)
 }
 
 Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous,
-                       std::span<const PathMove> moves, std::span<const uint32_t> origin)
+                       std::span<const PathMove> moves, std::span<const uint32_t> origin,
+                       const std::vector<uint8_t>* copied)
     : snapshot_(std::move(snapshot)),
       serial_(next_serial()),
       previous_serial_(previous.serial_),
       next_inode_(previous.next_inode_) {
   const Snapshot& old = previous.snapshot();
   const bool have_origin = origin.size() == snapshot_->size();
+  const bool have_copied = have_origin && copied != nullptr && copied->size() == origin.size();
   std::unordered_map<std::string_view, uint32_t> old_entry_of_path;
   if (!have_origin) {
     old_entry_of_path.reserve(old.size());
@@ -110,8 +112,16 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
     bool keep = false;
     if (was != analysis::kNoOrigin) {
       const analysis::TreeEntry& prior = old.entry(was);
-      keep =
-          S_ISDIR(entry.mode) ? S_ISDIR(prior.mode) : same_version(old, was, *snapshot_, i, !moved);
+      if (S_ISDIR(entry.mode)) {
+        keep = S_ISDIR(prior.mode);
+      } else if (!moved && have_copied && (*copied)[i] &&
+                 old.layout_ptr(was) == snapshot_->layout_ptr(i) &&
+                 old.serving(was) == snapshot_->serving(i) &&
+                 old.serving(was) != Serving::Memory) {
+        keep = true;  // what same_version would find: the same entry, serving the same layout
+      } else {
+        keep = same_version(old, was, *snapshot_, i, !moved);
+      }
     }
     if (i == 0) keep = true;  // the root keeps its number whatever it is now
     if (keep) {
@@ -214,13 +224,15 @@ uint32_t parent_of(const analysis::TreeEntry& entry) {
 
 }  // namespace
 
-Invalidations diff_generations(const Generation& before, const Generation& after) {
+Invalidations diff_generations(const Generation& before, const Generation& after,
+                               const std::vector<uint8_t>* copied) {
   Invalidations out;
   const Snapshot& old = before.snapshot();
   const Snapshot& next = after.snapshot();
   // `after` made from `before`: which entries kept their numbers is known, no search needed.
   const bool made_from = after.previous_serial() == before.serial();
-  std::vector<bool> kept(made_from ? old.size() : 0, false);
+  const bool have_copied = made_from && copied != nullptr && copied->size() == next.size();
+  std::vector<uint8_t> kept(made_from ? old.size() : 0, 0);
   for (uint32_t i = 0; i < next.size(); ++i) {
     const uint64_t inode = after.inode(i);
     const analysis::TreeEntry& entry = next.entry(i);
@@ -229,7 +241,8 @@ Invalidations diff_generations(const Generation& before, const Generation& after
       was = before.entry(inode);
     } else if (after.kept_from(i) != analysis::kNoOrigin) {
       was = after.kept_from(i);
-      kept[*was] = true;
+      kept[*was] = 1;
+      if (have_copied && (*copied)[i] != 0 && !S_ISDIR(entry.mode)) continue;
     }
     if (!was) {
       // A new name, or an old name for a new file: drop the kernel's dentry or negative lookup
@@ -249,7 +262,7 @@ Invalidations diff_generations(const Generation& before, const Generation& after
   }
   for (uint32_t i = 0; i < old.size(); ++i) {
     const uint64_t inode = before.inode(i);
-    if (made_from ? kept[i] : after.entry(inode).has_value()) continue;
+    if (made_from ? kept[i] != 0 : after.entry(inode).has_value()) continue;
     out.dropped.emplace_back(inode, i);
     const uint64_t parent = before.inode(parent_of(old.entry(i)));
     // Children of a removed directory go with it; only names under surviving parents matter.

@@ -42,9 +42,12 @@ class Generation {
   // its number when its bytes and tags are the same (its ctime, which a rename sets, aside).
   // `origin`, when given, is for each entry of `snapshot` the entry of `previous`'s snapshot at
   // the same path, or analysis::kNoOrigin (what analysis::rescan_paths reports): it spares
-  // looking every path up.
+  // looking every path up. `copied`, when given with `origin`, says which entries are their
+  // origin's copied as they were (analysis::rescan_paths): those serving the same layout need no
+  // comparing.
   Generation(std::shared_ptr<const Snapshot> snapshot, const Generation& previous,
-             std::span<const PathMove> moves = {}, std::span<const uint32_t> origin = {});
+             std::span<const PathMove> moves = {}, std::span<const uint32_t> origin = {},
+             const std::vector<uint8_t>* copied = nullptr);
 
   const Snapshot& snapshot() const { return *snapshot_; }
   const std::shared_ptr<const Snapshot>& snapshot_ptr() const { return snapshot_; }
@@ -113,7 +116,11 @@ struct Invalidations {
   std::vector<std::pair<uint64_t, uint32_t>> dropped;
 };
 
-Invalidations diff_generations(const Generation& before, const Generation& after);
+// `copied`, when given, is for each entry of `after` whether it is the entry of `before` it kept
+// its number from, copied as it was (analysis::rescan_paths, a change without moves): its
+// attributes need no comparing.
+Invalidations diff_generations(const Generation& before, const Generation& after,
+                               const std::vector<uint8_t>* copied = nullptr);
 
 // Leaves out of `changed` what the kernel updates by itself once a request that changed
 // directory `parent` succeeds (create, mkdir, mknod, symlink, link, unlink, rmdir): the

@@ -67,7 +67,9 @@ bool filter_covers(const GitViewOptions& options, std::string_view path);
 // In a snapshot awaiting analysis, a file the filter covers and the snapshot serves untagged gets
 // size 0: it may be re-tagged between git's read of the index and its lstat of the file, and a
 // recorded size that differs from the file's makes git call it modified without reading it,
-// where a size of 0 makes git compare its bytes. So does a file `renumbered` says the kernel may
+// where a size of 0 makes git compare its bytes (git status, diff, add; a forced
+// `git checkout -- FILE` does not: it replaces the file, so only a change to what the analysis
+// reads makes a snapshot await it, never git's own writes: fs/snapshot_rebase.h). So does a file `renumbered` says the kernel may
 // still know under its previous inode number: until the swap's invalidations reach the kernel, an
 // lstat through its cached name reports the old number's size, while git has already read this
 // index.

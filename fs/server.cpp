@@ -79,15 +79,18 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> swap_in(
   const Snapshot& current = previous->snapshot();
   const uint64_t own_device = state.own_device.load();
   std::vector<uint32_t> origin;
+  std::vector<uint8_t> copied;
   std::shared_ptr<const Snapshot> patched =
-      touched ? patch_snapshot(current, *touched, moves, own_device, origin) : nullptr;
+      touched ? patch_snapshot(current, *touched, moves, own_device, origin, copied) : nullptr;
   if (!patched) {
     origin.clear();
+    copied.clear();
     patched = rebase_snapshot(
         current, analysis::scan_tree(current.root(), {.skip_device = own_device}), moves);
   }
-  auto next = std::make_shared<const Generation>(std::move(patched), *previous, moves, origin);
-  Invalidations changed = diff_generations(*previous, *next);
+  auto next =
+      std::make_shared<const Generation>(std::move(patched), *previous, moves, origin, &copied);
+  Invalidations changed = diff_generations(*previous, *next, moves.empty() ? &copied : nullptr);
   state.inodes.swap(next, changed);
   state.mutations.fetch_add(1);
   state.last_mutation.store(std::chrono::steady_clock::now().time_since_epoch().count());

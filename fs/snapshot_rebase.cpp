@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -60,6 +61,75 @@ bool reaches_git_overlays(const Snapshot& current, std::string_view path) {
   return false;
 }
 
+// Whether `path` lies in a repository's own files (a component named `.git`, at any depth: the
+// top repository's, a submodule's under `.git/modules`, a nested one's): no analysis reads them.
+bool in_git_files(std::string_view path) {
+  for (size_t start = 0; start <= path.size();) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (path.substr(start, slash - start) == ".git") return true;
+    start = slash + 1;
+  }
+  return false;
+}
+
+// Whether the analysis reads the same from `a` and `b`: the same kind of entry, owner and mode,
+// and for a file the same bytes by the identity read() checks (size, mtime, inode). A change of
+// ctime alone (a user xattr, a link made elsewhere) changes nothing it could tag differently.
+bool same_for_analysis(const analysis::TreeEntry& a, const analysis::TreeEntry& b) {
+  return a.mode == b.mode && a.uid == b.uid && a.gid == b.gid && a.size == b.size &&
+         a.mtime_ns == b.mtime_ns && a.inode == b.inode && a.device == b.device &&
+         a.rdev == b.rdev && a.symlink_target == b.symlink_target;
+}
+
+// The entry of `tree` at `path`, if any (children are sorted by name, as in Snapshot::find).
+const analysis::TreeEntry* find_in(const analysis::SourceTree& tree, std::string_view path) {
+  uint32_t at = 0;
+  size_t start = 0;
+  while (start < path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    const analysis::TreeEntry& dir = tree.entries[at];
+    const auto first = tree.entries.begin() + dir.first_child;
+    const auto last = first + dir.child_count;
+    const std::string_view wanted = path.substr(0, slash);
+    const auto found = std::lower_bound(first, last, wanted,
+                                        [](const analysis::TreeEntry& e, std::string_view p) {
+                                          return e.path < p;
+                                        });
+    if (found == last || found->path != wanted) return nullptr;
+    at = static_cast<uint32_t>(found - tree.entries.begin());
+    start = slash + 1;
+  }
+  return &tree.entries[at];
+}
+
+// Whether the analysis could tag `fresh` otherwise than it tagged `current`, judged at `paths`
+// (all others the same in both): one outside every repository's own files was made, removed or
+// changed. Git's own writes (`index.lock`, objects, refs) are not: a snapshot they make serves the
+// tags of the last analysis, which are still right, and is not "awaiting analysis" (whose index
+// serves untagged files sizeless, which git's forced checkout takes for changed files and
+// replaces: fuzz seed 129).
+bool reaches_analysis(const Snapshot& current, const analysis::SourceTree& fresh,
+                      std::span<const std::string> paths) {
+  if (current.awaiting_analysis()) return true;
+  for (const std::string& path : paths) {
+    if (in_git_files(path)) continue;
+    const std::optional<uint32_t> was = current.find(path);
+    const analysis::TreeEntry* now = find_in(fresh, path);
+    if (was.has_value() != (now != nullptr)) return true;
+    if (now != nullptr && !same_for_analysis(current.entry(*was), *now)) return true;
+  }
+  return false;
+}
+
+// How many entries of `current` lie outside the repositories' own files.
+size_t outside_git_files(const Snapshot& current) {
+  size_t count = 0;
+  for (uint32_t i = 0; i < current.size(); ++i) count += !in_git_files(current.entry(i).path);
+  return count;
+}
+
 }  // namespace
 
 std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysis::SourceTree fresh,
@@ -67,14 +137,24 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
   // The layouts carried over, by path: grafting the view's `.git` below may add entries (a
   // missing info/attributes, a nested repository's overlays), which moves entry indices.
   std::unordered_map<std::string, std::shared_ptr<const FileLayout>> carried;
+  // Whether the analysis could tag this tree otherwise (see reaches_analysis): every entry
+  // outside the repositories' own files compared with the one `current` had at its path.
+  bool awaiting_analysis = current.awaiting_analysis();
+  size_t outside_git = 0;
   for (const analysis::TreeEntry& entry : fresh.entries) {
-    if (!S_ISREG(entry.mode)) continue;
-    const std::optional<uint32_t> was = current.find(path_before_moves(entry.path, moves));
-    if (!was) continue;
+    const std::string before = path_before_moves(entry.path, moves);
+    const std::optional<uint32_t> was = current.find(before);
+    if (!in_git_files(entry.path)) {
+      ++outside_git;
+      awaiting_analysis = awaiting_analysis || !was || before != entry.path ||
+                          !same_for_analysis(current.entry(*was), entry);
+    }
+    if (!S_ISREG(entry.mode) || !was) continue;
     if (const std::shared_ptr<const FileLayout>* layout = carried_layout(current, *was, entry)) {
       carried.emplace(entry.path, *layout);
     }
   }
+  awaiting_analysis = awaiting_analysis || outside_git != outside_git_files(current);
   // The view's `.git` is made again from the repository as it is now, like every refresh does;
   // a tagged file whose new name no filter pattern covers (`mv a.py a.py.bak`) gets its own,
   // so git in the view still reads the checkout's bytes of it.
@@ -88,7 +168,7 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
     }
     git_files = graft_git_view(fresh, options);
   }
-  git_files.awaiting_analysis = true;
+  git_files.awaiting_analysis = awaiting_analysis;
   std::vector<std::shared_ptr<const FileLayout>> layouts{current.layout_ptr(0)};
   std::vector<uint32_t> layout_of_entry(fresh.entries.size(), 0);
   for (uint32_t i = 0; i < fresh.entries.size(); ++i) {
@@ -108,7 +188,8 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                std::span<const std::string> touched,
                                                std::span<const PathMove> moves,
                                                uint64_t skip_device,
-                                               std::vector<uint32_t>& origin) {
+                                               std::vector<uint32_t>& origin,
+                                               std::vector<uint8_t>& copied) {
   std::vector<std::string> paths(touched.begin(), touched.end());
   for (const PathMove& move : moves) {
     const std::optional<uint32_t> from = current.find(move.from);
@@ -120,13 +201,13 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
     if (reaches_git_overlays(current, path)) return nullptr;
   }
   std::optional<analysis::SourceTree> tree =
-      analysis::rescan_paths(current.tree(), paths, {.skip_device = skip_device}, &origin);
+      analysis::rescan_paths(current.tree(), paths, {.skip_device = skip_device}, &origin, &copied);
   if (!tree) return nullptr;
   std::vector<std::shared_ptr<const FileLayout>> layouts{current.layout_ptr(0)};
   std::vector<uint32_t> layout_of_entry(tree->entries.size(), 0);
   VirtualFiles files;
   files.options = current.git_view();
-  files.awaiting_analysis = true;
+  files.awaiting_analysis = reaches_analysis(current, *tree, paths);
   for (uint32_t i = 0; i < tree->entries.size(); ++i) {
     const analysis::TreeEntry& entry = tree->entries[i];
     // What the entry was: the entry it was renamed from, else the one at its path.

@@ -17,7 +17,9 @@ namespace anchorfs::fs {
 // from `current` when its source identity (size, mtime, source inode) is unchanged, following
 // `moves` (renames since `current`); every other file is served untagged until the analysis
 // catches up. No analysis runs: this is what a writable mount publishes after each change it
-// makes, in the time of one scan.
+// makes, in the time of one scan. The result is awaiting analysis (VirtualFiles) unless `current`
+// was not and nothing outside the repositories' own files (`.git`) changed for the analysis:
+// git's own writes through the mount leave the view's tags as right as they were.
 std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysis::SourceTree fresh,
                                                 std::span<const PathMove> moves = {});
 
@@ -27,11 +29,13 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
 // `.git` overlays (an index, config or info/attributes git renamed over, a repository made or
 // removed), a renamed directory, a tagged file renamed to a name the view's filter does not cover
 // yet. Then call rebase_snapshot with a full scan. `origin` receives, for each entry of the
-// result, the entry of `current` at its path (analysis::rescan_paths; for Generation).
+// result, the entry of `current` at its path, and `copied` whether it is that entry as it was
+// (analysis::rescan_paths; for Generation).
 std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                std::span<const std::string> touched,
                                                std::span<const PathMove> moves,
                                                uint64_t skip_device,
-                                               std::vector<uint32_t>& origin);
+                                               std::vector<uint32_t>& origin,
+                                               std::vector<uint8_t>& copied);
 
 }  // namespace anchorfs::fs

@@ -123,7 +123,11 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
       options.cache->store_derived(key, encode_view(view_parts(prepared)));
     }
   }
-  if (options.cache != nullptr && prepared.analysed) options.cache->flush();
+  // Deferred, the facts this analysis made are committed with the records (one LMDB commit and
+  // its fsync, about a second on the kernel) once the view is served.
+  if (options.cache != nullptr && prepared.analysed && !options.defer_records) {
+    options.cache->flush();
+  }
   return prepared;
 }
 

@@ -38,9 +38,10 @@ struct PipelineOptions {
   analysis::ResolutionMemo* resolution_memo = nullptr;
   // Likewise: see AnalysisOptions::facts_memo.
   analysis::FactsMemo* facts_memo = nullptr;
-  // Neither the rendered view nor the graph is written to the cache here: Prepared::unsaved_view
-  // and Analysis::graph_record_owed say under which keys the caller keeps them once it is idle
-  // (SnapshotBuilder::keep_records), off the latency path.
+  // Neither the rendered view nor the graph is written to the cache here, nor are the facts the
+  // analysis made committed: Prepared::unsaved_view and Analysis::graph_record_owed say under
+  // which keys the caller keeps them once it is idle (SnapshotBuilder::keep_records, which
+  // flushes the cache), off the latency path.
   bool defer_records = false;
   // The view the caller serves now, rendered from the graph it keeps: files whose plans cannot
   // have changed keep theirs (render/plans_again.h). Null: every file is rendered.

@@ -69,22 +69,22 @@ IncludeResolver::IncludeResolver(std::string_view root, const std::vector<std::s
     by_path_.emplace(paths[f], f);
     by_basename_[base_of(paths[f])].push_back(f);
   }
-  read_compile_commands(root);
+  include_dirs_ = compile_command_dirs(root);
 }
 
 // Include directories named by any entry's arguments, made repository-relative; directories
 // outside the repository name no file of it and are dropped. Malformed files are ignored.
-void IncludeResolver::read_compile_commands(std::string_view root) {
+std::vector<std::string> IncludeResolver::compile_command_dirs(std::string_view root) {
   namespace fs = std::filesystem;
   // Read as every resolution input is (beneath the root, no symlink, bounded): a database over
   // the bound is ignored with a warning, and includes fall back to the conventions.
+  std::vector<std::string> dirs;
   const SourceBytes file = read_resolution_input(root, kCompileCommands);
-  if (!file.ok) return;
+  if (!file.ok) return dirs;
   const nlohmann::json json =
       nlohmann::json::parse(file.bytes, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_array()) return;
+  if (!json.is_array()) return dirs;
   const fs::path base = fs::path(root).lexically_normal();
-  std::vector<std::string> dirs;
   for (const nlohmann::json& entry : json) {
     if (!entry.is_object()) continue;
     const auto directory = entry.find("directory");
@@ -122,7 +122,7 @@ void IncludeResolver::read_compile_commands(std::string_view root) {
   }
   std::sort(dirs.begin(), dirs.end());
   dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
-  include_dirs_ = std::move(dirs);
+  return dirs;
 }
 
 bool IncludeResolver::is_root(std::string_view prefix) const {

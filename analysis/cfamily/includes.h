@@ -32,8 +32,11 @@ class IncludeResolver {
 
   const std::vector<std::string>& include_dirs() const { return include_dirs_; }
 
+  // The include directories `root`'s compile_commands.json names (repository-relative, "" for
+  // the root, each with a '/'), sorted; empty without a readable database.
+  static std::vector<std::string> compile_command_dirs(std::string_view root);
+
  private:
-  void read_compile_commands(std::string_view root);
   bool is_root(std::string_view prefix) const;
 
   const std::vector<std::string_view>& paths_;

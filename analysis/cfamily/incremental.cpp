@@ -4,7 +4,8 @@
 // declarations (one record each, with the names it can be looked up by), and everything
 // class-like. A changed file whose includes and class-like part are as before changes other
 // files' edges only through the records it gained or lost, and only for files that call one of
-// their names: those and the changed files are resolved, every other file keeps its edges.
+// their names: those and the changed files are resolved, every other file keeps its edges. The
+// tables (tables.h) are kept too, and only the changed files' entries in them are replaced.
 #include "analysis/cfamily/incremental.h"
 
 #include <xxhash.h>
@@ -92,6 +93,8 @@ void add_scope_chain(const code::CodeFacts& facts, uint32_t scope, Hasher& hash,
 Interface interface_of(const code::CodeFacts& facts) {
   Interface face;
   Hasher includes;
+  // The dialect of a header goes with its includes: which indexes take its functions hangs on it.
+  includes.add(facts.package);
   for (const code::Import& import : facts.imports) includes.add(import.source).add(import.name);
   face.includes = includes.add(facts.imports.size()).value();
   Hasher class_side;
@@ -179,15 +182,18 @@ struct LocalEdge {
 
 struct FileMemory {
   ContentDigest digest;
+  std::shared_ptr<const LanguageFacts> facts;  // what its entries in the tables were made from
   Interface face;
   std::vector<LocalEdge> edges;  // the edges leaving its definitions
 };
 
 class Memory final : public ResolutionMemory {
  public:
+  std::string root;
   uint64_t paths = 0;
   std::vector<std::string> include_dirs;
   std::vector<FileMemory> files;
+  std::unique_ptr<Tables> tables;
 };
 
 const code::CodeFacts& facts_of(const ResolverInput& input, size_t f) {
@@ -204,9 +210,11 @@ uint32_t file_of_entity(const ResolverInput& input, EntityIndex e) {
 void resolve_changed(const ResolverInput& input, Memory* previous, Memory& next,
                      std::vector<Edge>& edges) {
   const size_t n = input.files.size();
-  bool whole = previous == nullptr || previous->paths != next.paths ||
-               previous->files.size() != n || previous->include_dirs != next.include_dirs;
+  bool whole = previous == nullptr || previous->tables == nullptr || previous->root != next.root ||
+               previous->paths != next.paths || previous->files.size() != n ||
+               previous->include_dirs != next.include_dirs;
   FileSelection selection;
+  std::vector<uint32_t> edited;
   if (!whole) {
     selection.only.assign(n, false);
     std::vector<bool> changed(n, false);
@@ -214,10 +222,12 @@ void resolve_changed(const ResolverInput& input, Memory* previous, Memory& next,
     for (size_t f = 0; f < n && !whole; ++f) {
       if (*input.files[f].digest == previous->files[f].digest) continue;
       changed[f] = selection.only[f] = true;
+      edited.push_back(static_cast<uint32_t>(f));
       next.files[f].face = interface_of(facts_of(input, f));
       const Interface& old = previous->files[f].face;
       whole = next.files[f].face.includes != old.includes ||
-              next.files[f].face.class_side != old.class_side;
+              next.files[f].face.class_side != old.class_side ||
+              previous->files[f].facts == nullptr || input.files[f].shared_facts == nullptr;
       add_changed_names(old, next.files[f].face, names);
     }
     for (size_t f = 0; f < n && !whole; ++f) {
@@ -230,11 +240,19 @@ void resolve_changed(const ResolverInput& input, Memory* previous, Memory& next,
   if (whole) {
     selection.only.clear();
     for (size_t f = 0; f < n; ++f) next.files[f].face = interface_of(facts_of(input, f));
+    next.tables = make_tables(input);
+  } else {
+    next.tables = std::move(previous->tables);
+    for (const uint32_t f : edited) {
+      update_tables(*next.tables, f,
+                    *static_cast<const code::CodeFacts*>(previous->files[f].facts.get()),
+                    facts_of(input, f));
+    }
   }
   std::vector<std::pair<uint32_t, size_t>> ends;
   selection.ends = &ends;
   size_t begin = edges.size();
-  resolve(input, edges, selection);
+  resolve(input, *next.tables, edges, selection);
   for (const auto& [f, end] : ends) {
     std::vector<LocalEdge>& kept = next.files[f].edges;
     for (size_t e = begin; e < end; ++e) {
@@ -263,21 +281,21 @@ void resolve_again(const ResolverInput& input, std::unique_ptr<ResolutionMemory>
                                    [](const ResolverFile& file) { return file.digest != nullptr; });
   if (!digests) {
     memory.reset();
-    resolve(input, edges);
+    resolve(input, *make_tables(input), edges);
     return;
   }
   std::unique_ptr<ResolutionMemory> previous = std::move(memory);
   auto next = std::make_unique<Memory>();
   Hasher paths;
-  std::vector<std::string_view> path_list;
-  for (const ResolverFile& file : input.files) {
-    paths.add(file.path);
-    path_list.push_back(file.path);
-  }
+  for (const ResolverFile& file : input.files) paths.add(file.path);
+  next->root = input.root;
   next->paths = paths.value();
-  next->include_dirs = IncludeResolver(input.root, path_list).include_dirs();
+  next->include_dirs = IncludeResolver::compile_command_dirs(input.root);
   next->files.resize(input.files.size());
-  for (size_t f = 0; f < input.files.size(); ++f) next->files[f].digest = *input.files[f].digest;
+  for (size_t f = 0; f < input.files.size(); ++f) {
+    next->files[f].digest = *input.files[f].digest;
+    next->files[f].facts = input.files[f].shared_facts;
+  }
   resolve_changed(input, dynamic_cast<Memory*>(previous.get()), *next, edges);
   memory = std::move(next);
 }

@@ -100,83 +100,89 @@ std::vector<std::string> prefixes(const code::CodeFacts& facts, uint32_t scope) 
   return out;
 }
 
-// What every file's resolution reads: each file's includes and the repository's name indexes.
-// Built before any file resolves and read-only while files resolve side by side.
+// One resolution's view of the tables: the files' facts under their ids, for the threads that
+// resolve files side by side (read-only while they do).
 struct Indexes {
-  explicit Indexes(const ResolverInput& in) : input(in), defs(in.files) {}
+  Indexes(const ResolverInput& in, const Tables& tables) : input(in), t(tables), defs(in.files) {}
 
   EntityIndex entity(uint32_t f, uint32_t d) const { return input.files[f].entity + d; }
   const code::CodeFacts& facts(uint32_t f) const { return defs.facts(f); }
   uint32_t file_count() const { return defs.file_count(); }
 
   const ResolverInput& input;
-  std::vector<std::string_view> paths;
-  std::optional<IncludeResolver> includes_resolver;
-  std::vector<std::vector<uint32_t>> includes;
-  std::vector<std::vector<const code::Import*>> ambiguous;  // includes decided per build
+  const Tables& t;
   code::DefinitionIndex defs;
-  std::unordered_map<std::string, std::vector<DefId>> classes;
-  std::unordered_map<std::string, std::vector<DefId>> functions;
-  std::unordered_map<uint32_t, std::vector<DefId>> methods;  // by class
-  std::unordered_map<std::string, std::vector<uint32_t>> declared;
-  std::unordered_map<std::string, uint32_t> simple_counts;  // free functions by simple name
-  std::unordered_map<std::string, std::vector<DefId>> by_simple;  // free functions (C++ files)
-  // Qualified names of class templates with a partial or explicit specialization in the tree.
-  std::unordered_set<std::string> specialized;
 };
 
 // The files an `#include` of each file names, and those a header leaves ambiguous (decided per
 // translation unit). Each file's entry depends on its own imports only.
-void resolve_includes(Indexes& ix) {
-  const uint32_t n = ix.file_count();
-  ix.paths.resize(n);
-  for (uint32_t f = 0; f < n; ++f) ix.paths[f] = ix.input.files[f].path;
-  ix.includes_resolver.emplace(ix.input.root, ix.paths);
-  ix.includes.resize(n);
-  ix.ambiguous.resize(n);
+void resolve_includes(const ResolverInput& input, Tables& t) {
+  const auto n = static_cast<uint32_t>(input.files.size());
+  t.path_text.reserve(n);
+  for (const ResolverFile& file : input.files) t.path_text.emplace_back(file.path);
+  t.paths.assign(t.path_text.begin(), t.path_text.end());
+  t.includes_resolver.emplace(input.root, t.paths);
+  t.includes.resize(n);
+  t.ambiguous.resize(n);
   tbb::parallel_for(uint32_t{0}, n, [&](uint32_t f) {
-    for (const code::Import& import : ix.facts(f).imports) {
-      const auto found = ix.includes_resolver->resolve(f, import.source, import.name == "<>");
-      if (found.file && *found.file != f) ix.includes[f].push_back(*found.file);
-      if (found.tie) ix.ambiguous[f].push_back(&import);
+    const auto& facts = *static_cast<const code::CodeFacts*>(input.files[f].facts);
+    for (const code::Import& import : facts.imports) {
+      const bool system = import.name == "<>";
+      const auto found = t.includes_resolver->resolve(f, import.source, system);
+      if (found.file && *found.file != f) t.includes[f].push_back(*found.file);
+      if (found.tie) t.ambiguous[f].push_back({import.source, system});
     }
-    std::sort(ix.includes[f].begin(), ix.includes[f].end());
-    ix.includes[f].erase(std::unique(ix.includes[f].begin(), ix.includes[f].end()),
-                         ix.includes[f].end());
+    std::sort(t.includes[f].begin(), t.includes[f].end());
+    t.includes[f].erase(std::unique(t.includes[f].begin(), t.includes[f].end()),
+                        t.includes[f].end());
   });
 }
 
-void index_names(Indexes& ix) {
+// The entries file f's free functions, macros and declarations make: `function(qualified name,
+// simple name, id, whether a C++ free function)` and `declared(qualified name)`, in order.
+template <typename Function, typename Declared>
+void free_entries(const code::CodeFacts& facts, uint32_t f, Function&& function,
+                  Declared&& declared) {
+  for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
+    const code::Definition& x = facts.definitions[d];
+    if (is_function(x) && (x.role == "function" || x.role == "macro")) {
+      function(full_name(facts, d), x.name, code::DefinitionIndex::id(f, d),
+               facts.package == "c++" && x.role == "function");
+    }
+  }
+  for (const code::Declaration& decl : facts.declarations) {
+    if (!decl.owner.empty()) continue;
+    if (decl.scope != 0 && !is_function(facts.definitions[decl.scope]) &&
+        facts.definitions[decl.scope].role != "namespace") {
+      continue;  // a method's declaration in its class
+    }
+    declared(join(scope_name(facts, decl.scope), decl.name));
+  }
+}
+
+void index_names(const Indexes& ix, Tables& t) {
   for (uint32_t f = 0; f < ix.file_count(); ++f) {
     const code::CodeFacts& facts = ix.facts(f);
     for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
       const code::Definition& x = facts.definitions[d];
       if (is_class(x)) {
-        ix.classes[full_name(facts, d)].push_back(ix.defs.id(f, d));
+        t.classes[full_name(facts, d)].push_back(ix.defs.id(f, d));
       } else if (x.kind == EntityKind::Class && x.role.ends_with(" specialization")) {
-        ix.specialized.insert(full_name(facts, d));
-      } else if (is_function(x)) {
-        const bool member = x.role != "function" && x.role != "macro";
-        if (!member) {
-          ix.functions[full_name(facts, d)].push_back(ix.defs.id(f, d));
-          ++ix.simple_counts[x.name];
-          if (facts.package == "c++" && x.role == "function") {
-            ix.by_simple[x.name].push_back(ix.defs.id(f, d));
-          }
-        } else if (is_class(facts.definitions[x.parent]) && x.owner.empty()) {
-          ix.methods[code::DefinitionIndex::raw(ix.defs.id(f, x.parent))].push_back(
-              ix.defs.id(f, d));
-        }
+        t.specialized.insert(full_name(facts, d));
+      } else if (is_function(x) && x.role != "function" && x.role != "macro" &&
+                 is_class(facts.definitions[x.parent]) && x.owner.empty()) {
+        t.methods[code::DefinitionIndex::raw(ix.defs.id(f, x.parent))].push_back(
+            ix.defs.id(f, d));
       }
     }
-    for (const code::Declaration& decl : facts.declarations) {
-      if (!decl.owner.empty()) continue;
-      if (decl.scope != 0 && !is_function(facts.definitions[decl.scope]) &&
-          facts.definitions[decl.scope].role != "namespace") {
-        continue;  // a method's declaration in its class
-      }
-      ix.declared[join(scope_name(facts, decl.scope), decl.name)].push_back(f);
-    }
+    free_entries(
+        facts, f,
+        [&](std::string name, const std::string& simple, DefId id, bool cpp) {
+          t.functions[std::move(name)].push_back(id);
+          ++t.simple_counts[simple];
+          if (cpp) t.by_simple[simple].push_back(id);
+        },
+        [&](std::string name) { t.declared[std::move(name)].push_back(f); });
   }
 }
 
@@ -209,7 +215,7 @@ class FileResolver {
   // File f's IMPORTS, INHERITS and CALLS edges.
   void resolve_file(uint32_t f, std::vector<Edge>& out) {
     close_over(f);
-    for (const uint32_t target : ix_.includes[f]) {
+    for (const uint32_t target : ix_.t.includes[f]) {
       out.push_back({ix_.entity(f, 0), ix_.entity(target, 0), Relation::Imports});
     }
     inheritance(f, out);
@@ -218,11 +224,11 @@ class FileResolver {
 
  private:
   const code::Definition& def(DefId r) const { return ix_.defs.definition(r); }
-  static uint32_t key(DefId r) { return code::DefinitionIndex::raw(r); }
+  static uint64_t key(DefId r) { return code::DefinitionIndex::raw(r); }
 
   bool overloaded(const std::string& name) const {
-    const auto it = ix_.simple_counts.find(name);
-    return it != ix_.simple_counts.end() && it->second > 1;
+    const auto it = ix_.t.simple_counts.find(name);
+    return it != ix_.t.simple_counts.end() && it->second > 1;
   }
 
   // Marks the files `f` includes, directly or not, with a stamp of their own: a closure is
@@ -243,11 +249,11 @@ class FileResolver {
     while (!stack.empty()) {
       const uint32_t at = stack.back();
       stack.pop_back();
-      for (const uint32_t next : ix_.includes[at]) reach(next);
+      for (const uint32_t next : ix_.t.includes[at]) reach(next);
       if (at == f) continue;
-      for (const code::Import* import : ix_.ambiguous[at]) {
-        const auto found = ix_.includes_resolver->resolve(at, import->source, import->name == "<>",
-                                                          ix_.paths[f]);
+      for (const Tables::Ambiguous& include : ix_.t.ambiguous[at]) {
+        const auto found =
+            ix_.t.includes_resolver->resolve(at, include.source, include.system, ix_.t.paths[f]);
         if (found.file) reach(*found.file);
       }
     }
@@ -261,8 +267,8 @@ class FileResolver {
   // includes.
   std::optional<DefId> find_class(uint32_t f, uint32_t scope, std::string_view written) const {
     for (const std::string& prefix : prefixes(ix_.facts(f), scope)) {
-      const auto it = ix_.classes.find(join(prefix, written));
-      if (it == ix_.classes.end()) continue;
+      const auto it = ix_.t.classes.find(join(prefix, written));
+      if (it == ix_.t.classes.end()) continue;
       std::optional<DefId> found;
       for (const DefId r : it->second) {
         if (!visible(ix_.defs.file_of(r))) continue;
@@ -322,8 +328,8 @@ class FileResolver {
     const std::vector<DefId> named = ix_.defs.search_bases(
         cls, 16, [&](DefId c) { return bases(c); },
         [&](DefId c, std::vector<DefId>& out) {
-          const auto it = ix_.methods.find(key(c));
-          if (it == ix_.methods.end()) return;
+          const auto it = ix_.t.methods.find(key(c));
+          if (it == ix_.t.methods.end()) return;
           for (const DefId m : it->second) {
             const code::Definition& x = def(m);
             if (simple_name(x) == name && constructor == (x.role == "constructor")) out.push_back(m);
@@ -365,8 +371,8 @@ class FileResolver {
     const std::vector<std::string> scopes = prefixes(ix_.facts(f), scope);
     for (const std::string& prefix : scopes) {
       const std::string key = join(prefix, name);
-      const auto it = ix_.functions.find(key);
-      if (it == ix_.functions.end()) continue;
+      const auto it = ix_.t.functions.find(key);
+      if (it == ix_.t.functions.end()) continue;
       // C++: a function a project defines in namespace std is one more overload of a standard
       // one, for the project's own types; a `std::` call from outside std reaches the standard
       // library's overloads (outside the tree) as readily, so which one is not evident.
@@ -444,8 +450,8 @@ class FileResolver {
   // Whether the file whose closure is marked, or a header it includes, defines a C++ free
   // function of this simple name.
   bool defined_in_sight(std::string_view simple) const {
-    const auto it = ix_.by_simple.find(std::string(simple));
-    if (it == ix_.by_simple.end()) return false;
+    const auto it = ix_.t.by_simple.find(std::string(simple));
+    if (it == ix_.t.by_simple.end()) return false;
     return std::any_of(it->second.begin(), it->second.end(),
                        [&](DefId r) { return visible(ix_.defs.file_of(r)); });
   }
@@ -453,9 +459,9 @@ class FileResolver {
   // Whether file f's class `cls` is a template whose specializations decide, by the arguments
   // of each use, which definition a call through it reaches.
   bool specialized(DefId cls) {
-    if (ix_.specialized.empty()) return false;
+    if (ix_.t.specialized.empty()) return false;
     const uint32_t file = ix_.defs.file_of(cls);
-    return ix_.specialized.contains(full_name(ix_.facts(file), ix_.defs.local_of(cls)));
+    return ix_.t.specialized.contains(full_name(ix_.facts(file), ix_.defs.local_of(cls)));
   }
 
   // A one-argument construction of `cls` from a value of `cls` itself (or of a class derived
@@ -485,8 +491,8 @@ class FileResolver {
 
   // Whether the file whose closure is marked, or a header it includes, declares `key`.
   bool declared_in_sight(const std::string& key) const {
-    const auto it = ix_.declared.find(key);
-    if (it == ix_.declared.end()) return false;
+    const auto it = ix_.t.declared.find(key);
+    if (it == ix_.t.declared.end()) return false;
     return std::any_of(it->second.begin(), it->second.end(),
                        [&](uint32_t d) { return visible(d); });
   }
@@ -608,31 +614,79 @@ class FileResolver {
   std::unordered_map<std::string, std::optional<DefId>> class_memo_;
 };
 
+// Inserts `value` into a vector kept in order, after any equal ones.
+template <typename T>
+void insert_sorted(std::vector<T>& values, T value) {
+  values.insert(std::upper_bound(values.begin(), values.end(), value), value);
+}
+
+// Removes every value `remove` takes; the key goes with its last value.
+template <typename Map, typename Remove>
+void erase_from(Map& map, const std::string& key, Remove&& remove) {
+  const auto it = map.find(key);
+  if (it == map.end()) return;
+  std::erase_if(it->second, remove);
+  if (it->second.empty()) map.erase(it);
+}
+
 }  // namespace
 
-// Indexes first (includes per file in parallel, names in file order, out-of-line methods found
-// per file in parallel and attached in file order), then every file resolves on whichever thread
-// takes it; its edges land in its own slot and are joined in file order, so the output is the
-// same whatever the thread count. A file's edges leave its own entities and read only the
-// indexes, so they do not depend on which other files are resolved (incremental.cpp relies on it).
-void resolve(const ResolverInput& input, std::vector<Edge>& edges,
-             const FileSelection& selection) {
-  Indexes ix(input);
-  resolve_includes(ix);
-  index_names(ix);
+// Includes per file in parallel, names in file order, out-of-line methods found per file in
+// parallel and attached in file order.
+std::unique_ptr<Tables> make_tables(const ResolverInput& input) {
+  auto tables = std::make_unique<Tables>();
+  Tables& t = *tables;
+  resolve_includes(input, t);
+  const Indexes ix(input, t);
+  index_names(ix, t);
   const uint32_t n = ix.file_count();
   tbb::enumerable_thread_specific<FileResolver> resolvers([&] { return FileResolver(ix); });
-  {
-    std::vector<std::vector<std::pair<DefId, DefId>>> attached(n);
-    tbb::parallel_for(uint32_t{0}, n, [&](uint32_t f) {
-      resolvers.local().out_of_line(f, attached[f]);
-    });
-    for (const auto& file : attached) {
-      for (const auto& [cls, method] : file) {
-        ix.methods[code::DefinitionIndex::raw(cls)].push_back(method);
-      }
+  std::vector<std::vector<std::pair<DefId, DefId>>> attached(n);
+  tbb::parallel_for(uint32_t{0}, n, [&](uint32_t f) {
+    resolvers.local().out_of_line(f, attached[f]);
+  });
+  for (const auto& file : attached) {
+    for (const auto& [cls, method] : file) {
+      t.methods[code::DefinitionIndex::raw(cls)].push_back(method);
     }
   }
+  return tables;
+}
+
+void update_tables(Tables& t, uint32_t f, const code::CodeFacts& before,
+                   const code::CodeFacts& after) {
+  const auto of_f = [f](DefId id) { return code::DefinitionIndex::file_of(id) == f; };
+  free_entries(
+      before, f,
+      [&](const std::string& name, const std::string& simple, DefId, bool cpp) {
+        erase_from(t.functions, name, of_f);
+        if (const auto it = t.simple_counts.find(simple); it != t.simple_counts.end()) {
+          if (--it->second == 0) t.simple_counts.erase(it);
+        }
+        if (cpp) erase_from(t.by_simple, simple, of_f);
+      },
+      [&](const std::string& name) {
+        erase_from(t.declared, name, [f](uint32_t file) { return file == f; });
+      });
+  free_entries(
+      after, f,
+      [&](std::string name, const std::string& simple, DefId id, bool cpp) {
+        insert_sorted(t.functions[std::move(name)], id);
+        ++t.simple_counts[simple];
+        if (cpp) insert_sorted(t.by_simple[simple], id);
+      },
+      [&](std::string name) { insert_sorted(t.declared[std::move(name)], f); });
+}
+
+// Every selected file resolves on whichever thread takes it; its edges land in its own slot and
+// are joined in file order, so the output is the same whatever the thread count. A file's edges
+// leave its own entities and read only the tables, so they do not depend on which other files
+// are resolved (incremental.cpp relies on it).
+void resolve(const ResolverInput& input, const Tables& tables, std::vector<Edge>& edges,
+             const FileSelection& selection) {
+  const Indexes ix(input, tables);
+  const uint32_t n = ix.file_count();
+  tbb::enumerable_thread_specific<FileResolver> resolvers([&] { return FileResolver(ix); });
   std::vector<std::vector<Edge>> by_file(n);
   const auto selected = [&](uint32_t f) { return selection.only.empty() || selection.only[f]; };
   tbb::parallel_for(uint32_t{0}, n, [&](uint32_t f) {
@@ -646,6 +700,10 @@ void resolve(const ResolverInput& input, std::vector<Edge>& edges,
     std::vector<Edge>().swap(by_file[f]);
     if (selection.ends != nullptr && selected(f)) selection.ends->push_back({f, edges.size()});
   }
+}
+
+void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
+  resolve(input, *make_tables(input), edges);
 }
 
 }  // namespace anchorfs::analysis::cfamily

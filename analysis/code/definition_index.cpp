@@ -1,4 +1,4 @@
-// The brace languages' definition index: global numbering, enclosing scopes, base chains.
+// The brace languages' definition index: ids by file and index, enclosing scopes, base chains.
 #include "analysis/code/definition_index.h"
 
 #include <algorithm>
@@ -7,18 +7,7 @@ namespace anchorfs::analysis::code {
 
 DefinitionIndex::DefinitionIndex(std::span<const ResolverFile> files) : files_(files) {
   facts_.reserve(files.size());
-  offsets_.reserve(files.size());
-  uint32_t total = 0;
-  for (const ResolverFile& file : files) {
-    const auto* facts = static_cast<const CodeFacts*>(file.facts);
-    facts_.push_back(facts);
-    offsets_.push_back(total);
-    total += static_cast<uint32_t>(facts->definitions.size());
-  }
-  owner_.resize(total);
-  for (uint32_t f = 0; f < facts_.size(); ++f) {
-    std::fill_n(owner_.begin() + offsets_[f], facts_[f]->definitions.size(), f);
-  }
+  for (const ResolverFile& file : files) facts_.push_back(static_cast<const CodeFacts*>(file.facts));
 }
 
 std::optional<DefId> DefinitionIndex::enclosing(

@@ -13,9 +13,10 @@
 
 namespace anchorfs::analysis::code {
 
-// A definition of some file: its file's offset plus its index in the file. Index 0, the file
-// itself, stands for the file's top-level scope.
-enum class DefId : uint32_t {};
+// A definition of some file: its file number (high half) and its index in the file (low half), so
+// that an edit of one file leaves every other file's ids as they were (a resolver may keep indexes
+// of them between refreshes). Index 0, the file itself, stands for the file's top-level scope.
+enum class DefId : uint64_t {};
 
 class DefinitionIndex {
  public:
@@ -23,9 +24,11 @@ class DefinitionIndex {
 
   uint32_t file_count() const { return static_cast<uint32_t>(files_.size()); }
   const CodeFacts& facts(uint32_t file) const { return *facts_[file]; }
-  DefId id(uint32_t file, uint32_t local) const { return DefId{offsets_[file] + local}; }
-  uint32_t file_of(DefId d) const { return owner_[raw(d)]; }
-  uint32_t local_of(DefId d) const { return raw(d) - offsets_[file_of(d)]; }
+  static DefId id(uint32_t file, uint32_t local) {
+    return DefId{(uint64_t{file} << 32) | uint64_t{local}};
+  }
+  static uint32_t file_of(DefId d) { return static_cast<uint32_t>(raw(d) >> 32); }
+  static uint32_t local_of(DefId d) { return static_cast<uint32_t>(raw(d)); }
   const Definition& definition(DefId d) const {
     return facts_[file_of(d)]->definitions[local_of(d)];
   }
@@ -47,13 +50,11 @@ class DefinitionIndex {
                                   const std::function<void(DefId, std::vector<DefId>&)>& visit,
                                   bool stop_after_first_level = false) const;
 
-  static uint32_t raw(DefId d) { return static_cast<uint32_t>(d); }
+  static uint64_t raw(DefId d) { return static_cast<uint64_t>(d); }
 
  private:
   std::span<const ResolverFile> files_;
   std::vector<const CodeFacts*> facts_;
-  std::vector<uint32_t> offsets_;  // by file
-  std::vector<uint32_t> owner_;    // file of each id
 };
 
 }  // namespace anchorfs::analysis::code

@@ -8,9 +8,15 @@ Memory: a new file of WRITE_MIB MiB is written with dd (1 MiB blocks) into a wri
 a small repository; the daemon's VmRSS, RssAnon and VmHWM (peak) are read from /proc before and
 after. Branch switch: a repository of FILES+50 Python files and a branch that changes FILES of
 them; `git checkout other` then `git checkout main`, timed in the checkout and in a writable
-mount of it (a fresh clone each), medians of REPS, interleaved. Prints a Markdown table."""
+mount of it (a fresh clone each), medians of REPS, interleaved, with the daemon's CPU (user +
+system, /proc/PID/stat). The same switch through bindfs and libfuse's passthrough_ll example
+(built from libfuse3-dev's examples into WORK; `-o cache=always`: long caching, as anchorfs),
+both writable, shows what any FUSE filesystem costs for it; a column is left out, with a message,
+when its program is missing. Prints Markdown tables."""
 
 import argparse
+import glob
+import gzip
 import os
 import shutil
 import statistics
@@ -55,6 +61,44 @@ def mount(anchorfs, repo, mnt, extra=()):
 
 def unmount(anchorfs, mnt):
     subprocess.run([anchorfs, "unmount", mnt], capture_output=True)
+
+
+def build_passthrough_ll(work):
+    """libfuse's passthrough_ll example compiled into WORK (never committed), or None."""
+    examples = "/usr/share/doc/libfuse3-dev/examples"
+    source = os.path.join(work, "passthrough_ll.c")
+    if os.path.exists(f"{examples}/passthrough_ll.c"):
+        shutil.copy(f"{examples}/passthrough_ll.c", source)
+    elif os.path.exists(f"{examples}/passthrough_ll.c.gz"):
+        with gzip.open(f"{examples}/passthrough_ll.c.gz") as packed, open(source, "wb") as out:
+            out.write(packed.read())
+    else:
+        print(f"writable: {examples}/passthrough_ll.c not found (libfuse3-dev): no passthrough_ll "
+              "column", file=sys.stderr)
+        return None
+    for header in glob.glob(f"{examples}/*.h"):
+        shutil.copy(header, work)
+    flags = subprocess.run(["pkg-config", "fuse3", "--cflags", "--libs"], capture_output=True,
+                           text=True).stdout.split()
+    binary = os.path.join(work, "passthrough_ll")
+    if subprocess.run(["gcc", "-O2", "-w", "-o", binary, source, *flags]).returncode != 0:
+        print("writable: passthrough_ll did not build: no passthrough_ll column", file=sys.stderr)
+        return None
+    return binary
+
+
+def floor_mounts(work):
+    """name -> (mount command given SRC and MNT) for the FUSE floors found on this machine."""
+    mounts = {}
+    if shutil.which("bindfs"):
+        mounts["bindfs"] = lambda src, mnt: ["bindfs", src, mnt]
+    else:
+        print("writable: bindfs not installed: no bindfs column", file=sys.stderr)
+    passthrough = build_passthrough_ll(work)
+    if passthrough:
+        mounts["passthrough_ll"] = lambda src, mnt: [passthrough, "-o",
+                                                     f"source={src},cache=always", mnt]
+    return mounts
 
 
 def python_repo(path, files):
@@ -103,44 +147,98 @@ def memory_table(args):
               f"{(after[key] - before[key]) / 1024:+.1f} MiB |")
 
 
-def switch_times(repo_template, work, anchorfs, in_mount):
+def process_of(mnt):
+    """The pid of the daemon serving `mnt` (the process with `mnt` among its arguments), or None."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if os.fsencode(mnt) in args:
+            return int(pid)
+    return None
+
+
+def cpu_seconds(pid):
+    """User plus system CPU of process `pid` so far (all its threads)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def switch_times(repo_template, work, mount_command, unmount_mount):
+    """The two checkouts' seconds in a fresh clone, in place (mount_command None) or through a
+    mount made by mount_command(repo, mnt) and unmounted by unmount_mount(mnt), and the daemon's
+    CPU seconds for each (None in place)."""
     repo = os.path.join(work, "switch-repo")
     shutil.rmtree(repo, ignore_errors=True)
     run(["git", "clone", "-q", repo_template, repo])
     run(["git", "branch", "-q", "other", "origin/other"], repo)
     where = repo
     mnt = os.path.join(work, "switch-mnt")
-    if in_mount:
-        mount(anchorfs, repo, mnt)
+    if mount_command:
+        os.makedirs(mnt, exist_ok=True)
+        run(mount_command(repo, mnt))
         where = mnt
     try:
-        times = []
+        daemon = process_of(mnt) if mount_command else None
+        times, cpu = [], []
         for branch in ("other", "main"):
+            daemon_start = cpu_seconds(daemon) if daemon else None
             start = time.perf_counter()
             run(["git", "checkout", "-q", branch], where)
             times.append(time.perf_counter() - start)
-        return times
+            cpu.append(cpu_seconds(daemon) - daemon_start if daemon else None)
+        return times, cpu
     finally:
-        if in_mount:
-            unmount(anchorfs, mnt)
+        if mount_command:
+            unmount_mount(mnt)
+
+
+def fusermount_unmount(mnt):
+    subprocess.run(["fusermount3", "-u", mnt], capture_output=True)
+    if os.path.ismount(mnt):
+        subprocess.run(["fusermount", "-u", mnt], capture_output=True)
 
 
 def switch_table(args):
     template = os.path.join(args.work, "switch-template")
     python_repo(template, args.files)
-    results = {False: [[], []], True: [[], []]}
+    columns = {"checkout": (None, None),
+               "writable mount": (lambda src, mnt: [args.anchorfs, "mount", src, mnt, "--writable",
+                                                    "--view", "topo"],
+                                  lambda mnt: unmount(args.anchorfs, mnt))}
+    for name, command in floor_mounts(args.work).items():
+        columns[name] = (command, fusermount_unmount)
+    results = {name: [[], []] for name in columns}
+    daemon_cpu = {name: [[], []] for name in columns}
     for _ in range(args.reps):
-        for in_mount in (False, True):
-            for k, seconds in enumerate(switch_times(template, args.work, args.anchorfs, in_mount)):
-                results[in_mount][k].append(seconds)
+        for name, (command, unmount_mount) in columns.items():
+            times, cpu = switch_times(template, args.work, command, unmount_mount)
+            for k, seconds in enumerate(times):
+                results[name][k].append(seconds)
+                if cpu[k] is not None:
+                    daemon_cpu[name][k].append(cpu[k])
     print(f"\n`git checkout` changing {args.files} files ({args.files + 50} in the repository), "
-          f"median of {args.reps}:\n")
-    print("| command | checkout | writable mount | ratio |")
-    print("| --- | ---: | ---: | ---: |")
+          f"median of {args.reps}, and the ratio to the checkout:\n")
+    print("| command | " + " | ".join(columns) + " |")
+    print("| --- |" + " ---: |" * len(columns))
     for k, label in enumerate(("git checkout other", "git checkout main")):
-        plain = statistics.median(results[False][k])
-        mounted = statistics.median(results[True][k])
-        print(f"| `{label}` | {plain:.2f} s | {mounted:.2f} s | {mounted / plain:.1f}x |")
+        plain = statistics.median(results["checkout"][k])
+        cells = [f"{plain:.2f} s"]
+        for name in list(columns)[1:]:
+            seconds = statistics.median(results[name][k])
+            cells.append(f"{seconds:.2f} s ({seconds / plain:.1f}x)")
+        print(f"| `{label}` | " + " | ".join(cells) + " |")
+    for k, label in enumerate(("git checkout other", "git checkout main")):
+        cells = ["—"]
+        for name in list(columns)[1:]:
+            cpu = daemon_cpu[name][k]
+            cells.append(f"{statistics.median(cpu):.2f} s" if cpu else "—")
+        print(f"| `{label}`, the daemon's CPU | " + " | ".join(cells) + " |")
 
 
 def main():
@@ -152,6 +250,7 @@ def main():
     parser.add_argument("--reps", type=int, default=3)
     args = parser.parse_args()
     args.anchorfs = os.path.abspath(args.anchorfs)
+    args.work = os.path.abspath(args.work)
     os.makedirs(args.work, exist_ok=True)
     memory_table(args)
     switch_table(args)

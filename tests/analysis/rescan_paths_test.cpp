@@ -37,6 +37,16 @@ std::string describe(const SourceTree& tree) {
   return out;
 }
 
+// Every field of one entry but its place in the tree (parent, children): what `copied` promises.
+std::string describe_fields(const TreeEntry& e) {
+  return e.path + " mode=" + std::to_string(e.mode) + " size=" + std::to_string(e.size) +
+         " ino=" + std::to_string(e.inode) + " dev=" + std::to_string(e.device) +
+         " nlink=" + std::to_string(e.nlink) + " uid=" + std::to_string(e.uid) +
+         " gid=" + std::to_string(e.gid) + " mtime=" + std::to_string(e.mtime_ns) +
+         " ctime=" + std::to_string(e.ctime_ns) + " atime=" + std::to_string(e.atime_ns) +
+         " link=" + e.symlink_target + " rdev=" + std::to_string(e.rdev);
+}
+
 class RescanPaths : public ::testing::Test {
  protected:
   std::string at(const std::string& path) const { return base_ + "/" + path; }
@@ -110,16 +120,29 @@ TEST_F(RescanPaths, EqualsAWholeScanAfterEveryChange) {
     for (int step = 0; step < 300; ++step) {
       const std::vector<std::string> touched = change(random);
       std::vector<uint32_t> origin;
-      std::optional<SourceTree> patched = rescan_paths(tree, touched, {}, &origin);
+      std::vector<uint8_t> copied;
+      std::optional<SourceTree> patched = rescan_paths(tree, touched, {}, &origin, &copied);
       ASSERT_TRUE(patched) << "step " << step;
       ASSERT_EQ(describe(*patched), describe(scan_tree(root)))
           << "step " << step << " touched " << touched.front();
       ASSERT_EQ(origin.size(), patched->entries.size());
+      ASSERT_EQ(copied.size(), patched->entries.size());
+      size_t copies = 0;
       for (size_t i = 0; i < origin.size(); ++i) {
         if (origin[i] != kNoOrigin) {
           EXPECT_EQ(tree.entries[origin[i]].path, patched->entries[i].path);
         }
+        if (copied[i]) {
+          ++copies;
+          ASSERT_NE(origin[i], kNoOrigin) << "step " << step;
+          EXPECT_EQ(describe_fields(tree.entries[origin[i]]), describe_fields(patched->entries[i]))
+              << "step " << step << " touched " << touched.front();
+        }
       }
+      // Whatever a change touches, the directories beside it are copied, not read again.
+      EXPECT_GT(copies, 0u) << "step " << step;
+      EXPECT_FALSE(copied[0] && touched.front().find('/') == std::string::npos)
+          << "step " << step << ": the root holds the touched name, its times moved";
       tree = std::move(*patched);
     }
   }

@@ -6,7 +6,9 @@
 // extension; EDIT `comment` appends a comment line instead, an edit no resolver sees) and refreshes it the way a watching mount does: SnapshotBuilder::build(), which
 // keeps its memos and the last view from one build to the next, then keep_records() (the records
 // written once the view is served). Prints each step's process CPU. Under callgrind, dump after
-// '*SnapshotBuilder::build*' for one count per refresh.
+// '*SnapshotBuilder::build*' for one count per refresh. With ANCHORFS_BENCH_PERF_CONTROL set to
+// the control fifo of a `perf record -D -1 --control fifo:PATH`, only the refreshes' builds are
+// sampled (natively, where callgrind on a large tree would take an hour for the first build).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -46,6 +48,13 @@ std::string probe(const std::string& path, int round, bool comment) {
                      name);
 }
 
+// Resident set size now, in MB (what the kept memos, tables and view cost between refreshes).
+long resident_mb() {
+  long pages = 0, resident = 0;
+  std::ifstream("/proc/self/statm") >> pages >> resident;
+  return resident * ::sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,6 +85,11 @@ int main(int argc, char** argv) {
   options.view.view = render::View::Topo;
   options.cache = cache.get();
   refresh::SnapshotBuilder builder(options);
+  std::ofstream perf_control;
+  if (const char* path = std::getenv("ANCHORFS_BENCH_PERF_CONTROL")) perf_control.open(path);
+  const auto sample = [&](const char* command) {
+    if (perf_control.is_open()) perf_control << command << '\n' << std::flush;
+  };
 
   const std::string edited = repo + "/" + argv[2];
   std::string original;
@@ -85,17 +99,19 @@ int main(int argc, char** argv) {
   }
   std::printf("process CPU seconds (%s, append %s to %s)\n", argv[1],
               comment ? "a comment" : "functions", argv[2]);
-  std::printf("%-12s %8s %8s  %s\n", "", "build", "records", "summary");
+  std::printf("%-12s %8s %8s %7s  %s\n", "", "build", "records", "RSS MB", "summary");
   for (int i = -1; i < rounds; ++i) {
     if (i >= 0) std::ofstream(edited, std::ios::app) << probe(edited, i, comment);
+    if (i >= 0) sample("enable");
     const double start = cpu_seconds();
     const refresh::Built built = builder.build();
     const double built_at = cpu_seconds();
+    if (i >= 0) sample("disable");
     builder.keep_records();
     const double kept_at = cpu_seconds();
-    std::printf("%-12s %8.3f %8.3f  %zu/%zu plans rendered; %s\n",
+    std::printf("%-12s %8.3f %8.3f %7ld  %zu/%zu plans rendered; %s\n",
                 i < 0 ? "mount" : fmt::format("refresh {}", i).c_str(), built_at - start,
-                kept_at - built_at, built.rendered_files, built.analysed_files,
+                kept_at - built_at, resident_mb(), built.rendered_files, built.analysed_files,
                 refresh::describe(built).c_str());
     std::fflush(stdout);
   }

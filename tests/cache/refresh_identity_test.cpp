@@ -34,7 +34,8 @@ struct Function {
   std::string name;
   std::vector<Call> calls;
   int constant = 0;
-  bool local = false;  // C `static`
+  bool local = false;   // C `static`
+  bool hidden = false;  // C: no prototype in its module's header
 };
 
 struct Module {
@@ -61,7 +62,7 @@ class Corpus {
     }
   }
 
-  static constexpr size_t kEditKinds = 12;
+  static constexpr size_t kEditKinds = 13;
   // Edits that change only what the Python resolver does not read (lines, a literal's value).
   static constexpr size_t kBodyOnly = 5, kCommentLines = 9, kCallAnother = 10;
 
@@ -151,6 +152,13 @@ class Corpus {
         const std::string before = std::exchange(callee, name());
         return before == callee ? "nothing" : "call another function in " + where;
       }
+      case 11: {
+        // A prototype gone while its definition stays: callers elsewhere lose sight of it.
+        if (lang != Lang::C || fns.empty()) return "nothing";
+        Function& fn = fns[pick(fns.size())];
+        fn.hidden = !fn.hidden;
+        return (fn.hidden ? "hide prototype in " : "show prototype in ") + where;
+      }
       default:
         if (fns.size() < 2) return "nothing";
         std::swap(fns[0], fns[pick(fns.size() - 1) + 1]);
@@ -198,7 +206,7 @@ class Corpus {
     const Module& module = modules(Lang::C)[m];
     std::string out = fmt::format("#ifndef M{0}_H\n#define M{0}_H\n\n", m);
     for (const Function& fn : module.functions) {
-      if (!fn.local) out += fmt::format("int {}(int x);\n", fn.name);
+      if (!fn.local && !fn.hidden) out += fmt::format("int {}(int x);\n", fn.name);
     }
     return out + "\n#endif\n";
   }

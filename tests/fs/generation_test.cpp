@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,8 +16,10 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fs/git_index.h"
 #include "fs/git_view.h"
@@ -185,6 +188,43 @@ TEST_F(GenerationTest, UnchangedTreeNeedsNoInvalidation) {
   EXPECT_TRUE(changed.names.empty());
 }
 
+// A writable mount's swap skips comparing the entries rescan_paths copied as they were: the
+// numbers and the diff must be those a full comparison gives.
+TEST_F(GenerationTest, CopiedEntriesNumberAndDiffAsComparedOnes) {
+  auto first = snap({{"retag.py", {{0, "# A\n"}}}, {"keep.py", {{0, "# K\n"}}},
+                     {"pkg/inner.py", {{0, "# B\n"}}}});
+  Generation before(first);
+  test::write_file(dir_ / "edit.py", "new and longer\n");
+  std::filesystem::remove(dir_ / "gone.py");
+  test::write_file(dir_ / "pkg/made.py", "made\n");
+  const std::vector<std::string> touched{"edit.py", "gone.py", "pkg/made.py"};
+  std::vector<uint32_t> origin;
+  std::vector<uint8_t> copied;
+  auto next = patch_snapshot(*first, touched, {}, 0, origin, copied);
+  ASSERT_TRUE(next);
+  ASSERT_EQ(copied.size(), next->size());
+  const Generation compared(next, before, {}, origin);
+  const Generation skipped(next, before, {}, origin, &copied);
+  for (uint32_t i = 0; i < next->size(); ++i) {
+    EXPECT_EQ(skipped.inode(i), compared.inode(i)) << next->entry(i).path;
+    EXPECT_EQ(skipped.kept_from(i), compared.kept_from(i)) << next->entry(i).path;
+  }
+  const uint32_t kept_tagged = *next->find("keep.py");
+  EXPECT_NE(copied[kept_tagged], 0);
+  EXPECT_EQ(skipped.inode(kept_tagged), inode_of(before, "keep.py"));
+  EXPECT_EQ(copied[*next->find("edit.py")], 0);
+  EXPECT_NE(inode_of(skipped, "edit.py"), inode_of(before, "edit.py"));
+
+  const Invalidations full = diff_generations(before, compared);
+  const Invalidations trimmed = diff_generations(before, skipped, &copied);
+  EXPECT_EQ(trimmed.contents, full.contents);
+  EXPECT_EQ(trimmed.attributes, full.attributes);
+  EXPECT_EQ(trimmed.names, full.names);
+  EXPECT_EQ(trimmed.dropped, full.dropped);
+  EXPECT_TRUE(contains(full.names, kRootInode, "gone.py"));
+  EXPECT_TRUE(contains(full.contents, kRootInode));
+}
+
 // What a writable mount publishes after a rename through the mount: the moved entries keep
 // their numbers (the kernel moved its own dentries) and their tags (same bytes).
 TEST_F(GenerationTest, RenamedEntriesKeepTheirNumbersAndTags) {
@@ -273,6 +313,68 @@ TEST_F(GenerationTest, AnIndexServedBeforeTheAnalysisLeavesUntaggedFilteredFiles
   EXPECT_EQ(sizes.at("retag.py"), 0u);
 
   EXPECT_FALSE(analysed->awaiting_analysis());
+}
+
+// Git's own writes through a writable mount (`index.lock`, objects, refs) and a change of ctime
+// alone (a user xattr) change nothing the analysis reads: the snapshot they make still serves the
+// last analysis's tags and is not awaiting analysis, so its index keeps the sizes of untagged
+// files git in the checkout trusts. Served sizeless, they were replaced by a forced
+// `git checkout -- FILE` in the mount (git takes a recorded size 0 for a change without reading
+// the file), which dropped a user xattr (fuzz seed 129). A change of a source's bytes still is.
+TEST_F(GenerationTest, GitsOwnWritesAndAnXattrLeaveTheIndexAsTheAnalysisServedIt) {
+  const std::string dir = dir_.path();
+  const auto git = [&](const std::string& command) {
+    const std::string full = "cd '" + dir + "' && GIT_CONFIG_GLOBAL=/dev/null " +
+                             "GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES=/tmp " + command +
+                             " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(full.c_str()), 0) << command;
+  };
+  git("git init -q && git add -A && git -c user.name=A -c user.email=a@b commit -qm one");
+  GitViewOptions options;
+  options.filter_command = "anchorfs git-filter";
+  options.filter_patterns = {"*.py"};
+  analysis::SourceTree tree = analysis::scan_tree(dir);
+  VirtualFiles files = graft_git_view(tree, options);
+  const auto analysed = make_snapshot(std::move(tree), test::to_plans({{"keep.py", {{0, "# K\n"}}}}),
+                                      render::PlanMapsByPath{}, std::move(files));
+  const Generation first(analysed);
+  ASSERT_EQ(served_index_sizes(first).at("retag.py"), 6u);
+
+  // git makes its lock file (a patch of one path inside `.git`).
+  test::write_file(dir_ / ".git/index.lock", "");
+  std::vector<uint32_t> origin;
+  const std::string lock = ".git/index.lock";
+  const auto locked = patch_snapshot(*analysed, std::span(&lock, 1), {}, 0, origin);
+  ASSERT_NE(locked, nullptr);
+  EXPECT_FALSE(locked->awaiting_analysis());
+  const Generation second(locked, first, {}, origin);
+  EXPECT_EQ(served_index_sizes(second).at("retag.py"), 6u);
+
+  // A user xattr moves the file's ctime; git in the checkout records it; the index is renamed
+  // over (a whole rescan).
+  ASSERT_EQ(::setxattr((dir_ / "retag.py").c_str(), "user.note", "v", 1, 0), 0)
+      << std::strerror(errno);
+  std::filesystem::remove(dir_ / ".git/index.lock");
+  git("git status --porcelain");
+  const auto refreshed = rebase_snapshot(*locked, analysis::scan_tree(dir));
+  EXPECT_FALSE(refreshed->awaiting_analysis());
+  const Generation renumbered(refreshed, second, {});  // retag.py's ctime moved: a new number
+  const Generation third(refreshed, renumbered);  // once the kernel knows it (Server::replace_snapshot)
+  EXPECT_EQ(served_index_sizes(third).at("retag.py"), 6u);
+  EXPECT_EQ(served_index_sizes(third).at("keep.py"), 9u);
+
+  // New bytes in a source: the analysis may tag any untagged file the filter covers.
+  test::write_file(dir_ / "edit.py", "new bytes\n");
+  const std::string edited = "edit.py";
+  const auto edit = patch_snapshot(*refreshed, std::span(&edited, 1), {}, 0, origin);
+  ASSERT_NE(edit, nullptr);
+  EXPECT_TRUE(edit->awaiting_analysis());
+  // ...and stays so through git's next lock, until the analysis publishes.
+  test::write_file(dir_ / ".git/index.lock", "");
+  const auto relocked = patch_snapshot(*edit, std::span(&lock, 1), {}, 0, origin);
+  ASSERT_NE(relocked, nullptr);
+  EXPECT_TRUE(relocked->awaiting_analysis());
+  EXPECT_EQ(served_index_sizes(Generation(relocked, third, {}, origin)).at("retag.py"), 0u);
 }
 
 // `path`'s git index with every entry's recorded change time moved within its second (as a

@@ -487,6 +487,67 @@ TEST(GitView, AForcedCheckoutInANestedRepositoryOfAWritableMountSkipsAnUnchanged
   expect_forced_checkout_keeps_an_unchanged_file(mnt, "vendor", nested);
 }
 
+// Adds `file` (a module the view leaves untagged, one the git filter covers) to the repository
+// whose worktree is `checkout`, committed.
+void commit_untagged_file(const std::string& checkout, const std::string& file) {
+  write_file(checkout + "/" + file, "LIMIT = 3\n");
+  git_ok(checkout, {"add", file});
+  git_ok(checkout, {"commit", "-q", "-m", "limits"});
+}
+
+// `git checkout -- FILE` in the repository `inner` of the mount `mnt` (`checkout` its worktree
+// in the checkout) of an untagged file whose change time alone moved (a user xattr set through
+// the mount) and which git in the checkout then found unchanged: git skips it, as it does in the
+// checkout, so the file keeps its xattr. The `index.lock` git makes through the mount used to
+// publish a snapshot "awaiting analysis", whose index served every untagged file the filter covers
+// with size 0; git's checkout takes that for a change without reading the file and replaces it
+// (fuzz seed 129).
+void expect_forced_checkout_keeps_an_untagged_files_xattr(const std::string& mnt,
+                                                          const std::string& inner,
+                                                          const std::string& checkout,
+                                                          const std::string& file) {
+  const std::string in_mount = mnt + "/" + inner + "/" + file;
+  ASSERT_FALSE(has_tags(read_file(in_mount)));
+  ASSERT_TRUE(has_tags(read_file(mnt + "/" + inner + "/bookshelf/services.py")));
+  ASSERT_EQ(::setxattr(in_mount.c_str(), "user.note", "kept", 4, 0), 0) << std::strerror(errno);
+  // Git in the checkout refreshes the index: the new change time is recorded.
+  EXPECT_EQ(git_ok(checkout, {"status", "--porcelain"}), "");
+  settle(mnt);
+  const struct stat before = stat_of(checkout + "/" + file);
+  git_ok(mnt + "/" + inner, {"checkout", "--", file});
+  const struct stat after = stat_of(checkout + "/" + file);
+  EXPECT_EQ(after.st_ino, before.st_ino) << "git replaced an unchanged file";
+  char value[8] = {};
+  EXPECT_EQ(::getxattr((checkout + "/" + file).c_str(), "user.note", value, sizeof value), 4)
+      << std::strerror(errno);
+  EXPECT_STREQ(value, "kept");
+  settle(mnt);
+  EXPECT_EQ(git_ok(checkout, {"status", "--porcelain"}), "");
+  EXPECT_EQ(git_ok(mnt + "/" + inner, {"status", "--porcelain"}), "");
+}
+
+TEST(GitView, AForcedCheckoutInASubmoduleOfAWritableMountKeepsAnUntaggedFilesXattr) {
+  TempDir dir("anchorfs-git-submodule-xattr");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  const std::string sub = make_submodule(dir.path(), repo);
+  commit_untagged_file(sub, "bookshelf/limits.py");
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache", "--writable"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  expect_forced_checkout_keeps_an_untagged_files_xattr(mnt, "lib", sub, "bookshelf/limits.py");
+}
+
+TEST(GitView, AForcedCheckoutInAWritableMountKeepsAnUntaggedFilesXattr) {
+  TempDir dir("anchorfs-git-top-xattr");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  make_repository(repo);
+  commit_untagged_file(repo, "bookshelf/limits.py");
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache", "--writable"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  expect_forced_checkout_keeps_an_untagged_files_xattr(mnt, ".", repo, "bookshelf/limits.py");
+}
+
 TEST(GitView, ATreeWithoutGitIsNoRepositoryInTheMount) {
   TempDir dir("anchorfs-git-none");
   const std::string repo = dir / "repo", mnt = dir / "mnt";
