@@ -99,7 +99,9 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
     const bool dense = view_needs_dense(options.view);
     analysis::Survey survey = analysis::survey(tree, analysis_options(options, dense));
     if (std::optional<Prepared> cached = cached_view(options, survey)) {
-      options.cache->flush();
+      // Deferred, the survey and what was used are committed by keep_records, not before the
+      // view is served (a commit and its fsync).
+      if (!options.defer_records) options.cache->flush();
       return std::move(*cached);
     }
     prepared.analysis = analyse_unflushed(tree, options, dense, std::move(survey));
