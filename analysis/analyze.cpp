@@ -11,9 +11,11 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <thread>
 
+#include "analysis/extracted_facts.h"
 #include "analysis/graph_serialize.h"
 #include "analysis/language.h"
 #include "analysis/parse_schedule.h"
@@ -43,6 +45,7 @@ struct FileResult {
   bool keep_unchanged = false;
   bool changed_since_survey = false;  // its bytes on disk are no longer those the survey saw
   std::optional<ContentDigest> digest;  // of the bytes the facts are made from (with a cache)
+  bool store_owed = false;  // extracted here: its cache record is still to be written
 };
 
 // Per thread: one extractor state (parser) per front end, created on first use.
@@ -91,8 +94,12 @@ std::shared_ptr<const LanguageFacts> cached_facts(FactCache& cache, const Conten
 
 // `surveyed` (present whenever there is a cache) is what the survey saw: the cache is asked by
 // that digest, so a hit needs no second read; a miss reads the file again to parse it.
+// `extracted` holds what this analysis parsed so far (with a cache): a file with a twin's bytes
+// takes its facts, as it took them from the twin's cache record when records were written during
+// the parse.
 FileResult process(const SourceTree& tree, const SourceFile& file, const SourceState* surveyed,
-                   const AnalysisOptions& options, ThreadStates& states) {
+                   const AnalysisOptions& options, ThreadStates& states,
+                   ExtractedFacts& extracted) {
   FileResult r;
   const LanguageFrontEnd& language = *front_ends()[file.front_end];
   if (surveyed != nullptr && !surveyed->ok) {
@@ -101,7 +108,8 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
   }
   if (surveyed != nullptr) {
     r.keep_unchanged = surveyed->keep_unchanged;
-    if ((r.facts = cached_facts(*options.cache, surveyed->digest, file, options))) {
+    if ((r.facts = cached_facts(*options.cache, surveyed->digest, file, options)) ||
+        (r.facts = extracted.find(memo_key(surveyed->digest, file.front_end, file.path)))) {
       r.from_cache = true;
       r.digest = surveyed->digest;
       return r;
@@ -125,11 +133,23 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
   ExtractorState& state = states.state_for(file.front_end);
   r.facts = language.extract(state, source.bytes, {.dense = options.dense, .path = file.path});
   r.digest = digest;
-  if (digest) {
-    options.cache->store({*digest, language.name(), facts_version_for(language, file.path)},
-                         language.serialize_facts(*r.facts));
-  }
+  r.store_owed =
+      digest.has_value() && extracted.add(memo_key(*digest, file.front_end, file.path), r.facts);
   return r;
+}
+
+// The cache records of the facts extracted in this analysis. Serialising them reads the facts
+// only, so it runs beside the resolution (often one long-running front end) instead of inside
+// the parse phase, where every core is busy.
+void store_extracted_facts(const std::vector<SourceFile>& sources,
+                           const std::vector<FileResult>& results, FactCache& cache) {
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const FileResult& r = results[i];
+    if (!r.store_owed) continue;
+    const LanguageFrontEnd& language = *front_ends()[sources[i].front_end];
+    cache.store({*r.digest, language.name(), facts_version_for(language, sources[i].path)},
+                language.serialize_facts(*r.facts));
+  }
 }
 
 void sort_edges(std::vector<Edge>& edges) {
@@ -202,10 +222,12 @@ std::optional<Analysis> cached_analysis(FactCache& cache, const ResolutionKey& k
   return analysis;
 }
 
-// Builds the graph from every file's facts, in path order.
+// Builds the graph from every file's facts, in path order. `alongside` (when set) is one more job
+// for the resolution's threads, taken once no front end is left to start; it must not write
+// what the resolution reads.
 void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
              std::vector<FileResult>& results, const AnalysisOptions& options, size_t concurrency,
-             Analysis& result) {
+             const std::function<void()>& alongside, Analysis& result) {
   Graph& graph = result.graph;
   // Per front end, its files in path order with their File entity.
   std::vector<std::vector<ResolverFile>> by_language(front_ends().size());
@@ -259,19 +281,24 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   };
   // Plain threads joined by blocking, not tasks: a thread waiting for a stolen task spins, and
   // one front end's resolution can take a second. Up to `concurrency` at once, this one included.
+  const size_t jobs = present.size() + (alongside ? 1 : 0);
   std::atomic<size_t> next{0};
-  std::vector<std::exception_ptr> failures(present.size());
+  std::vector<std::exception_ptr> failures(jobs);
   const auto drain = [&] {
-    for (size_t i = next.fetch_add(1); i < present.size(); i = next.fetch_add(1)) {
+    for (size_t i = next.fetch_add(1); i < jobs; i = next.fetch_add(1)) {
       try {
-        resolve_language(present[i]);
+        if (i < present.size()) {
+          resolve_language(present[i]);
+        } else {
+          alongside();
+        }
       } catch (...) {
         failures[i] = std::current_exception();
       }
     }
   };
   std::vector<std::thread> helpers;
-  for (size_t t = 1; t < std::min(concurrency, present.size()); ++t) helpers.emplace_back(drain);
+  for (size_t t = 1; t < std::min(concurrency, jobs); ++t) helpers.emplace_back(drain);
   drain();
   for (std::thread& helper : helpers) helper.join();
   for (const std::exception_ptr& failure : failures) {
@@ -371,6 +398,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   std::vector<FileResult> results(sources.size());
   std::atomic<size_t> done{0};
   tbb::enumerable_thread_specific<ThreadStates> states;
+  ExtractedFacts extracted;
   // Results land by path index, so the schedule changes no output.
   std::vector<uint64_t> sizes(sources.size());
   for (size_t i = 0; i < sources.size(); ++i) sizes[i] = sources[i].size;
@@ -380,7 +408,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
       ThreadStates& local = states.local();
       while (const std::optional<size_t> i = schedule.next()) {
         const SourceState* seen = surveyed.empty() ? nullptr : &surveyed[*i];
-        results[*i] = process(tree, sources[*i], seen, options, local);
+        results[*i] = process(tree, sources[*i], seen, options, local, extracted);
         schedule.finished(*i);
         // A large file's syntax tree is freed by now but would stay resident in this thread's
         // malloc arena, where the next (smaller) files cannot use all of it.
@@ -402,8 +430,13 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   if (parsed_bytes >= kTrimAfterSourceBytes) ::malloc_trim(0);
 
   const auto resolve_start = Clock::now();
+  std::function<void()> store_facts;
+  if (options.cache != nullptr) {
+    store_facts = [&] { store_extracted_facts(sources, results, *options.cache); };
+  }
   arena.execute([&] {
-    resolve(tree, sources, results, options, static_cast<size_t>(arena.max_concurrency()), result);
+    resolve(tree, sources, results, options, static_cast<size_t>(arena.max_concurrency()),
+            store_facts, result);
   });
   result.stats.resolve_seconds = seconds_since(resolve_start);
   if (options.facts_memo != nullptr) {

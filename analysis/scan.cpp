@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
 
 #include "analysis/open_beneath.h"
 #include "analysis/scan_entry.h"
@@ -20,8 +21,13 @@ int64_t to_ns(const timespec& t) {
   return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
 }
 
-std::string join(const std::string& dir, const std::string& name) {
-  return dir.empty() ? name : dir + "/" + name;
+std::string join(const std::string& dir, std::string_view name) {
+  std::string path;
+  path.reserve(dir.size() + 1 + name.size());
+  path.append(dir);
+  if (!dir.empty()) path.push_back('/');
+  path.append(name);
+  return path;
 }
 
 }  // namespace
@@ -40,29 +46,47 @@ void fill_from_stat(TreeEntry& entry, const struct stat& st) {
   entry.rdev = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? st.st_rdev : 0;
 }
 
-bool list_names(int fd, std::vector<std::string>& names, std::string& error) {
-  DIR* dir = ::fdopendir(fd);
-  if (dir == nullptr) {
-    error = std::strerror(errno);
-    ::close(fd);
-    return false;
+bool DirectoryNames::read(int fd, std::string& error) {
+  // Big enough for most directories in one call; a larger one grows it (kept for the next).
+  constexpr size_t kChunk = 32 * 1024;
+  names_.clear();
+  size_t used = 0;
+  bool ok = true;
+  for (;;) {
+    if (buffer_.size() < used + kChunk) buffer_.resize(used + kChunk);
+    const ssize_t n = ::getdents64(fd, buffer_.data() + used, buffer_.size() - used);
+    if (n < 0) {
+      error = std::strerror(errno);
+      ok = false;
+      break;
+    }
+    if (n == 0) break;
+    used += static_cast<size_t>(n);
   }
-  errno = 0;
-  while (const dirent* d = ::readdir(dir)) {
+  // Pointers only now: the buffer may have moved while it grew.
+  for (size_t at = 0; at < used;) {
+    const auto* d = reinterpret_cast<const dirent64*>(buffer_.data() + at);
+    at += d->d_reclen;
     if (std::strcmp(d->d_name, ".") != 0 && std::strcmp(d->d_name, "..") != 0) {
-      names.emplace_back(d->d_name);
+      names_.push_back(d->d_name);
     }
   }
-  bool ok = errno == 0;
-  if (!ok) error = std::strerror(errno);
-  ::closedir(dir);
-  std::sort(names.begin(), names.end());
+  std::sort(names_.begin(), names_.end(),
+            [](const char* a, const char* b) { return std::strcmp(a, b) < 0; });
   return ok;
 }
 
-int read_entry(int dir_fd, const std::string& name, TreeEntry& entry, std::string& problem) {
+bool list_names(int fd, std::vector<std::string>& names, std::string& error) {
+  DirectoryNames listing;
+  const bool ok = listing.read(fd, error);
+  ::close(fd);
+  names.assign(listing.names().begin(), listing.names().end());
+  return ok;
+}
+
+int read_entry(int dir_fd, const char* name, TreeEntry& entry, std::string& problem) {
   struct stat st {};
-  if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+  if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
     const int error = errno;
     problem = std::string("vanished during scan: ") + std::strerror(error);
     return error;
@@ -70,7 +94,7 @@ int read_entry(int dir_fd, const std::string& name, TreeEntry& entry, std::strin
   fill_from_stat(entry, st);
   if (S_ISLNK(st.st_mode)) {
     std::string target(static_cast<size_t>(st.st_size > 0 ? st.st_size : 255) + 1, '\0');
-    const ssize_t n = ::readlinkat(dir_fd, name.c_str(), target.data(), target.size());
+    const ssize_t n = ::readlinkat(dir_fd, name, target.data(), target.size());
     if (n < 0) {
       const int error = errno;
       problem = std::string("unreadable symlink: ") + std::strerror(error);
@@ -103,41 +127,39 @@ SourceTree scan_tree(const std::string& root, const ScanOptions& options) {
 
   // Breadth-first by directory so each directory's children land contiguously.
   std::vector<uint32_t> pending{0};
+  DirectoryNames listing;
+  std::string error;
+  std::string problem;
   for (size_t next = 0; next < pending.size(); ++next) {
     const uint32_t dir_index = pending[next];
     const std::string dir_path = tree.entries[dir_index].path;
     tree.entries[dir_index].first_child = static_cast<uint32_t>(tree.entries.size());
     const int dir_fd = open_beneath(root_fd, dir_path, kListFlags);
-    std::vector<std::string> names;
-    std::string error;
     if (dir_fd < 0) {
       tree.problems.push_back(
           {dir_path, std::string("cannot list directory: ") + std::strerror(errno)});
       continue;
     }
     if (options.on_directory) options.on_directory(dir_path, dir_fd);
-    const int list_fd = ::dup(dir_fd);
-    if (list_fd < 0 || !list_names(list_fd, names, error)) {
-      if (list_fd < 0) error = std::strerror(errno);
+    if (!listing.read(dir_fd, error)) {
       tree.problems.push_back({dir_path, "cannot list directory: " + error});
     }
     uint32_t count = 0;
-    for (const std::string& name : names) {
-      TreeEntry entry;
+    for (const char* name : listing.names()) {
+      TreeEntry& entry = tree.entries.emplace_back();
       entry.path = join(dir_path, name);
       entry.parent = dir_index;
-      std::string problem;
       if (read_entry(dir_fd, name, entry, problem) != 0) {
-        tree.problems.push_back({entry.path, std::move(problem)});
+        tree.problems.push_back({std::move(entry.path), std::move(problem)});
+        tree.entries.pop_back();
         continue;
       }
       // A directory on the excluded device (the mount serving this tree, reached through a bind
       // mount) is listed but never entered.
       const bool excluded = options.skip_device != 0 && entry.device == options.skip_device;
       if (S_ISDIR(entry.mode) && !excluded) {
-        pending.push_back(static_cast<uint32_t>(tree.entries.size()));
+        pending.push_back(static_cast<uint32_t>(tree.entries.size() - 1));
       }
-      tree.entries.push_back(std::move(entry));
       ++count;
     }
     ::close(dir_fd);

@@ -599,20 +599,23 @@ void LmdbFactCache::store_graph(const analysis::ResolutionKey& resolution,
                                    Pending{std::string(analysis), remote_ != nullptr});
 }
 
-std::optional<std::string> LmdbFactCache::load_local(uint64_t name_space,
-                                                     const analysis::ResolutionKey& local) {
-  const std::string key = encode_key(name_space, local);
-  std::optional<std::string> payload;
+std::optional<std::string> LmdbFactCache::peek_local(const std::string& key) {
   {
     const sync::MutexLock lock(pending_mutex_);
     if (auto it = pending_graphs_.find(key); it != pending_graphs_.end()) {
-      payload = it->second.payload;
+      return it->second.payload;
     }
   }
-  if (!payload) payload = read_record(RecordKind::Graph, key);
+  return read_record(RecordKind::Graph, key);
+}
+
+std::optional<std::string> LmdbFactCache::load_local(uint64_t name_space,
+                                                     const analysis::ResolutionKey& local) {
+  std::string key = encode_key(name_space, local);
+  std::optional<std::string> payload = peek_local(key);
   if (payload) {
     const sync::MutexLock lock(pending_mutex_);
-    used_graphs_.insert(key);
+    used_graphs_.insert(std::move(key));
   }
   return payload;
 }
@@ -642,6 +645,24 @@ std::optional<std::string> LmdbFactCache::load_derived(const analysis::Resolutio
     ++total_.graph_hits;
   }
   return derived;
+}
+
+std::optional<std::string> LmdbFactCache::peek_derived(const analysis::ResolutionKey& key) {
+  return peek_local(encode_key(derived_namespace(), key));
+}
+
+void LmdbFactCache::replace_derived(const analysis::ResolutionKey& key, std::string_view bytes) {
+  const sync::MutexLock lock(pending_mutex_);
+  pending_graphs_.insert_or_assign(encode_key(derived_namespace(), key),
+                                   Pending{std::string(bytes), false, false, true});
+}
+
+void LmdbFactCache::use_derived(const analysis::ResolutionKey& key) {
+  std::string encoded = encode_key(derived_namespace(), key);
+  const sync::MutexLock lock(pending_mutex_);
+  used_graphs_.insert(std::move(encoded));
+  ++unflushed_.graph_hits;
+  ++total_.graph_hits;
 }
 
 void LmdbFactCache::store_derived(const analysis::ResolutionKey& key, std::string_view bytes) {
@@ -701,7 +722,10 @@ int LmdbFactCache::commit_pending_locked() {
     const uint64_t clock = read_counter(txn, dbs_, kClockCounter);
     for (const auto& [kind, record] : records) {
       const std::string value = encode_value(record->first, record->second.payload);
-      if ((rc = insert_record(txn, dbs_, kind, record->first, value, clock)) != 0) return rc;
+      rc = record->second.replaces
+               ? replace_record(txn, dbs_, kind, record->first, value, clock)
+               : insert_record(txn, dbs_, kind, record->first, value, clock);
+      if (rc != 0) return rc;
     }
     for (const std::string& key : used_facts_) {
       if ((rc = touch_record(txn, dbs_, RecordKind::Facts, key, clock)) != 0) return rc;

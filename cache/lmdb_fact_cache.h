@@ -77,6 +77,14 @@ class LmdbFactCache final : public analysis::FactCache {
   // Kept like aliases, in a namespace of their own; a hit counts as a graph hit.
   std::optional<std::string> load_derived(const analysis::ResolutionKey& key) override;
   void store_derived(const analysis::ResolutionKey& key, std::string_view bytes) override;
+  // load_derived in two steps, for a read the caller may throw away (a prefetch started before
+  // it knows which record it needs): peek_derived neither counts a hit nor marks the record used;
+  // use_derived does both, once the caller uses what it peeked.
+  std::optional<std::string> peek_derived(const analysis::ResolutionKey& key);
+  void use_derived(const analysis::ResolutionKey& key);
+  // A derived record its key does not determine (it names another record: view_prefetch.h):
+  // replaces whatever the key held, where store_derived keeps the first value written.
+  void replace_derived(const analysis::ResolutionKey& key, std::string_view bytes);
 
   // Commits every queued record, the recency of what was used and the hit counters in one write
   // transaction, evicting the least recently used records beyond the cap; then writes back to
@@ -106,6 +114,7 @@ class LmdbFactCache final : public analysis::FactCache {
     std::string payload;
     bool write_back = false;   // computed here: the remote tier does not have it yet
     bool from_remote = false;  // taken from the remote tier, not yet checked by the caller
+    bool replaces = false;     // overwrites the stored value (replace_derived)
   };
 
   LmdbFactCache(CacheOptions options, std::string dir);
@@ -135,6 +144,8 @@ class LmdbFactCache final : public analysis::FactCache {
   // Local-only records of the graph table (aliases, derived records): never read from or
   // written to the remote tier, not counted as graph lookups.
   std::optional<std::string> load_local(uint64_t name_space, const analysis::ResolutionKey& local);
+  // The same, not marked used.
+  std::optional<std::string> peek_local(const std::string& key);
   void store_local(uint64_t name_space, const analysis::ResolutionKey& local,
                    std::string_view payload);
 

@@ -133,6 +133,26 @@ int insert_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::strin
   return add_to_counter(txn, dbs, kBytesCounter, static_cast<int64_t>(size));
 }
 
+int replace_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::string_view key,
+                   std::string_view value, uint64_t clock) {
+  const std::string index = index_key(kind, key);
+  MDB_val sk = as_val(index);
+  MDB_val sv{};
+  int rc = mdb_get(txn, dbs.stamps, &sk, &sv);
+  if (rc == MDB_NOTFOUND) return insert_record(txn, dbs, kind, key, value, clock);
+  if (rc != 0) return rc;
+  const uint64_t old_stamp = read_le64(as_view(sv));
+  const uint64_t old_size = read_le64(as_view(sv).substr(8));
+  if ((rc = delete_if_present(txn, dbs.age, age_key(old_stamp, index))) != 0) return rc;
+  MDB_val k = as_val(key);
+  MDB_val v = as_val(value);
+  if ((rc = mdb_put(txn, dbs.of(kind), &k, &v, 0)) != 0) return rc;
+  const uint64_t size = accounted_bytes(key.size(), value.size());
+  if ((rc = put_stamp(txn, dbs, index, clock, size)) != 0) return rc;
+  return add_to_counter(txn, dbs, kBytesCounter,
+                        static_cast<int64_t>(size) - static_cast<int64_t>(old_size));
+}
+
 int touch_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::string_view key,
                  uint64_t clock) {
   const std::string index = index_key(kind, key);

@@ -52,6 +52,11 @@ uint64_t used_bytes(MDB_txn* txn, const StoreDbs& dbs);
 int insert_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::string_view key,
                   std::string_view value, uint64_t clock);
 
+// Writes `value` under `key` whatever it held (a record that names something, rather than one
+// its key determines), and stamps it `clock`. Keeps the byte total.
+int replace_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::string_view key,
+                   std::string_view value, uint64_t clock);
+
 // Marks an existing record as used at `clock`; nothing when it is gone (evicted meanwhile).
 int touch_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::string_view key,
                  uint64_t clock);

@@ -12,6 +12,7 @@
 #include "analysis/language.h"
 #include "analysis/source_files.h"
 #include "analysis/survey.h"
+#include "refresh/view_prefetch.h"
 #include "refresh/view_record.h"
 
 namespace anchorfs::refresh {
@@ -64,12 +65,18 @@ analysis::Analysis analyse_unflushed(const analysis::SourceTree& tree,
 std::optional<Prepared> cached_view(const PipelineOptions& options,
                                     const analysis::Survey& survey) {
   if (options.cache == nullptr || options.plan_maps || !survey.key) return std::nullopt;
-  auto stored = options.cache->load_derived(view_key(*survey.key, options.view));
+  const analysis::ResolutionKey key = view_key(*survey.key, options.view);
+  std::optional<std::string> stored;
+  if (options.prefetch != nullptr) stored = options.prefetch->take(key);
+  const bool prefetched = stored.has_value();
+  if (!stored) stored = options.cache->load_derived(key);
   if (!stored) return std::nullopt;
   std::optional<Prepared> view = decode_view(std::move(*stored));
   if (!view || view->analysis.stats.source_files != survey.sources.size()) return std::nullopt;
   view->analysis.stats.parse_seconds = survey.seconds;
   view->from_view_record = true;
+  view->served_view = key;
+  view->view_prefetched = prefetched;
   analysis::keep_survey(*options.cache, survey);
   return view;
 }
@@ -92,7 +99,9 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
     const bool dense = view_needs_dense(options.view);
     analysis::Survey survey = analysis::survey(tree, analysis_options(options, dense));
     if (std::optional<Prepared> cached = cached_view(options, survey)) {
-      options.cache->flush();
+      // Deferred, the survey and what was used are committed by keep_records, not before the
+      // view is served (a commit and its fsync).
+      if (!options.defer_records) options.cache->flush();
       return std::move(*cached);
     }
     prepared.analysis = analyse_unflushed(tree, options, dense, std::move(survey));
@@ -109,6 +118,7 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
   if (options.plan_maps) prepared.maps = render::plan_maps_by_path(graph, prepared.choice);
   if (options.cache != nullptr && prepared.analysis.key && !options.plan_maps) {
     const analysis::ResolutionKey key = view_key(*prepared.analysis.key, options.view);
+    prepared.served_view = key;
     if (options.defer_records) {
       prepared.unsaved_view = key;
     } else {

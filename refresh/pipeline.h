@@ -20,6 +20,8 @@
 
 namespace anchorfs::refresh {
 
+class ViewPrefetch;
+
 struct PipelineOptions {
   render::ViewOptions view;
   unsigned threads = 0;                   // 0: all cores
@@ -44,6 +46,9 @@ struct PipelineOptions {
   // The view the caller serves now, rendered from the graph it keeps: files whose plans cannot
   // have changed keep theirs (render/plans_again.h). Null: every file is rendered.
   const render::RenderedView* previous = nullptr;
+  // The view record copied while the tree was scanned (view_prefetch.h): used when its key is the
+  // one this survey computes, else the record is loaded here. Null: loaded here.
+  ViewPrefetch* prefetch = nullptr;
 };
 
 // What analysis needs to serve `view`: nothing under view none (it tags nothing), the dense
@@ -78,6 +83,9 @@ struct Prepared {
   render::PlanMapsByPath maps;  // with options.plan_maps only
   // With options.defer_records: the key the rendered view may be kept under (view_record.h).
   std::optional<analysis::ResolutionKey> unsaved_view;
+  // The key of the view these plans are (loaded or rendered; none when the analysis has no key).
+  std::optional<analysis::ResolutionKey> served_view;
+  bool view_prefetched = false;  // loaded from the record options.prefetch copied
 };
 
 // Analyses `tree` as options.view needs (not at all for view none unless plan maps are asked

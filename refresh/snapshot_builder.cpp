@@ -15,6 +15,7 @@
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
 #include "analysis/graph_serialize.h"
+#include "refresh/view_prefetch.h"
 #include "refresh/view_record.h"
 
 namespace anchorfs::refresh {
@@ -91,6 +92,13 @@ SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(opti
 
 Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>& on_directory) {
   const auto start = std::chrono::steady_clock::now();
+  // A mount's first build: the view it served last is most likely the one this tree still keys,
+  // and copying its record (hundreds of MB on the kernel) is as long as the scan; both at once.
+  std::optional<ViewPrefetch> prefetch;
+  if (!have_previous_ && options_.cache != nullptr && !options_.plan_maps &&
+      view_needs_analysis(options_.view)) {
+    prefetch.emplace(*options_.cache, options_.repo, options_.view);
+  }
   analysis::SourceTree tree = analysis::scan_tree(
       options_.repo, {.skip_device = skip_device_, .on_directory = on_directory});
   fs::VirtualFiles git_files;
@@ -130,8 +138,10 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
         previous_analysis_ ? &previous_analysis_->graph : nullptr, &previous_choice_,
         previous_plans_.get()};
     if (previous_analysis_ && !options_.plan_maps) options.previous = &previous;
+    if (prefetch) options.prefetch = &*prefetch;
     Prepared prepared = prepare(tree, options);
     unsaved_view_ = prepared.unsaved_view;
+    served_view_ = prepared.served_view;
     previous_analysed_files_ = prepared.analysed_files;
     previous_plans_ = std::move(prepared.plans);
     if (options_.plan_maps) previous_maps_ = std::move(prepared.maps);
@@ -144,6 +154,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built.analysed_files = prepared.analysed_files;
     built.rendered_files = prepared.rendered_files;
     built.view_reason = prepared.choice.reason;
+    built.view_prefetched = prepared.view_prefetched;
     previous_analysis_.reset();
     if (!prepared.from_view_record && prepared.analysed) {
       previous_analysis_ = std::move(prepared.analysis);
@@ -180,16 +191,18 @@ void SnapshotBuilder::keep_records() {
                                 analysis::serialize_analysis(*previous_analysis_));
     previous_analysis_->graph_record_owed = false;
   }
-  if (!unsaved_view_) {
-    options_.cache->flush();
-    return;
+  if (unsaved_view_) {
+    options_.cache->store_derived(
+        *unsaved_view_,
+        encode_view({previous_.stats, previous_analysed_files_, previous_.entities, previous_.edges,
+                     previous_.view_reason, previous_.skipped_files, *previous_plans_}));
+    unsaved_view_.reset();
   }
-  options_.cache->store_derived(
-      *unsaved_view_,
-      encode_view({previous_.stats, previous_analysed_files_, previous_.entities, previous_.edges,
-                   previous_.view_reason, previous_.skipped_files, *previous_plans_}));
+  // Written every time, not only when it moved: it is then as recent as the view it names.
+  if (served_view_) {
+    remember_served_view(*options_.cache, options_.repo, options_.view, *served_view_);
+  }
   options_.cache->flush();
-  unsaved_view_.reset();
 }
 
 std::string describe(const Built& built) {

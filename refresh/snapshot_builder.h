@@ -50,6 +50,7 @@ struct Built {
   size_t analysed_files = 0;  // files in the graph
   size_t rendered_files = 0;  // plans rendered by this build (the others were kept)
   std::string view_reason;
+  bool view_prefetched = false;  // the view record was copied while the tree was scanned
   double seconds = 0;  // this build, wall clock
 };
 
@@ -66,10 +67,12 @@ class SnapshotBuilder {
   // retries. `on_directory` is handed to the scan (analysis::ScanOptions::on_directory).
   Built build(const std::function<void(const std::string&, int)>& on_directory = {});
   // Writes the last analysis's graph and rendered view to the cache (the graph record and
-  // view_record.h), those not there yet, and commits what build() left pending (the facts its
-  // analyses made): called once the view is served and the tree is quiet, so neither a mount nor
-  // a refresh waits for them, and a burst of refreshes writes only its last records (each is
-  // seconds on a large tree). From the thread that calls build().
+  // view_record.h), those not there yet, names that view as the one this repository served last
+  // (view_prefetch.h: the next mount's first build copies it while it scans), and commits what
+  // build() left pending (the facts its analyses made): called once the view is served and the
+  // tree is quiet, so neither a mount nor a refresh waits for them, and a burst of refreshes
+  // writes only its last records (each is seconds on a large tree). From the thread that calls
+  // build().
   void keep_records();
 
   // From now on, never enter directories on `device` (the mount serving this tree, should it be
@@ -98,6 +101,9 @@ class SnapshotBuilder {
   std::optional<analysis::Analysis> previous_analysis_;
   render::ViewChoice previous_choice_;
   std::optional<analysis::ResolutionKey> unsaved_view_;  // of previous_plans_
+  // The key of the view previous_plans_ are, which keep_records names as the one served last
+  // (view_prefetch.h); none when their analysis had no key.
+  std::optional<analysis::ResolutionKey> served_view_;
   size_t previous_analysed_files_ = 0;
   render::PlanMapsByPath previous_maps_;
   Built previous_;

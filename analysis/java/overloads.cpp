@@ -226,7 +226,7 @@ Answer Overloads::subtype(const StaticType& sub, const StaticType& super) {
   }
   if (sub.type != kNone) {
     if (super.type != kNone) {
-      const std::vector<uint32_t> chain = types_.chain(sub.type);
+      const std::vector<uint32_t>& chain = types_.chain(sub.type);
       if (std::find(chain.begin(), chain.end(), super.type) != chain.end()) return Answer::Yes;
     }
     // Every supertype in the repository: only those (and Object) are supertypes.

@@ -293,7 +293,7 @@ class CallResolver {
   // give none.
   uint32_t find_method(uint32_t type, std::string_view name, uint32_t arity, bool skip_self,
                        const Arguments& arguments = std::nullopt) {
-    const std::vector<uint32_t> chain = types_.chain(type);
+    const std::vector<uint32_t>& chain = types_.chain(type);
     if (arguments) {
       std::vector<uint32_t> methods;
       for (size_t i = skip_self ? 1 : 0; i < chain.size(); ++i) {

@@ -93,6 +93,7 @@ TypeIndex::TypeIndex(const ResolverInput& input) {
   base_state_.assign(total, BaseState::Unresolved);
   bases_.resize(total);
   complete_.assign(total, -1);
+  chains_.resize(total);
 }
 
 std::span<const uint32_t> TypeIndex::children_named(uint32_t g, std::string_view name) const {
@@ -241,14 +242,20 @@ bool TypeIndex::chain_complete(uint32_t type) {
   return complete;
 }
 
-std::vector<uint32_t> TypeIndex::chain(uint32_t type) {
+const std::vector<uint32_t>& TypeIndex::chain(uint32_t type) {
+  if (!chains_[type].empty()) return chains_[type];
   std::vector<uint32_t> out{type};
+  bool settled = true;
   for (size_t i = 0; i < out.size(); ++i) {
     for (uint32_t base : bases(out[i])) {
       if (std::find(out.begin(), out.end(), base) == out.end()) out.push_back(base);
     }
+    // Done bases never change again; a type still in progress answered none for now.
+    settled = settled && base_state_[out[i]] == BaseState::Done;
   }
-  return out;
+  if (!settled) return unsettled_chains_.emplace_back(std::move(out));
+  chains_[type] = std::move(out);
+  return chains_[type];
 }
 
 uint32_t TypeIndex::member_type(uint32_t type, std::string_view name) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,8 +57,8 @@ class TypeIndex {
   std::span<const uint32_t> bases(uint32_t type);
   bool chain_complete(uint32_t type);
 
-  // `type` and its supertypes, breadth first, each once.
-  std::vector<uint32_t> chain(uint32_t type);
+  // `type` and its supertypes, breadth first, each once; valid as long as the index.
+  const std::vector<uint32_t>& chain(uint32_t type);
 
   // A member type named `name` of `type` or of a supertype, or kNone.
   uint32_t member_type(uint32_t type, std::string_view name);
@@ -100,6 +101,11 @@ class TypeIndex {
   std::vector<BaseState> base_state_;
   std::vector<std::vector<uint32_t>> bases_;
   std::vector<int8_t> complete_;  // -1 unknown, 0 no, 1 yes
+  // chain() by type, kept once every type in it has its bases (empty until then); chains built
+  // while a base in them was still being resolved stay apart (rare: a cycle, a base named
+  // through a member type), each as built.
+  std::vector<std::vector<uint32_t>> chains_;
+  std::deque<std::vector<uint32_t>> unsettled_chains_;
   std::vector<std::pair<uint32_t, uint32_t>> uses_;
 };
 

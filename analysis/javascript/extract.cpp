@@ -148,19 +148,50 @@ class Walker {
 
   // Where the block of a definition whose statement is `statement` goes: above its doc comments
   // and decorators and the overload signatures before it, when that is the start of a line.
+  // The siblings before it are steps back of the walk's cursor standing on `statement` when
+  // there is one: ts_node_prev_sibling searches down from the root for each, quadratic in a
+  // file's (or a body's) declarations.
   void place_anchor(Definition& def, TSNode statement, std::string_view name) {
     TSNode first = statement;
+    const TSTreeCursor* on = cursor_on(statement);
+    TSTreeCursor here = on != nullptr ? ts_tree_cursor_copy(on) : TSTreeCursor{};
     for (;;) {
-      first = code::attached_start(first, bytes_, {"comment", "decorator"});
-      const TSNode prev = ts_node_prev_named_sibling(first);
+      first = code::attached_start(first, bytes_, {"comment", "decorator"},
+                                   on != nullptr ? &here : nullptr);
+      const TSNode prev = on != nullptr ? named_before(here, first) : ts_node_prev_named_sibling(first);
       if (ts_node_is_null(prev) || !is_overload_of(prev, name)) break;
       first = prev;
     }
+    if (on != nullptr) ts_tree_cursor_delete(&here);
     const auto start = code::own_line_start(bytes_, ts_node_start_byte(first));
     if (!start) return;
     def.has_anchor = true;
     def.anchor_offset = *start;
     def.anchor_indent = std::string(code::indent_at(bytes_, *start));
+  }
+
+  // A cursor of a running child loop standing on `node`, or null.
+  const TSTreeCursor* cursor_on(TSNode node) const {
+    for (auto slot = cursors_.rbegin(); slot != cursors_.rend(); ++slot) {
+      if (*slot && ts_tree_cursor_current_depth(&(*slot)->cursor) > 0 &&
+          ts_node_eq(ts_tree_cursor_current_node(&(*slot)->cursor), node)) {
+        return &(*slot)->cursor;
+      }
+    }
+    return nullptr;
+  }
+
+  // Moves `cursor` (standing on `node` or a later sibling of it) back onto `node`, and returns
+  // the named sibling before it (left under the cursor), or a null node.
+  static TSNode named_before(TSTreeCursor& cursor, TSNode node) {
+    while (!ts_node_eq(ts_tree_cursor_current_node(&cursor), node)) {
+      if (!ts_tree_cursor_goto_previous_sibling(&cursor)) return TSNode{};
+    }
+    while (ts_tree_cursor_goto_previous_sibling(&cursor)) {
+      const TSNode prev = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_is_named(prev)) return prev;
+    }
+    return TSNode{};
   }
 
   bool is_overload_of(TSNode node, std::string_view name) const {

@@ -153,6 +153,10 @@ class MemoryCache : public FactCache {
   void corrupt_all() {
     for (auto& [key, value] : entries_) value = "garbage";
   }
+  size_t records() {
+    std::lock_guard lock(mutex_);
+    return entries_.size();
+  }
   size_t loads = 0;
 
  private:
@@ -175,6 +179,27 @@ TEST(Cache, SecondRunLoadsFactsAndGivesTheSameGraph) {
   const Analysis recovered = repo.analyze(2, &cache);
   EXPECT_EQ(recovered.stats.parsed, 41u);
   EXPECT_EQ(recovered.graph.edges, cold.graph.edges);
+}
+
+// Records are written after the parse, beside the resolution; a file whose bytes an earlier file
+// had still takes that file's facts instead of being parsed again, and one record is written.
+TEST(Cache, FilesWithTheSameBytesAreParsedOnceAndStoredOnce) {
+  TempRepo repo;
+  const std::string shared = "def helper():\n    return 1\n";
+  repo.write("a/__init__.py", shared);
+  repo.write("b/__init__.py", shared);
+  repo.write("c/__init__.py", shared);
+  repo.write("main.py", "from a import helper\n\nhelper()\n");
+  MemoryCache cache;
+  const Analysis cold = repo.analyze(1, &cache);
+  EXPECT_EQ(cold.stats.parsed, 2u);
+  EXPECT_EQ(cold.stats.from_cache, 2u);
+  EXPECT_EQ(cache.records(), 2u);
+  const Analysis uncached = repo.analyze(1);
+  EXPECT_EQ(cold.graph.edges, uncached.graph.edges);
+  const Analysis warm = repo.analyze(2, &cache);
+  EXPECT_EQ(warm.stats.parsed, 0u);
+  EXPECT_EQ(warm.graph.edges, cold.graph.edges);
 }
 
 }  // namespace
