@@ -17,7 +17,6 @@
 namespace anchorfs::analysis::cfamily {
 namespace {
 
-using code::field;
 using code::text_of;
 using code::type_of;
 
@@ -59,12 +58,15 @@ std::string dotted(std::string_view qualified) {
   return out;
 }
 
+using F = Field;
+
 class Extractor {
  public:
   Extractor(std::string_view bytes, Dialect dialect, code::CodeFacts& facts)
       : facts_(facts),
         bytes_(bytes),
         dialect_(dialect),
+        fields_(field_ids(dialect)),
         cpp_(dialect == Dialect::Cpp),
         unsafe_(unsafe_line_starts(bytes, cpp_)) {}
 
@@ -83,6 +85,11 @@ class Extractor {
 
  private:
   std::string_view text(TSNode node) const { return text_of(node, bytes_); }
+
+  // The child in field `f`, or a null node.
+  TSNode field(TSNode node, Field f) const {
+    return ts_node_child_by_field_id(node, fields_[static_cast<size_t>(f)]);
+  }
 
   bool safe(uint64_t line_start) const {
     // The row of a line start: count the line breaks before it (only for anchors, a few per file).
@@ -122,10 +129,11 @@ class Extractor {
       in_error_ = saved;
       return;
     }
-    if (cpp_ && is(node, "preproc_if") && text(field(node, "condition")) == std::string_view("0")) {
+    if (cpp_ && is(node, "preproc_if") &&
+        text(field(node, F::Condition)) == std::string_view("0")) {
       // `#if 0 ... #endif` is compiled out: Boost.Preprocessor documents each macro with a
       // function-like `#define` there while the real one is an object-like alias.
-      const TSNode alternative = field(node, "alternative");
+      const TSNode alternative = field(node, F::Alternative);
       if (!ts_node_is_null(alternative)) walk(alternative, scope, depth + 1);
       return;
     }
@@ -171,19 +179,24 @@ class Extractor {
   // --- Definitions ----------------------------------------------------------------------------
 
   // The node a definition's block goes above: the definition, or the template declaration or
-  // single-declaration `extern "C"` around it (never between them).
-  static TSNode outermost(TSNode node) {
-    for (TSNode parent = ts_node_parent(node); !ts_node_is_null(parent);
-         parent = ts_node_parent(parent)) {
+  // single-declaration `extern "C"` around it (never between them). With the walk's cursor
+  // standing on it when there is one: tree-sitter finds a node's parent and previous sibling by
+  // searching down from the root, quadratic in a file's top-level declarations.
+  std::pair<TSNode, const TSTreeCursor*> outermost(TSNode node) const {
+    const TSTreeCursor* at = cursors_.on(node);
+    for (TSNode parent = code::parent_of(node, at); !ts_node_is_null(parent);
+         parent = code::parent_of(node, at)) {
       const std::string_view t = type_of(parent);
       if (t != "template_declaration" && t != "linkage_specification") break;
       node = parent;
+      at = cursors_.on(node);
     }
-    return node;
+    return {node, at};
   }
 
   uint32_t add_definition(code::Definition def, TSNode anchor_node) {
-    const TSNode first = code::attached_start(outermost(anchor_node), bytes_, {"comment"});
+    const auto [outer, at] = outermost(anchor_node);
+    const TSNode first = code::attached_start(outer, bytes_, {"comment"}, at);
     if (const auto start = code::own_line_start(bytes_, ts_node_start_byte(first));
         start && safe(*start)) {
       def.has_anchor = true;
@@ -201,15 +214,15 @@ class Extractor {
 
   // The function_declarator inside a declarator (through pointers, references, parentheses and
   // attributes), or a null node when it declares no function (`int (*fp)(int)` is a variable).
-  static TSNode function_declarator(TSNode declarator) {
+  TSNode function_declarator(TSNode declarator) const {
     for (int hops = 0; hops < 16 && !ts_node_is_null(declarator); ++hops) {
       const std::string_view t = type_of(declarator);
       if (t == "function_declarator") {
-        const TSNode inner = field(declarator, "declarator");
+        const TSNode inner = field(declarator, F::Declarator);
         return is(inner, "parenthesized_declarator") ? TSNode{} : declarator;
       }
       if (t == "pointer_declarator" || t == "attributed_declarator" || t == "init_declarator") {
-        declarator = field(declarator, "declarator");
+        declarator = field(declarator, F::Declarator);
       } else if (t == "parenthesized_declarator" || t == "reference_declarator") {
         // tree-sitter-cpp gives `T& f()`'s and `T&& x`'s inner declarator no field name.
         declarator = ts_node_named_child(declarator, 0);
@@ -221,14 +234,14 @@ class Extractor {
   }
 
   // The declared name of a variable declarator, or a null node.
-  static TSNode declared_name(TSNode declarator) {
+  TSNode declared_name(TSNode declarator) const {
     for (int hops = 0; hops < 16 && !ts_node_is_null(declarator); ++hops) {
       const std::string_view t = type_of(declarator);
       if (t == "identifier" || t == "field_identifier") return declarator;
       if (t == "parenthesized_declarator" || t == "reference_declarator") {
         declarator = ts_node_named_child(declarator, 0);
       } else {
-        declarator = field(declarator, "declarator");
+        declarator = field(declarator, F::Declarator);
       }
     }
     return {};
@@ -242,18 +255,18 @@ class Extractor {
 
   FunctionName function_name(TSNode declarator) const {
     FunctionName out;
-    TSNode name = field(declarator, "declarator");
+    TSNode name = field(declarator, F::Declarator);
     std::string owner;
     for (int hops = 0; hops < 16 && is(name, "qualified_identifier"); ++hops) {
-      const TSNode scope = field(name, "scope");
+      const TSNode scope = field(name, F::Scope);
       if (!ts_node_is_null(scope)) {
         if (!owner.empty()) owner += "::";
         owner += without_template_arguments(
-            text(is(scope, "template_type") ? field(scope, "name") : scope));
+            text(is(scope, "template_type") ? field(scope, F::Name) : scope));
       }
-      name = field(name, "name");
+      name = field(name, F::Name);
     }
-    if (is(name, "template_function")) name = field(name, "name");
+    if (is(name, "template_function")) name = field(name, F::Name);
     if (ts_node_is_null(name)) return out;
     const std::string_view t = type_of(name);
     if (t != "identifier" && t != "field_identifier" && t != "destructor_name" &&
@@ -279,7 +292,7 @@ class Extractor {
 
   // Parameter count (required ones) and whether more may be passed (`...`, default values).
   std::pair<uint32_t, bool> parameters(TSNode declarator, uint32_t scope, bool declare) {
-    const TSNode list = field(declarator, "parameters");
+    const TSNode list = field(declarator, F::Parameters);
     uint32_t arity = 0;
     bool open = false;
     const uint32_t n = ts_node_child_count(list);
@@ -290,11 +303,11 @@ class Extractor {
         open = true;
       } else if (t == "optional_parameter_declaration") {
         open = true;
-        if (declare) typed_name(param, field(param, "declarator"), scope);
+        if (declare) typed_name(param, field(param, F::Declarator), scope);
       } else if (t == "parameter_declaration") {
-        const TSNode decl = field(param, "declarator");
+        const TSNode decl = field(param, F::Declarator);
         // `f(void)` takes nothing.
-        if (ts_node_is_null(decl) && text(field(param, "type")) == std::string_view("void"))
+        if (ts_node_is_null(decl) && text(field(param, F::Type)) == std::string_view("void"))
           continue;
         ++arity;
         if (declare) typed_name(param, decl, scope);
@@ -333,7 +346,7 @@ class Extractor {
   // initializer with no argument (nothing else is evident about its parameters).
   TSNode trailing_macro_declarator(TSNode node) const {
     TSNode at = node;
-    TSNode written = field(node, "declarator");
+    TSNode written = field(node, F::Declarator);
     for (int hops = 0; hops < 4 && is(written, "reference_declarator"); ++hops) {
       at = written;
       written = ts_node_named_child(written, ts_node_named_child_count(written) - 1);
@@ -349,8 +362,8 @@ class Extractor {
       const TSNode inner = ts_node_named_child(child, 0);
       if (is(inner, "function_declarator") && !ts_node_has_error(inner)) {
         found = inner;
-      } else if (is(inner, "init_declarator") && is(field(inner, "value"), "argument_list") &&
-                 ts_node_named_child_count(field(inner, "value")) == 0) {
+      } else if (is(inner, "init_declarator") && is(field(inner, F::Value), "argument_list") &&
+                 ts_node_named_child_count(field(inner, F::Value)) == 0) {
         found = inner;
       } else {
         return {};
@@ -365,13 +378,13 @@ class Extractor {
   // compiler reads it when it is nothing but names: macros in capitals, the class's name, then
   // optionally `:` and base specifiers. Returns the class's number, or 0 when it is not that.
   uint32_t export_macro_class(TSNode node, uint32_t scope) {
-    const TSNode type = field(node, "type");
-    const TSNode body = field(node, "body");
+    const TSNode type = field(node, F::Type);
+    const TSNode body = field(node, F::Body);
     if (!cpp_ || in_error_ || !is(body, "compound_statement")) return 0;
     const std::string_view t = ts_node_is_null(type) ? "" : type_of(type);
     if (t != "class_specifier" && t != "struct_specifier" && t != "union_specifier") return 0;
-    const TSNode macro = field(type, "name");
-    if (!ts_node_is_null(field(type, "body")) || !is(macro, "type_identifier") ||
+    const TSNode macro = field(type, F::Name);
+    if (!ts_node_is_null(field(type, F::Body)) || !is(macro, "type_identifier") ||
         !macro_like(text(macro))) {
       return 0;
     }
@@ -384,8 +397,8 @@ class Extractor {
         ++i;
       } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
         const size_t start = i;
-        while (i < head.size() && (std::isalnum(static_cast<unsigned char>(head[i])) ||
-                                   head[i] == '_')) {
+        while (i < head.size() &&
+               (std::isalnum(static_cast<unsigned char>(head[i])) || head[i] == '_')) {
           ++i;
         }
         words.push_back(head.substr(start, i - start));
@@ -450,10 +463,10 @@ class Extractor {
 
   void function_definition(TSNode node, uint32_t scope, int depth) {
     if (const uint32_t cls = export_macro_class(node, scope); cls != 0) {
-      walk(field(node, "body"), cls, depth + 1);
+      walk(field(node, F::Body), cls, depth + 1);
       return;
     }
-    TSNode declarator = function_declarator(field(node, "declarator"));
+    TSNode declarator = function_declarator(field(node, F::Declarator));
     if (ts_node_is_null(declarator) && cpp_) declarator = trailing_macro_declarator(node);
     FunctionName fn = ts_node_is_null(declarator) ? FunctionName{} : function_name(declarator);
     if (fn.name.empty() || in_error_ || ts_node_has_error(declarator) || macro_like(fn.name)) {
@@ -522,7 +535,7 @@ class Extractor {
       const TSNode init = ts_node_named_child(list, i);
       if (!is(init, "field_initializer") || ts_node_named_child_count(init) != 2) continue;
       TSNode name = ts_node_named_child(init, 0);
-      if (is(name, "template_method")) name = field(name, "name");
+      if (is(name, "template_method")) name = field(name, F::Name);
       const std::string written = without_template_arguments(text(name));
       const std::vector<std::string>& bases = facts_.definitions[cls].bases;
       if (written != facts_.definitions[cls].name &&
@@ -545,7 +558,7 @@ class Extractor {
   // A declaration or field declaration: prototypes, variables and fields of evident type,
   // constructions, and what the initializers call.
   void declaration(TSNode node, uint32_t scope, int depth) {
-    const TSNode type = field(node, "type");
+    const TSNode type = field(node, F::Type);
     if (!ts_node_is_null(type)) {
       const Node k = kind_of(type, dialect_);
       if (k == Node::StructLike || k == Node::EnumSpecifier)
@@ -557,11 +570,12 @@ class Extractor {
     if (ts_tree_cursor_goto_first_child(&cursor)) {
       do {
         const TSNode child = ts_tree_cursor_current_node(&cursor);
-        const char* f = ts_tree_cursor_current_field_name(&cursor);
-        if (f != nullptr && std::string_view(f) == "declarator") {
+        const TSFieldId f = ts_tree_cursor_current_field_id(&cursor);
+        if (f == 0) continue;
+        if (f == fields_[static_cast<size_t>(F::Declarator)]) {
           declarators.push_back(child);
-        } else if (f != nullptr &&
-                   (std::string_view(f) == "default_value" || std::string_view(f) == "value")) {
+        } else if (f == fields_[static_cast<size_t>(F::DefaultValue)] ||
+                   f == fields_[static_cast<size_t>(F::Value)]) {
           others.push_back(child);
         }
       } while (ts_tree_cursor_goto_next_sibling(&cursor));
@@ -586,7 +600,7 @@ class Extractor {
         construction(type, declarator, scope);
       }
       if (is(declarator, "init_declarator")) {
-        const TSNode value = field(declarator, "value");
+        const TSNode value = field(declarator, F::Value);
         if (!ts_node_is_null(value)) walk(value, scope, depth + 1);
       }
     }
@@ -599,9 +613,9 @@ class Extractor {
     const std::string_view t = type_of(type);
     if (t == "type_identifier" || t == "qualified_identifier")
       return without_template_arguments(text(type));
-    if (t == "template_type") return without_template_arguments(text(field(type, "name")));
+    if (t == "template_type") return without_template_arguments(text(field(type, F::Name)));
     if (t == "struct_specifier" || t == "class_specifier" || t == "union_specifier") {
-      return class_type(field(type, "name"));
+      return class_type(field(type, F::Name));
     }
     return {};
   }
@@ -609,7 +623,7 @@ class Extractor {
   void typed_name(TSNode decl, TSNode declarator, uint32_t scope) {
     const TSNode name = declared_name(declarator);
     if (ts_node_is_null(name)) return;
-    std::string type = class_type(field(decl, "type"));
+    std::string type = class_type(field(decl, F::Type));
     if (type.empty()) return;
     facts_.typed_names.push_back({scope, std::string(text(name)), std::move(type)});
   }
@@ -625,7 +639,7 @@ class Extractor {
     uint32_t arity = 0;
     std::vector<std::string> argument;
     if (is(declarator, "init_declarator")) {
-      const TSNode value = field(declarator, "value");
+      const TSNode value = field(declarator, F::Value);
       if (!is(value, "argument_list") && !is(value, "initializer_list")) return;
       arity = argument_count(value);
       argument = sole_argument(value);
@@ -646,10 +660,10 @@ class Extractor {
   // declaration or typedef it is the type of (its block goes above that), or a null node.
   void type_specifier(TSNode node, uint32_t scope, int depth, TSNode holder,
                       std::string_view typedef_name = {}) {
-    const TSNode body = field(node, "body");
+    const TSNode body = field(node, F::Body);
     if (ts_node_is_null(body)) return;
     const bool is_enum = kind_of(node, dialect_) == Node::EnumSpecifier;
-    const TSNode name_node = field(node, "name");
+    const TSNode name_node = field(node, F::Name);
     std::string name =
         ts_node_is_null(name_node) ? std::string(typedef_name) : class_type(name_node);
     if (name.find("::") != std::string::npos || name.empty() || in_error_) {
@@ -686,13 +700,13 @@ class Extractor {
   }
 
   void type_definition(TSNode node, uint32_t scope, int depth) {
-    const TSNode type = field(node, "type");
-    const TSNode name = declared_name(field(node, "declarator"));
+    const TSNode type = field(node, F::Type);
+    const TSNode name = declared_name(field(node, F::Declarator));
     const std::string typedef_name =
         ts_node_is_null(name) ? std::string() : std::string(text(name));
     const Node k = ts_node_is_null(type) ? Node::Other : kind_of(type, dialect_);
     if (k != Node::StructLike && k != Node::EnumSpecifier) return;
-    if (!ts_node_is_null(field(type, "body"))) {
+    if (!ts_node_is_null(field(type, F::Body))) {
       type_specifier(type, scope, depth + 1, node, typedef_name);
       return;
     }
@@ -709,8 +723,8 @@ class Extractor {
   }
 
   void namespace_definition(TSNode node, uint32_t scope, int depth) {
-    const TSNode name = field(node, "name");
-    const TSNode body = field(node, "body");
+    const TSNode name = field(node, F::Name);
+    const TSNode body = field(node, F::Body);
     if (ts_node_is_null(name) || in_error_) {
       if (!ts_node_is_null(body))
         walk(body, scope, depth + 1);  // anonymous: its names are the file's
@@ -728,7 +742,7 @@ class Extractor {
   }
 
   void macro(TSNode node, uint32_t scope) {
-    const TSNode name = field(node, "name");
+    const TSNode name = field(node, F::Name);
     if (ts_node_is_null(name) || in_error_) return;  // macros_in_error read it
     code::Definition def;
     def.kind = EntityKind::Function;
@@ -737,7 +751,7 @@ class Extractor {
     def.line = code::line_of(name);
     def.exported = true;
     def.role = "macro";
-    const TSNode params = field(node, "parameters");
+    const TSNode params = field(node, F::Parameters);
     const uint32_t n = ts_node_child_count(params);
     for (uint32_t i = 0; i < n; ++i) {
       const std::string_view t = type_of(ts_node_child(params, i));
@@ -784,7 +798,7 @@ class Extractor {
   // --- References -----------------------------------------------------------------------------
 
   void include(TSNode node) {
-    const TSNode path = field(node, "path");
+    const TSNode path = field(node, F::Path);
     const std::string_view written = text(path);
     if (written.size() < 2) return;
     code::Import import;
@@ -818,8 +832,8 @@ class Extractor {
       const TSNode child = ts_node_named_child(list, i);
       if (kind_of(child, dialect_) != Node::Comment) arg = child;
     }
-    if (is(arg, "pointer_expression") && text(field(arg, "operator")) == std::string_view("*") &&
-        is(field(arg, "argument"), "this")) {
+    if (is(arg, "pointer_expression") && text(field(arg, F::Operator)) == std::string_view("*") &&
+        is(field(arg, F::Argument), "this")) {
       return {"*this"};
     }
     if (is(arg, "this")) return {"this"};
@@ -834,13 +848,13 @@ class Extractor {
     if (is(node, "parenthesized_expression") && ts_node_named_child_count(node) == 1) {
       return receiver(ts_node_named_child(node, 0));
     }
-    if (is(node, "pointer_expression") && text(field(node, "operator")) == std::string_view("*")) {
-      return receiver(field(node, "argument"));
+    if (is(node, "pointer_expression") && text(field(node, F::Operator)) == std::string_view("*")) {
+      return receiver(field(node, F::Argument));
     }
     if (is(node, "field_expression")) {
-      const TSNode arg = field(node, "argument");
+      const TSNode arg = field(node, F::Argument);
       if (!is(arg, "this") && !is(arg, "identifier")) return {};
-      const TSNode f = field(node, "field");
+      const TSNode f = field(node, F::Field);
       if (!is(f, "field_identifier")) return {};
       return std::string(text(arg)) + "." + std::string(text(f));
     }
@@ -859,17 +873,17 @@ class Extractor {
 
   void call(TSNode node, uint32_t scope) {
     if (!has_caller(scope)) return;
-    TSNode function = field(node, "function");
+    TSNode function = field(node, F::Function);
     code::Call c;
     c.scope = scope;
     c.line = code::line_of(node);
-    c.arity = argument_count(field(node, "arguments"));
-    if (is(function, "template_function")) function = field(function, "name");
+    c.arity = argument_count(field(node, F::Arguments));
+    if (is(function, "template_function")) function = field(function, F::Name);
     const std::string_view t = ts_node_is_null(function) ? "" : type_of(function);
     if (t == "identifier") {
       c.form = code::CallForm::Plain;
       c.name = std::string(text(function));
-      if (cpp_) c.argument_types = sole_argument(field(node, "arguments"));
+      if (cpp_) c.argument_types = sole_argument(field(node, F::Arguments));
     } else if (t == "qualified_identifier") {
       const std::string qualified = without_template_arguments(text(function));
       const size_t sep = qualified.rfind("::");
@@ -878,10 +892,10 @@ class Extractor {
       c.receiver = qualified.substr(0, sep);
       c.name = qualified.substr(sep + 2);
     } else if (t == "field_expression") {
-      TSNode member = field(function, "field");
-      if (is(member, "template_method")) member = field(member, "name");
+      TSNode member = field(function, F::Field);
+      if (is(member, "template_method")) member = field(member, F::Name);
       if (!is(member, "field_identifier")) return;
-      c.receiver = receiver(field(function, "argument"));
+      c.receiver = receiver(field(function, F::Argument));
       if (c.receiver.empty()) return;
       c.form = code::CallForm::Member;
       c.name = std::string(text(member));
@@ -893,14 +907,14 @@ class Extractor {
 
   void new_expression(TSNode node, uint32_t scope) {
     if (!has_caller(scope)) return;
-    std::string name = class_type(field(node, "type"));
+    std::string name = class_type(field(node, F::Type));
     if (name.empty()) return;
     code::Call c;
     c.scope = scope;
     c.form = code::CallForm::Construct;
     c.name = std::move(name);
     c.line = code::line_of(node);
-    const TSNode args = field(node, "arguments");
+    const TSNode args = field(node, F::Arguments);
     c.arity = ts_node_is_null(args) ? 0 : argument_count(args);
     c.argument_types = sole_argument(args);
     facts_.calls.push_back(std::move(c));
@@ -909,6 +923,7 @@ class Extractor {
   code::CodeFacts& facts_;
   std::string_view bytes_;
   Dialect dialect_;
+  const FieldIds& fields_;
   bool cpp_;
   std::vector<bool> unsafe_;
   code::ChildCursors cursors_;

@@ -34,7 +34,25 @@ constexpr code::SymbolKind<Node> kNamed[] = {
     {"system_lib_string", Node::Literal},
 };
 
+constexpr std::string_view kFieldNames[kFieldCount] = {
+    "alternative",   "argument", "arguments", "body",  "condition", "declarator",
+    "default_value", "field",    "function",  "name",  "operator",  "parameters",
+    "path",          "scope",    "type",      "value",
+};
+
+FieldIds look_up_fields(const TSLanguage* language) {
+  FieldIds ids{};
+  for (size_t f = 0; f < kFieldCount; ++f) ids[f] = code::field_id(language, kFieldNames[f]);
+  return ids;
+}
+
 }  // namespace
+
+const FieldIds& field_ids(Dialect dialect) {
+  static const FieldIds c = look_up_fields(tree_sitter_c());
+  static const FieldIds cpp = look_up_fields(tree_sitter_cpp());
+  return dialect == Dialect::Cpp ? cpp : c;
+}
 
 const TSLanguage* grammar_of(Dialect dialect) {
   return dialect == Dialect::Cpp ? tree_sitter_cpp() : tree_sitter_c();

@@ -4,6 +4,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -35,6 +36,32 @@ enum class Node : uint8_t {
   Comment,
   Literal,  // strings and characters: nothing inside is walked
 };
+
+// The fields the extractor reads.
+enum class Field : uint8_t {
+  Alternative,
+  Argument,
+  Arguments,
+  Body,
+  Condition,
+  Declarator,
+  DefaultValue,
+  Field,
+  Function,
+  Name,
+  Operator,
+  Parameters,
+  Path,
+  Scope,
+  Type,
+  Value,
+};
+inline constexpr size_t kFieldCount = static_cast<size_t>(Field::Value) + 1;
+using FieldIds = std::array<TSFieldId, kFieldCount>;
+
+// Each field's id in the grammar of `dialect`, looked up once: tree-sitter finds a field by name
+// by comparing the name with every field of the grammar, which was most of a walk's field reads.
+const FieldIds& field_ids(Dialect dialect);
 
 // The kind of `node` in the grammar of `dialect`.
 Node kind_of(TSNode node, Dialect dialect);

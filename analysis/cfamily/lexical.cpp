@@ -73,9 +73,12 @@ class Scanner {
           if (c == '*' && i + 1 < b_.size() && b_[i + 1] == '/') {
             state = State::Code;
             ++i;
+          } else {
+            i = before_next(i, '*', '\n');  // comments are much of a file's bytes
           }
           break;
         case State::Line:
+          i = before_next(i, '\n', '\n');
           break;
         case State::String:
         case State::Char:
@@ -96,6 +99,14 @@ class Scanner {
   }
 
  private:
+  // The offset just before the next `a` or `b` after `i` (the loop's step lands on it), or the
+  // last offset when there is none.
+  size_t before_next(size_t i, char a, char b) const {
+    size_t j = i + 1;
+    while (j < b_.size() && b_[j] != a && b_[j] != b) ++j;
+    return j - 1;
+  }
+
   // Whether the line ending at the '\n' at `nl` ends with a backslash (before an optional '\r').
   bool ends_with_backslash(size_t nl) const {
     size_t end = nl;
@@ -115,9 +126,34 @@ std::vector<bool> unsafe_line_starts(std::string_view bytes, bool raw_strings) {
   return unsafe;
 }
 
+namespace {
+
+// Whether the code tokens `t`, `next`, `after`, `fourth` (empty past the end) start a construct
+// only C++ has.
+bool cpp_window(std::string_view t, std::string_view next, std::string_view after,
+                std::string_view fourth) {
+  const auto is_ident = [](std::string_view x) {
+    return !x.empty() && ident_char(x[0]) && !(x[0] >= '0' && x[0] <= '9');
+  };
+  if (t == "namespace" && (next == "{" || (is_ident(next) && (after == "{" || after == "="))))
+    return true;
+  if (t == "template" && next == "<") return true;
+  if (t == "class" && is_ident(next) &&
+      (after == "{" || after == ";" || after == "final" ||
+       (after == ":" && !fourth.empty() && fourth != ":"))) {
+    return true;
+  }
+  return (t == "public" || t == "private" || t == "protected") && next == ":" && after != ":";
+}
+
+}  // namespace
+
 bool looks_like_cpp(std::string_view bytes) {
-  // Code tokens as (text, is_identifier), directives left out.
-  std::vector<std::string_view> tokens;
+  // Code tokens (directives left out) go through a window of the last four: each window is
+  // judged once its fourth token is in, the last three at the end.
+  std::string_view window[4];
+  size_t count = 0;
+  bool found = false;
   bool directive = false;
   bool line_start = true;
   size_t skip_until = 0;
@@ -128,7 +164,7 @@ bool looks_like_cpp(std::string_view bytes) {
             if (!unsafe) directive = false;
           },
           [&](size_t i) {
-            if (i < skip_until) return;
+            if (found || i < skip_until) return;
             const char c = bytes[i];
             if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') return;
             if (line_start && c == '#') directive = true;
@@ -139,25 +175,17 @@ bool looks_like_cpp(std::string_view bytes) {
               while (end < bytes.size() && ident_char(bytes[end])) ++end;
             }
             skip_until = end;
-            tokens.push_back(bytes.substr(i, end - i));
+            window[count++ % 4] = bytes.substr(i, end - i);
+            if (count >= 4) {
+              found = cpp_window(window[count % 4], window[(count + 1) % 4],
+                                 window[(count + 2) % 4], window[(count + 3) % 4]);
+            }
           });
-  auto is_ident = [](std::string_view t) {
-    return !t.empty() && ident_char(t[0]) && !(t[0] >= '0' && t[0] <= '9');
-  };
-  for (size_t k = 0; k + 1 < tokens.size(); ++k) {
-    const std::string_view t = tokens[k];
-    const std::string_view next = tokens[k + 1];
-    const std::string_view after = k + 2 < tokens.size() ? tokens[k + 2] : std::string_view();
-    if (t == "namespace" && (next == "{" || (is_ident(next) && (after == "{" || after == "="))))
-      return true;
-    if (t == "template" && next == "<") return true;
-    if (t == "class" && is_ident(next) &&
-        (after == "{" || after == ";" || after == "final" ||
-         (after == ":" && k + 3 < tokens.size() && tokens[k + 3] != ":"))) {
-      return true;
-    }
-    if ((t == "public" || t == "private" || t == "protected") && next == ":" && after != ":")
-      return true;
+  if (found) return true;
+  // The windows starting at the last three tokens (the last one starts none).
+  for (size_t k = count >= 3 ? count - 3 : 0; k + 1 < count; ++k) {
+    const auto at = [&](size_t n) { return n < count ? window[n % 4] : std::string_view(); };
+    if (cpp_window(at(k), at(k + 1), at(k + 2), at(k + 3))) return true;
   }
   return bytes.find("extern \"C++\"") != std::string_view::npos;
 }

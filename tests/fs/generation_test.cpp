@@ -343,8 +343,9 @@ TEST_F(GenerationTest, GitsOwnWritesAndAnXattrLeaveTheIndexAsTheAnalysisServedIt
   // git makes its lock file (a patch of one path inside `.git`).
   test::write_file(dir_ / ".git/index.lock", "");
   std::vector<uint32_t> origin;
+  std::vector<uint8_t> copied;
   const std::string lock = ".git/index.lock";
-  const auto locked = patch_snapshot(*analysed, std::span(&lock, 1), {}, 0, origin);
+  const auto locked = patch_snapshot(*analysed, std::span(&lock, 1), {}, 0, origin, copied);
   ASSERT_NE(locked, nullptr);
   EXPECT_FALSE(locked->awaiting_analysis());
   const Generation second(locked, first, {}, origin);
@@ -366,12 +367,12 @@ TEST_F(GenerationTest, GitsOwnWritesAndAnXattrLeaveTheIndexAsTheAnalysisServedIt
   // New bytes in a source: the analysis may tag any untagged file the filter covers.
   test::write_file(dir_ / "edit.py", "new bytes\n");
   const std::string edited = "edit.py";
-  const auto edit = patch_snapshot(*refreshed, std::span(&edited, 1), {}, 0, origin);
+  const auto edit = patch_snapshot(*refreshed, std::span(&edited, 1), {}, 0, origin, copied);
   ASSERT_NE(edit, nullptr);
   EXPECT_TRUE(edit->awaiting_analysis());
   // ...and stays so through git's next lock, until the analysis publishes.
   test::write_file(dir_ / ".git/index.lock", "");
-  const auto relocked = patch_snapshot(*edit, std::span(&lock, 1), {}, 0, origin);
+  const auto relocked = patch_snapshot(*edit, std::span(&lock, 1), {}, 0, origin, copied);
   ASSERT_NE(relocked, nullptr);
   EXPECT_TRUE(relocked->awaiting_analysis());
   EXPECT_EQ(served_index_sizes(Generation(relocked, third, {}, origin)).at("retag.py"), 0u);
