@@ -178,16 +178,31 @@ std::vector<size_t> files_to_render(const Graph& before, const Graph& after,
     }
   }
   // An entity whose degree in a relation changed is listed with another tier (or crosses the hub
-  // filter) by every block that lists it in that relation.
-  for (const auto& [k, delta] : in_delta) {
-    if (delta == 0) continue;
-    const auto e = static_cast<EntityIndex>(k / kRelationCount);
-    for (const Link& link : index.in(e, static_cast<Relation>(k % kRelationCount))) mark(link.other);
+  // filter) by every block that lists it in that relation: the other end of each of its edges in
+  // that relation (one pass over the edges, as the index's links would list them).
+  std::vector<bool> in_changed(n, false), out_changed(n, false);
+  bool any = false;
+  for (const auto* deltas : {&in_delta, &out_delta}) {
+    for (const auto& [k, delta] : *deltas) {
+      if (delta == 0) continue;
+      (deltas == &in_delta ? in_changed : out_changed)[k / kRelationCount] = true;
+      any = true;
+    }
   }
-  for (const auto& [k, delta] : out_delta) {
-    if (delta == 0) continue;
-    const auto e = static_cast<EntityIndex>(k / kRelationCount);
-    for (const Link& link : index.out(e, static_cast<Relation>(k % kRelationCount))) mark(link.other);
+  const auto degree_changed = [&](const std::unordered_map<uint64_t, int64_t>& deltas,
+                                  EntityIndex e, Relation relation) {
+    const auto it = deltas.find(key(e, relation));
+    return it != deltas.end() && it->second != 0;
+  };
+  for (const Edge& edge : after.edges) {
+    if (!any) break;
+    if (edge.from >= n || edge.to >= n || static_cast<size_t>(edge.relation) >= kRelationCount) {
+      continue;
+    }
+    if (in_changed[edge.to] && degree_changed(in_delta, edge.to, edge.relation)) mark(edge.from);
+    if (out_changed[edge.from] && degree_changed(out_delta, edge.from, edge.relation)) {
+      mark(edge.to);
+    }
   }
 
   // Labels (dense) show in their own entity's block only.

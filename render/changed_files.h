@@ -9,7 +9,8 @@
 
 namespace anchorfs::render {
 
-// The graph.files indices of `after` (with `index` built over it) whose plans may differ from the
+// The graph.files indices of `after` (with `index` built over it, links not needed: see
+// GraphIndex::WithoutLinks) whose plans may differ from the
 // plans `before` renders, both under one view choice without a tag budget; every other file of
 // `after` renders byte for byte as the file of its path in `before`. In order.
 //

@@ -39,7 +39,11 @@ void bucket(size_t keys, const std::vector<T>& items, KeyOf key_of, std::vector<
 
 }  // namespace
 
-GraphIndex::GraphIndex(const analysis::Graph& graph) : graph_(graph) {
+GraphIndex::GraphIndex(const analysis::Graph& graph) : GraphIndex(graph, WithoutLinks{}) {
+  index_links({});
+}
+
+GraphIndex::GraphIndex(const analysis::Graph& graph, WithoutLinks) : graph_(graph) {
   const size_t n = graph.entities.size();
 
   files_of_.assign(n, analysis::kNoEntity);
@@ -74,73 +78,6 @@ GraphIndex::GraphIndex(const analysis::Graph& graph) : graph_(graph) {
     if (files_of_[e] != analysis::kNoEntity) test_[e] = test_file[files_of_[e]];
   }
 
-  ids_.resize(n);
-  local_names_.resize(n);
-  for (size_t e = 0; e < n; ++e) {
-    const analysis::Entity& entity = graph.entities[e];
-    EntityIndex file = files_of_[e];
-    if (entity.kind == EntityKind::File || file == analysis::kNoEntity) {
-      ids_[e] = escaped(entity.name);
-      local_names_[e] = ids_[e];
-    } else {
-      local_names_[e] = escaped(entity.name);
-      ids_[e] = escaped(graph.entities[file].name) + ":" + local_names_[e];
-    }
-  }
-  std::vector<EntityIndex> order(n);
-  std::iota(order.begin(), order.end(), EntityIndex{0});
-  tbb::parallel_sort(order.begin(), order.end(), [&](EntityIndex a, EntityIndex b) {
-    int c = ids_[a].compare(ids_[b]);
-    return c != 0 ? c < 0 : a < b;
-  });
-  ranks_.resize(n);
-  for (size_t r = 0; r < n; ++r) ranks_[order[r]] = static_cast<uint32_t>(r);
-
-  // Edges are sorted by (relation, from, to): bucketing by `from` keeps (relation, to) order.
-  // Bucketing by `to` keeps (relation, from) order.
-  struct Keyed {
-    EntityIndex key;
-    Link link;
-  };
-  std::vector<Keyed> forward;
-  std::vector<Keyed> backward;
-  forward.reserve(graph.edges.size());
-  backward.reserve(graph.edges.size());
-  for (const analysis::Edge& edge : graph.edges) {
-    if (edge.from >= n || edge.to >= n || !valid_relation(edge.relation)) continue;
-    forward.push_back({edge.from, {edge.relation, edge.to}});
-    backward.push_back({edge.to, {edge.relation, edge.from}});
-  }
-  auto by_relation_other = [](const Keyed& a, const Keyed& b) {
-    return std::tie(a.key, a.link.relation, a.link.other) <
-           std::tie(b.key, b.link.relation, b.link.other);
-  };
-  // The analysis promises sorted, duplicate-free edges; re-establish it cheaply if not.
-  for (std::vector<Keyed>* side : {&forward, &backward}) {
-    std::vector<Keyed> sorted;
-    std::vector<uint32_t> begin;
-    bucket(
-        n, *side, [](const Keyed& k) { return k.key; }, begin, sorted);
-    for (size_t e = 0; e < n; ++e) {
-      auto first = sorted.begin() + begin[e];
-      auto last = sorted.begin() + begin[e + 1];
-      if (!std::is_sorted(first, last, by_relation_other))
-        std::sort(first, last, by_relation_other);
-    }
-    auto equal = [](const Keyed& a, const Keyed& b) {
-      return a.key == b.key && a.link.relation == b.link.relation && a.link.other == b.link.other;
-    };
-    sorted.erase(std::unique(sorted.begin(), sorted.end(), equal), sorted.end());
-    Adjacency& adjacency = side == &forward ? out_ : in_;
-    adjacency.begin.assign(n + 1, 0);
-    adjacency.links.reserve(sorted.size());
-    for (const Keyed& k : sorted) {
-      ++adjacency.begin[k.key + 1];
-      adjacency.links.push_back(k.link);
-    }
-    std::partial_sum(adjacency.begin.begin(), adjacency.begin.end(), adjacency.begin.begin());
-  }
-
   std::vector<analysis::Label> labels;
   labels.reserve(graph.labels.size());
   for (const analysis::Label& label : graph.labels) {
@@ -172,6 +109,117 @@ GraphIndex::GraphIndex(const analysis::Graph& graph) : graph_(graph) {
   bucket(
       graph.files.size(), in_files, [&](EntityIndex e) { return file_infos_[files_of_[e]]; },
       file_entity_begin_, file_entities_);
+}
+
+void GraphIndex::index_links(const std::vector<bool>& selected) {
+  const analysis::Graph& graph = graph_;
+  const size_t n = graph.entities.size();
+  const auto taken = [&](size_t e) { return selected.empty() || selected[e]; };
+  // A taken entity's id, and its file's (a block names the file of a value in another one).
+  std::vector<bool> named;
+  if (!selected.empty()) {
+    named = selected;
+    for (size_t e = 0; e < n; ++e) {
+      if (selected[e] && files_of_[e] != analysis::kNoEntity) named[files_of_[e]] = true;
+    }
+  }
+  ids_.resize(n);
+  local_names_.resize(n);
+  for (size_t e = 0; e < n; ++e) {
+    if (!named.empty() && !named[e]) continue;
+    const analysis::Entity& entity = graph.entities[e];
+    EntityIndex file = files_of_[e];
+    if (entity.kind == EntityKind::File || file == analysis::kNoEntity) {
+      ids_[e] = escaped(entity.name);
+      local_names_[e] = ids_[e];
+    } else {
+      local_names_[e] = escaped(entity.name);
+      ids_[e] = escaped(graph.entities[file].name) + ":" + local_names_[e];
+    }
+  }
+  std::vector<EntityIndex> order;
+  if (selected.empty()) {
+    order.resize(n);
+    std::iota(order.begin(), order.end(), EntityIndex{0});
+  } else {
+    for (size_t e = 0; e < n; ++e) {
+      if (selected[e]) order.push_back(static_cast<EntityIndex>(e));
+    }
+  }
+  tbb::parallel_sort(order.begin(), order.end(), [&](EntityIndex a, EntityIndex b) {
+    int c = ids_[a].compare(ids_[b]);
+    return c != 0 ? c < 0 : a < b;
+  });
+  ranks_.assign(n, 0);
+  for (size_t r = 0; r < order.size(); ++r) ranks_[order[r]] = static_cast<uint32_t>(r);
+
+  // Edges are sorted by (relation, from, to): bucketing by `from` keeps (relation, to) order.
+  // Bucketing by `to` keeps (relation, from) order.
+  struct Keyed {
+    EntityIndex key;
+    Link link;
+  };
+  std::vector<Keyed> forward;
+  std::vector<Keyed> backward;
+  if (selected.empty()) {
+    forward.reserve(graph.edges.size());
+    backward.reserve(graph.edges.size());
+  }
+  for (const analysis::Edge& edge : graph.edges) {
+    if (edge.from >= n || edge.to >= n || !valid_relation(edge.relation)) continue;
+    if (taken(edge.from)) forward.push_back({edge.from, {edge.relation, edge.to}});
+    if (taken(edge.to)) backward.push_back({edge.to, {edge.relation, edge.from}});
+  }
+  auto by_relation_other = [](const Keyed& a, const Keyed& b) {
+    return std::tie(a.key, a.link.relation, a.link.other) <
+           std::tie(b.key, b.link.relation, b.link.other);
+  };
+  // The analysis promises sorted, duplicate-free edges; re-establish it cheaply if not.
+  for (std::vector<Keyed>* side : {&forward, &backward}) {
+    std::vector<Keyed> sorted;
+    std::vector<uint32_t> begin;
+    bucket(
+        n, *side, [](const Keyed& k) { return k.key; }, begin, sorted);
+    for (size_t e = 0; e < n; ++e) {
+      auto first = sorted.begin() + begin[e];
+      auto last = sorted.begin() + begin[e + 1];
+      if (!std::is_sorted(first, last, by_relation_other))
+        std::sort(first, last, by_relation_other);
+    }
+    auto equal = [](const Keyed& a, const Keyed& b) {
+      return a.key == b.key && a.link.relation == b.link.relation && a.link.other == b.link.other;
+    };
+    sorted.erase(std::unique(sorted.begin(), sorted.end(), equal), sorted.end());
+    Adjacency& adjacency = side == &forward ? out_ : in_;
+    adjacency.begin.assign(n + 1, 0);
+    adjacency.links.reserve(sorted.size());
+    for (const Keyed& k : sorted) {
+      ++adjacency.begin[k.key + 1];
+      adjacency.links.push_back(k.link);
+    }
+    std::partial_sum(adjacency.begin.begin(), adjacency.begin.end(), adjacency.begin.begin());
+  }
+
+}
+
+void GraphIndex::add_neighbourhood(std::span<const size_t> files) {
+  const analysis::Graph& graph = graph_;
+  const size_t n = graph.entities.size();
+  std::vector<bool> own(n, false);
+  std::vector<bool> selected(n, false);
+  for (const size_t f : files) {
+    for (const EntityIndex e : entities_of(f)) {
+      own[e] = selected[e] = true;
+      if (graph.entities[e].parent < n) selected[graph.entities[e].parent] = true;
+      for (const EntityIndex child : children(e)) selected[child] = true;
+    }
+  }
+  for (const analysis::Edge& edge : graph.edges) {
+    if (edge.from >= n || edge.to >= n || !valid_relation(edge.relation)) continue;
+    if (own[edge.from]) selected[edge.to] = true;
+    if (own[edge.to]) selected[edge.from] = true;
+  }
+  index_links(selected);
 }
 
 namespace {

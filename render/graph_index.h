@@ -19,10 +19,21 @@ struct Link {
   analysis::EntityIndex other = analysis::kNoEntity;
 };
 
-// Read-only after construction; safe to share between threads.
+// Read-only once built; safe to share between threads then.
 class GraphIndex {
  public:
   explicit GraphIndex(const analysis::Graph& graph);
+
+  // Files, children, labels and test flags of every entity, but ids, ranks and links of none
+  // until add_neighbourhood(): what a refresh that renders a few files needs (the whole graph's
+  // ids, their sort and its adjacency cost more than rendering those files).
+  struct WithoutLinks {};
+  GraphIndex(const analysis::Graph& graph, WithoutLinks);
+  // Ids, ranks and links of the entities rendering the files graph.files[f] (f in `files`) reads:
+  // their own, their parents and children, and the other ends of their edges (whose degrees tiers
+  // and hub filters read), so that render_file of those files reads exactly what the full index
+  // gives it. Ranks then order only these entities, in the same order as among all.
+  void add_neighbourhood(std::span<const size_t> files);
 
   const analysis::Graph& graph() const { return graph_; }
   size_t size() const { return ids_.size(); }
@@ -41,7 +52,7 @@ class GraphIndex {
   // (the qualified name; a file's path for a file).
   const std::string& id(analysis::EntityIndex e) const { return ids_[e]; }
   const std::string& local_name(analysis::EntityIndex e) const { return local_names_[e]; }
-  // Position of `e` when all entities are sorted by id.
+  // Position of `e` when all entities (or a neighbourhood's) are sorted by id.
   uint32_t rank(analysis::EntityIndex e) const { return ranks_[e]; }
   // The File entity `e` belongs to (kNoEntity when the graph says nothing valid).
   analysis::EntityIndex file_of(analysis::EntityIndex e) const { return files_of_[e]; }
@@ -62,6 +73,8 @@ class GraphIndex {
   };
   static std::span<const Link> select(const Adjacency& adjacency, analysis::EntityIndex e,
                                       analysis::Relation relation);
+  // Ids, ranks and links of the entities `selected` takes (of all when it is empty).
+  void index_links(const std::vector<bool>& selected);
 
   const analysis::Graph& graph_;
   std::vector<std::string> ids_;

@@ -31,8 +31,9 @@ std::shared_ptr<const LaidOutPlans> lay_out_plans(const analysis::Graph& graph,
     if (rendered != nullptr) *rendered = graph.files.size();
     return LaidOutPlans::lay_out(plans_by_path(graph, choice));
   }
-  const GraphIndex index(graph);
+  GraphIndex index(graph, GraphIndex::WithoutLinks{});
   const std::vector<size_t> files = files_to_render(*previous->graph, graph, index);
+  index.add_neighbourhood(files);
   if (rendered != nullptr) *rendered = files.size();
   std::vector<TagPlan> plans(files.size());
   const BlockPolicy policy = policy_for(choice);
