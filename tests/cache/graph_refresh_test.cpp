@@ -1,40 +1,12 @@
 // Refresh and remount through the graph cache: reverting an edit, or building again in a new
 // builder (a remount), reuses a stored graph and serves the same bytes as before.
 
-#include <filesystem>
-
-#include "refresh/snapshot_builder.h"
-#include "refresh_support.h"
+#include "cached_python_tree.h"
 
 namespace anchorfs::refresh::testing {
 namespace {
 
-class GraphRefreshTest : public ScratchTree {
- protected:
-  void SetUp() override {
-    ScratchTree::SetUp();
-    put(root_, "pkg/__init__.py", "");
-    put(root_, "pkg/a.py", "def helper():\n    return 1\n");
-    put(root_, "pkg/b.py", kCaller);
-    cache::CacheOptions cache_options;
-    cache_options.repo_root = root_;
-    cache_options.cache_dir = root_ + "-cache";
-    cache_ = cache::LmdbFactCache::open(cache_options);
-    options_.repo = root_;
-    options_.threads = 2;
-    options_.view.view = render::View::Topo;
-    options_.cache = cache_.get();
-  }
-  void TearDown() override {
-    cache_.reset();
-    std::filesystem::remove_all(root_ + "-cache");
-  }
-
-  static constexpr const char* kCaller =
-      "from pkg.a import helper\n\n\ndef user():\n    return helper()\n";
-  std::unique_ptr<cache::LmdbFactCache> cache_;
-  BuildOptions options_;
-};
+using GraphRefreshTest = CachedPythonTree;
 
 TEST_F(GraphRefreshTest, RevertingAnEditLoadsTheStoredGraph) {
   SnapshotBuilder builder(options_);

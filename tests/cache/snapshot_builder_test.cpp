@@ -4,36 +4,17 @@
 #include <filesystem>
 
 #include "cache_test_support.h"
-#include "refresh_support.h"
+#include "cached_python_tree.h"
 
 namespace anchorfs::refresh::testing {
 namespace {
 
-class SnapshotBuilderTest : public ScratchTree {
+class SnapshotBuilderTest : public CachedPythonTree {
  protected:
   void SetUp() override {
-    ScratchTree::SetUp();
-    put(root_, "pkg/__init__.py", "");
-    put(root_, "pkg/a.py", "def helper():\n    return 1\n");
-    put(root_, "pkg/b.py", "from pkg.a import helper\n\n\ndef user():\n    return helper()\n");
+    CachedPythonTree::SetUp();
     put(root_, "README.md", "hello\n");
-    const std::string cache_root = root_ + "-cache";
-    cache_options_.repo_root = root_;
-    cache_options_.cache_dir = cache_root;
-    cache_ = cache::LmdbFactCache::open(cache_options_);
-    options_.repo = root_;
-    options_.threads = 2;
-    options_.view.view = render::View::Topo;
-    options_.cache = cache_.get();
   }
-  void TearDown() override {
-    cache_.reset();
-    std::filesystem::remove_all(root_ + "-cache");
-  }
-
-  cache::CacheOptions cache_options_;
-  std::unique_ptr<cache::LmdbFactCache> cache_;
-  BuildOptions options_;
 };
 
 TEST_F(SnapshotBuilderTest, FirstBuildTagsTheRepository) {

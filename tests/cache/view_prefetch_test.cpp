@@ -1,36 +1,19 @@
 // The view a mount served last, copied while the next mount scans: used only under its own key.
 #include "refresh/view_prefetch.h"
 
-#include <filesystem>
-
 #include "cache_test_support.h"
-#include "refresh/snapshot_builder.h"
-#include "refresh_support.h"
+#include "cached_python_tree.h"
 
 namespace anchorfs::refresh::testing {
 namespace {
 
 constexpr const char* kPaths[] = {"pkg/a.py", "pkg/b.py", "pkg/__init__.py", "README.md"};
 
-class ViewPrefetchTest : public ScratchTree {
+class ViewPrefetchTest : public CachedPythonTree {
  protected:
   void SetUp() override {
-    ScratchTree::SetUp();
-    put(root_, "pkg/__init__.py", "");
-    put(root_, "pkg/a.py", "def helper():\n    return 1\n");
-    put(root_, "pkg/b.py", "from pkg.a import helper\n\n\ndef user():\n    return helper()\n");
+    CachedPythonTree::SetUp();
     put(root_, "README.md", "hello\n");
-    cache_options_.repo_root = root_;
-    cache_options_.cache_dir = root_ + "-cache";
-    cache_ = cache::LmdbFactCache::open(cache_options_);
-    options_.repo = root_;
-    options_.threads = 2;
-    options_.view.view = render::View::Topo;
-    options_.cache = cache_.get();
-  }
-  void TearDown() override {
-    cache_.reset();
-    std::filesystem::remove_all(root_ + "-cache");
   }
 
   // A mount that served its view and kept its records (as the daemon does once it serves).
@@ -53,10 +36,6 @@ class ViewPrefetchTest : public ScratchTree {
       EXPECT_EQ(served_bytes(*got.snapshot, path), served_bytes(*want.snapshot, path)) << path;
     }
   }
-
-  cache::CacheOptions cache_options_;
-  std::unique_ptr<cache::LmdbFactCache> cache_;
-  BuildOptions options_;
 };
 
 TEST_F(ViewPrefetchTest, NextMountOfTheSameTreeUsesTheCopiedView) {
