@@ -55,6 +55,13 @@ class GenerationTest : public ::testing::Test {
   uint64_t inode_of(const Generation& g, const std::string& path) const {
     return g.inode(*g.snapshot().find(path));
   }
+  // Runs a git command in `at`, with no user or system configuration and no repository above.
+  static void run_git(const std::string& at, const std::string& command) {
+    const std::string full = "cd '" + at + "' && GIT_CONFIG_GLOBAL=/dev/null " +
+                             "GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES=/tmp " + command +
+                             " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(full.c_str()), 0) << command;
+  }
 
   test::TempDir dir_{"anchorfs-generation"};
 };
@@ -191,7 +198,8 @@ TEST_F(GenerationTest, UnchangedTreeNeedsNoInvalidation) {
 // A writable mount's swap skips comparing the entries rescan_paths copied as they were: the
 // numbers and the diff must be those a full comparison gives.
 TEST_F(GenerationTest, CopiedEntriesNumberAndDiffAsComparedOnes) {
-  auto first = snap({{"retag.py", {{0, "# A\n"}}}, {"keep.py", {{0, "# K\n"}}},
+  auto first = snap({{"retag.py", {{0, "# A\n"}}},
+                     {"keep.py", {{0, "# K\n"}}},
                      {"pkg/inner.py", {{0, "# B\n"}}}});
   Generation before(first);
   test::write_file(dir_ / "edit.py", "new and longer\n");
@@ -280,12 +288,7 @@ std::map<std::string, uint32_t> served_index_sizes(const Generation& generation)
 // keep their sizes.
 TEST_F(GenerationTest, AnIndexServedBeforeTheAnalysisLeavesUntaggedFilteredFilesSizeless) {
   const std::string dir = dir_.path();
-  const auto git = [&](const std::string& command) {
-    const std::string full = "cd '" + dir + "' && GIT_CONFIG_GLOBAL=/dev/null " +
-                             "GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES=/tmp " + command +
-                             " >/dev/null 2>&1";
-    ASSERT_EQ(std::system(full.c_str()), 0) << command;
-  };
+  const auto git = [&](const std::string& command) { run_git(dir, command); };
   test::write_file(dir_ / "notes.txt", "plain\n");
   git("git init -q && git add -A && git -c user.name=A -c user.email=a@b commit -qm one");
   GitViewOptions options;
@@ -323,20 +326,16 @@ TEST_F(GenerationTest, AnIndexServedBeforeTheAnalysisLeavesUntaggedFilteredFiles
 // the file), which dropped a user xattr (fuzz seed 129). A change of a source's bytes still is.
 TEST_F(GenerationTest, GitsOwnWritesAndAnXattrLeaveTheIndexAsTheAnalysisServedIt) {
   const std::string dir = dir_.path();
-  const auto git = [&](const std::string& command) {
-    const std::string full = "cd '" + dir + "' && GIT_CONFIG_GLOBAL=/dev/null " +
-                             "GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES=/tmp " + command +
-                             " >/dev/null 2>&1";
-    ASSERT_EQ(std::system(full.c_str()), 0) << command;
-  };
+  const auto git = [&](const std::string& command) { run_git(dir, command); };
   git("git init -q && git add -A && git -c user.name=A -c user.email=a@b commit -qm one");
   GitViewOptions options;
   options.filter_command = "anchorfs git-filter";
   options.filter_patterns = {"*.py"};
   analysis::SourceTree tree = analysis::scan_tree(dir);
   VirtualFiles files = graft_git_view(tree, options);
-  const auto analysed = make_snapshot(std::move(tree), test::to_plans({{"keep.py", {{0, "# K\n"}}}}),
-                                      render::PlanMapsByPath{}, std::move(files));
+  const auto analysed =
+      make_snapshot(std::move(tree), test::to_plans({{"keep.py", {{0, "# K\n"}}}}),
+                    render::PlanMapsByPath{}, std::move(files));
   const Generation first(analysed);
   ASSERT_EQ(served_index_sizes(first).at("retag.py"), 6u);
 
@@ -360,7 +359,8 @@ TEST_F(GenerationTest, GitsOwnWritesAndAnXattrLeaveTheIndexAsTheAnalysisServedIt
   const auto refreshed = rebase_snapshot(*locked, analysis::scan_tree(dir));
   EXPECT_FALSE(refreshed->awaiting_analysis());
   const Generation renumbered(refreshed, second, {});  // retag.py's ctime moved: a new number
-  const Generation third(refreshed, renumbered);  // once the kernel knows it (Server::replace_snapshot)
+  const Generation third(refreshed,
+                         renumbered);  // once the kernel knows it (Server::replace_snapshot)
   EXPECT_EQ(served_index_sizes(third).at("retag.py"), 6u);
   EXPECT_EQ(served_index_sizes(third).at("keep.py"), 9u);
 
@@ -382,8 +382,8 @@ TEST_F(GenerationTest, GitsOwnWritesAndAnXattrLeaveTheIndexAsTheAnalysisServedIt
 // chmod in the same second leaves it: git, built without USE_NSEC, compares whole seconds and
 // keeps the entry as it was).
 void shift_recorded_nanoseconds(const std::filesystem::path& path) {
-  const std::optional<std::string> shifted = rewrite_index_stats(
-      test::read_file(path), [](std::string_view, const IndexedStat& recorded) {
+  const std::optional<std::string> shifted =
+      rewrite_index_stats(test::read_file(path), [](std::string_view, const IndexedStat& recorded) {
         IndexedStat moved = recorded;
         moved.ctime_ns = recorded.ctime_ns == 0 ? 1 : recorded.ctime_ns - 1;
         return std::optional<IndexedStat>(moved);
@@ -400,12 +400,7 @@ void shift_recorded_nanoseconds(const std::filesystem::path& path) {
 // differ from the file's only below the second is trusted too, as git in the checkout trusts it.
 TEST_F(GenerationTest, ANestedRepositorysIndexIsTranslatedForWhatGitInTheCheckoutTrusts) {
   const std::string dir = dir_.path();
-  const auto git = [](const std::string& at, const std::string& command) {
-    const std::string full = "cd '" + at + "' && GIT_CONFIG_GLOBAL=/dev/null " +
-                             "GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES=/tmp " + command +
-                             " >/dev/null 2>&1";
-    ASSERT_EQ(std::system(full.c_str()), 0) << command;
-  };
+  const auto git = run_git;
   test::write_file(dir_ / "sub/a.py", "x = 1\n");
   git(dir, "git init -q && git add keep.py && git -c user.name=A -c user.email=a@b commit -qm one");
   git(dir + "/sub",
@@ -425,13 +420,12 @@ TEST_F(GenerationTest, ANestedRepositorysIndexIsTranslatedForWhatGitInTheCheckou
   // The served stat of each index's one entry, by the tree's path.
   std::map<std::string, IndexedStat> served;
   for (const Snapshot::ServedIndex& index : snapshot.git_indexes()) {
-    rewrite_index_stats(*generation.content(index.entry),
-                        [&](std::string_view path, const IndexedStat& stat) {
-                          served.emplace((index.worktree.empty() ? "" : index.worktree + "/") +
-                                             std::string(path),
-                                         stat);
-                          return std::optional<IndexedStat>{};
-                        });
+    rewrite_index_stats(
+        *generation.content(index.entry), [&](std::string_view path, const IndexedStat& stat) {
+          served.emplace((index.worktree.empty() ? "" : index.worktree + "/") + std::string(path),
+                         stat);
+          return std::optional<IndexedStat>{};
+        });
   }
   ASSERT_EQ(served.size(), 2u);
   EXPECT_EQ(served.at("keep.py").ino, generation.inode(*snapshot.find("keep.py")));
@@ -510,11 +504,7 @@ TEST_F(GenerationTest, ASwapDropsOnlyListingsTheKernelWasGivenSinceTheLastChange
 // size.
 TEST_F(GenerationTest, ARenumberedFileIsSizelessInTheIndexUntilTheSameSnapshotIsServedAgain) {
   const std::string dir = dir_.path();
-  const std::string command = "cd '" + dir + "' && GIT_CONFIG_GLOBAL=/dev/null " +
-                              "GIT_CONFIG_NOSYSTEM=1 GIT_CEILING_DIRECTORIES=/tmp git init -q && " +
-                              "git add -A && git -c user.name=A -c user.email=a@b commit -qm one" +
-                              " >/dev/null 2>&1";
-  ASSERT_EQ(std::system(command.c_str()), 0);
+  run_git(dir, "git init -q && git add -A && git -c user.name=A -c user.email=a@b commit -qm one");
   GitViewOptions options;
   options.filter_command = "anchorfs git-filter";
   options.filter_patterns = {"*.py"};
