@@ -201,6 +201,51 @@ void add_file_entities(Graph& graph, const SourceFile& source, std::string_view 
   }
 }
 
+// The files of the previous analysis, walked in path order beside this one's: a file at the same
+// path whose facts are the very object it used (and as taggable) has the same entities there.
+class PreviousEntities {
+ public:
+  explicit PreviousEntities(const Analysis* previous) : previous_(previous) {}
+
+  // The previous graph.files index of `path` when its entities can be copied, else nullopt.
+  // Paths come in increasing order.
+  std::optional<size_t> same(std::string_view path, const LanguageFacts* facts, bool taggable) {
+    if (previous_ == nullptr) return std::nullopt;
+    const Graph& graph = previous_->graph;
+    if (previous_->facts.size() != graph.files.size()) return std::nullopt;
+    while (next_ < graph.files.size() && graph.entities[graph.files[next_].entity].name < path) {
+      ++next_;
+    }
+    if (next_ == graph.files.size()) return std::nullopt;
+    const FileInfo& info = graph.files[next_];
+    if (graph.entities[info.entity].name != path || previous_->facts[next_].get() != facts ||
+        info.taggable != taggable) {
+      return std::nullopt;
+    }
+    return next_;
+  }
+
+  // Copies previous file `f`'s FileInfo and entities to the end of `graph`, renumbered.
+  void copy(size_t f, const SourceFile& source, Graph& graph) const {
+    const Graph& from = previous_->graph;
+    const size_t begin = from.files[f].entity;
+    const size_t end = f + 1 < from.files.size() ? from.files[f + 1].entity : from.entities.size();
+    const auto file_entity = static_cast<EntityIndex>(graph.entities.size());
+    for (size_t e = begin; e < end; ++e) {
+      Entity& entity = graph.entities.emplace_back(from.entities[e]);
+      entity.file = file_entity;
+      if (e != begin) entity.parent = file_entity + static_cast<EntityIndex>(entity.parent - begin);
+    }
+    FileInfo& info = graph.files.emplace_back(from.files[f]);
+    info.entity = file_entity;
+    info.size = source.size;
+  }
+
+ private:
+  const Analysis* previous_;
+  size_t next_ = 0;
+};
+
 // Containment is the outline's nesting, the same in every language: the core derives it rather
 // than each front end emitting it.
 void add_containment(Graph& graph) {
@@ -231,6 +276,15 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   Graph& graph = result.graph;
   // Per front end, its files in path order with their File entity.
   std::vector<std::vector<ResolverFile>> by_language(front_ends().size());
+  // Sized once: on a large tree each regrowth would move (and fault in) every entity again.
+  size_t entity_count = 0;
+  for (const FileResult& r : results) {
+    if (r.facts) entity_count += r.facts->entity_count();
+  }
+  graph.entities.reserve(entity_count);
+  graph.files.reserve(sources.size());
+  result.facts.reserve(sources.size());
+  PreviousEntities previous(options.previous);
   for (size_t i = 0; i < sources.size(); ++i) {
     FileResult& r = results[i];
     if (!r.facts) {
@@ -251,8 +305,14 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
       result.skipped.push_back({sources[i].path, "already holds tag blocks: served unchanged"});
     }
     const auto entity = static_cast<EntityIndex>(graph.entities.size());
-    add_file_entities(graph, sources[i], front_ends()[sources[i].front_end]->name(), *r.facts,
-                      r.facts->parsed_cleanly && !r.keep_unchanged);
+    const bool taggable = r.facts->parsed_cleanly && !r.keep_unchanged;
+    if (const std::optional<size_t> same = previous.same(sources[i].path, r.facts.get(), taggable)) {
+      previous.copy(*same, sources[i], graph);
+    } else {
+      add_file_entities(graph, sources[i], front_ends()[sources[i].front_end]->name(), *r.facts,
+                        taggable);
+    }
+    result.facts.push_back(r.facts);
     by_language[sources[i].front_end].push_back(
         {sources[i].path, r.facts.get(), entity, r.digest ? &*r.digest : nullptr, r.facts});
   }
@@ -304,6 +364,9 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
+  size_t edge_count = graph.entities.size() - graph.files.size();  // containment
+  for (const std::vector<Edge>& edges : edges_by_language) edge_count += edges.size();
+  graph.edges.reserve(edge_count);
   for (std::vector<Edge>& edges : edges_by_language) {
     graph.edges.insert(graph.edges.end(), edges.begin(), edges.end());
     std::vector<Edge>().swap(edges);

@@ -19,6 +19,7 @@
 namespace anchorfs::analysis {
 
 class SurveyMemo;  // analysis/source_survey.h
+struct Analysis;
 
 // What each front end kept of the last resolution (LanguageFrontEnd::resolve_again), for a
 // caller that analyses one tree again and again (the refresher). Not thread-safe: one analysis
@@ -85,6 +86,10 @@ struct AnalysisOptions {
   ResolutionMemo* resolution_memo = nullptr;
   // With a cache: unchanged files' facts come from here, and this analysis's facts replace them.
   FactsMemo* facts_memo = nullptr;
+  // The last analysis of this tree (a refresher keeps it): a file whose facts are the very
+  // object that analysis used (FactsMemo), at the same path and as taggable, has its entities
+  // copied from that graph instead of built from its facts again (the same entities either way).
+  const Analysis* previous = nullptr;
   // With a cache: the result is not stored under its resolution key here (a whole-graph record,
   // seconds on a large tree) but left to the caller (Analysis::graph_record_owed), who writes it
   // once it is idle, if this result is still the latest.
@@ -119,6 +124,9 @@ struct Analysis {
   std::optional<ResolutionKey> key;
   // With AnalysisOptions::defer_graph_record: `key` is set but nothing is stored under it yet.
   bool graph_record_owed = false;
+  // The facts each of graph.files was made from (AnalysisOptions::previous compares them); empty
+  // for an analysis loaded from the cache.
+  std::vector<std::shared_ptr<const LanguageFacts>> facts;
 };
 
 // With options.cache, the whole result is looked up first under the tree's resolution key

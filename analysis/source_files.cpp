@@ -58,7 +58,7 @@ std::vector<SourceFile> select_sources(const SourceTree& tree) {
     if (excluded[i] || !S_ISREG(e.mode)) continue;
     for (size_t l = 0; l < languages.size(); ++l) {
       if (languages[l]->claims(e.path)) {
-        out.push_back({e.path, l, e.size});
+        out.push_back({e.path, l, e.size, i});
         break;
       }
     }

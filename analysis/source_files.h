@@ -15,6 +15,7 @@ struct SourceFile {
   std::string path;      // repository-relative
   size_t front_end = 0;  // index into front_ends()
   uint64_t size = 0;     // bytes, as scanned
+  size_t entry = 0;      // its index in the scanned tree's entries
 };
 
 // Whether a directory (repository-relative path; its entries as listed) is never analysed:

@@ -35,6 +35,7 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
   result.resolution_memo = options.resolution_memo;
   result.facts_memo = options.facts_memo;
   result.defer_graph_record = options.defer_records;
+  result.previous = options.previous_analysis;
   result.keep_unchanged = [](const analysis::LanguageFrontEnd&, std::string_view bytes) {
     return render::has_tag_delimiter(bytes);
   };

@@ -46,6 +46,8 @@ struct PipelineOptions {
   // The view the caller serves now, rendered from the graph it keeps: files whose plans cannot
   // have changed keep theirs (render/plans_again.h). Null: every file is rendered.
   const render::RenderedView* previous = nullptr;
+  // The analysis `previous` was rendered from (see AnalysisOptions::previous). Null: none.
+  const analysis::Analysis* previous_analysis = nullptr;
   // The view record copied while the tree was scanned (view_prefetch.h): used when its key is the
   // one this survey computes, else the record is loaded here. Null: loaded here.
   ViewPrefetch* prefetch = nullptr;

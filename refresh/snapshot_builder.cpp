@@ -4,13 +4,11 @@
 
 #include <fmt/format.h>
 #include <malloc.h>
-#include <sys/stat.h>
 #include <xxhash.h>
 
 #include <algorithm>
 #include <chrono>
 #include <string_view>
-#include <unordered_map>
 
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
@@ -42,7 +40,6 @@ Signatures signatures(const analysis::SourceTree& tree) {
   XXH3_state_t* all = XXH3_createState();
   XXH3_128bits_reset(sources);
   XXH3_128bits_reset(all);
-  std::unordered_map<std::string_view, const analysis::TreeEntry*> files;
   for (const analysis::TreeEntry& entry : tree.entries) {
     const int64_t fields[] = {static_cast<int64_t>(entry.mode),
                               static_cast<int64_t>(entry.size),
@@ -55,12 +52,9 @@ Signatures signatures(const analysis::SourceTree& tree) {
     XXH3_128bits_update(all, entry.path.data(), entry.path.size() + 1);  // with its NUL
     XXH3_128bits_update(all, fields, sizeof fields);
     XXH3_128bits_update(all, entry.symlink_target.data(), entry.symlink_target.size() + 1);
-    if (S_ISREG(entry.mode)) {
-      files.emplace(entry.path, &entry);
-    }
   }
   for (const analysis::SourceFile& source : analysis::select_sources(tree)) {
-    const analysis::TreeEntry& entry = *files.at(source.path);
+    const analysis::TreeEntry& entry = tree.entries[source.entry];
     const int64_t fields[] = {static_cast<int64_t>(entry.size), entry.mtime_ns, entry.ctime_ns,
                               static_cast<int64_t>(entry.inode)};
     XXH3_128bits_update(sources, entry.path.data(), entry.path.size() + 1);
@@ -138,6 +132,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
         previous_analysis_ ? &previous_analysis_->graph : nullptr, &previous_choice_,
         previous_plans_.get()};
     if (previous_analysis_ && !options_.plan_maps) options.previous = &previous;
+    if (previous_analysis_) options.previous_analysis = &*previous_analysis_;
     if (prefetch) options.prefetch = &*prefetch;
     Prepared prepared = prepare(tree, options);
     unsaved_view_ = prepared.unsaved_view;

@@ -263,6 +263,11 @@ void resolve_changed(const ResolverInput& input, Memory* previous, Memory& next,
     begin = end;
   }
   if (whole) return;
+  size_t kept_edges = 0;
+  for (size_t f = 0; f < n; ++f) {
+    if (!selection.only[f]) kept_edges += previous->files[f].edges.size();
+  }
+  edges.reserve(edges.size() + kept_edges);
   for (size_t f = 0; f < n; ++f) {
     if (selection.only[f]) continue;
     next.files[f].edges = std::move(previous->files[f].edges);
