@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "analysis/extracted_facts.h"
 #include "analysis/graph_serialize.h"
@@ -150,15 +151,6 @@ void store_extracted_facts(const std::vector<SourceFile>& sources,
     cache.store({*r.digest, language.name(), facts_version_for(language, sources[i].path)},
                 language.serialize_facts(*r.facts));
   }
-}
-
-void sort_edges(std::vector<Edge>& edges) {
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
-    if (a.relation != b.relation) return a.relation < b.relation;
-    if (a.from != b.from) return a.from < b.from;
-    return a.to < b.to;
-  });
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
 }
 
 void add_file_entities(Graph& graph, const SourceFile& source, std::string_view language,

@@ -1,7 +1,30 @@
-// Entity ids of the resolved graph.
+// Entity ids of the resolved graph, and its edges' order.
 #include "analysis/graph.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <tuple>
+#include <utility>
+
 namespace anchorfs::analysis {
+
+namespace {
+
+// One stable counting pass of a radix sort by a 16-bit digit, from `edges` into `out` (then
+// swapped); none when every edge has the same digit.
+template <typename Digit>
+void radix_pass(std::vector<Edge>& edges, std::vector<Edge>& out, std::vector<size_t>& counts,
+                Digit digit) {
+  std::fill(counts.begin(), counts.end(), 0);
+  for (const Edge& edge : edges) ++counts[digit(edge)];
+  if (counts[digit(edges.front())] == edges.size()) return;
+  size_t at = 0;
+  for (size_t& count : counts) at += std::exchange(count, at);
+  for (const Edge& edge : edges) out[counts[digit(edge)]++] = edge;
+  edges.swap(out);
+}
+
+}  // namespace
 
 std::string_view relation_name(Relation relation) {
   switch (relation) {
@@ -29,6 +52,25 @@ std::string_view relation_name(Relation relation) {
       return "registers";
   }
   return "unknown";
+}
+
+// Least significant digit first: on the kernel's four million edges std::sort's comparisons
+// were a third of a one-file refresh's instructions.
+void sort_edges(std::vector<Edge>& edges) {
+  if (edges.size() < 1024) {  // a pass clears 64 Ki counters
+    std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+      return std::tie(a.relation, a.from, a.to) < std::tie(b.relation, b.from, b.to);
+    });
+  } else {
+    std::vector<Edge> out(edges.size());
+    std::vector<size_t> counts(size_t{1} << 16);
+    radix_pass(edges, out, counts, [](const Edge& e) { return e.to & 0xffff; });
+    radix_pass(edges, out, counts, [](const Edge& e) { return e.to >> 16; });
+    radix_pass(edges, out, counts, [](const Edge& e) { return e.from & 0xffff; });
+    radix_pass(edges, out, counts, [](const Edge& e) { return e.from >> 16; });
+    radix_pass(edges, out, counts, [](const Edge& e) { return static_cast<uint32_t>(e.relation); });
+  }
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
 }
 
 std::string Graph::id(EntityIndex e) const {

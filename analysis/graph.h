@@ -87,4 +87,7 @@ struct Graph {
   std::string id(EntityIndex e) const;
 };
 
+// Puts `edges` in Graph::edges' order, (relation, from, to), and drops duplicates.
+void sort_edges(std::vector<Edge>& edges);
+
 }  // namespace anchorfs::analysis

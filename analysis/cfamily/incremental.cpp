@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -161,15 +162,23 @@ void add_changed_names(const Interface& a, const Interface& b,
   }
 }
 
-bool calls_any(const code::CodeFacts& facts, const std::unordered_set<uint64_t>& names) {
-  bool found = false;
-  const auto check = [&](uint64_t token) { found = found || names.contains(token); };
+// Every identifier piece the file's calls name (callee or receiver), sorted, once.
+std::vector<uint64_t> call_pieces(const code::CodeFacts& facts) {
+  std::vector<uint64_t> pieces;
+  const auto take = [&](uint64_t token) { pieces.push_back(token); };
   for (const code::Call& call : facts.calls) {
-    for_each_piece(call.name, check);
-    for_each_piece(call.receiver, check);
-    if (found) return true;
+    for_each_piece(call.name, take);
+    for_each_piece(call.receiver, take);
   }
-  return false;
+  std::sort(pieces.begin(), pieces.end());
+  pieces.erase(std::unique(pieces.begin(), pieces.end()), pieces.end());
+  return pieces;
+}
+
+bool calls_any(const std::vector<uint64_t>& pieces, const std::unordered_set<uint64_t>& names) {
+  return std::any_of(names.begin(), names.end(), [&](uint64_t name) {
+    return std::binary_search(pieces.begin(), pieces.end(), name);
+  });
 }
 
 // An edge by file and definition number, which an edit elsewhere does not shift.
@@ -185,6 +194,9 @@ struct FileMemory {
   std::shared_ptr<const LanguageFacts> facts;  // what its entries in the tables were made from
   Interface face;
   std::vector<LocalEdge> edges;  // the edges leaving its definitions
+  // call_pieces of its facts, made the first time an edit elsewhere asks who calls a name (on
+  // the kernel, hashing every call of every file again took a sixth of a refresh).
+  std::optional<std::vector<uint64_t>> call_pieces;
 };
 
 class Memory final : public ResolutionMemory {
@@ -232,8 +244,12 @@ void resolve_changed(const ResolverInput& input, Memory* previous, Memory& next,
     }
     for (size_t f = 0; f < n && !whole; ++f) {
       if (!changed[f]) {
-        next.files[f].face = std::move(previous->files[f].face);
-        if (!names.empty() && calls_any(facts_of(input, f), names)) selection.only[f] = true;
+        FileMemory& file = next.files[f];
+        file.face = std::move(previous->files[f].face);
+        file.call_pieces = std::move(previous->files[f].call_pieces);
+        if (names.empty()) continue;
+        if (!file.call_pieces) file.call_pieces = call_pieces(facts_of(input, f));
+        if (calls_any(*file.call_pieces, names)) selection.only[f] = true;
       }
     }
   }
