@@ -194,7 +194,9 @@ void Resolver::update_class_bases(FileId f, uint32_t local) {
 VarId Resolver::class_attribute(ScopeId c, NameId name, size_t skip) {
   const std::vector<uint32_t>& order = mro(c);
   for (size_t i = 0; i < skip && i < order.size(); ++i) note_read(scope_shape(ScopeId{order[i]}));
-  for (size_t i = 0; i < order.size(); ++i) read_attribute_shape(ScopeId{order[i]}, name);
+  if ((name_roles_[name] & kStored) != 0) {
+    for (const uint32_t cls : order) note_read(attribute_shape(ScopeId{cls}));
+  }
   const size_t at = skip == 0 ? defining_class(c, name, order) : first_binding(order, name, skip);
   for (size_t i = skip; i < order.size() && i <= at; ++i) {
     note_read(scope_shape(ScopeId{order[i]}));
