@@ -353,11 +353,33 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
   if (aliased) {
     result.states = std::move(*aliased);
   } else {
+    // A caller's own memo knows what this process read last; a first survey starts from the
+    // memo a previous run kept in the cache, so one changed file costs one file's read.
+    const SurveyMemo* memo = options.survey_memo;
+    std::optional<SurveyMemo> kept;
+    std::optional<ResolutionKey> memo_key;
+    if (memo == nullptr || memo->empty()) {
+      memo_key = survey_memo_key(tree, options);
+      if (memo_key) {
+        if (const auto stored = options.cache->load_survey_memo(*memo_key)) {
+          kept = SurveyMemo::decode(*stored);
+        }
+      }
+      memo = kept ? &*kept : nullptr;
+    }
     tbb::task_arena arena = arena_for(options);
     arena.execute([&] {
-      result.states = survey_sources(tree, result.sources, options, options.survey_memo);
+      result.states = survey_sources(tree, result.sources, options, memo, &result.read);
     });
     result.alias_to_store = alias;
+    if (memo_key && result.read > 0) {
+      // Files the memo knew it still knows (their identity is unchanged, so they are not racy
+      // now either): only more files remembered makes a new record worth writing.
+      SurveyMemo::Record record = SurveyMemo::record(tree, result.sources, result.states, now);
+      if (record.files > result.sources.size() - result.read) {
+        result.memo_to_store = Survey::MemoRecord{*memo_key, std::move(record.bytes)};
+      }
+    }
   }
   if (options.survey_memo != nullptr) {
     options.survey_memo->remember(tree, result.sources, result.states, now);
@@ -368,8 +390,12 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
 }
 
 void keep_survey(FactCache& cache, const Survey& survey) {
-  if (!survey.alias_to_store) return;
-  cache.store_alias(*survey.alias_to_store, encode_survey(survey.states));
+  if (survey.alias_to_store) {
+    cache.store_alias(*survey.alias_to_store, encode_survey(survey.states));
+  }
+  if (survey.memo_to_store) {
+    cache.replace_survey_memo(survey.memo_to_store->key, survey.memo_to_store->bytes);
+  }
 }
 
 Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
@@ -386,6 +412,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
     const auto load_start = Clock::now();
     if (auto cached = cached_analysis(*options.cache, *key)) {
       cached->stats.parse_seconds = surveyed_tree.seconds;
+      cached->stats.survey_reads = surveyed_tree.read;
       cached->stats.resolve_seconds = seconds_since(load_start);
       cached->key = key;
       keep_survey(*options.cache, surveyed_tree);
@@ -395,6 +422,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
 
   Analysis result;
   result.stats.source_files = sources.size();
+  result.stats.survey_reads = surveyed_tree.read;
   std::vector<FileResult> results(sources.size());
   std::atomic<size_t> done{0};
   tbb::enumerable_thread_specific<ThreadStates> states;
