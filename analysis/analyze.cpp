@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <optional>
 #include <thread>
-#include <utility>
 
 #include "analysis/extracted_facts.h"
 #include "analysis/graph_serialize.h"
@@ -153,35 +153,33 @@ void store_extracted_facts(const std::vector<SourceFile>& sources,
   }
 }
 
-void add_file_entities(Graph& graph, const SourceFile& source, std::string_view language,
-                       const LanguageFacts& facts, bool taggable) {
-  const std::string& path = source.path;
-  const auto file_entity = static_cast<EntityIndex>(graph.entities.size());
-  Entity file;
+// Fills the entities of one file, from `first` on (its File entity, then its definitions), and
+// its FileInfo. Each file writes only its own slots, so files fill side by side.
+void fill_file_entities(Graph& graph, EntityIndex first, size_t file_slot, const SourceFile& source,
+                        std::string_view language, const LanguageFacts& facts, bool taggable) {
+  Entity& file = graph.entities[first];
   file.kind = EntityKind::File;
-  file.file = file_entity;
-  file.name = path;
+  file.file = first;
+  file.name = source.path;
   file.line = 1;
   if (facts.has_file_anchor) file.anchor = Anchor{facts.file_anchor, ""};
-  graph.entities.push_back(std::move(file));
 
-  FileInfo info;
-  info.entity = file_entity;
+  FileInfo& info = graph.files[file_slot];
+  info.entity = first;
   info.language = language;
   info.newline = facts.newline;
   info.taggable = taggable;
   info.error_regions = facts.error_regions;
   info.ascii_tags = facts.ascii_tags;
   info.size = source.size;
-  graph.files.push_back(std::move(info));
 
   const uint32_t count = facts.entity_count();
   for (uint32_t d = 1; d < count; ++d) {
     const DefinitionOutline definition = facts.definition(d);
-    Entity e;
+    Entity& e = graph.entities[first + d];
     e.kind = definition.kind;
-    e.file = file_entity;
-    e.parent = file_entity + definition.parent;
+    e.file = first;
+    e.parent = first + definition.parent;
     e.name = definition.parent == 0
                  ? std::string(definition.name)
                  : graph.entities[e.parent].name + "." + std::string(definition.name);
@@ -189,7 +187,6 @@ void add_file_entities(Graph& graph, const SourceFile& source, std::string_view 
     if (definition.has_anchor && taggable) {
       e.anchor = Anchor{definition.anchor_offset, std::string(definition.anchor_indent)};
     }
-    graph.entities.push_back(std::move(e));
   }
 }
 
@@ -199,39 +196,44 @@ class PreviousEntities {
  public:
   explicit PreviousEntities(const Analysis* previous) : previous_(previous) {}
 
-  // The previous graph.files index of `path` when its entities can be copied, else nullopt.
+  // The previous graph.files index of `path` when its entities can be copied, else kNoFile.
   // Paths come in increasing order.
-  std::optional<size_t> same(std::string_view path, const LanguageFacts* facts, bool taggable) {
-    if (previous_ == nullptr) return std::nullopt;
+  size_t same(std::string_view path, const LanguageFacts* facts, bool taggable) {
+    if (previous_ == nullptr) return kNoFile;
     const Graph& graph = previous_->graph;
-    if (previous_->facts.size() != graph.files.size()) return std::nullopt;
+    if (previous_->facts.size() != graph.files.size()) return kNoFile;
     while (next_ < graph.files.size() && graph.entities[graph.files[next_].entity].name < path) {
       ++next_;
     }
-    if (next_ == graph.files.size()) return std::nullopt;
+    if (next_ == graph.files.size()) return kNoFile;
     const FileInfo& info = graph.files[next_];
     if (graph.entities[info.entity].name != path || previous_->facts[next_].get() != facts ||
         info.taggable != taggable) {
-      return std::nullopt;
+      return kNoFile;
     }
     return next_;
   }
 
-  // Copies previous file `f`'s FileInfo and entities to the end of `graph`, renumbered.
-  void copy(size_t f, const SourceFile& source, Graph& graph) const {
+  // Copies previous file `f`'s FileInfo and entities into the slots fill_file_entities would
+  // fill, renumbered. From any thread.
+  void copy(size_t f, const SourceFile& source, Graph& graph, EntityIndex first,
+            size_t file_slot) const {
     const Graph& from = previous_->graph;
     const size_t begin = from.files[f].entity;
     const size_t end = f + 1 < from.files.size() ? from.files[f + 1].entity : from.entities.size();
-    const auto file_entity = static_cast<EntityIndex>(graph.entities.size());
     for (size_t e = begin; e < end; ++e) {
-      Entity& entity = graph.entities.emplace_back(from.entities[e]);
-      entity.file = file_entity;
-      if (e != begin) entity.parent = file_entity + static_cast<EntityIndex>(entity.parent - begin);
+      Entity& entity = graph.entities[first + (e - begin)];
+      entity = from.entities[e];
+      entity.file = first;
+      if (e != begin) entity.parent = first + static_cast<EntityIndex>(entity.parent - begin);
     }
-    FileInfo& info = graph.files.emplace_back(from.files[f]);
-    info.entity = file_entity;
+    FileInfo& info = graph.files[file_slot];
+    info = from.files[f];
+    info.entity = first;
     info.size = source.size;
   }
+
+  static constexpr size_t kNoFile = SIZE_MAX;
 
  private:
   const Analysis* previous_;
@@ -266,17 +268,17 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
              std::vector<FileResult>& results, const AnalysisOptions& options, size_t concurrency,
              const std::function<void()>& alongside, Analysis& result) {
   Graph& graph = result.graph;
-  // Per front end, its files in path order with their File entity.
+  // Per front end, its files in path order with their File entity. Entity numbers are counted
+  // here in path order; the entities themselves are filled per file in parallel (on the kernel,
+  // millions of names built one file after another held the second core idle for a second).
   std::vector<std::vector<ResolverFile>> by_language(front_ends().size());
-  // Sized once: on a large tree each regrowth would move (and fault in) every entity again.
-  size_t entity_count = 0;
-  for (const FileResult& r : results) {
-    if (r.facts) entity_count += r.facts->entity_count();
-  }
-  graph.entities.reserve(entity_count);
-  graph.files.reserve(sources.size());
-  result.facts.reserve(sources.size());
+  std::vector<EntityIndex> first_entity(sources.size(), kNoEntity);
+  std::vector<size_t> file_slot(sources.size());
+  std::vector<size_t> previous_file(sources.size(), PreviousEntities::kNoFile);
   PreviousEntities previous(options.previous);
+  result.facts.reserve(sources.size());
+  auto entity_total = static_cast<EntityIndex>(graph.entities.size());
+  size_t file_total = graph.files.size();
   for (size_t i = 0; i < sources.size(); ++i) {
     FileResult& r = results[i];
     if (!r.facts) {
@@ -296,18 +298,29 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
     } else if (r.keep_unchanged) {
       result.skipped.push_back({sources[i].path, "already holds tag blocks: served unchanged"});
     }
-    const auto entity = static_cast<EntityIndex>(graph.entities.size());
-    const bool taggable = r.facts->parsed_cleanly && !r.keep_unchanged;
-    if (const std::optional<size_t> same = previous.same(sources[i].path, r.facts.get(), taggable)) {
-      previous.copy(*same, sources[i], graph);
-    } else {
-      add_file_entities(graph, sources[i], front_ends()[sources[i].front_end]->name(), *r.facts,
-                        taggable);
-    }
+    first_entity[i] = entity_total;
+    file_slot[i] = file_total++;
+    entity_total += std::max<uint32_t>(r.facts->entity_count(), 1);
+    previous_file[i] =
+        previous.same(sources[i].path, r.facts.get(), r.facts->parsed_cleanly && !r.keep_unchanged);
     result.facts.push_back(r.facts);
     by_language[sources[i].front_end].push_back(
-        {sources[i].path, r.facts.get(), entity, r.digest ? &*r.digest : nullptr, r.facts});
+        {sources[i].path, r.facts.get(), first_entity[i], r.digest ? &*r.digest : nullptr,
+         r.facts});
   }
+  graph.entities.resize(entity_total);
+  graph.files.resize(file_total);
+  tbb::parallel_for(size_t{0}, sources.size(), [&](size_t i) {
+    const FileResult& r = results[i];
+    if (!r.facts) return;
+    if (previous_file[i] != PreviousEntities::kNoFile) {
+      previous.copy(previous_file[i], sources[i], graph, first_entity[i], file_slot[i]);
+      return;
+    }
+    fill_file_entities(graph, first_entity[i], file_slot[i], sources[i],
+                       front_ends()[sources[i].front_end]->name(), *r.facts,
+                       r.facts->parsed_cleanly && !r.keep_unchanged);
+  });
   // Each front end's per-analysis state (say, its module index) serves both of its steps. Front
   // ends resolve independently of each other (each reads only its own files' facts), so they run
   // side by side; their edges are joined in front-end order and sorted, whatever finished first.
@@ -356,9 +369,9 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
-  size_t edge_count = graph.entities.size() - graph.files.size();  // containment
-  for (const std::vector<Edge>& edges : edges_by_language) edge_count += edges.size();
-  graph.edges.reserve(edge_count);
+  size_t edge_total = graph.edges.size() + graph.entities.size();  // containment: one each
+  for (const std::vector<Edge>& edges : edges_by_language) edge_total += edges.size();
+  graph.edges.reserve(edge_total);
   for (std::vector<Edge>& edges : edges_by_language) {
     graph.edges.insert(graph.edges.end(), edges.begin(), edges.end());
     std::vector<Edge>().swap(edges);
@@ -408,11 +421,33 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
   if (aliased) {
     result.states = std::move(*aliased);
   } else {
+    // A caller's own memo knows what this process read last; a first survey starts from the
+    // memo a previous run kept in the cache, so one changed file costs one file's read.
+    const SurveyMemo* memo = options.survey_memo;
+    std::optional<SurveyMemo> kept;
+    std::optional<ResolutionKey> memo_key;
+    if (memo == nullptr || memo->empty()) {
+      memo_key = survey_memo_key(tree, options);
+      if (memo_key) {
+        if (const auto stored = options.cache->load_survey_memo(*memo_key)) {
+          kept = SurveyMemo::decode(*stored);
+        }
+      }
+      memo = kept ? &*kept : nullptr;
+    }
     tbb::task_arena arena = arena_for(options);
     arena.execute([&] {
-      result.states = survey_sources(tree, result.sources, options, options.survey_memo);
+      result.states = survey_sources(tree, result.sources, options, memo, &result.read);
     });
     result.alias_to_store = alias;
+    if (memo_key && result.read > 0) {
+      // Files the memo knew it still knows (their identity is unchanged, so they are not racy
+      // now either): only more files remembered makes a new record worth writing.
+      SurveyMemo::Record record = SurveyMemo::record(tree, result.sources, result.states, now);
+      if (record.files > result.sources.size() - result.read) {
+        result.memo_to_store = Survey::MemoRecord{*memo_key, std::move(record.bytes)};
+      }
+    }
   }
   if (options.survey_memo != nullptr) {
     options.survey_memo->remember(tree, result.sources, result.states, now);
@@ -423,8 +458,12 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
 }
 
 void keep_survey(FactCache& cache, const Survey& survey) {
-  if (!survey.alias_to_store) return;
-  cache.store_alias(*survey.alias_to_store, encode_survey(survey.states));
+  if (survey.alias_to_store) {
+    cache.store_alias(*survey.alias_to_store, encode_survey(survey.states));
+  }
+  if (survey.memo_to_store) {
+    cache.replace_survey_memo(survey.memo_to_store->key, survey.memo_to_store->bytes);
+  }
 }
 
 Analysis analyze(const SourceTree& tree, const AnalysisOptions& options) {
@@ -441,6 +480,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
     const auto load_start = Clock::now();
     if (auto cached = cached_analysis(*options.cache, *key)) {
       cached->stats.parse_seconds = surveyed_tree.seconds;
+      cached->stats.survey_reads = surveyed_tree.read;
       cached->stats.resolve_seconds = seconds_since(load_start);
       cached->key = key;
       keep_survey(*options.cache, surveyed_tree);
@@ -450,6 +490,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
 
   Analysis result;
   result.stats.source_files = sources.size();
+  result.stats.survey_reads = surveyed_tree.read;
   std::vector<FileResult> results(sources.size());
   std::atomic<size_t> done{0};
   tbb::enumerable_thread_specific<ThreadStates> states;

@@ -4,7 +4,10 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "fs/file_layout.h"
@@ -31,6 +34,17 @@ class ServedLayouts {
   // Every layout remembered.
   std::vector<std::shared_ptr<const FileLayout>> all() const;
 
+  // The view the last open of `path` was handed (reader or writer), as a layout or null for
+  // the file served untagged, with the checkout version it was made for. A writer is given it
+  // when the file is still that version (fs/store.h writer_view): a re-tag published after a
+  // read, which nobody read yet, must not move what the reader's offsets name (fuzz seed 157).
+  // The last `capacity` * 16 paths are kept.
+  void record_last(const std::string& path, const render::FileVersion& version,
+                   std::shared_ptr<const FileLayout> layout);
+  // nullopt: no open of `path` at `version` is remembered; else its layout (null: untagged).
+  std::optional<std::shared_ptr<const FileLayout>> last(const std::string& path,
+                                                        const render::FileVersion& version) const;
+
  private:
   struct Record {
     std::string path;
@@ -40,6 +54,15 @@ class ServedLayouts {
   const size_t capacity_;
   mutable sync::Mutex mutex_;
   std::deque<Record> records_ GUARDED_BY(mutex_);  // the most recent last
+  struct Last {
+    render::FileVersion version;
+    std::shared_ptr<const FileLayout> layout;
+    uint64_t stamp = 0;
+  };
+  std::unordered_map<std::string, Last> last_ GUARDED_BY(mutex_);
+  // Paths in the order their last_ entries were made (stamped): the oldest are dropped.
+  std::deque<std::pair<std::string, uint64_t>> last_order_ GUARDED_BY(mutex_);
+  uint64_t stamps_ GUARDED_BY(mutex_) = 0;
 };
 
 }  // namespace anchorfs::fs

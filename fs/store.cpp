@@ -221,14 +221,28 @@ render::FileVersion version_of(const struct stat& st) {
 }
 
 void remember_served(ServerState& state, const Served& served) {
-  if (served.serving != Serving::LaidOut) return;
+  if (served.serving != Serving::LaidOut && served.serving != Serving::Checkout) return;
+  const analysis::TreeEntry& entry = *served.entry;
+  const render::FileVersion version{entry.device, entry.inode, entry.size, entry.mtime_ns,
+                                    entry.ctime_ns};
+  if (served.serving == Serving::Checkout) {
+    return state.served_layouts.record_last(entry.path, version, nullptr);
+  }
   std::shared_ptr<const FileLayout> layout =
       served.retired ? served.retired->layout
                      : served.generation->snapshot().layout_ptr(served.index);
-  const analysis::TreeEntry& entry = *served.entry;
-  state.served_layouts.record(entry.path,
-                              {entry.device, entry.inode, entry.size, entry.mtime_ns, entry.ctime_ns},
-                              std::move(layout));
+  state.served_layouts.record(entry.path, version, layout);
+  state.served_layouts.record_last(entry.path, version, std::move(layout));
+}
+
+std::optional<std::shared_ptr<const FileLayout>> writer_view(const ServerState& state,
+                                                             const Served& served,
+                                                             const struct stat& st) {
+  if (auto last = state.served_layouts.last(served.entry->path, version_of(st))) return last;
+  if (served.layout->empty()) return nullptr;
+  if (!is_scanned_version(*served.entry, st)) return std::nullopt;
+  return served.retired ? served.retired->layout
+                        : served.generation->snapshot().layout_ptr(served.index);
 }
 
 bool is_scanned_version(const analysis::TreeEntry& entry, const struct stat& st) {
@@ -248,13 +262,15 @@ int fill_stage(ServerState& state, const Served& served, int flags, OpenFile& fi
   file.version = version_of(st);
   file.plan = {};
   file.appended_from.reset();
-  const FileLayout& layout = *served.layout;
-  const bool tagged = !layout.empty() && is_scanned_version(*served.entry, st);
-  if (tagged) remember_served(state, served);
+  // A version the tags were not made for is served as it is, untagged: never a stale plan.
+  const std::shared_ptr<const FileLayout> view = writer_view(state, served, st).value_or(nullptr);
+  const bool tagged = view != nullptr;
+  if (tagged) state.served_layouts.record(served.entry->path, *file.version, view);
+  state.served_layouts.record_last(served.entry->path, *file.version, view);
   if ((flags & O_TRUNC) != 0) {
     // The writer starts empty, but what it writes was made from what the path served (an agent
     // reads the view, edits it, writes it back whole): that view is its provenance.
-    if (tagged) file.plan = layout.plan();
+    if (tagged) file.plan = view->plan();
     file.rewritten = true;
     file.dirty = true;  // `: > file` truncates even without a write
     return 0;
@@ -262,10 +278,11 @@ int fill_stage(ServerState& state, const Served& served, int flags, OpenFile& fi
   uint64_t size = static_cast<uint64_t>(st.st_size);
   if (tagged) {
     // The tagged view, a chunk at a time; its plan is the writer's provenance.
-    const uint64_t view = layout.view_size();
-    std::vector<char> buffer = chunk_buffer(view);
-    for (uint64_t offset = 0; offset < view; offset += buffer.size()) {
-      const auto span = std::span<char>(buffer.data(), static_cast<size_t>(std::min<uint64_t>(buffer.size(), view - offset)));
+    const FileLayout& layout = *view;
+    const uint64_t view_size = layout.view_size();
+    std::vector<char> buffer = chunk_buffer(view_size);
+    for (uint64_t offset = 0; offset < view_size; offset += buffer.size()) {
+      const auto span = std::span<char>(buffer.data(), static_cast<size_t>(std::min<uint64_t>(buffer.size(), view_size - offset)));
       if (!layout.read(source.get(), offset, span)) return errno;
       if (const int error = write_at(file.fd, std::string_view(span.data(), span.size()), offset);
           error != 0) {
@@ -273,9 +290,8 @@ int fill_stage(ServerState& state, const Served& served, int flags, OpenFile& fi
       }
     }
     file.plan = layout.plan();
-    size = view;
+    size = view_size;
   } else if (const int error = copy_whole(source.get(), file.fd, size); error != 0) {
-    // A version the tags were not made for is served as it is, untagged: never a stale plan.
     return error;
   }
   if ((flags & O_APPEND) != 0) file.appended_from = size;

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "analysis/source_tree.h"
@@ -18,9 +20,20 @@ render::FileVersion version_of(const struct stat& st);
 // `st` is the version of the file the scan recorded as `entry` (the one its tags were made for).
 bool is_scanned_version(const analysis::TreeEntry& entry, const struct stat& st);
 
-// An open was served `served` (a tagged regular file): remembered, so a store made from it is
-// aligned with it even after a refresh re-tagged the file (ServedLayouts).
+// An open was served `served` (a file read from the checkout, tagged or not): remembered, so a
+// store made from it is aligned with it even after a refresh re-tagged the file, and the next
+// writer of the path is given the same view while the file is that version (ServedLayouts).
 void remember_served(ServerState& state, const Served& served);
+
+// The view a writer of `served` is given when the checkout file is `st` now: the one the last
+// open of the path was handed, if that was of this version (a re-tag published since, which
+// nobody read, must not move what offsets a reader took from its view name: fuzz seed 157);
+// else `served`'s tagged view if the file is the version it was made for. Null: the file as it
+// is, untagged (`served` is served untagged, or was handed so last); nullopt: `served` is tagged
+// but no view was made for this version.
+std::optional<std::shared_ptr<const FileLayout>> writer_view(const ServerState& state,
+                                                             const Served& served,
+                                                             const struct stat& st);
 
 // Fills `file`'s stage for a writer of `served` opened with `flags` and records its provenance:
 // the tagged view when the checkout file is still the scanned version, else the file as it is

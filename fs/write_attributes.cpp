@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,32 +25,41 @@
 namespace anchorfs::fs {
 namespace {
 
-// truncate(2) by path of a tagged file (the caller of `req` needs write access): cuts the view the caller sees and stores it by the store
-// rule (growing it only appends zeros to the code). Returns 0 or an errno.
+// truncate(2) by path of a file read from the checkout (the caller of `req` needs write access):
+// cuts the view a writer of it is given (writer_view: the one the last open of this version was
+// handed) and stores it by the store rule (growing it only appends zeros to the code); a file
+// handed untagged is cut in place. Returns 0 or an errno.
 int truncate_view(fuse_req_t req, ServerState& state, const Served& served, uint64_t size) {
   const std::string& path = served.entry->path;
-  UniqueFd fd(open_source(state.root()->fd, path));
-  if (fd.get() < 0) return errno;
+  UniqueFd out(open_beneath(state.root()->fd, path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return errno;
+  if (out.get() < 0 || ::fstat(out.get(), &st) != 0) return errno;
+  if (!S_ISREG(st.st_mode)) return EINVAL;
   if (const int error = caller_may(req, st, W_OK); error != 0) return error;
-  if (!is_scanned_version(*served.entry, st)) return ESTALE;  // never cut by a stale plan
-  const FileLayout& layout = *served.layout;
+  const std::optional<std::shared_ptr<const FileLayout>> view = writer_view(state, served, st);
+  if (!view) return ESTALE;  // never cut by a stale plan
+  if (!*view) return ::ftruncate(out.get(), static_cast<off_t>(size)) != 0 ? errno : 0;
+  const FileLayout& layout = **view;
   if (size >= layout.view_size()) {
-    UniqueFd out(open_beneath(state.root()->fd, path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
     const uint64_t grown = layout.original_size() + (size - layout.view_size());
-    if (out.get() < 0 || ::ftruncate(out.get(), static_cast<off_t>(grown)) != 0) return errno;
+    if (::ftruncate(out.get(), static_cast<off_t>(grown)) != 0) return errno;
     return 0;
   }
-  std::string view(static_cast<size_t>(size), '\0');
-  if (size > 0 && !layout.read(fd.get(), 0, std::span<char>(view.data(), view.size()))) return errno;
+  UniqueFd fd(open_source(state.root()->fd, path));
+  struct stat source_st {};
+  if (fd.get() < 0 || ::fstat(fd.get(), &source_st) != 0) return errno;
+  if (version_of(source_st) != version_of(st)) return ESTALE;
+  std::string view_bytes(static_cast<size_t>(size), '\0');
+  if (size > 0 && !layout.read(fd.get(), 0, std::span<char>(view_bytes.data(), view_bytes.size()))) {
+    return errno;
+  }
   std::string original(static_cast<size_t>(st.st_size), '\0');
   if (pread_fully(fd.get(), original.data(), original.size(), 0) != st.st_size) return EIO;
   const render::TagPlan plan = layout.plan();
-  const std::string clean = render::untag_with_plan(original, plan, view);
+  const std::string clean = render::untag_with_plan(original, plan, view_bytes);
   const int error = replace_file_with(
       state.root()->fd, path,
-      {.fill = [&](int out) { return write_at(out, clean, 0); }, .expected = &st});
+      {.fill = [&](int into) { return write_at(into, clean, 0); }, .expected = &st});
   return error == ENOENT ? ESTALE : error;
 }
 
@@ -90,7 +100,7 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
       if (file->kind == OpenFile::Kind::Staged) {
         state.open_files.staged_written(fi->fh, static_cast<uint64_t>(size));
       }
-    } else if (served->serving == Serving::LaidOut) {
+    } else if (served->serving == Serving::LaidOut || served->serving == Serving::Checkout) {
       if (const int error = truncate_view(req, state, *served, static_cast<uint64_t>(size));
           error != 0) {
         return reply_error(req, error);

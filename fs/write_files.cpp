@@ -113,8 +113,13 @@ int open_handle(fuse_req_t req, ServerState& state, const Served& served, uint64
       ::close(fd);
       return error;
     }
-    file = std::make_shared<OpenFile>(OpenFile::Kind::InPlace, ino, fd, append);
-  } else {
+    if (writer_view(state, served, st).value_or(nullptr)) {
+      ::close(fd);  // handed tagged by the last open of this version: staged from that view
+    } else {
+      file = std::make_shared<OpenFile>(OpenFile::Kind::InPlace, ino, fd, append);
+    }
+  }
+  if (!file) {
     if (req != nullptr && truncate) {
       if (const int error = check_file_at(req, state, path, want); error != 0) return error;
     }

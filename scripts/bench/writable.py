@@ -10,9 +10,16 @@ after. Branch switch: a repository of FILES+50 Python files and a branch that ch
 them; `git checkout other` then `git checkout main`, timed in the checkout and in a writable
 mount of it (a fresh clone each), medians of REPS, interleaved, with the daemon's CPU (user +
 system, /proc/PID/stat). The same switch through bindfs and libfuse's passthrough_ll example
-(built from libfuse3-dev's examples into WORK; `-o cache=always`: long caching, as anchorfs),
-both writable, shows what any FUSE filesystem costs for it; a column is left out, with a message,
-when its program is missing. Prints Markdown tables."""
+(built from libfuse3-dev's examples into WORK), both writable, shows what any FUSE filesystem
+costs for it: passthrough_ll with `-o cache=always` (long caching, as anchorfs), with
+`-o cache=always,writeback` (FUSE_CAP_WRITEBACK_CACHE), and a copy of it whose open and flush
+answer ENOSYS (`ptll-noopen`: the kernel then sends no OPEN, FLUSH or RELEASE at all; reads and
+writes open the file each time), the fewest round trips libfuse 3.14 allows. A column is left
+out, with a message, when its program is missing.
+
+--fifo runs git and every daemon SCHED_FIFO (root or CAP_SYS_NICE): on a machine busy with other
+work the switch then waits for no one, so checkout and mounts compare as on a quiet machine
+(their absolute times still depend on what shares the caches). Prints Markdown tables."""
 
 import argparse
 import glob
@@ -87,6 +94,48 @@ def build_passthrough_ll(work):
     return binary
 
 
+# passthrough_ll.c (libfuse 3.14) edited so that open and flush answer ENOSYS (the kernel stops
+# sending OPEN/RELEASE and FLUSH: FUSE_CAP_NO_OPEN_SUPPORT, fc->no_flush) and reads and writes
+# without a handle (fh 0) open the file for the one request.
+NO_OPEN_EDITS = [
+    ('\tsprintf(buf, "/proc/self/fd/%i", lo_fd(req, ino));\n\tfd = open(buf, fi->flags & ~O_NOFOLLOW);',
+     '\treturn (void) fuse_reply_err(req, ENOSYS);\n'
+     '\tsprintf(buf, "/proc/self/fd/%i", lo_fd(req, ino));\n\tfd = open(buf, fi->flags & ~O_NOFOLLOW);'),
+    ('\tres = close(dup(fi->fh));', '\treturn (void) fuse_reply_err(req, ENOSYS);\n\tres = close(dup(fi->fh));'),
+    ('\tbuf.buf[0].fd = fi->fh;', '\tbuf.buf[0].fd = fi->fh ? (int)fi->fh : once_fd(req, ino, O_RDONLY);'),
+    ('\tfuse_reply_data(req, &buf, FUSE_BUF_SPLICE_MOVE);',
+     '\tfuse_reply_data(req, &buf, FUSE_BUF_SPLICE_MOVE);\n\tif (!fi->fh) close(buf.buf[0].fd);'),
+    ('\tout_buf.buf[0].fd = fi->fh;', '\tout_buf.buf[0].fd = fi->fh ? (int)fi->fh : once_fd(req, ino, O_WRONLY);'),
+    ('\tres = fuse_buf_copy(&out_buf, in_buf, 0);',
+     '\tres = fuse_buf_copy(&out_buf, in_buf, 0);\n\tif (!fi->fh) close(out_buf.buf[0].fd);'),
+    ('static void lo_release(', 'static int once_fd(fuse_req_t req, fuse_ino_t ino, int flags)\n{\n'
+     '\tchar path[64];\n\tsprintf(path, "/proc/self/fd/%i", lo_fd(req, ino));\n'
+     '\treturn open(path, flags);\n}\n\nstatic void lo_release('),
+]
+
+
+def build_passthrough_no_open(work):
+    """passthrough_ll edited by NO_OPEN_EDITS, built into WORK, or None."""
+    with open(os.path.join(work, "passthrough_ll.c")) as f:
+        text = f.read()
+    for old, new in NO_OPEN_EDITS:
+        if text.count(old) != 1:
+            print("writable: passthrough_ll.c is not libfuse 3.14's: no ptll-noopen column",
+                  file=sys.stderr)
+            return None
+        text = text.replace(old, new)
+    source = os.path.join(work, "passthrough_ll_noopen.c")
+    with open(source, "w") as f:
+        f.write(text)
+    flags = subprocess.run(["pkg-config", "fuse3", "--cflags", "--libs"], capture_output=True,
+                           text=True).stdout.split()
+    binary = os.path.join(work, "passthrough_ll_noopen")
+    if subprocess.run(["gcc", "-O2", "-w", "-o", binary, source, *flags]).returncode != 0:
+        print("writable: ptll-noopen did not build: no ptll-noopen column", file=sys.stderr)
+        return None
+    return binary
+
+
 def floor_mounts(work):
     """name -> (mount command given SRC and MNT) for the FUSE floors found on this machine."""
     mounts = {}
@@ -98,6 +147,12 @@ def floor_mounts(work):
     if passthrough:
         mounts["passthrough_ll"] = lambda src, mnt: [passthrough, "-o",
                                                      f"source={src},cache=always", mnt]
+        mounts["ptll-writeback"] = lambda src, mnt: [passthrough, "-o",
+                                                     f"source={src},cache=always,writeback", mnt]
+        no_open = build_passthrough_no_open(work)
+        if no_open:
+            mounts["ptll-noopen"] = lambda src, mnt: [no_open, "-o",
+                                                      f"source={src},cache=always", mnt]
     return mounts
 
 
@@ -248,7 +303,11 @@ def main():
     parser.add_argument("--write-mib", type=int, default=1024)
     parser.add_argument("--files", type=int, default=300)
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--fifo", action="store_true",
+                        help="run git and the daemons SCHED_FIFO (a busy machine)")
     args = parser.parse_args()
+    if args.fifo:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(20))
     args.anchorfs = os.path.abspath(args.anchorfs)
     args.work = os.path.abspath(args.work)
     os.makedirs(args.work, exist_ok=True)

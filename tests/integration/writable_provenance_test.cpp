@@ -405,6 +405,41 @@ TEST_F(Provenance, AViewReadBeforeAReTagIsStoredByTheTagsItWasServed) {
   EXPECT_EQ(checkout("pkg/lonely_b.py"), replaced(lonely("lonely_b"), "return 1", "return 2"));
 }
 
+// Fuzz seed 157: a cut at an offset of the view a reader was served lands there in the checkout
+// even when the refresh re-tagged the file (code elsewhere changed) between the read and the cut,
+// and nobody read the new view: the block comes (read untagged, the cut used to reach the tagged
+// view and empty the file) or goes (read tagged, the cut used to reach the checkout past the code).
+TEST_F(Provenance, ATruncateAtAnOffsetReadBeforeAReTagCutsWhereTheReaderSawIt) {
+  const std::string lonely = "def lonely():\n    return 0\n\n\ndef other():\n    return 1\n";
+  const std::string cut = lonely.substr(0, lonely.find("def other():"));
+  const std::string caller = "from pkg.lonely import lonely\n\n\ndef late():\n    return lonely()\n";
+  write_file(repo_ + "/pkg/lonely.py", lonely);
+  mount();
+  // Through a descriptor (coreutils truncate: open, ftruncate) and by path (truncate(2)).
+  for (const bool by_path : {false, false, true, true}) {
+    const bool block_comes = !std::filesystem::exists(repo_ + "/pkg/caller.py");
+    SCOPED_TRACE(std::string(by_path ? "truncate(2), " : "ftruncate(2), ") +
+                 (block_comes ? "the block comes" : "the block goes"));
+    const std::string held = view("pkg/lonely.py");
+    ASSERT_EQ(contains(held, "CALLED_BY"), !block_comes) << held;
+    if (block_comes) {
+      write_file(repo_ + "/pkg/caller.py", caller);
+    } else {
+      std::filesystem::remove(repo_ + "/pkg/caller.py");
+    }
+    settle();  // the re-tag is published and the kernel told; nobody reads the new view
+    const size_t at = held.find("def other():");
+    const ProcessResult truncated =
+        by_path ? python("import os, sys; os.truncate('pkg/lonely.py', int(sys.argv[1]))",
+                         {std::to_string(at)})
+                : shell("truncate -s " + std::to_string(at) + " pkg/lonely.py");
+    ASSERT_EQ(truncated.exit_code, 0) << truncated.err;
+    EXPECT_EQ(checkout("pkg/lonely.py"), cut);
+    write_file(repo_ + "/pkg/lonely.py", lonely);
+    settle();
+  }
+}
+
 TEST_F(Provenance, AConcurrentOutsideRewriteIsRefusedAtClose) {
   mount({"--no-watch"});
   const ProcessResult result = python(
