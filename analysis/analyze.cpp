@@ -276,7 +276,10 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   std::vector<size_t> file_slot(sources.size());
   std::vector<size_t> previous_file(sources.size(), PreviousEntities::kNoFile);
   PreviousEntities previous(options.previous);
-  result.facts.reserve(sources.size());
+  // Kept only for a caller with a facts memo, which holds them anyway: a one-shot analysis
+  // frees them before rendering.
+  const bool keep_facts = options.facts_memo != nullptr;
+  if (keep_facts) result.facts.reserve(sources.size());
   auto entity_total = static_cast<EntityIndex>(graph.entities.size());
   size_t file_total = graph.files.size();
   for (size_t i = 0; i < sources.size(); ++i) {
@@ -303,7 +306,7 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
     entity_total += std::max<uint32_t>(r.facts->entity_count(), 1);
     previous_file[i] =
         previous.same(sources[i].path, r.facts.get(), r.facts->parsed_cleanly && !r.keep_unchanged);
-    result.facts.push_back(r.facts);
+    if (keep_facts) result.facts.push_back(r.facts);
     by_language[sources[i].front_end].push_back(
         {sources[i].path, r.facts.get(), first_entity[i], r.digest ? &*r.digest : nullptr,
          r.facts});
