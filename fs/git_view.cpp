@@ -580,8 +580,12 @@ std::shared_ptr<const std::string> served_git_index(
 }
 
 bool git_index_locked(const Snapshot& snapshot, uint32_t index) {
-  const std::optional<uint32_t> lock = snapshot.find(snapshot.entry(index).path + ".lock");
-  return lock && S_ISREG(snapshot.entry(*lock).mode);
+  const std::string lock = snapshot.entry(index).path + ".lock";
+  if (const std::optional<uint32_t> found = snapshot.find(lock)) {
+    return S_ISREG(snapshot.entry(*found).mode);
+  }
+  struct stat st {};
+  return ::lstat((snapshot.root() + "/" + lock).c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,

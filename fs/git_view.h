@@ -82,7 +82,10 @@ std::shared_ptr<const std::string> served_git_index(
     const std::function<uint64_t(uint32_t)>& inode_of,
     const std::function<bool(uint32_t)>& renumbered, bool locked);
 
-// Whether `snapshot` holds the lock file of the git index at entry `index` (`index.lock` beside it).
+// Whether git holds the lock of the git index at entry `index` (`index.lock` beside it): in
+// `snapshot`, or in the checkout now. A generation's index is translated at its first read, and
+// git may reach the generation before its lock's (whose invalidation of the index's name is
+// queued behind the create that holds the directory).
 bool git_index_locked(const Snapshot& snapshot, uint32_t index);
 
 // Writable mounts: what the checkout must hold when `written` replaces the view's overlay at
