@@ -48,7 +48,10 @@ void Resolver::run() {
     resolve_trace("round %d full %d evaluated %zu values %zu vars %zu", round, full_round_ ? 1 : 0,
                   evaluated_, values_.size(), vars_.size());
     evaluated_ = 0;
-    if (!changed_) break;
+    if (!changed_) {
+      quiet_round_ = round;
+      break;
+    }
   }
   if (resolve_trace_enabled()) trace_tables();
   release_evaluation_state();
@@ -191,7 +194,9 @@ void Resolver::update_class_bases(FileId f, uint32_t local) {
 VarId Resolver::class_attribute(ScopeId c, NameId name, size_t skip) {
   const std::vector<uint32_t>& order = mro(c);
   for (size_t i = 0; i < skip && i < order.size(); ++i) note_read(scope_shape(ScopeId{order[i]}));
-  for (size_t i = 0; i < order.size(); ++i) read_attribute_shape(ScopeId{order[i]}, name);
+  if ((name_roles_[name] & kStored) != 0) {
+    for (const uint32_t cls : order) note_read(attribute_shape(ScopeId{cls}));
+  }
   const size_t at = skip == 0 ? defining_class(c, name, order) : first_binding(order, name, skip);
   for (size_t i = skip; i < order.size() && i <= at; ++i) {
     note_read(scope_shape(ScopeId{order[i]}));
@@ -1093,8 +1098,10 @@ void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, SiteId 
 
 }  // namespace detail
 
-void resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges) {
-  detail::Resolver(input, imports, edges).run();
+int resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges) {
+  detail::Resolver resolver(input, imports, edges);
+  resolver.run();
+  return resolver.quiet_round();
 }
 
 }  // namespace anchorfs::analysis::python

@@ -29,13 +29,15 @@ class ReadLists {
     List& list = lists_[stmt];
     const auto size = static_cast<uint32_t>(vars.size());
     live_ = live_ - list.size + size;
+    list.size = size;
     if (size > list.capacity) {
+      // Appended, not resized and then overwritten: a resize would zero the space first.
       list.begin = static_cast<uint32_t>(pool_.size());
       list.capacity = size;
-      pool_.resize(pool_.size() + size);
+      pool_.insert(pool_.end(), vars.begin(), vars.end());
+      return;
     }
     std::copy(vars.begin(), vars.end(), pool_.begin() + list.begin);
-    list.size = size;
   }
 
   // Whether `pred` holds for some variable of the list of `stmt`.

@@ -45,6 +45,12 @@ class ValueSet {
 
   // Sets stay sorted and never grow beyond kMaxSet: a value set that large says nothing precise.
   void insert(ValueId v) {
+    // Most sets are built in increasing order: appending needs no search.
+    if (size_ == 0 || values_[size_ - 1] < v) {
+      if (size_ >= kMaxSet) return;
+      values_[size_++] = v;
+      return;
+    }
     ValueId* const end = values_ + size_;
     ValueId* const it = std::lower_bound(values_, end, v);
     if (it != end && *it == v) return;
