@@ -106,6 +106,9 @@ struct AnalysisStats {
   // and nothing was resolved (parse_seconds is then reading and hashing the sources,
   // resolve_seconds loading the graph).
   bool graph_from_cache = false;
+  // Sources the survey read and digested (with a cache): the others were known by their stat
+  // (stat alias or survey memo). Not kept in cached records.
+  size_t survey_reads = 0;
   double parse_seconds = 0;
   double resolve_seconds = 0;
 };

@@ -58,6 +58,14 @@ class FactCache {
   }
   virtual void store_alias(const ResolutionKey& /*alias*/, std::string_view /*survey*/) {}
 
+  // The survey memo kept across runs (analysis/source_survey.h, SurveyMemo::record): each file's
+  // stat identity and state, one record per tree and survey options (`key`, which stays the same
+  // while files change), replaced by each survey that learnt a file. Optional, local like aliases.
+  virtual std::optional<std::string> load_survey_memo(const ResolutionKey& /*key*/) {
+    return std::nullopt;
+  }
+  virtual void replace_survey_memo(const ResolutionKey& /*key*/, std::string_view /*memo*/) {}
+
   // What a caller derived from a whole analysis (the rendered view), under a key it derives from
   // the analysis's resolution key: a warm start then loads neither facts nor the analysis. Like
   // aliases: optional and local to this machine.

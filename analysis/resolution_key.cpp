@@ -153,6 +153,19 @@ std::optional<ResolutionKey> stat_alias_key(const SourceTree& tree,
   return h.finish();
 }
 
+std::optional<ResolutionKey> survey_memo_key(const SourceTree& tree,
+                                             const AnalysisOptions& options) {
+  const std::string_view build_id = analyser_build_id();
+  if (build_id.empty()) return std::nullopt;
+  KeyHasher h;
+  h.text("anchorfs survey memo 1");
+  h.text(build_id);
+  h.text(tree.root);
+  h.number(options.max_file_bytes);
+  h.number(static_cast<bool>(options.keep_unchanged));
+  return h.finish();
+}
+
 std::optional<ResolutionKey> resolution_key(const SourceTree& tree,
                                             const std::vector<SourceFile>& sources,
                                             const std::vector<SourceState>& states,

@@ -40,4 +40,11 @@ std::optional<ResolutionKey> stat_alias_key(const SourceTree& tree,
                                             const AnalysisOptions& options,
                                             std::chrono::system_clock::time_point now);
 
+// The key of the survey memo kept in the cache for one tree (FactCache::load_survey_memo): what
+// a file's state depends on besides its bytes, which the memo's stat identities stand for:
+// xxh3-128 over the analyser's build id, the repository root, `max_file_bytes` and whether a
+// `keep_unchanged` check is given. nullopt when the build id is unknown.
+std::optional<ResolutionKey> survey_memo_key(const SourceTree& tree,
+                                             const AnalysisOptions& options);
+
 }  // namespace anchorfs::analysis

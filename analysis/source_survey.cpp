@@ -3,6 +3,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "analysis/byte_codec.h"
@@ -17,11 +18,66 @@ constexpr uint64_t kNotAnalysable = 0;
 constexpr uint64_t kAnalysable = 1;
 constexpr uint64_t kKeptUnchanged = 2;
 
+void put_state(ByteWriter& out, const SourceState& state) {
+  if (!state.ok) {
+    out.u64(kNotAnalysable);
+    out.str(state.problem);
+    return;
+  }
+  out.u64(state.keep_unchanged ? kKeptUnchanged : kAnalysable);
+  char digest[2 * sizeof(uint64_t)];
+  std::memcpy(digest, &state.digest.low, sizeof(uint64_t));
+  std::memcpy(digest + sizeof(uint64_t), &state.digest.high, sizeof(uint64_t));
+  out.raw({digest, sizeof digest});
+}
+
+// False for bytes that are no state (the reader may have failed too).
+bool get_state(ByteReader& in, SourceState& state) {
+  const uint64_t kind = in.u64();
+  if (kind == kNotAnalysable) {
+    state.problem = in.str();
+    return in.ok();
+  }
+  if (kind != kAnalysable && kind != kKeptUnchanged) return false;
+  const std::string_view digest = in.view(2 * sizeof(uint64_t));
+  if (!in.ok()) return false;
+  state.ok = true;
+  state.keep_unchanged = kind == kKeptUnchanged;
+  std::memcpy(&state.digest.low, digest.data(), sizeof(uint64_t));
+  std::memcpy(&state.digest.high, digest.data() + sizeof(uint64_t), sizeof(uint64_t));
+  return true;
+}
+
+void put_identity(ByteWriter& out, const StatIdentity& id) {
+  for (const uint64_t field : {id.mode, id.size, static_cast<uint64_t>(id.mtime_ns),
+                               static_cast<uint64_t>(id.ctime_ns), id.inode, id.device, id.uid,
+                               id.gid}) {
+    out.u64(field);
+  }
+}
+
+StatIdentity get_identity(ByteReader& in) {
+  StatIdentity id;
+  id.mode = in.u64();
+  id.size = in.u64();
+  id.mtime_ns = static_cast<int64_t>(in.u64());
+  id.ctime_ns = static_cast<int64_t>(in.u64());
+  id.inode = in.u64();
+  id.device = in.u64();
+  id.uid = in.u64();
+  id.gid = in.u64();
+  return id;
+}
+
 }  // namespace
 
-const SourceState* SurveyMemo::find(const std::string& path, const StatIdentity& identity) const {
+const SourceState* SurveyMemo::find(const std::string& path, size_t front_end,
+                                    const StatIdentity& identity) const {
   const auto it = files_.find(path);
-  return it != files_.end() && it->second.first == identity ? &it->second.second : nullptr;
+  return it != files_.end() && it->second.front_end == front_end &&
+                 it->second.identity == identity
+             ? &it->second.state
+             : nullptr;
 }
 
 void SurveyMemo::remember(const SourceTree& tree, const std::vector<SourceFile>& sources,
@@ -31,27 +87,67 @@ void SurveyMemo::remember(const SourceTree& tree, const std::vector<SourceFile>&
   const std::vector<const TreeEntry*> entries = regular_entries(tree, sources);
   for (size_t i = 0; i < sources.size() && i < states.size(); ++i) {
     if (entries[i] == nullptr || racily_clean(*entries[i], now)) continue;
-    files_.emplace(sources[i].path, std::pair{stat_identity(*entries[i]), states[i]});
+    files_.emplace(sources[i].path,
+                   Known{sources[i].front_end, stat_identity(*entries[i]), states[i]});
   }
+}
+
+SurveyMemo::Record SurveyMemo::record(const SourceTree& tree,
+                                      const std::vector<SourceFile>& sources,
+                                      const std::vector<SourceState>& states,
+                                      std::chrono::system_clock::time_point now) {
+  const std::vector<const TreeEntry*> entries = regular_entries(tree, sources);
+  ByteWriter out;
+  Record result;
+  for (size_t i = 0; i < sources.size() && i < states.size(); ++i) {
+    if (entries[i] == nullptr || racily_clean(*entries[i], now)) continue;
+    out.str(sources[i].path);
+    out.u64(sources[i].front_end);
+    put_identity(out, stat_identity(*entries[i]));
+    put_state(out, states[i]);
+    ++result.files;
+  }
+  result.bytes = out.take();
+  return result;
+}
+
+std::optional<SurveyMemo> SurveyMemo::decode(std::string_view bytes) {
+  ByteReader in(bytes);
+  SurveyMemo memo;
+  while (in.ok() && !in.at_end()) {
+    std::string path = in.str();
+    Known known;
+    known.front_end = in.u64();
+    known.identity = get_identity(in);
+    if (!get_state(in, known.state)) return std::nullopt;
+    memo.files_.insert_or_assign(std::move(path), std::move(known));
+  }
+  if (!in.ok()) return std::nullopt;
+  return memo;
 }
 
 std::vector<SourceState> survey_sources(const SourceTree& tree,
                                         const std::vector<SourceFile>& sources,
-                                        const AnalysisOptions& options, const SurveyMemo* memo) {
+                                        const AnalysisOptions& options, const SurveyMemo* memo,
+                                        size_t* read) {
   std::vector<SourceState> states(sources.size());
   std::vector<const TreeEntry*> entries;
   if (memo != nullptr) entries = regular_entries(tree, sources);
+  std::atomic<size_t> reads{0};
   tbb::parallel_for(
       tbb::blocked_range<size_t>(0, sources.size(), 8),
       [&](const tbb::blocked_range<size_t>& range) {
+        size_t range_reads = 0;
         for (size_t i = range.begin(); i != range.end(); ++i) {
           SourceState& state = states[i];
           if (memo != nullptr && entries[i] != nullptr) {
-            if (const SourceState* known = memo->find(sources[i].path, stat_identity(*entries[i]))) {
+            if (const SourceState* known = memo->find(sources[i].path, sources[i].front_end,
+                                                      stat_identity(*entries[i]))) {
               state = *known;
               continue;
             }
           }
+          ++range_reads;
           SourceBytes source = read_source(tree.root, sources[i].path, options.max_file_bytes);
           if (!source.ok) {
             state.problem = std::move(source.problem);
@@ -62,24 +158,15 @@ std::vector<SourceState> survey_sources(const SourceTree& tree,
           state.keep_unchanged = options.keep_unchanged &&
               options.keep_unchanged(*front_ends()[sources[i].front_end], source.bytes);
         }
+        reads.fetch_add(range_reads, std::memory_order_relaxed);
       });
+  if (read != nullptr) *read = reads.load();
   return states;
 }
 
 std::string encode_survey(const std::vector<SourceState>& states) {
   ByteWriter out;
-  for (const SourceState& state : states) {
-    if (!state.ok) {
-      out.u64(kNotAnalysable);
-      out.str(state.problem);
-      continue;
-    }
-    out.u64(state.keep_unchanged ? kKeptUnchanged : kAnalysable);
-    char digest[2 * sizeof(uint64_t)];
-    std::memcpy(digest, &state.digest.low, sizeof(uint64_t));
-    std::memcpy(digest + sizeof(uint64_t), &state.digest.high, sizeof(uint64_t));
-    out.raw({digest, sizeof digest});
-  }
+  for (const SourceState& state : states) put_state(out, state);
   return out.take();
 }
 
@@ -87,18 +174,7 @@ std::optional<std::vector<SourceState>> decode_survey(std::string_view bytes, si
   ByteReader in(bytes);
   std::vector<SourceState> states(count);
   for (SourceState& state : states) {
-    const uint64_t kind = in.u64();
-    if (kind == kNotAnalysable) {
-      state.problem = in.str();
-      continue;
-    }
-    if (kind != kAnalysable && kind != kKeptUnchanged) return std::nullopt;
-    const std::string digest = in.bytes(2 * sizeof(uint64_t));
-    if (!in.ok()) return std::nullopt;
-    state.ok = true;
-    state.keep_unchanged = kind == kKeptUnchanged;
-    std::memcpy(&state.digest.low, digest.data(), sizeof(uint64_t));
-    std::memcpy(&state.digest.high, digest.data() + sizeof(uint64_t), sizeof(uint64_t));
+    if (!get_state(in, state)) return std::nullopt;
   }
   if (!in.ok() || !in.at_end()) return std::nullopt;
   return states;

@@ -25,26 +25,47 @@ struct SourceState {
 };
 
 // What one analysis's survey learnt of each file, for the next analysis to reuse wherever the
-// file's stat identity is unchanged (a refresh re-reads the files an edit touched, not the
-// tree). Racily clean files are never remembered. One memo serves one set of analysis options.
+// file's stat identity (and front end) is unchanged: a refresh re-reads the files an edit
+// touched, not the tree, and so does a mount whose memo was kept in the cache (record/decode).
+// Racily clean files are never remembered. One memo serves one set of analysis options.
 class SurveyMemo {
  public:
-  const SourceState* find(const std::string& path, const StatIdentity& identity) const;
+  const SourceState* find(const std::string& path, size_t front_end,
+                          const StatIdentity& identity) const;
+  bool empty() const { return files_.empty(); }
   // Replaces what is remembered by this survey of `sources` (states in the same order).
   void remember(const SourceTree& tree, const std::vector<SourceFile>& sources,
                 const std::vector<SourceState>& states, std::chrono::system_clock::time_point now);
 
+  // What remember() would keep, as a cache record (in the order of `sources`), and how many
+  // files it holds.
+  struct Record {
+    std::string bytes;
+    size_t files = 0;
+  };
+  static Record record(const SourceTree& tree, const std::vector<SourceFile>& sources,
+                       const std::vector<SourceState>& states,
+                       std::chrono::system_clock::time_point now);
+  // The memo a record holds; nullopt when `bytes` is not one.
+  static std::optional<SurveyMemo> decode(std::string_view bytes);
+
  private:
-  std::unordered_map<std::string, std::pair<StatIdentity, SourceState>> files_;
+  struct Known {
+    size_t front_end = 0;
+    StatIdentity identity;
+    SourceState state;
+  };
+  std::unordered_map<std::string, Known> files_;
 };
 
 // One state per source, in the same order. Runs in parallel in the calling task arena; each
 // file's bytes are dropped once digested, so memory stays at one file per thread. Files `memo`
-// (optional) knows at their current stat identity are not read.
+// (optional) knows at their current stat identity are not read; `read` (optional) is set to
+// how many files were.
 std::vector<SourceState> survey_sources(const SourceTree& tree,
                                         const std::vector<SourceFile>& sources,
                                         const AnalysisOptions& options,
-                                        const SurveyMemo* memo = nullptr);
+                                        const SurveyMemo* memo = nullptr, size_t* read = nullptr);
 
 // A survey as a stat alias record holds it (17 bytes an analysable file, its problem's text for
 // the others: a tree with a file too large to analyse still starts warm); the states back, for

@@ -635,6 +635,17 @@ void LmdbFactCache::store_alias(const analysis::ResolutionKey& alias, std::strin
   store_local(alias_namespace(), alias, survey);
 }
 
+std::optional<std::string> LmdbFactCache::load_survey_memo(const analysis::ResolutionKey& key) {
+  return load_local(survey_memo_namespace(), key);
+}
+
+void LmdbFactCache::replace_survey_memo(const analysis::ResolutionKey& key,
+                                        std::string_view memo) {
+  const sync::MutexLock lock(pending_mutex_);
+  pending_graphs_.insert_or_assign(encode_key(survey_memo_namespace(), key),
+                                   Pending{std::string(memo), false, false, true});
+}
+
 std::optional<std::string> LmdbFactCache::load_derived(const analysis::ResolutionKey& key) {
   std::optional<std::string> derived = load_local(derived_namespace(), key);
   if (derived) {

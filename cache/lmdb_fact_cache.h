@@ -74,6 +74,9 @@ class LmdbFactCache final : public analysis::FactCache {
   // Kept in the graph table under a namespace of their own (record_codec.h), local only.
   std::optional<std::string> load_alias(const analysis::ResolutionKey& alias) override;
   void store_alias(const analysis::ResolutionKey& alias, std::string_view survey) override;
+  // Kept like aliases, in a namespace of their own; each store replaces the record.
+  std::optional<std::string> load_survey_memo(const analysis::ResolutionKey& key) override;
+  void replace_survey_memo(const analysis::ResolutionKey& key, std::string_view memo) override;
   // Kept like aliases, in a namespace of their own; a hit counts as a graph hit.
   std::optional<std::string> load_derived(const analysis::ResolutionKey& key) override;
   void store_derived(const analysis::ResolutionKey& key, std::string_view bytes) override;

@@ -45,8 +45,14 @@ uint64_t derived_namespace() {
   return XXH3_64bits(kDerived.data(), kDerived.size());
 }
 
+uint64_t survey_memo_namespace() {
+  constexpr std::string_view kSurveyMemo = "survey memo";
+  return XXH3_64bits(kSurveyMemo.data(), kSurveyMemo.size());
+}
+
 bool holds_analysis(std::optional<uint64_t> name_space) {
-  return name_space != alias_namespace() && name_space != derived_namespace();
+  return name_space != alias_namespace() && name_space != derived_namespace() &&
+         name_space != survey_memo_namespace();
 }
 
 bool has_record_magic(std::string_view value) {

@@ -22,8 +22,10 @@ uint64_t graph_namespace();
 uint64_t alias_namespace();
 // The first 8 bytes of a derived record's key (FactCache::load_derived; in the graph table too).
 uint64_t derived_namespace();
-// Whether a graph-table key of this namespace holds a whole analysis (not an alias or a derived
-// record, which are local helpers of one).
+// The first 8 bytes of a survey memo's key (FactCache::load_survey_memo; in the graph table).
+uint64_t survey_memo_namespace();
+// Whether a graph-table key of this namespace holds a whole analysis (not an alias, a derived
+// record or a survey memo, which are local helpers of one).
 bool holds_analysis(std::optional<uint64_t> name_space);
 
 // namespace, then the digest (low, high), all little-endian.

@@ -74,6 +74,7 @@ std::optional<Prepared> cached_view(const PipelineOptions& options,
   std::optional<Prepared> view = decode_view(std::move(*stored));
   if (!view || view->analysis.stats.source_files != survey.sources.size()) return std::nullopt;
   view->analysis.stats.parse_seconds = survey.seconds;
+  view->analysis.stats.survey_reads = survey.read;
   view->from_view_record = true;
   view->served_view = key;
   view->view_prefetched = prefetched;
@@ -156,9 +157,11 @@ std::string summary_line(const RunSummary& run, double seconds) {
     return fmt::format("{} source files (not analysed: {}); {:.2f} s", run.stats.source_files,
                        run.view_reason, seconds);
   }
-  // A graph cache hit loaded no per-file facts at all: say so rather than "N from cache".
-  std::string how = run.stats.graph_from_cache ? std::string("graph from cache")
-                                               : fmt::format("{} parsed", run.stats.parsed);
+  // A graph cache hit loaded no per-file facts at all: say so rather than "N from cache", and
+  // how many sources the survey had to read to know it (none when their stat told).
+  std::string how = run.stats.graph_from_cache
+                        ? fmt::format("graph from cache, {} read", run.stats.survey_reads)
+                        : fmt::format("{} parsed", run.stats.parsed);
   if (run.untagged > 0) how += fmt::format(", {} untagged", run.untagged);
   if (!run.stats.graph_from_cache && run.stats.from_cache > 0) {
     how += fmt::format(", {} from cache", run.stats.from_cache);

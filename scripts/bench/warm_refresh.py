@@ -3,12 +3,17 @@
 
     scripts/bench/warm_refresh.py warm    ANCHORFS CACHE REPO MNT [REPS]
     scripts/bench/warm_refresh.py refresh ANCHORFS CACHE REPO MNT FILE.c|FILE.py [REPS]
+    scripts/bench/warm_refresh.py touch   ANCHORFS CACHE REPO MNT FILE [REPS]
 
 warm: `anchorfs mount -f` until its "mounted" line (wall), the daemon's CPU seconds (user+system of
 every thread, /proc) at that moment and of the mount's own thread (the critical path: the view
 record's copy runs beside it while it scans) and once it has been idle for 1 s (the refresher's start-up
 work included), its peak and settled RSS; then unmount. Mount once first with the binary to
 measure so the cache holds its graph and view record (the build id is part of their keys).
+Each mount's summary line follows ("graph from cache, N read": sources the survey read).
+touch: REPS times FILE's stat changed, its bytes kept (`touch`: what a build, an editor's save
+of unchanged bytes or an edit and its revert leave), then two warm remounts measured as above:
+the first knows the other files by the survey memo kept in the cache, the second by stat alias.
 refresh: one watching mount, then REPS times a helper function and a caller of it (C: a static
 helper; Python: two module-level functions, as issue 29 measures on sympy's core/numbers.py; names unique
 per run, so no earlier tree's cached view is hit) appended to FILE (a path inside REPO: work on a
@@ -69,16 +74,31 @@ def unmount(anchorfs, mnt, daemon):
     daemon.wait()
 
 
+def remount(anchorfs, cache, repo, mnt, label):
+    daemon, wall = mount(anchorfs, cache, repo, mnt, f"{mnt}.log")
+    ready, main_thread = cpu(daemon.pid), cpu(daemon.pid, daemon.pid)
+    settled = idle(daemon.pid)
+    peak, rss = memory_mb(daemon.pid, "VmHWM"), memory_mb(daemon.pid, "VmRSS")
+    unmount(anchorfs, mnt, daemon)
+    summary = next((line.strip() for line in open(f"{mnt}.log") if "source files" in line), "")
+    print(f"{label}: ready {wall:.2f} s wall; daemon CPU {ready:.2f} s at ready "
+          f"({main_thread:.2f} s on the mount's own thread), {settled:.2f} s once idle; "
+          f"RSS peak {peak:.0f} MB, settled {rss:.0f} MB\n  {summary}", flush=True)
+
+
 def warm(anchorfs, cache, repo, mnt, reps=3):
     for rep in range(int(reps)):
-        daemon, wall = mount(anchorfs, cache, repo, mnt, f"{mnt}.log")
-        ready, main_thread = cpu(daemon.pid), cpu(daemon.pid, daemon.pid)
-        settled = idle(daemon.pid)
-        peak, rss = memory_mb(daemon.pid, "VmHWM"), memory_mb(daemon.pid, "VmRSS")
-        unmount(anchorfs, mnt, daemon)
-        print(f"warm {rep}: ready {wall:.2f} s wall; daemon CPU {ready:.2f} s at ready "
-              f"({main_thread:.2f} s on the mount's own thread), {settled:.2f} s once idle; "
-              f"RSS peak {peak:.0f} MB, settled {rss:.0f} MB", flush=True)
+        remount(anchorfs, cache, repo, mnt, f"warm {rep}")
+
+
+def touch(anchorfs, cache, repo, mnt, rel, reps=3):
+    """Each rep: FILE's stat changed (bytes kept), 3 s for it to age, then two remounts."""
+    path = os.path.join(repo, rel)
+    for rep in range(int(reps)):
+        os.utime(path)
+        time.sleep(3)
+        remount(anchorfs, cache, repo, mnt, f"touch {rep}, first remount")
+        remount(anchorfs, cache, repo, mnt, f"touch {rep}, second remount")
 
 
 def probe_source(rel, name):
@@ -127,6 +147,6 @@ def refresh(anchorfs, cache, repo, mnt, rel, reps=3):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 6 or sys.argv[1] not in ("warm", "refresh"):
+    if len(sys.argv) < 6 or sys.argv[1] not in ("warm", "refresh", "touch"):
         sys.exit(__doc__)
-    {"warm": warm, "refresh": refresh}[sys.argv[1]](*sys.argv[2:])
+    {"warm": warm, "refresh": refresh, "touch": touch}[sys.argv[1]](*sys.argv[2:])

@@ -44,6 +44,12 @@ class CountingCache final : public analysis::FactCache {
     ++alias_stores;
     store_.store_alias(alias, survey);
   }
+  std::optional<std::string> load_survey_memo(const analysis::ResolutionKey& key) override {
+    return store_.load_survey_memo(key);
+  }
+  void replace_survey_memo(const analysis::ResolutionKey& key, std::string_view memo) override {
+    store_.replace_survey_memo(key, memo);
+  }
   int fact_loads = 0;
   int alias_hits = 0;
   int alias_stores = 0;
