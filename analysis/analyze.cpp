@@ -5,6 +5,7 @@
 #include <malloc.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -152,8 +153,9 @@ void store_extracted_facts(const std::vector<SourceFile>& sources,
   }
 }
 
+// In parallel: equal edges are identical, so any sort leaves the same sequence.
 void sort_edges(std::vector<Edge>& edges) {
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+  tbb::parallel_sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
     if (a.relation != b.relation) return a.relation < b.relation;
     if (a.from != b.from) return a.from < b.from;
     return a.to < b.to;
@@ -161,35 +163,33 @@ void sort_edges(std::vector<Edge>& edges) {
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
 }
 
-void add_file_entities(Graph& graph, const SourceFile& source, std::string_view language,
-                       const LanguageFacts& facts, bool taggable) {
-  const std::string& path = source.path;
-  const auto file_entity = static_cast<EntityIndex>(graph.entities.size());
-  Entity file;
+// Fills the entities of one file, from `first` on (its File entity, then its definitions), and
+// its FileInfo. Each file writes only its own slots, so files fill side by side.
+void fill_file_entities(Graph& graph, EntityIndex first, size_t file_slot, const SourceFile& source,
+                        std::string_view language, const LanguageFacts& facts, bool taggable) {
+  Entity& file = graph.entities[first];
   file.kind = EntityKind::File;
-  file.file = file_entity;
-  file.name = path;
+  file.file = first;
+  file.name = source.path;
   file.line = 1;
   if (facts.has_file_anchor) file.anchor = Anchor{facts.file_anchor, ""};
-  graph.entities.push_back(std::move(file));
 
-  FileInfo info;
-  info.entity = file_entity;
+  FileInfo& info = graph.files[file_slot];
+  info.entity = first;
   info.language = language;
   info.newline = facts.newline;
   info.taggable = taggable;
   info.error_regions = facts.error_regions;
   info.ascii_tags = facts.ascii_tags;
   info.size = source.size;
-  graph.files.push_back(std::move(info));
 
   const uint32_t count = facts.entity_count();
   for (uint32_t d = 1; d < count; ++d) {
     const DefinitionOutline definition = facts.definition(d);
-    Entity e;
+    Entity& e = graph.entities[first + d];
     e.kind = definition.kind;
-    e.file = file_entity;
-    e.parent = file_entity + definition.parent;
+    e.file = first;
+    e.parent = first + definition.parent;
     e.name = definition.parent == 0
                  ? std::string(definition.name)
                  : graph.entities[e.parent].name + "." + std::string(definition.name);
@@ -197,7 +197,6 @@ void add_file_entities(Graph& graph, const SourceFile& source, std::string_view 
     if (definition.has_anchor && taggable) {
       e.anchor = Anchor{definition.anchor_offset, std::string(definition.anchor_indent)};
     }
-    graph.entities.push_back(std::move(e));
   }
 }
 
@@ -229,8 +228,14 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
              std::vector<FileResult>& results, const AnalysisOptions& options, size_t concurrency,
              const std::function<void()>& alongside, Analysis& result) {
   Graph& graph = result.graph;
-  // Per front end, its files in path order with their File entity.
+  // Per front end, its files in path order with their File entity. Entity numbers are counted
+  // here in path order; the entities themselves are filled per file in parallel (on the kernel,
+  // millions of names built one file after another held the second core idle for a second).
   std::vector<std::vector<ResolverFile>> by_language(front_ends().size());
+  std::vector<EntityIndex> first_entity(sources.size(), kNoEntity);
+  std::vector<size_t> file_slot(sources.size());
+  auto entity_total = static_cast<EntityIndex>(graph.entities.size());
+  size_t file_total = graph.files.size();
   for (size_t i = 0; i < sources.size(); ++i) {
     FileResult& r = results[i];
     if (!r.facts) {
@@ -250,12 +255,22 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
     } else if (r.keep_unchanged) {
       result.skipped.push_back({sources[i].path, "already holds tag blocks: served unchanged"});
     }
-    const auto entity = static_cast<EntityIndex>(graph.entities.size());
-    add_file_entities(graph, sources[i], front_ends()[sources[i].front_end]->name(), *r.facts,
-                      r.facts->parsed_cleanly && !r.keep_unchanged);
+    first_entity[i] = entity_total;
+    file_slot[i] = file_total++;
+    entity_total += std::max<uint32_t>(r.facts->entity_count(), 1);
     by_language[sources[i].front_end].push_back(
-        {sources[i].path, r.facts.get(), entity, r.digest ? &*r.digest : nullptr, r.facts});
+        {sources[i].path, r.facts.get(), first_entity[i], r.digest ? &*r.digest : nullptr,
+         r.facts});
   }
+  graph.entities.resize(entity_total);
+  graph.files.resize(file_total);
+  tbb::parallel_for(size_t{0}, sources.size(), [&](size_t i) {
+    const FileResult& r = results[i];
+    if (!r.facts) return;
+    fill_file_entities(graph, first_entity[i], file_slot[i], sources[i],
+                       front_ends()[sources[i].front_end]->name(), *r.facts,
+                       r.facts->parsed_cleanly && !r.keep_unchanged);
+  });
   // Each front end's per-analysis state (say, its module index) serves both of its steps. Front
   // ends resolve independently of each other (each reads only its own files' facts), so they run
   // side by side; their edges are joined in front-end order and sorted, whatever finished first.
@@ -304,6 +319,9 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
+  size_t edge_total = graph.edges.size() + graph.entities.size();  // containment: one each
+  for (const std::vector<Edge>& edges : edges_by_language) edge_total += edges.size();
+  graph.edges.reserve(edge_total);
   for (std::vector<Edge>& edges : edges_by_language) {
     graph.edges.insert(graph.edges.end(), edges.begin(), edges.end());
     std::vector<Edge>().swap(edges);

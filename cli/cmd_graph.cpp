@@ -1,5 +1,6 @@
 // `anchorfs graph ROOT [--format json|pycg|dot] [-o FILE]`: the resolved graph for other tools.
 #include <fcntl.h>
+#include <tbb/task_arena.h>
 #include <unistd.h>
 
 #include <memory>
@@ -44,16 +45,20 @@ int run_graph(const GraphArgs& args) {
   export_options.name_prefix = args.prefix;
   export_options.scope = args.scope;
   std::ostringstream text;
-  graph_export::write_graph(text, analysed.graph, *format, export_options);
+  // The writers format in parallel: on as many threads as the analysis had.
+  tbb::task_arena arena(args.threads == 0 ? tbb::task_arena::automatic
+                                          : static_cast<int>(args.threads));
+  arena.execute(
+      [&] { graph_export::write_graph(text, analysed.graph, *format, export_options); });
 
   if (args.output.empty() || args.output == "-") {
-    write_all(STDOUT_FILENO, text.str(), "stdout");
+    write_all(STDOUT_FILENO, text.view(), "stdout");
     return kExitOk;
   }
   const int fd = ::open(args.output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw CliError(args.output, errno_text(errno));
   try {
-    write_all(fd, text.str(), args.output);
+    write_all(fd, text.view(), args.output);
   } catch (...) {
     ::close(fd);
     throw;

@@ -40,6 +40,18 @@ void write_json_string(std::ostream& out, std::string_view text) {
   out.put('"');
   size_t i = 0;
   while (i < text.size()) {
+    // A run of bytes written as they are, in one write (names and paths are mostly such runs).
+    size_t plain = i;
+    while (plain < text.size()) {
+      const auto b = static_cast<uint8_t>(text[plain]);
+      if (b < 0x20 || b >= 0x80 || b == '"' || b == '\\') break;
+      ++plain;
+    }
+    if (plain > i) {
+      out.write(text.data() + i, static_cast<std::streamsize>(plain - i));
+      i = plain;
+      continue;
+    }
     const auto c = static_cast<uint8_t>(text[i]);
     if (c >= 0x80) {
       const size_t length = utf8_sequence_length(text, i);

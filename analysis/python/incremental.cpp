@@ -1,19 +1,21 @@
 // Python's refresh resolution: a whole-tree fixed point cut at kMaxRounds is not continued (see
 // docs/resolver.md), so an edit either provably leaves the resolver's input as it was, and the
-// last edges stand, or the tree is resolved again.
+// last edges stand, or only appends a closed unit of functions to one file, and the last edges
+// stand beside the unit's own, or the tree is resolved again.
 #include "analysis/python/incremental.h"
 
 #include <algorithm>
 #include <atomic>
 #include <string>
 
+#include "analysis/python/appended.h"
 #include "analysis/python/resolution.h"
 #include "analysis/python/resolve.h"
 
 namespace anchorfs::analysis::python {
 namespace {
 
-std::atomic<uint64_t> reused_count{0}, resolved_count{0};
+std::atomic<uint64_t> reused_count{0}, appended_count{0}, resolved_count{0};
 
 // An edge end as (file, definition): entities are re-numbered when any file's count changes.
 struct LocalEnd {
@@ -31,20 +33,16 @@ struct FileMemory {
   std::shared_ptr<const LanguageFacts> facts;
 };
 
+// What the last whole resolution read and made: `files` as the resolver reads them (an edit that
+// leaves a file so replaces its facts; an appended unit keeps the file's facts of that
+// resolution), its edges, and the first round in which nothing changed.
 class Memory final : public ResolutionMemory {
  public:
   std::string root;
   std::vector<FileMemory> files;
   std::vector<LocalEdge> edges;
+  int quiet_round = kMaxRounds;
 };
-
-// Every member Resolver, ModuleIndex and ImportTable read; a Scope's line and anchor are not.
-bool same_scope(const Scope& a, const Scope& b) {
-  return a.kind == b.kind && a.flags == b.flags && a.parent == b.parent && a.name == b.name &&
-         a.params_begin == b.params_begin && a.params_count == b.params_count &&
-         a.decorators_begin == b.decorators_begin && a.decorators_count == b.decorators_count &&
-         a.bases_begin == b.bases_begin && a.bases_count == b.bases_count;
-}
 
 bool same_file(const FileMemory& old, const analysis::ResolverFile& now) {
   if (old.path != now.path || old.facts == nullptr) return false;
@@ -53,23 +51,35 @@ bool same_file(const FileMemory& old, const analysis::ResolverFile& now) {
                              static_cast<const FileFacts&>(*now.facts));
 }
 
-// The old edges, when every file reads as it did; false when the tree must be resolved.
-bool reuse(const analysis::ResolverInput& input, const Memory* previous,
-           std::vector<Edge>& edges) {
+constexpr size_t kNoneChanged = SIZE_MAX;
+constexpr size_t kTooMany = SIZE_MAX - 1;
+
+// The one file that reads differently from the last whole resolution (kNoneChanged when none does,
+// kTooMany when the tree or more than one file changed).
+size_t changed_file(const analysis::ResolverInput& input, const Memory* previous) {
   if (previous == nullptr || previous->root != input.root ||
       previous->files.size() != input.files.size()) {
-    return false;
+    return kTooMany;
   }
+  size_t changed = kNoneChanged;
   for (size_t f = 0; f < input.files.size(); ++f) {
-    if (input.files[f].shared_facts == nullptr || !same_file(previous->files[f], input.files[f])) {
-      return false;
+    if (input.files[f].shared_facts == nullptr) return kTooMany;
+    if (same_file(previous->files[f], input.files[f])) continue;
+    if (changed != kNoneChanged || previous->files[f].path != input.files[f].path ||
+        previous->files[f].facts == nullptr) {
+      return kTooMany;
     }
+    changed = f;
   }
-  for (const LocalEdge& e : previous->edges) {
+  return changed;
+}
+
+void rebase(const analysis::ResolverInput& input, const Memory& previous,
+            std::vector<Edge>& edges) {
+  for (const LocalEdge& e : previous.edges) {
     edges.push_back({input.files[e.from.file].entity + e.from.local,
                      input.files[e.to.file].entity + e.to.local, e.relation});
   }
-  return true;
 }
 
 // `edges` from `begin` in local form, or false when an end lies outside the files (kept nothing).
@@ -101,37 +111,60 @@ bool localize(const analysis::ResolverInput& input, const std::vector<Edge>& edg
 
 }  // namespace
 
+bool same_for_resolution(const Scope& a, const Scope& b) {
+  return a.kind == b.kind && a.flags == b.flags && a.parent == b.parent && a.name == b.name &&
+         a.params_begin == b.params_begin && a.params_count == b.params_count &&
+         a.decorators_begin == b.decorators_begin && a.decorators_count == b.decorators_count &&
+         a.bases_begin == b.bases_begin && a.bases_count == b.bases_count;
+}
+
 bool same_for_resolution(const FileFacts& a, const FileFacts& b) {
   return a.has_all == b.has_all && a.all_names == b.all_names && a.strings == b.strings &&
          a.params == b.params && a.exprs == b.exprs && a.lists == b.lists && a.stmts == b.stmts &&
          std::equal(a.scopes.begin(), a.scopes.end(), b.scopes.begin(), b.scopes.end(),
-                    same_scope);
+                    [](const Scope& x, const Scope& y) { return same_for_resolution(x, y); });
 }
 
 void resolve_again(const analysis::ResolverInput& input,
                    std::unique_ptr<ResolutionMemory>& memory, std::vector<Edge>& edges) {
   std::unique_ptr<ResolutionMemory> previous = std::move(memory);
-  auto next = std::make_unique<Memory>();
+  auto* last = dynamic_cast<Memory*>(previous.get());
+  const auto& resolution = static_cast<const Resolution&>(*input.state);
+  const size_t changed = changed_file(input, last);
   const size_t begin = edges.size();
-  if (reuse(input, dynamic_cast<const Memory*>(previous.get()), edges)) {
+  auto next = std::make_unique<Memory>();
+  if (changed == kNoneChanged) {
     ++reused_count;
-    next->edges = std::move(static_cast<Memory&>(*previous).edges);
+    rebase(input, *last, edges);
+  } else if (changed != kTooMany &&
+             appended_edges(resolution.input(), resolution.imports(), changed,
+                            static_cast<const FileFacts&>(*last->files[changed].facts),
+                            last->quiet_round, edges)) {
+    ++appended_count;
+    rebase(input, *last, edges);
   } else {
     ++resolved_count;
-    const auto& resolution = static_cast<const Resolution&>(*input.state);
-    resolve(resolution.input(), resolution.imports(), edges);
+    last = nullptr;
+    next->quiet_round = resolve(resolution.input(), resolution.imports(), edges);
     if (!localize(input, edges, begin, next->edges)) return;
   }
   next->root = input.root;
   next->files.reserve(input.files.size());
-  for (const analysis::ResolverFile& file : input.files) {
+  for (size_t f = 0; f < input.files.size(); ++f) {
+    const analysis::ResolverFile& file = input.files[f];
     next->files.push_back({std::string(file.path), file.shared_facts});
+  }
+  if (last != nullptr) {
+    next->edges = std::move(last->edges);
+    next->quiet_round = last->quiet_round;
+    // The unit's edges are made again from the facts its file had when the edges were.
+    if (changed != kNoneChanged) next->files[changed].facts = last->files[changed].facts;
   }
   memory = std::move(next);
 }
 
 RefreshCounts refresh_counts() {
-  return {reused_count.load(), resolved_count.load()};
+  return {reused_count.load(), appended_count.load(), resolved_count.load()};
 }
 
 }  // namespace anchorfs::analysis::python

@@ -1,5 +1,6 @@
 // Python resolution again after an edit: the last edges, re-based, when no file's facts changed
-// in anything the resolver reads; otherwise the whole resolution.
+// in anything the resolver reads, or those and the edges of a closed unit of functions appended
+// to one file; otherwise the whole resolution.
 #pragma once
 
 #include <cstdint>
@@ -18,11 +19,16 @@ void resolve_again(const analysis::ResolverInput& input,
 // Whether the resolver reads the same facts in `a` and `b`: they differ at most in positions
 // (lines, anchors), the header and the dense view's facts.
 bool same_for_resolution(const FileFacts& a, const FileFacts& b);
+// Every member of a Scope the resolver, the module index and the import table read: not its line
+// or anchor.
+bool same_for_resolution(const Scope& a, const Scope& b);
 
-// How many resolve_again calls in this process reused the last edges, and how many resolved
-// the whole tree (tests and benchmarks tell the two paths apart with them).
+// How many resolve_again calls in this process reused the last edges, how many added an appended
+// unit's edges to them, and how many resolved the whole tree (tests and benchmarks tell the
+// paths apart with them).
 struct RefreshCounts {
   uint64_t reused = 0;
+  uint64_t appended = 0;
   uint64_t resolved = 0;
 };
 RefreshCounts refresh_counts();

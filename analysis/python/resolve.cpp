@@ -48,7 +48,10 @@ void Resolver::run() {
     resolve_trace("round %d full %d evaluated %zu values %zu vars %zu", round, full_round_ ? 1 : 0,
                   evaluated_, values_.size(), vars_.size());
     evaluated_ = 0;
-    if (!changed_) break;
+    if (!changed_) {
+      quiet_round_ = round;
+      break;
+    }
   }
   if (resolve_trace_enabled()) trace_tables();
   release_evaluation_state();
@@ -1095,8 +1098,10 @@ void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, SiteId 
 
 }  // namespace detail
 
-void resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges) {
-  detail::Resolver(input, imports, edges).run();
+int resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges) {
+  detail::Resolver resolver(input, imports, edges);
+  resolver.run();
+  return resolver.quiet_round();
 }
 
 }  // namespace anchorfs::analysis::python

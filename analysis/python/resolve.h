@@ -13,7 +13,8 @@ namespace anchorfs::analysis::python {
 inline constexpr int kMaxRounds = 12;
 
 // Appends Imports, Inherits and Calls edges among `input.files`, whose imports
-// `imports` resolved.
-void resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges);
+// `imports` resolved. Returns the first round that changed nothing, kMaxRounds when every round
+// changed something (a refresh that adds statements compares the two: docs/resolver.md).
+int resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges);
 
 }  // namespace anchorfs::analysis::python

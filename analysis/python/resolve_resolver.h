@@ -29,6 +29,7 @@
 #include "analysis/python/resolve_flat_map.h"
 #include "analysis/python/resolve_heap.h"
 #include "analysis/python/resolve_ids.h"
+#include "analysis/python/resolve.h"
 #include "analysis/python/resolve_read_lists.h"
 #include "analysis/python/resolve_value_set.h"
 #include "analysis/python/resolve_values.h"
@@ -77,6 +78,9 @@ class Resolver {
       : input_(input), out_(edges), modules_(imports.modules()), imports_(imports) {}
 
   void run();
+
+  // The first round that changed nothing (kMaxRounds when every round changed something).
+  int quiet_round() const { return quiet_round_; }
 
   // What only the rounds need goes before the edges are built, so that building them does not
   // raise the peak.
@@ -505,6 +509,7 @@ class Resolver {
   size_t evaluated_ = 0;
   uint32_t round_ = 0;  // a tick: advanced per round and per statement evaluation
   bool full_round_ = true;
+  int quiet_round_ = kMaxRounds;
   // Shape pseudo-variables (see scope_shape), created when first asked for.
   IdVector<ScopeId, VarId> scope_shape_, attribute_shape_;
   IdMap<ValueId, VarId> object_shapes_;  // function value -> variable
