@@ -416,6 +416,7 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
   const auto now = options.now();
   const std::optional<ResolutionKey> alias = stat_alias_key(tree, result.sources, options, now);
   std::optional<std::vector<SourceState>> aliased;
+  std::optional<SurveyMemo::Record> record;  // of this survey, once made
   if (alias) {
     if (const auto stored = options.cache->load_alias(*alias)) {
       aliased = decode_survey(*stored, result.sources.size());
@@ -432,8 +433,8 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
     if (memo == nullptr || memo->empty()) {
       memo_key = survey_memo_key(tree, options);
       if (memo_key) {
-        if (const auto stored = options.cache->load_survey_memo(*memo_key)) {
-          kept = SurveyMemo::decode(*stored);
+        if (auto stored = options.cache->load_survey_memo(*memo_key)) {
+          kept = SurveyMemo::decode(std::move(*stored));
         }
       }
       memo = kept ? &*kept : nullptr;
@@ -446,14 +447,15 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
     if (memo_key && result.read > 0) {
       // Files the memo knew it still knows (their identity is unchanged, so they are not racy
       // now either): only more files remembered makes a new record worth writing.
-      SurveyMemo::Record record = SurveyMemo::record(tree, result.sources, result.states, now);
-      if (record.files > result.sources.size() - result.read) {
-        result.memo_to_store = Survey::MemoRecord{*memo_key, std::move(record.bytes)};
+      record = SurveyMemo::record(tree, result.sources, result.states, now);
+      if (record->files > result.sources.size() - result.read) {
+        result.memo_to_store = Survey::MemoRecord{*memo_key, record->bytes};
       }
     }
   }
   if (options.survey_memo != nullptr) {
-    options.survey_memo->remember(tree, result.sources, result.states, now);
+    if (!record) record = SurveyMemo::record(tree, result.sources, result.states, now);
+    options.survey_memo->remember(std::move(*record));
   }
   result.key = resolution_key(tree, result.sources, result.states, options);
   result.seconds = seconds_since(start);

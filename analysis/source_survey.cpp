@@ -3,6 +3,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -71,25 +72,26 @@ StatIdentity get_identity(ByteReader& in) {
 
 }  // namespace
 
-const SourceState* SurveyMemo::find(const std::string& path, size_t front_end,
+const SourceState* SurveyMemo::find(std::string_view wanted, size_t front_end,
                                     const StatIdentity& identity) const {
-  const auto it = files_.find(path);
-  return it != files_.end() && it->second.front_end == front_end &&
-                 it->second.identity == identity
-             ? &it->second.state
+  const auto it = std::lower_bound(
+      files_.begin(), files_.end(), wanted,
+      [this](const Known& known, std::string_view p) { return path(known) < p; });
+  return it != files_.end() && path(*it) == wanted && it->front_end == front_end &&
+                 it->identity == identity
+             ? &it->state
              : nullptr;
 }
 
 void SurveyMemo::remember(const SourceTree& tree, const std::vector<SourceFile>& sources,
                           const std::vector<SourceState>& states,
                           std::chrono::system_clock::time_point now) {
-  files_.clear();
-  const std::vector<const TreeEntry*> entries = regular_entries(tree, sources);
-  for (size_t i = 0; i < sources.size() && i < states.size(); ++i) {
-    if (entries[i] == nullptr || racily_clean(*entries[i], now)) continue;
-    files_.emplace(sources[i].path,
-                   Known{sources[i].front_end, stat_identity(*entries[i]), states[i]});
-  }
+  remember(record(tree, sources, states, now));
+}
+
+void SurveyMemo::remember(Record record) {
+  std::optional<SurveyMemo> recorded = decode(std::move(record.bytes));
+  *this = recorded ? std::move(*recorded) : SurveyMemo{};
 }
 
 SurveyMemo::Record SurveyMemo::record(const SourceTree& tree,
@@ -111,16 +113,23 @@ SurveyMemo::Record SurveyMemo::record(const SourceTree& tree,
   return result;
 }
 
-std::optional<SurveyMemo> SurveyMemo::decode(std::string_view bytes) {
-  ByteReader in(bytes);
+std::optional<SurveyMemo> SurveyMemo::decode(std::string bytes) {
+  if (bytes.size() > UINT32_MAX) return std::nullopt;
   SurveyMemo memo;
+  memo.bytes_ = std::move(bytes);
+  ByteReader in(memo.bytes_);
   while (in.ok() && !in.at_end()) {
-    std::string path = in.str();
     Known known;
+    const uint64_t size = in.u64();
+    known.path_offset = static_cast<uint32_t>(in.position());
+    known.path_size = static_cast<uint32_t>(in.view(size).size());
     known.front_end = in.u64();
     known.identity = get_identity(in);
     if (!get_state(in, known.state)) return std::nullopt;
-    memo.files_.insert_or_assign(std::move(path), std::move(known));
+    if (!memo.files_.empty() && !(memo.path(memo.files_.back()) < memo.path(known))) {
+      return std::nullopt;
+    }
+    memo.files_.push_back(std::move(known));
   }
   if (!in.ok()) return std::nullopt;
   return memo;

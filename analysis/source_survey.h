@@ -30,15 +30,15 @@ struct SourceState {
 // Racily clean files are never remembered. One memo serves one set of analysis options.
 class SurveyMemo {
  public:
-  const SourceState* find(const std::string& path, size_t front_end,
+  const SourceState* find(std::string_view path, size_t front_end,
                           const StatIdentity& identity) const;
   bool empty() const { return files_.empty(); }
   // Replaces what is remembered by this survey of `sources` (states in the same order).
   void remember(const SourceTree& tree, const std::vector<SourceFile>& sources,
                 const std::vector<SourceState>& states, std::chrono::system_clock::time_point now);
 
-  // What remember() would keep, as a cache record (in the order of `sources`), and how many
-  // files it holds.
+  // What remember() would keep, as a cache record (in the order of `sources`, which is by path),
+  // and how many files it holds.
   struct Record {
     std::string bytes;
     size_t files = 0;
@@ -46,16 +46,25 @@ class SurveyMemo {
   static Record record(const SourceTree& tree, const std::vector<SourceFile>& sources,
                        const std::vector<SourceState>& states,
                        std::chrono::system_clock::time_point now);
-  // The memo a record holds; nullopt when `bytes` is not one.
-  static std::optional<SurveyMemo> decode(std::string_view bytes);
+  // The memo a record holds (it keeps the bytes: paths are not copied one by one); nullopt when
+  // `bytes` is not one, or not in ascending path order.
+  static std::optional<SurveyMemo> decode(std::string bytes);
+  // Replaces what is remembered by what record() made of a survey.
+  void remember(Record record);
 
  private:
   struct Known {
+    uint32_t path_offset = 0;  // in bytes_
+    uint32_t path_size = 0;
     size_t front_end = 0;
     StatIdentity identity;
     SourceState state;
   };
-  std::unordered_map<std::string, Known> files_;
+  std::string_view path(const Known& known) const {
+    return std::string_view(bytes_).substr(known.path_offset, known.path_size);
+  }
+  std::string bytes_;
+  std::vector<Known> files_;  // ascending by path
 };
 
 // One state per source, in the same order. Runs in parallel in the calling task arena; each

@@ -2,10 +2,12 @@
 #include "fs/checkout_io.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <string>
@@ -97,6 +99,47 @@ int open_dir_beneath(int root_fd, const std::string& dir) {
 int create_stage(int root_fd, const std::string& path) {
   const auto [dir, name] = split_path(path);
   return open_beneath(root_fd, dir, O_TMPFILE | O_RDWR, 0600);
+}
+
+int create_empty_stage(std::atomic<uint32_t>& stages, int root_fd, const std::string& path,
+                       bool& in_memory) {
+  in_memory = stages.fetch_add(1) < kMemoryStagesMax;
+  if (!in_memory) {
+    stages.fetch_sub(1);
+    return create_stage(root_fd, path);
+  }
+  const int fd = ::memfd_create("anchorfs-stage", MFD_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    stages.fetch_sub(1);
+    in_memory = false;
+    errno = error;
+  }
+  return fd;
+}
+
+int spill_stage(int root_fd, const std::string& path, int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return errno;
+  UniqueFd spilled(create_stage(root_fd, path));
+  if (spilled.get() < 0) return errno;
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  std::vector<char> buffer(static_cast<size_t>(std::clamp<uint64_t>(size, 1, kMemoryStageBytes)));
+  for (uint64_t offset = 0; offset < size;) {
+    const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) break;
+    const std::string_view bytes(buffer.data(), static_cast<size_t>(n));
+    if (const int error = write_at(spilled.get(), bytes, offset); error != 0) return error;
+    offset += static_cast<uint64_t>(n);
+  }
+  if (::ftruncate(spilled.get(), st.st_size) != 0) return errno;
+  // The store gives the checkout file the stage's times: the writer's, not the copy's.
+  const timespec times[2] = {st.st_atim, st.st_mtim};
+  if (::futimens(spilled.get(), times) != 0) return errno;
+  if (::dup3(spilled.get(), fd, O_CLOEXEC) < 0) return errno;
+  return 0;
 }
 
 int write_at(int fd, std::string_view bytes, uint64_t offset) {

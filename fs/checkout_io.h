@@ -4,8 +4,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
-
 #include <string>
 #include <string_view>
 #include <utility>
@@ -57,5 +58,23 @@ bool same_version(const struct stat& a, const struct stat& b);
 // space or permission shows at once); it vanishes when closed or when the process dies. Returns
 // the fd (read-write), or -1 with errno set.
 int create_stage(int root_fd, const std::string& path);
+
+// A stage for a writer of a file the mount just created is kept in memory while it is small: an
+// O_TMPFILE costs the checkout's filesystem an inode allocated and freed per written file, which a
+// branch switch pays hundreds of times. Past this size it moves to an O_TMPFILE beside the target
+// (spill_stage); at most kMemoryStagesMax are in memory at once.
+inline constexpr uint64_t kMemoryStageBytes = 256 * 1024;
+inline constexpr uint32_t kMemoryStagesMax = 64;
+
+// A stage for a file just created (it starts empty): in memory when fewer than kMemoryStagesMax
+// are (counted in `stages`; `in_memory` says so, and the caller uncounts it when done), else
+// create_stage's. Returns the fd (read-write), or -1 with errno set.
+int create_empty_stage(std::atomic<uint32_t>& stages, int root_fd, const std::string& path,
+                       bool& in_memory);
+
+// Moves the in-memory stage `fd` to an O_TMPFILE beside `path` (create_stage), keeping its
+// descriptor number (readers of it never see a closed descriptor), bytes and times. Returns 0 or
+// an errno.
+int spill_stage(int root_fd, const std::string& path, int fd);
 
 }  // namespace anchorfs::fs

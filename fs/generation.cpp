@@ -146,7 +146,8 @@ void Generation::translate_git_index() const {
     git_indexes_.push_back(served_git_index(
         *snapshot_, *snapshot_->content(served.entry), served.worktree,
         [this](uint32_t entry) { return inode_of_entry_[entry]; },
-        [this](uint32_t entry) { return entry < renumbered_.size() && renumbered_[entry]; }));
+        [this](uint32_t entry) { return entry < renumbered_.size() && renumbered_[entry]; },
+        git_index_locked(*snapshot_, served.entry)));
   }
 }
 

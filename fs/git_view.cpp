@@ -537,7 +537,7 @@ bool filter_covers(const GitViewOptions& options, std::string_view path) {
 std::shared_ptr<const std::string> served_git_index(
     const Snapshot& snapshot, const std::string& checkout_index, std::string_view worktree,
     const std::function<uint64_t(uint32_t)>& inode_of,
-    const std::function<bool(uint32_t)>& renumbered) {
+    const std::function<bool(uint32_t)>& renumbered, bool locked) {
   std::string path;
   auto restat = [&](std::string_view indexed,
                     const IndexedStat& recorded) -> std::optional<IndexedStat> {
@@ -563,7 +563,8 @@ std::shared_ptr<const std::string> served_git_index(
     if (now != recorded) return std::nullopt;
     IndexedStat served = recorded;
     served.size = static_cast<uint32_t>(snapshot.view_size(*index));
-    if (snapshot.awaiting_analysis() && S_ISREG(entry.mode) && snapshot.layout(*index).empty() &&
+    if (snapshot.awaiting_analysis() && !locked && S_ISREG(entry.mode) &&
+        snapshot.layout(*index).empty() &&
         snapshot.git_view() && filter_covers(*snapshot.git_view(), path)) {
       served.size = 0;
     }
@@ -576,6 +577,15 @@ std::shared_ptr<const std::string> served_git_index(
   };
   std::optional<std::string> rewritten = rewrite_index_stats(checkout_index, restat);
   return std::make_shared<const std::string>(rewritten ? std::move(*rewritten) : checkout_index);
+}
+
+bool git_index_locked(const Snapshot& snapshot, uint32_t index) {
+  const std::string lock = snapshot.entry(index).path + ".lock";
+  if (const std::optional<uint32_t> found = snapshot.find(lock)) {
+    return S_ISREG(snapshot.entry(*found).mode);
+  }
+  struct stat st {};
+  return ::lstat((snapshot.root() + "/" + lock).c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,

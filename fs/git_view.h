@@ -69,14 +69,24 @@ bool filter_covers(const GitViewOptions& options, std::string_view path);
 // recorded size that differs from the file's makes git call it modified without reading it,
 // where a size of 0 makes git compare its bytes (git status, diff, add; a forced
 // `git checkout -- FILE` does not: it replaces the file, so only a change to what the analysis
-// reads makes a snapshot await it, never git's own writes: fs/snapshot_rebase.h). So does a file `renumbered` says the kernel may
+// reads makes a snapshot await it, never git's own writes: fs/snapshot_rebase.h). Not while the
+// repository's `index.lock` exists (`locked`): git holds it across its whole read of the index
+// and lstats (checkout, add, commit, stash, reset), and the mount publishes no re-tag meanwhile
+// (Server::replace_snapshot), so the sizes as served stay the ones git finds; `git status`
+// reads the index before it takes the lock. So does a file `renumbered` says the kernel may
 // still know under its previous inode number: until the swap's invalidations reach the kernel, an
 // lstat through its cached name reports the old number's size, while git has already read this
 // index.
 std::shared_ptr<const std::string> served_git_index(
     const Snapshot& snapshot, const std::string& checkout_index, std::string_view worktree,
     const std::function<uint64_t(uint32_t)>& inode_of,
-    const std::function<bool(uint32_t)>& renumbered);
+    const std::function<bool(uint32_t)>& renumbered, bool locked);
+
+// Whether git holds the lock of the git index at entry `index` (`index.lock` beside it): in
+// `snapshot`, or in the checkout now. A generation's index is translated at its first read, and
+// git may reach the generation before its lock's (whose invalidation of the index's name is
+// queued behind the create that holds the directory).
+bool git_index_locked(const Snapshot& snapshot, uint32_t index);
 
 // Writable mounts: what the checkout must hold when `written` replaces the view's overlay at
 // `path` (git renames a finished `index.lock` or `config.lock` over it). An index (the top

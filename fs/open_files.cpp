@@ -16,6 +16,7 @@ bool within(const std::string& path, const std::string& dir) {
 
 OpenFile::~OpenFile() {
   if (fd >= 0) ::close(fd);
+  if (memory_stages != nullptr) memory_stages->fetch_sub(1);
 }
 
 uint64_t OpenFiles::add(std::shared_ptr<OpenFile> file, std::string path) {

@@ -1,6 +1,7 @@
 // The files a writable mount has open for writing: each open's target path and what it writes to.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -49,6 +50,9 @@ struct OpenFile {
   // An append was stored after what others appended: the stage no longer maps onto the
   // checkout, so only appends can be stored from now on.
   bool provenance_lost GUARDED_BY(mutex) = false;
+  // A stage kept in memory (fs/checkout_io.h, create_empty_stage): the count it is included in,
+  // until it is spilled to an O_TMPFILE or closed. Null for every other file.
+  std::atomic<uint32_t>* memory_stages GUARDED_BY(mutex) = nullptr;
 };
 
 // Thread-safety: every member is thread-safe.

@@ -16,9 +16,11 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "analysis/source_tree.h"
+#include "fs/git_view.h"
 #include "fs/server_state.h"
 #include "fs/snapshot_rebase.h"
 
@@ -345,9 +347,44 @@ void Server::stop() {
   ::lstat(probe.c_str(), &st);
 }
 
+namespace {
+
+// Git holds a lock of an index the mount serves (as on disk now: git in the checkout lets go of
+// its own without the mount's seeing it at once), taken less than kGitLockWait ago: an older one
+// is stale, or its command waits on its user (git commit's editor) having read the index already.
+constexpr std::chrono::seconds kGitLockWait{10};
+
+bool git_holds_an_index_lock(const ServerState& state) {
+  const std::shared_ptr<const Generation> generation = state.current();
+  const Snapshot& snapshot = generation->snapshot();
+  const std::shared_ptr<const SourceRoot> root = state.root();
+  if (!root) return false;
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  for (const Snapshot::ServedIndex& served : snapshot.git_indexes()) {
+    const std::string lock = snapshot.entry(served.entry).path + ".lock";
+    struct stat st {};
+    if (::fstatat(root->fd, lock.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+        now.tv_sec - st.st_ctim.tv_sec < kGitLockWait.count()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
                               std::optional<uint64_t> unless_mutated_since) {
   if (!next) throw std::invalid_argument("replace_snapshot: null snapshot");
+  if (unless_mutated_since) {
+    // A re-tag between git's read of the index and its lstat of a file changes the file's size
+    // under it: the index served while the lock is held records sizes as served (fs/git_view.h).
+    // Letting go of a lock through the mount is a change, so the caller builds again.
+    while (!state_->stopping && git_holds_an_index_lock(*state_)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
   Invalidations changed;
   std::shared_ptr<const Generation> generation;
   {

@@ -102,7 +102,9 @@ class Server {
   // until the kernel forgets it. Thread-safe; must not be called from inside a request handler.
   // Before mount() it only swaps. With `unless_mutated_since` (a mutation_count() read before
   // `next` was scanned), nothing is swapped and false is returned when the mount changed the
-  // checkout since: `next` may lack that change, and publishing it would take it back.
+  // checkout since: `next` may lack that change, and publishing it would take it back. It first
+  // waits while git holds a young index lock of the checkout (fs/git_view.h: a re-tag must not
+  // come between git's read of the index and its lstat of a file).
   bool replace_snapshot(std::shared_ptr<const Snapshot> next,
                         std::optional<uint64_t> unless_mutated_since = std::nullopt);
 

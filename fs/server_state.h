@@ -93,6 +93,7 @@ class ServerState {
   std::atomic<uint64_t> own_device{0};
 
   OpenFiles open_files;  // writable mounts: files open for writing
+  std::atomic<uint32_t> memory_stages{0};  // their stages kept in memory (create_empty_stage)
   ServedLayouts served_layouts;  // writable mounts: what opens were served lately (fs/store.h)
 
   // Invalidations a request handler cannot send itself (the kernel holds the directory locks

@@ -95,6 +95,10 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
           static_cast<uint64_t>(size) != file_size(file->fd)) {
         file->appended_from.reset();  // no longer only appends: stored by the diff rule
       }
+      if (const int error = make_room(state, fi->fh, *file, static_cast<uint64_t>(size));
+          error != 0) {
+        return reply_error(req, error);
+      }
       if (::ftruncate(file->fd, size) != 0) return reply_error(req, errno);
       file->dirty = true;
       if (file->kind == OpenFile::Kind::Staged) {

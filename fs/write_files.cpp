@@ -123,10 +123,18 @@ int open_handle(fuse_req_t req, ServerState& state, const Served& served, uint64
     if (req != nullptr && truncate) {
       if (const int error = check_file_at(req, state, path, want); error != 0) return error;
     }
-    const int stage = create_stage(state.root()->fd, path);
+    // A file just created for the caller (null `req`) starts empty in a directory the daemon
+    // could write: its stage may be kept in memory (whether the checkout has room shows when
+    // it is stored, at close, unless it grows past kMemoryStageBytes first).
+    bool in_memory = false;
+    const int stage = req == nullptr && truncate
+                          ? create_empty_stage(state.memory_stages, state.root()->fd, path,
+                                               in_memory)
+                          : create_stage(state.root()->fd, path);
     if (stage < 0) return errno;
     file = std::make_shared<OpenFile>(OpenFile::Kind::Staged, ino, stage, append);
     const sync::MutexLock lock(file->mutex);  // no other thread has the file yet
+    if (in_memory) file->memory_stages = &state.memory_stages;
     const auto may_open = [&](const struct stat& st) {
       return req != nullptr ? caller_may(req, st, want) : 0;
     };
@@ -178,6 +186,9 @@ void op_write(fuse_req_t req, fuse_ino_t, const char* buffer, size_t size, off_t
   const sync::MutexLock lock(file->mutex);
   const bool staged = file->kind == OpenFile::Kind::Staged;
   const uint64_t offset = staged && file->append ? file_size(file->fd) : static_cast<uint64_t>(off);
+  if (const int error = make_room(state, fi->fh, *file, offset + size); error != 0) {
+    return reply_error(req, error);
+  }
   if (const int error = write_at(file->fd, std::string_view(buffer, size), offset); error != 0) {
     return reply_error(req, error);
   }

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "fs/checkout_io.h"
 #include "fs/store.h"
 
 namespace anchorfs::fs {
@@ -49,6 +50,16 @@ void adopt_change(ServerState& state, const std::string& path, const struct stat
     // The times a writer sets (utimensat, cp -p) are the stored file's: the store takes the stage's.
     if (times != nullptr) ::futimens(file->fd, times);
   }
+}
+
+int make_room(ServerState& state, uint64_t handle, OpenFile& file, uint64_t size) {
+  if (file.memory_stages == nullptr || size <= kMemoryStageBytes) return 0;
+  // Beside the file it is stored as; at the root when that name is gone (stored nowhere then).
+  const std::string beside = state.open_files.target(handle).value_or("stage");
+  if (const int error = spill_stage(state.root()->fd, beside, file.fd); error != 0) return error;
+  file.memory_stages->fetch_sub(1);
+  file.memory_stages = nullptr;
+  return 0;
 }
 
 namespace {

@@ -38,6 +38,12 @@ void reply_done(fuse_req_t req, ServerState& state, std::span<const std::string>
 // The size of the file open as `fd` (0 when fstat fails).
 uint64_t file_size(int fd);
 
+// Before the stage of `file` (handle `handle`) grows to `size` bytes: an in-memory stage past
+// kMemoryStageBytes moves to an O_TMPFILE beside where the file is stored (fs/checkout_io.h).
+// Returns 0 or an errno.
+int make_room(ServerState& state, uint64_t handle, OpenFile& file, uint64_t size)
+    REQUIRES(file.mutex);
+
 // fs/write_files.cpp: opens `served` (inode `ino`) for writing with open(2) `flags` and fills in
 // `fi`. A tagged file, and any file opened with O_TRUNC, is written through a private stage
 // (fs/store.h); a file served from the checkout in place. The caller of `req` must be allowed what

@@ -171,8 +171,9 @@ class CallResolver {
   }
 
   bool declares_method(uint32_t type, std::string_view name) {
+    const NameKey key(name);
     for (uint32_t t : types_.chain(type)) {
-      for (uint32_t m : types_.children_named(t, name)) {
+      for (uint32_t m : types_.children_named(t, key)) {
         if (is_method(types_.definition(m))) return true;
       }
     }
@@ -294,10 +295,11 @@ class CallResolver {
   uint32_t find_method(uint32_t type, std::string_view name, uint32_t arity, bool skip_self,
                        const Arguments& arguments = std::nullopt) {
     const std::vector<uint32_t>& chain = types_.chain(type);
+    const NameKey key(name);
     if (arguments) {
       std::vector<uint32_t> methods;
       for (size_t i = skip_self ? 1 : 0; i < chain.size(); ++i) {
-        for (uint32_t m : types_.children_named(chain[i], name)) {
+        for (uint32_t m : types_.children_named(chain[i], key)) {
           if (is_method(types_.definition(m))) methods.push_back(m);
         }
       }
@@ -306,7 +308,7 @@ class CallResolver {
     for (bool variadic_phase : {false, true}) {
       for (size_t i = skip_self ? 1 : 0; i < chain.size(); ++i) {
         uint32_t found = kNone;
-        for (uint32_t m : types_.children_named(chain[i], name)) {
+        for (uint32_t m : types_.children_named(chain[i], key)) {
           const code::Definition& def = types_.definition(m);
           if (!is_method(def) || !accepts(def, arity, variadic_phase)) continue;
           if (found != kNone) return kNone;
@@ -317,7 +319,7 @@ class CallResolver {
         // one `found` overrides: which one applies depends on the arguments.
         const Candidate chosen = overloads_.candidate(found);
         for (size_t j = i + 1; j < chain.size(); ++j) {
-          for (uint32_t m : types_.children_named(chain[j], name)) {
+          for (uint32_t m : types_.children_named(chain[j], key)) {
             const code::Definition& def = types_.definition(m);
             if (is_method(def) && accepts(def, arity, variadic_phase) &&
                 !Overloads::may_override(chosen, overloads_.candidate(m))) {
@@ -481,9 +483,10 @@ class CallResolver {
   uint32_t constructor_of(uint32_t type, uint32_t arity, const Arguments& arguments) {
     const code::Definition& def = types_.definition(type);
     if (def.kind != EntityKind::Class) return kNone;
+    const NameKey key(def.name);
     if (arguments) {
       std::vector<uint32_t> constructors;
-      for (uint32_t c : types_.children_named(type, def.name)) {
+      for (uint32_t c : types_.children_named(type, key)) {
         const code::Definition& ctor = types_.definition(c);
         if (ctor.kind == EntityKind::Function && ctor.role == "constructor") constructors.push_back(c);
       }
@@ -492,7 +495,7 @@ class CallResolver {
     bool declared = false;
     for (bool variadic_phase : {false, true}) {
       uint32_t found = kNone;
-      for (uint32_t c : types_.children_named(type, def.name)) {
+      for (uint32_t c : types_.children_named(type, key)) {
         const code::Definition& ctor = types_.definition(c);
         if (ctor.kind != EntityKind::Function || ctor.role != "constructor") continue;
         declared = true;

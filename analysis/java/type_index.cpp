@@ -4,6 +4,8 @@
 #include "analysis/java/type_index.h"
 
 #include <algorithm>
+#include <functional>
+#include <tuple>
 
 namespace anchorfs::analysis::java {
 namespace {
@@ -64,13 +66,17 @@ TypeIndex::TypeIndex(const ResolverInput& input) {
   for (uint32_t g = 0; g < total; ++g) {
     if (parent[g] != kNone) child_list_[fill[parent[g]]++] = g;
   }
+  std::vector<uint32_t> hash(total);
+  for (uint32_t g = 0; g < total; ++g) hash[g] = NameKey(definition(g).name).hash;
   for (uint32_t g = 0; g < total; ++g) {
     std::sort(child_list_.begin() + child_start_[g], child_list_.begin() + child_start_[g + 1],
               [&](uint32_t a, uint32_t b) {
-                return std::make_pair(std::string_view(definition(a).name), a) <
-                       std::make_pair(std::string_view(definition(b).name), b);
+                return std::make_tuple(hash[a], std::string_view(definition(a).name), a) <
+                       std::make_tuple(hash[b], std::string_view(definition(b).name), b);
               });
   }
+  child_hash_.resize(child_list_.size());
+  for (size_t i = 0; i < child_list_.size(); ++i) child_hash_[i] = hash[child_list_[i]];
   // Fully qualified names of the types reachable by name: a chain of classes up to the file.
   std::vector<std::string>& qualified = qualified_;
   qualified.resize(total);
@@ -96,19 +102,25 @@ TypeIndex::TypeIndex(const ResolverInput& input) {
   chains_.resize(total);
 }
 
-std::span<const uint32_t> TypeIndex::children_named(uint32_t g, std::string_view name) const {
-  const auto begin = child_list_.begin() + child_start_[g];
-  const auto end = child_list_.begin() + child_start_[g + 1];
-  const auto lower = std::lower_bound(begin, end, name, [&](uint32_t c, std::string_view n) {
-    return std::string_view(definition(c).name) < n;
-  });
-  auto upper = lower;
-  while (upper != end && definition(*upper).name == name) ++upper;
-  return {child_list_.data() + (lower - child_list_.begin()), static_cast<size_t>(upper - lower)};
+std::span<const uint32_t> TypeIndex::children_named(uint32_t g, const NameKey& key) const {
+  const std::string_view name = key.name;
+  const uint32_t h = key.hash;
+  const uint32_t* const hashes = child_hash_.data();
+  const uint32_t* const end = hashes + child_start_[g + 1];
+  const uint32_t* lower = std::lower_bound(hashes + child_start_[g], end, h);
+  // Names sharing a hash are sorted by name: skip the others to this name's run.
+  while (lower != end && *lower == h && definition(child_list_[lower - hashes]).name < name) {
+    ++lower;
+  }
+  const uint32_t* upper = lower;
+  while (upper != end && *upper == h && definition(child_list_[upper - hashes]).name == name) {
+    ++upper;
+  }
+  return {child_list_.data() + (lower - hashes), static_cast<size_t>(upper - lower)};
 }
 
 uint32_t TypeIndex::by_fqn(std::string_view fqn, uint32_t from_file) const {
-  const auto it = by_fqn_.find(std::string(fqn));
+  const auto it = by_fqn_.find(fqn);
   if (it == by_fqn_.end()) return kNone;
   if (it->second.size() == 1) return it->second.front();
   uint32_t found = kNone;
@@ -152,14 +164,15 @@ uint32_t TypeIndex::resolve_type(uint32_t file, uint32_t scope, std::string_view
 }
 
 uint32_t TypeIndex::lexical_type(uint32_t file, uint32_t scope, std::string_view name) {
+  const NameKey key(name);
   for (uint32_t d = scope; d != 0;) {
     const uint32_t g = global(file, d);
     const code::Definition& def = definition(g);
     if (def.kind == EntityKind::Class) {
-      const uint32_t member = member_type(g, name);
+      const uint32_t member = member_type(g, key);
       if (member != kNone) return member;
     } else {
-      for (uint32_t local : children_named(g, name)) {
+      for (uint32_t local : children_named(g, key)) {
         if (definition(local).kind == EntityKind::Class) return local;
       }
     }
@@ -170,7 +183,7 @@ uint32_t TypeIndex::lexical_type(uint32_t file, uint32_t scope, std::string_view
 
 uint32_t TypeIndex::file_level_type(uint32_t file, std::string_view name) {
   auto& memo = file_names_[file];
-  auto it = memo.find(std::string(name));
+  auto it = memo.find(name);
   if (it == memo.end()) {
     FileName found;
     found.type = file_level_lookup(file, name, found.implicit);
@@ -258,9 +271,9 @@ const std::vector<uint32_t>& TypeIndex::chain(uint32_t type) {
   return chains_[type];
 }
 
-uint32_t TypeIndex::member_type(uint32_t type, std::string_view name) {
+uint32_t TypeIndex::member_type(uint32_t type, const NameKey& key) {
   for (uint32_t t : chain(type)) {
-    for (uint32_t member : children_named(t, name)) {
+    for (uint32_t member : children_named(t, key)) {
       if (definition(member).kind == EntityKind::Class) return member;
     }
   }
@@ -276,7 +289,9 @@ void TypeIndex::record_import_declarations() {
         const size_t dot = import.source.rfind('.');
         const uint32_t outer =
             dot == std::string::npos ? kNone : by_fqn(import.source.substr(0, dot), f);
-        if (outer != kNone) type = member_type(outer, import.source.substr(dot + 1));
+        if (outer != kNone) {
+          type = member_type(outer, std::string_view(import.source).substr(dot + 1));
+        }
       }
       use(f, type);
     }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,16 @@
 namespace anchorfs::analysis::java {
 
 inline constexpr uint32_t kNone = UINT32_MAX;
+
+// A definition's name with its hash, as TypeIndex::children_named looks names up: made once for
+// a lookup along a chain of types rather than once per type.
+struct NameKey {
+  // Implicit: any name is a key.
+  NameKey(std::string_view n)
+      : name(n), hash(static_cast<uint32_t>(std::hash<std::string_view>{}(n))) {}
+  std::string_view name;
+  uint32_t hash;
+};
 
 // Every definition of every file has a global id: its file's offset plus its index in the file
 // (index 0, the file itself, stands for the file's top-level scope). Resolution is single
@@ -37,7 +48,7 @@ class TypeIndex {
   EntityIndex file_entity(uint32_t file) const { return files_[file].entity; }
 
   // The definitions directly inside `g` named `name`.
-  std::span<const uint32_t> children_named(uint32_t g, std::string_view name) const;
+  std::span<const uint32_t> children_named(uint32_t g, const NameKey& key) const;
 
   // The type a name written in `file` at definition `scope` denotes, or kNone: "T", "Outer.Inner",
   // "com.x.T". Arrays and primitives denote no type.
@@ -61,7 +72,7 @@ class TypeIndex {
   const std::vector<uint32_t>& chain(uint32_t type);
 
   // A member type named `name` of `type` or of a supertype, or kNone.
-  uint32_t member_type(uint32_t type, std::string_view name);
+  uint32_t member_type(uint32_t type, const NameKey& key);
 
   // File pairs (from, to) where `from` names a type `to` declares: explicit imports, and the
   // types a file uses through on-demand imports, its own package, java.lang or a qualified name.
@@ -83,10 +94,20 @@ class TypeIndex {
   std::vector<File> files_;
   std::vector<uint32_t> offsets_;  // by file
   std::vector<uint32_t> owner_;    // file of each global id
-  // Children of each global id sorted by name (CSR): child_start_[g] .. child_start_[g + 1].
+  // Children of each global id (CSR: child_start_[g] .. child_start_[g + 1]) sorted by the hash
+  // of their name, then name, then id; child_hash_ holds the hashes in the same order, so a
+  // lookup compares integers and reads a name only to confirm a hit.
   std::vector<uint32_t> child_start_;
   std::vector<uint32_t> child_list_;
-  std::unordered_map<std::string, std::vector<uint32_t>> by_fqn_;
+  std::vector<uint32_t> child_hash_;
+  // Looked up by string_view without building a std::string.
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <class T>
+  using StringMap = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
+  StringMap<std::vector<uint32_t>> by_fqn_;
   std::vector<std::string> qualified_;  // by global id: package for a file, "" for no name
   // A simple name's type at file level, and whether the file names it through its package, an
   // on-demand import or java.lang (`implicit`), recorded as a use once asked for (`used`).
@@ -95,7 +116,7 @@ class TypeIndex {
     bool implicit = false;
     bool used = false;
   };
-  std::vector<std::unordered_map<std::string, FileName>> file_names_;  // memo by file
+  std::vector<StringMap<FileName>> file_names_;  // memo by file
   bool quiet_ = false;  // resolving for overload selection: the file does not name the type
   enum class BaseState : uint8_t { Unresolved, InProgress, Done };
   std::vector<BaseState> base_state_;

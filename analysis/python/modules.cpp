@@ -29,7 +29,10 @@ std::string dotted_dir(std::string_view dir) {
 std::string join(std::string_view a, std::string_view b) {
   if (a.empty()) return std::string(b);
   if (b.empty()) return std::string(a);
-  return std::string(a) + "." + std::string(b);
+  std::string out;
+  out.reserve(a.size() + 1 + b.size());
+  out.append(a).append(1, '.').append(b);
+  return out;
 }
 
 // A usable module name component: no dots or other characters an import could not spell.
@@ -106,7 +109,7 @@ ModuleIndex::ModuleIndex(const ResolverInput& input) {
 }
 
 std::optional<uint32_t> ModuleIndex::find(std::string_view dotted) const {
-  const auto it = by_name_.find(std::string(dotted));
+  const auto it = by_name_.find(dotted);
   if (it == by_name_.end()) return std::nullopt;
   return it->second;
 }

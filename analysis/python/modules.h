@@ -1,7 +1,9 @@
 // Python module names of repository files, and import resolution between them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,9 +40,15 @@ class ModuleIndex {
                                   std::optional<uint32_t>* top = nullptr) const;
 
  private:
+  // Looked up by string_view without making a string (tens of thousands of imports per analysis).
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
   uint32_t add(const std::string& name, uint32_t file, bool is_package);
   std::vector<Module> modules_;
-  std::unordered_map<std::string, uint32_t> by_name_;
+  std::unordered_map<std::string, uint32_t, NameHash, std::equal_to<>> by_name_;
   std::vector<uint32_t> file_module_;
   std::vector<std::string> file_dir_prefix_;  // repository-relative directory, dotted
 };

@@ -19,7 +19,9 @@ out, with a message, when its program is missing.
 
 --fifo runs git and every daemon SCHED_FIFO (root or CAP_SYS_NICE): on a machine busy with other
 work the switch then waits for no one, so checkout and mounts compare as on a quiet machine
-(their absolute times still depend on what shares the caches). Prints Markdown tables."""
+(their absolute times still depend on what shares the caches). --pin CPU runs them all on that
+CPU: a FUSE round trip is then a context switch, not a wake-up on another CPU (docs/benchmarks.md,
+session 8). Prints Markdown tables."""
 
 import argparse
 import glob
@@ -305,9 +307,13 @@ def main():
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--fifo", action="store_true",
                         help="run git and the daemons SCHED_FIFO (a busy machine)")
+    parser.add_argument("--pin", type=int, metavar="CPU",
+                        help="run git and the daemons on CPU alone: round trips stay on one CPU")
     args = parser.parse_args()
     if args.fifo:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(20))
+    if args.pin is not None:
+        os.sched_setaffinity(0, {args.pin})
     args.anchorfs = os.path.abspath(args.anchorfs)
     args.work = os.path.abspath(args.work)
     os.makedirs(args.work, exist_ok=True)

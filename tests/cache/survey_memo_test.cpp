@@ -158,7 +158,7 @@ TEST_F(SurveyMemoTest, AMemoThatDoesNotDecodeIsIgnored) {
 }
 
 // What the memo keeps: every aged regular file with its state, none written within the racy
-// window, and only at the front end it was surveyed for.
+// window, only at the front end it was surveyed for, in path order.
 TEST_F(SurveyMemoTest, ARecordHoldsOnlyAgedFilesAndDecodesToTheirStates) {
   const analysis::SourceTree tree = analysis::scan_tree(repo_);
   const auto sources = analysis::select_sources(tree);
@@ -180,6 +180,11 @@ TEST_F(SurveyMemoTest, ARecordHoldsOnlyAgedFilesAndDecodesToTheirStates) {
     EXPECT_EQ(memo->find(sources[i].path, sources[i].front_end + 1, identity), nullptr);
   }
   EXPECT_FALSE(analysis::SurveyMemo::decode(record.bytes.substr(0, record.bytes.size() - 1)));
+  // Lookups search by path: a record out of path order is no memo.
+  const std::vector<analysis::SourceFile> reversed(sources.rbegin(), sources.rend());
+  const std::vector<analysis::SourceState> reversed_states(states.rbegin(), states.rend());
+  EXPECT_FALSE(analysis::SurveyMemo::decode(
+      analysis::SurveyMemo::record(tree, reversed, reversed_states, later()).bytes));
 }
 
 }  // namespace

@@ -370,12 +370,17 @@ TEST_F(GenerationTest, GitsOwnWritesAndAnXattrLeaveTheIndexAsTheAnalysisServedIt
   const auto edit = patch_snapshot(*refreshed, std::span(&edited, 1), {}, 0, origin, copied);
   ASSERT_NE(edit, nullptr);
   EXPECT_TRUE(edit->awaiting_analysis());
-  // ...and stays so through git's next lock, until the analysis publishes.
+  const Generation edited_generation(edit, third, {}, origin);
+  EXPECT_EQ(served_index_sizes(edited_generation).at("retag.py"), 0u);  // git status reads it
+  // ...and stays so through git's next lock, until the analysis publishes; but git holding the
+  // lock gets the sizes as served (no re-tag is published while it holds it), so its forced
+  // checkout leaves the file alone.
   test::write_file(dir_ / ".git/index.lock", "");
   const auto relocked = patch_snapshot(*edit, std::span(&lock, 1), {}, 0, origin, copied);
   ASSERT_NE(relocked, nullptr);
   EXPECT_TRUE(relocked->awaiting_analysis());
-  EXPECT_EQ(served_index_sizes(Generation(relocked, third, {}, origin)).at("retag.py"), 0u);
+  EXPECT_EQ(served_index_sizes(Generation(relocked, edited_generation, {}, origin)).at("retag.py"),
+            6u);
 }
 
 // `path`'s git index with every entry's recorded change time moved within its second (as a

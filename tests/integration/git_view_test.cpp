@@ -548,6 +548,40 @@ TEST(GitView, AForcedCheckoutInAWritableMountKeepsAnUntaggedFilesXattr) {
   expect_forced_checkout_keeps_an_untagged_files_xattr(mnt, ".", repo, "bookshelf/limits.py");
 }
 
+// Right after a source edit through the mount, until its refresh (held open here by --no-watch),
+// the snapshot awaits analysis and its index served every untagged file the filter covers with
+// size 0 (so `git status` compares their bytes across a re-tag); git's forced checkout takes size
+// 0 for a change without reading the file and replaced it: xattr, inode and hard link lost. A
+// git command holding `index.lock` is served the sizes as served (no re-tag is published while it
+// holds it), and `git status` in that window still lists exactly the edit.
+TEST(GitView, AForcedCheckoutRightAfterASourceEditKeepsAnUntaggedFilesXattrAndLink) {
+  TempDir dir("anchorfs-git-edit-window");
+  const std::string repo = dir / "repo", mnt = dir / "mnt";
+  make_repository(repo);
+  commit_untagged_file(repo, "bookshelf/limits.py");
+  const std::string file = repo + "/bookshelf/limits.py";
+  ASSERT_EQ(::setxattr(file.c_str(), "user.note", "kept", 4, 0), 0) << std::strerror(errno);
+  ASSERT_EQ(::link(file.c_str(), (dir / "limits-link.py").c_str()), 0) << std::strerror(errno);
+  EXPECT_EQ(git_ok(repo, {"status", "--porcelain"}), "");  // the new ctime recorded
+  make_dirs(mnt);
+  Mount mount(repo, mnt, {"--no-cache", "--writable", "--no-watch"});
+  ASSERT_TRUE(mount.ok()) << mount.result().err;
+  ASSERT_FALSE(has_tags(read_file(mnt + "/bookshelf/limits.py")));
+  const std::string services = mnt + "/bookshelf/services.py";
+  ASSERT_TRUE(has_tags(read_file(services)));
+  write_file(services, read_file(services) + "\n\ndef late():\n    return 1\n");
+  const struct stat before = stat_of(file);
+  git_ok(mnt, {"checkout", "-f", "--", "bookshelf/limits.py"});
+  const struct stat after = stat_of(file);
+  EXPECT_EQ(after.st_ino, before.st_ino) << "git replaced an unchanged file";
+  EXPECT_EQ(after.st_nlink, 2u);
+  char value[8] = {};
+  EXPECT_EQ(::getxattr(file.c_str(), "user.note", value, sizeof value), 4) << std::strerror(errno);
+  EXPECT_STREQ(value, "kept");
+  EXPECT_EQ(git_ok(mnt, {"status", "--porcelain"}), " M bookshelf/services.py\n");
+  EXPECT_EQ(git_ok(repo, {"status", "--porcelain"}), " M bookshelf/services.py\n");
+}
+
 TEST(GitView, ATreeWithoutGitIsNoRepositoryInTheMount) {
   TempDir dir("anchorfs-git-none");
   const std::string repo = dir / "repo", mnt = dir / "mnt";

@@ -554,6 +554,53 @@ TEST_F(WritableMount, PathsLeavingTheCheckoutAreRefused) {
   EXPECT_TRUE(std::filesystem::is_empty(outside));
 }
 
+// Files created through the mount are staged in memory while small (at most 64 at once, up to
+// 256 KiB each; fs/checkout_io.h): 70 new files written while all are open, one of them grown
+// past the bound a chunk at a time and read back through its own handle, one cut past it with
+// truncate, times set on both: every byte and time lands in the checkout as written.
+TEST_F(WritableMount, NewFilesStagedInMemoryOrPastItLandExactly) {
+  make_dirs(repo_ + "/new");
+  mount();
+  const ProcessResult python = run(
+      {"python3", "-c",
+       "import os, sys\n"
+       "root = sys.argv[1]\n"
+       "files = [open(f'{root}/new/f{i}.txt', 'w+b') for i in range(70)]\n"
+       "for i, f in enumerate(files): f.write(f'file {i}\\n'.encode() * (i + 1)); f.flush()\n"
+       "big = files[3]\n"
+       "chunk = bytes(range(256)) * 32\n"
+       "for _ in range(80): big.write(chunk)\n"
+       "big.flush()\n"
+       "big.seek(0)\n"
+       "expected = b'file 3\\n' * 4 + chunk * 80\n"
+       "assert big.read() == expected, 'read back through the handle'\n"
+       "files[5].truncate(300 * 1024)\n"
+       "os.utime(big.fileno(), ns=(1_000_000_000_000_000_000, 1_100_000_000_123_456_789))\n"
+       "os.utime(files[7].fileno(), ns=(1_000_000_000_000_000_000, 1_200_000_000_000_000_001))\n"
+       "for f in files: f.close()\n",
+       mnt_});
+  ASSERT_EQ(python.exit_code, 0) << python.err;
+  for (int i = 0; i < 70; ++i) {
+    std::string expected;
+    for (int k = 0; k <= i; ++k) expected += "file " + std::to_string(i) + "\n";
+    if (i == 3) {
+      std::string chunk;
+      for (int b = 0; b < 256; ++b) chunk += static_cast<char>(b);
+      for (int k = 0; k < 32 * 80; ++k) expected += chunk;
+    }
+    if (i == 5) expected.resize(300 * 1024, '\0');
+    ASSERT_EQ(checkout("new/f" + std::to_string(i) + ".txt"), expected) << "f" << i;
+  }
+  struct stat big {};
+  struct stat small {};
+  ASSERT_EQ(::stat((repo_ + "/new/f3.txt").c_str(), &big), 0);
+  ASSERT_EQ(::stat((repo_ + "/new/f7.txt").c_str(), &small), 0);
+  EXPECT_EQ(big.st_mtim.tv_sec, 1'100'000'000);
+  EXPECT_EQ(big.st_mtim.tv_nsec, 123'456'789);
+  EXPECT_EQ(small.st_mtim.tv_sec, 1'200'000'000);
+  EXPECT_EQ(small.st_mtim.tv_nsec, 1);
+}
+
 // A checkout on a full filesystem, and one the daemon may not write: the writer gets ENOSPC and
 // EACCES, the errors the checkout gave.
 TEST_F(WritableMount, NoSpaceReachesTheWriter) {
