@@ -127,8 +127,9 @@ struct Analysis {
   std::optional<ResolutionKey> key;
   // With AnalysisOptions::defer_graph_record: `key` is set but nothing is stored under it yet.
   bool graph_record_owed = false;
-  // The facts each of graph.files was made from (AnalysisOptions::previous compares them); empty
-  // for an analysis loaded from the cache.
+  // The facts each of graph.files was made from (AnalysisOptions::previous compares them), kept
+  // only with AnalysisOptions::facts_memo (which holds them anyway); else empty, as for an
+  // analysis loaded from the cache.
   std::vector<std::shared_ptr<const LanguageFacts>> facts;
 };
 
