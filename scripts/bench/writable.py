@@ -72,6 +72,16 @@ def unmount(anchorfs, mnt):
     subprocess.run([anchorfs, "unmount", mnt], capture_output=True)
 
 
+def compile_fuse_program(source, binary, column):
+    """SOURCE built against libfuse3 into BINARY, or None (the COLUMN is then left out)."""
+    flags = subprocess.run(["pkg-config", "fuse3", "--cflags", "--libs"], capture_output=True,
+                           text=True).stdout.split()
+    if subprocess.run(["gcc", "-O2", "-w", "-o", binary, source, *flags]).returncode != 0:
+        print(f"writable: {column} did not build: no {column} column", file=sys.stderr)
+        return None
+    return binary
+
+
 def build_passthrough_ll(work):
     """libfuse's passthrough_ll example compiled into WORK (never committed), or None."""
     examples = "/usr/share/doc/libfuse3-dev/examples"
@@ -87,13 +97,7 @@ def build_passthrough_ll(work):
         return None
     for header in glob.glob(f"{examples}/*.h"):
         shutil.copy(header, work)
-    flags = subprocess.run(["pkg-config", "fuse3", "--cflags", "--libs"], capture_output=True,
-                           text=True).stdout.split()
-    binary = os.path.join(work, "passthrough_ll")
-    if subprocess.run(["gcc", "-O2", "-w", "-o", binary, source, *flags]).returncode != 0:
-        print("writable: passthrough_ll did not build: no passthrough_ll column", file=sys.stderr)
-        return None
-    return binary
+    return compile_fuse_program(source, os.path.join(work, "passthrough_ll"), "passthrough_ll")
 
 
 # passthrough_ll.c (libfuse 3.14) edited so that open and flush answer ENOSYS (the kernel stops
@@ -129,13 +133,7 @@ def build_passthrough_no_open(work):
     source = os.path.join(work, "passthrough_ll_noopen.c")
     with open(source, "w") as f:
         f.write(text)
-    flags = subprocess.run(["pkg-config", "fuse3", "--cflags", "--libs"], capture_output=True,
-                           text=True).stdout.split()
-    binary = os.path.join(work, "passthrough_ll_noopen")
-    if subprocess.run(["gcc", "-O2", "-w", "-o", binary, source, *flags]).returncode != 0:
-        print("writable: ptll-noopen did not build: no ptll-noopen column", file=sys.stderr)
-        return None
-    return binary
+    return compile_fuse_program(source, os.path.join(work, "passthrough_ll_noopen"), "ptll-noopen")
 
 
 def floor_mounts(work):
