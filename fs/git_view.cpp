@@ -403,12 +403,6 @@ void replace_git_entries(analysis::SourceTree& tree, std::vector<analysis::TreeE
   tree.entries = std::move(out);
 }
 
-// Whether `path` lies inside a repository's own files (`.git` or below, at any depth).
-bool inside_git_dir(std::string_view path) {
-  return path == kGit || path.starts_with(".git/") ||
-         path.find("/.git/") != std::string_view::npos || path.ends_with("/.git");
-}
-
 // The repositories nested in the tree, as (worktree top, `.git` directory in the tree):
 // - a `sub/.git` directory of its own (the real directory at that place: a symlinked or outside
 //   `.git` is left as scanned);
@@ -645,6 +639,11 @@ std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
     return without_block(std::move(written), served.substr(block));
   }
   return std::nullopt;
+}
+
+bool inside_git_dir(std::string_view path) {
+  return path == kGit || path.starts_with(".git/") ||
+         path.find("/.git/") != std::string_view::npos || path.ends_with("/.git");
 }
 
 }  // namespace anchorfs::fs

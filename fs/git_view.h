@@ -53,6 +53,10 @@ std::optional<GitDirs> locate_git_dirs(const std::string& root);
 // repository, which is then left as scanned). Entries may be added, so indices move.
 VirtualFiles graft_git_view(analysis::SourceTree& tree, const GitViewOptions& options);
 
+// Whether `path` lies in a repository's own files (a component named `.git`, at any depth: the
+// top repository's, a submodule's under `.git/modules`, a nested one's): no analysis reads them.
+bool inside_git_dir(std::string_view path);
+
 // Whether `path` matches one of `options`' filter patterns ("*.ext" or "/exact/path"): a file
 // git in the view reads through the clean filter, one the view may tag.
 bool filter_covers(const GitViewOptions& options, std::string_view path);

@@ -429,9 +429,7 @@ bool Server::replace_snapshot(std::shared_ptr<const Snapshot> next,
 bool Server::serve_changes_untagged(std::span<const std::string> paths) {
   std::vector<std::string> outside_git;
   for (const std::string& path : paths) {
-    const bool in_git = path == ".git" || path.starts_with(".git/") ||
-                        path.find("/.git/") != std::string::npos || path.ends_with("/.git");
-    if (!in_git && !path.starts_with('/')) outside_git.push_back(path);
+    if (!inside_git_dir(path) && !path.starts_with('/')) outside_git.push_back(path);
   }
   if (outside_git.empty()) return false;
   auto [generation, changed] = serve_untagged(*state_, outside_git);

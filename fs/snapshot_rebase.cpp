@@ -64,18 +64,6 @@ bool reaches_git_overlays(const Snapshot& current, std::string_view path) {
   return false;
 }
 
-// Whether `path` lies in a repository's own files (a component named `.git`, at any depth: the
-// top repository's, a submodule's under `.git/modules`, a nested one's): no analysis reads them.
-bool in_git_files(std::string_view path) {
-  for (size_t start = 0; start <= path.size();) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string_view::npos) slash = path.size();
-    if (path.substr(start, slash - start) == ".git") return true;
-    start = slash + 1;
-  }
-  return false;
-}
-
 // Whether the analysis reads the same from `a` and `b`: the same kind of entry, owner and mode,
 // and for a file the same bytes by the identity read() checks (size, mtime, inode). A change of
 // ctime alone (a user xattr, a link made elsewhere) changes nothing it could tag differently.
@@ -117,7 +105,7 @@ bool reaches_analysis(const Snapshot& current, const analysis::SourceTree& fresh
                       std::span<const std::string> paths) {
   if (current.awaiting_analysis()) return true;
   for (const std::string& path : paths) {
-    if (in_git_files(path)) continue;
+    if (inside_git_dir(path)) continue;
     const std::optional<uint32_t> was = current.find(path);
     const analysis::TreeEntry* now = find_in(fresh, path);
     if (was.has_value() != (now != nullptr)) return true;
@@ -129,7 +117,7 @@ bool reaches_analysis(const Snapshot& current, const analysis::SourceTree& fresh
 // How many entries of `current` lie outside the repositories' own files.
 size_t outside_git_files(const Snapshot& current) {
   size_t count = 0;
-  for (uint32_t i = 0; i < current.size(); ++i) count += !in_git_files(current.entry(i).path);
+  for (uint32_t i = 0; i < current.size(); ++i) count += !inside_git_dir(current.entry(i).path);
   return count;
 }
 
@@ -147,7 +135,7 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
   for (const analysis::TreeEntry& entry : fresh.entries) {
     const std::string before = path_before_moves(entry.path, moves);
     const std::optional<uint32_t> was = current.find(before);
-    if (!in_git_files(entry.path)) {
+    if (!inside_git_dir(entry.path)) {
       ++outside_git;
       awaiting_analysis = awaiting_analysis || !was || before != entry.path ||
                           !same_for_analysis(current.entry(*was), entry);
