@@ -39,37 +39,6 @@ std::string join(std::string_view dir, std::string_view name) {
   return dir.empty() ? std::string(name) : std::string(dir) + "/" + std::string(name);
 }
 
-// The entry at `path` in `tree` (binary search over each directory's sorted children).
-std::optional<uint32_t> find_entry(const SourceTree& tree, std::string_view path) {
-  uint32_t current = 0;
-  while (!path.empty()) {
-    const size_t slash = path.find('/');
-    const std::string_view component = path.substr(0, slash);
-    const TreeEntry& dir = tree.entries[current];
-    if (!S_ISDIR(dir.mode)) return std::nullopt;
-    uint32_t low = dir.first_child;
-    uint32_t high = dir.first_child + dir.child_count;
-    std::optional<uint32_t> found;
-    while (low < high) {
-      const uint32_t middle = low + (high - low) / 2;
-      const int order = name_of(tree.entries[middle].path).compare(component);
-      if (order == 0) {
-        found = middle;
-        break;
-      }
-      if (order < 0) {
-        low = middle + 1;
-      } else {
-        high = middle;
-      }
-    }
-    if (!found) return std::nullopt;
-    current = *found;
-    path = slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
-  }
-  return current;
-}
-
 using FileKey = std::pair<uint64_t, uint64_t>;  // device, inode
 
 class Patcher {
@@ -81,9 +50,10 @@ class Patcher {
   void add(std::string_view path) {
     while (!path.empty()) {
       const std::string_view parent = parent_of(path);
-      const std::optional<uint32_t> dir = find_entry(old_, parent);
-      if (dir && S_ISDIR(old_.entries[*dir].mode)) {
-        reread_[*dir].insert(std::string(name_of(path)));
+      const TreeEntry* dir = find_entry(old_, parent);
+      if (dir != nullptr && S_ISDIR(dir->mode)) {
+        const auto index = static_cast<uint32_t>(dir - old_.entries.data());
+        reread_[index].insert(std::string(name_of(path)));
         reread_paths_.push_back(std::string(path));
         return;
       }

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdint>
 #include <string_view>
-#include <unordered_map>
 
 #include "analysis/build_identity.h"
 #include "analysis/graph_serialize.h"
@@ -78,10 +77,14 @@ std::vector<std::string> resolution_input_paths(const SourceTree& tree,
     }
     bool found = false;
     for (const TreeEntry& entry : tree.entries) {
+      // The base name compared from the end: no search for the last slash in every path (this
+      // runs per input name of every front end, twice a build, over the whole tree).
       const std::string_view path = entry.path;
-      const size_t slash = path.rfind('/');
-      const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
-      if (base != name || !S_ISREG(entry.mode) || in_excluded_directory(path)) continue;
+      if (!path.ends_with(name) ||
+          (path.size() > name.size() && path[path.size() - name.size() - 1] != '/') ||
+          !S_ISREG(entry.mode) || in_excluded_directory(path)) {
+        continue;
+      }
       paths.emplace_back(path);
       found |= path == name;
     }
@@ -136,18 +139,16 @@ std::optional<ResolutionKey> stat_alias_key(const SourceTree& tree,
     h.text(front_ends()[sources[i].front_end]->name());
     add_stat(h, *entries[i]);
   }
-  std::unordered_map<std::string_view, const TreeEntry*> by_path;
-  for (const TreeEntry& entry : tree.entries) by_path.emplace(entry.path, &entry);
   const FrontEndOptions front_end_options{.dense = options.dense};
   for (const auto& front_end : front_ends()) {
     for (const std::string& path :
          resolution_input_paths(tree, front_end->resolution_inputs(front_end_options))) {
       h.text(path);
-      const auto it = by_path.find(path);
-      h.number(it != by_path.end());
-      if (it == by_path.end()) continue;
-      if (!S_ISREG(it->second->mode) || racily_clean(*it->second, now)) return std::nullopt;
-      add_stat(h, *it->second);
+      const TreeEntry* entry = find_entry(tree, path);
+      h.number(entry != nullptr);
+      if (entry == nullptr) continue;
+      if (!S_ISREG(entry->mode) || racily_clean(*entry, now)) return std::nullopt;
+      add_stat(h, *entry);
     }
   }
   return h.finish();

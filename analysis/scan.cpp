@@ -106,6 +106,33 @@ int read_entry(int dir_fd, const char* name, TreeEntry& entry, std::string& prob
   return 0;
 }
 
+const TreeEntry* find_entry(const SourceTree& tree, std::string_view path) {
+  if (tree.entries.empty()) return nullptr;
+  const TreeEntry* at = &tree.entries[0];
+  while (!path.empty()) {
+    const size_t slash = path.find('/');
+    const std::string_view component = path.substr(0, slash);
+    if (!S_ISDIR(at->mode) || at->first_child + uint64_t{at->child_count} > tree.entries.size()) {
+      return nullptr;
+    }
+    const auto first = tree.entries.begin() + at->first_child;
+    const auto last = first + at->child_count;
+    const auto name_of = [](const TreeEntry& child) {
+      const std::string_view child_path = child.path;
+      const size_t child_slash = child_path.rfind('/');
+      return child_slash == std::string_view::npos ? child_path
+                                                   : child_path.substr(child_slash + 1);
+    };
+    const auto found = std::lower_bound(
+        first, last, component,
+        [&](const TreeEntry& child, std::string_view wanted) { return name_of(child) < wanted; });
+    if (found == last || name_of(*found) != component) return nullptr;
+    at = &*found;
+    path = slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
+  }
+  return at;
+}
+
 SourceTree scan_tree(const std::string& root, const ScanOptions& options) {
   SourceTree tree;
   char* real = ::realpath(root.c_str(), nullptr);

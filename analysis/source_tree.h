@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace anchorfs::analysis {
@@ -55,6 +56,10 @@ struct ScanOptions {
   // may have missed.
   std::function<void(const std::string& path, int dir_fd)> on_directory = nullptr;
 };
+
+// The entry at repository-relative `path` ("" is the root), found through the sorted children
+// of each directory on the way; null when there is none.
+const TreeEntry* find_entry(const SourceTree& tree, std::string_view path);
 
 // Lists every entry below `root` (which must be a directory). Never follows symlinks, never
 // opens anything but directories (each relative to its parent's run, so depth is limited only by

@@ -62,8 +62,10 @@ const TSLanguage* CFamilyFrontEnd::grammar(std::string_view path) const {
 }
 
 bool CFamilyFrontEnd::is_test_path(std::string_view path) const {
-  for (const std::string_view dir : {"test/", "tests/", "testing/", "unittests/"}) {
-    if (path.starts_with(dir) || path.find("/" + std::string(dir)) != std::string_view::npos) {
+  // Each directory name with its leading slash, so that a match inside the path needs no string
+  // built per call (this runs for every file of every graph index: each refresh's included).
+  for (const std::string_view slash_dir : {"/test/", "/tests/", "/testing/", "/unittests/"}) {
+    if (path.starts_with(slash_dir.substr(1)) || path.find(slash_dir) != std::string_view::npos) {
       return true;
     }
   }

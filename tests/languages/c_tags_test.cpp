@@ -11,6 +11,7 @@
 
 #include "analysis/cfamily/grammar.h"
 #include "analysis/cfamily/lexical.h"
+#include "analysis/language.h"
 #include "tests/languages/language_support.h"
 
 namespace anchorfs::languages_test {
@@ -301,6 +302,24 @@ TEST(CHostile, DeepNestingIsServedUntaggedAndGarbageWithoutCrashing) {
     }
   }
   expect_tags_change_no_program(repo.root(), result.graph, "c", grammar_for);
+}
+
+// Test code is a file under a test directory (at the top or anywhere below) or one whose stem
+// ends in _test or _unittest; a directory merely named like one (latest/, contest/) is not.
+TEST(CTestPaths, TestDirectoriesAndStemsOnly) {
+  const analysis::LanguageFrontEnd* c = analysis::front_end_named("c");
+  ASSERT_NE(c, nullptr);
+  for (const std::string_view path :
+       {"test/a.c", "tests/a.c", "testing/x.h", "unittests/y.cc", "lib/test/a.c",
+        "tools/testing/selftests/bpf/x.c", "src/unittests/deep/z.cpp", "lib/list_test.c",
+        "src/map_unittest.cc", "a_test.h"}) {
+    EXPECT_TRUE(c->is_test_path(path)) << path;
+  }
+  for (const std::string_view path :
+       {"kernel/sched/core.c", "latest/a.c", "contest/b.c", "lib/mytests/c.c", "x/tests.c",
+        "test.c", "lib/testing.c", "a_test_helpers.c", "attest/x.c"}) {
+    EXPECT_FALSE(c->is_test_path(path)) << path;
+  }
 }
 
 }  // namespace
