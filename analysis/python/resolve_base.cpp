@@ -124,8 +124,14 @@ void Resolver::export_base() {
     file.end_tick = first_round_end_[f].tick;
     file.end_values = first_round_end_[f].values;
     const ScopeId module = module_scope(f);
-    file.names.reserve(module_names_[f].size());
-    for (size_t i = 0; i < module_names_[f].size(); ++i) {
+    // By name (moving whole records while sorting cost more than describing them).
+    std::vector<uint32_t> order(module_names_[f].size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return strings_by_id_[module_names_[f][a]] < strings_by_id_[module_names_[f][b]];
+    });
+    file.names.reserve(order.size());
+    for (const size_t i : order) {
       const NameId name = module_names_[f][i];
       const VarId var = find_var(module, name);
       if (var == kNoVar) continue;
@@ -139,8 +145,6 @@ void Resolver::export_base() {
       call.callees.erase(std::unique(call.callees.begin(), call.callees.end()), call.callees.end());
       file.names.push_back(std::move(call));
     }
-    std::sort(file.names.begin(), file.names.end(),
-              [](const NameCall& a, const NameCall& b) { return a.name < b.name; });
   }
 }
 
