@@ -78,9 +78,7 @@ class Unit {
     return values_ < kMaxSet && leaves_unnamed();
   }
 
-  bool has_leaves() const {
-    return std::find(leaf_.begin(), leaf_.end(), kLeaf) != leaf_.end();
-  }
+  bool has_leaves() const { return std::find(leaf_.begin(), leaf_.end(), kLeaf) != leaf_.end(); }
   bool is_leaf(uint32_t scope) const { return leaf_[scope] == kLeaf; }
 
   // The edges of the leaves' calls, from what the base says each old name's call does at the end
@@ -113,14 +111,15 @@ class Unit {
             !std::binary_search(imported.begin(), imported.end(), c.file)) {
           continue;
         }
-        pairs.push_back(uint64_t{edited.entity + scope} << 32 | (input.files[c.file].entity + c.local));
+        pairs.push_back(uint64_t{edited.entity + scope} << 32 |
+                        (input.files[c.file].entity + c.local));
       }
     }
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
     for (const uint64_t k : pairs) {
-      edges.push_back({static_cast<EntityIndex>(k >> 32), static_cast<EntityIndex>(k),
-                       Relation::Calls});
+      edges.push_back(
+          {static_cast<EntityIndex>(k >> 32), static_cast<EntityIndex>(k), Relation::Calls});
     }
     return true;
   }
@@ -246,7 +245,8 @@ class Unit {
       if (unit_name == name) return Named::Refused;
     }
     const std::string& spelled = now_.strings[name];
-    if ((*old = calls_->find(spelled)) != nullptr) return (*old)->late ? Named::Refused : Named::Old;
+    if ((*old = calls_->find(spelled)) != nullptr)
+      return (*old)->late ? Named::Refused : Named::Old;
     for (const std::string_view builtin : detail::kBuiltinNames) {
       if (builtin == spelled) return Named::Refused;  // a builtin value would be made
     }
@@ -352,7 +352,7 @@ class Unit {
   const FileFacts& now_;
   std::vector<std::pair<uint32_t, uint32_t>> bound_;  // (local scope, string id)
   std::vector<uint32_t> module_names_;
-  size_t values_ = 0;  // at least as many as the values the unit can make
+  size_t values_ = 0;          // at least as many as the values the unit can make
   std::vector<uint8_t> leaf_;  // per scope: kLeaf, kNotLeaf (it nests a scope) or 0
   const FileBase* calls_ = nullptr;
   // Per leaf call site with callees: its function and the callees (sorted, unique).
@@ -393,9 +393,8 @@ bool appended_edges(const ResolverInput& input, const ImportTable& imports, size
     return false;
   }
   std::vector<Edge> leaf_edges;
-  if (unit.has_leaves() &&
-      (base.calls == nullptr ||
-       !unit.leaf_edges(*base.calls, input, file, base.imported, leaf_edges))) {
+  if (unit.has_leaves() && (base.calls == nullptr || !unit.leaf_edges(*base.calls, input, file,
+                                                                      base.imported, leaf_edges))) {
     return false;
   }
   // The unit alone, in its file's place and numbering: the file's old statements gone and its

@@ -14,10 +14,10 @@ namespace anchorfs::analysis::python {
 
 // What the last whole resolution knew of the edited file.
 struct AppendBase {
-  const FileFacts& facts;  // its facts then
-  int quiet_round = 0;     // the first round in which nothing changed
-  const FileBase* calls = nullptr;   // its names' calls (null: functions calling old code refused)
-  std::vector<uint32_t> imported;    // the files it imports (its Imports edges), sorted
+  const FileFacts& facts;           // its facts then
+  int quiet_round = 0;              // the first round in which nothing changed
+  const FileBase* calls = nullptr;  // its names' calls (null: functions calling old code refused)
+  std::vector<uint32_t> imported;   // the files it imports (its Imports edges), sorted
 };
 
 // When file `file` of `input` only appends to `base.facts` functions that nothing else reads,

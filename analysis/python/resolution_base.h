@@ -34,8 +34,8 @@ struct NameCall {
 };
 
 struct FileBase {
-  uint32_t end_tick = 0;    // the tick of the file's last first-round statement
-  uint32_t end_values = 0;  // how many values existed when its first round ended
+  uint32_t end_tick = 0;        // the tick of the file's last first-round statement
+  uint32_t end_values = 0;      // how many values existed when its first round ended
   std::vector<NameCall> names;  // its module scope's names, sorted by name
 
   const NameCall* find(std::string_view name) const;

@@ -7,8 +7,9 @@
 namespace anchorfs::analysis::python {
 
 const NameCall* FileBase::find(std::string_view name) const {
-  const auto it = std::lower_bound(names.begin(), names.end(), name,
-                                   [](const NameCall& c, std::string_view n) { return c.name < n; });
+  const auto it =
+      std::lower_bound(names.begin(), names.end(), name,
+                       [](const NameCall& c, std::string_view n) { return c.name < n; });
   return it != names.end() && it->name == name ? &*it : nullptr;
 }
 
@@ -72,7 +73,8 @@ NameCall Resolver::class_call(ScopeId cls) {
       const VarId self = positional_vars_[summary.positional_begin];
       call.tick = std::max(call.tick, vars_.changed(self));
       const Set selves = vars_.get(self);
-      if (!vars_.poisoned(self) && std::find(selves.begin(), selves.end(), instance) == selves.end()) {
+      if (!vars_.poisoned(self) &&
+          std::find(selves.begin(), selves.end(), instance) == selves.end()) {
         call.callable = false;
       }
     }

@@ -209,9 +209,10 @@ TEST_F(PythonAppendRefreshTest, ALeafCallingANameAnotherFileStoresLaterResolvesT
 // call would change old variables (`self.setup()` would reach Sub.setup), so the tree is
 // resolved again; once old code makes that call first, the leaf takes the shortcut.
 TEST_F(PythonAppendRefreshTest, ALeafCallingAClassWhoseInitDoesNotHoldItsInstanceResolvesAll) {
-  core_ += "\n\nclass Base:\n    def __init__(self):\n        self.setup()\n\n"
-           "    def setup(self):\n        return 1\n\n\nclass Sub(Base):\n"
-           "    def setup(self):\n        return 2\n";
+  core_ +=
+      "\n\nclass Base:\n    def __init__(self):\n        self.setup()\n\n"
+      "    def setup(self):\n        return 1\n\n\nclass Sub(Base):\n"
+      "    def setup(self):\n        return 2\n";
   refresh();
   EXPECT_EQ(append("\n\ndef fresh_a():\n    return Sub()\n"), Path::Resolved);
   core_ += "\n\nmade = Sub()\n";
