@@ -36,7 +36,7 @@ struct NameCall {
 struct FileBase {
   uint32_t end_tick = 0;        // the tick of the file's last first-round statement
   uint32_t end_values = 0;      // how many values existed when its first round ended
-  std::vector<NameCall> names;  // its module scope's names, sorted by name
+  std::vector<NameCall> names;  // its module scope's names (a refresh looks up a few)
 
   const NameCall* find(std::string_view name) const;
 };

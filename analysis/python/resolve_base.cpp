@@ -7,10 +7,10 @@
 namespace anchorfs::analysis::python {
 
 const NameCall* FileBase::find(std::string_view name) const {
-  const auto it =
-      std::lower_bound(names.begin(), names.end(), name,
-                       [](const NameCall& c, std::string_view n) { return c.name < n; });
-  return it != names.end() && it->name == name ? &*it : nullptr;
+  for (const NameCall& call : names) {
+    if (call.name == name) return &call;
+  }
+  return nullptr;
 }
 
 namespace detail {
@@ -126,14 +126,8 @@ void Resolver::export_base() {
     file.end_tick = first_round_end_[f].tick;
     file.end_values = first_round_end_[f].values;
     const ScopeId module = module_scope(f);
-    // By name (moving whole records while sorting cost more than describing them).
-    std::vector<uint32_t> order(module_names_[f].size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return strings_by_id_[module_names_[f][a]] < strings_by_id_[module_names_[f][b]];
-    });
-    file.names.reserve(order.size());
-    for (const size_t i : order) {
+    file.names.reserve(module_names_[f].size());
+    for (size_t i = 0; i < module_names_[f].size(); ++i) {
       const NameId name = module_names_[f][i];
       const VarId var = find_var(module, name);
       if (var == kNoVar) continue;
