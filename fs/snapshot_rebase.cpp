@@ -225,7 +225,8 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
       }
       continue;
     }
-    if (same_version_only.contains(entry.path) &&
+    // (Empty for a change made through the mount: no hashing of every path of every swap.)
+    if (!same_version_only.empty() && same_version_only.contains(entry.path) &&
         current.entry(was).ctime_ns != entry.ctime_ns) {
       continue;
     }
