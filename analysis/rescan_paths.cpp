@@ -78,6 +78,7 @@ class Patcher {
     for (size_t next = 0; next < pending_.size(); ++next) {
       if (!expand(out, origin, pending_[next])) return false;
     }
+    out.entries.resize(size_);  // what reused storage was left over
     if (!restat_other_names(out)) return false;
     for (const ScanProblem& problem : old_.problems) {
       if (!reread_below(problem.path)) out.problems.push_back(problem);
@@ -94,9 +95,21 @@ class Patcher {
     uint32_t old;  // its index in the old tree, or kNoOrigin: list it from the disk
   };
 
+  // Puts `entry` at the end of the result: assigned over reused storage where there is some
+  // (a path assigned over an old path's buffer allocates nothing), else appended.
+  template <typename E>
+  TreeEntry& place(SourceTree& out, E&& entry) {
+    if (size_ < out.entries.size()) {
+      out.entries[size_] = std::forward<E>(entry);
+    } else {
+      out.entries.push_back(std::forward<E>(entry));
+    }
+    return out.entries[size_++];
+  }
+
   void push(SourceTree& out, std::vector<uint32_t>& origin, TreeEntry entry, uint32_t from,
             bool read, bool copied) {
-    out.entries.push_back(std::move(entry));
+    place(out, std::move(entry));
     origin.push_back(from);
     read_.push_back(read);
     copied_.push_back(copied);
@@ -139,14 +152,14 @@ class Patcher {
                                 was->inode == entry.inode && was->device == entry.device;
     const bool is_dir = S_ISDIR(entry.mode);
     const bool enter = is_dir && !excluded(entry);
-    const auto index = static_cast<uint32_t>(out.entries.size());
+    const uint32_t index = size_;
     push(out, origin, std::move(entry), prior, true, false);
     ++count;
     if (enter) pending_.push_back({index, same_directory ? prior : kNoOrigin});
   }
 
   bool expand(SourceTree& out, std::vector<uint32_t>& origin, Pending dir) {
-    out.entries[dir.out].first_child = static_cast<uint32_t>(out.entries.size());
+    out.entries[dir.out].first_child = size_;
     uint32_t count = 0;
     const bool fresh = dir.old == kNoOrigin;
     const auto reread = fresh ? reread_.end() : reread_.find(dir.old);
@@ -174,16 +187,16 @@ class Patcher {
       // read again, so its children are copied in place, without a temporary or a name lookup.
       const uint32_t end = old_dir->first_child + old_dir->child_count;
       for (uint32_t k = old_dir->first_child; k < end; ++k) {
-        const auto index = static_cast<uint32_t>(out.entries.size());
-        TreeEntry& entry = out.entries.emplace_back(old_.entries[k]);
+        const uint32_t index = size_;
+        TreeEntry& entry = place(out, old_.entries[k]);
         entry.parent = dir.out;
         entry.first_child = 0;
         entry.child_count = 0;
         origin.push_back(k);
         if (S_ISDIR(entry.mode) && !excluded(entry)) pending_.push_back({index, k});
       }
-      read_.resize(out.entries.size(), false);
-      copied_.resize(out.entries.size(), true);
+      read_.resize(size_, false);
+      copied_.resize(size_, true);
       count = old_dir->child_count;
     } else if (fresh) {
       std::vector<std::string> names;
@@ -216,8 +229,8 @@ class Patcher {
           }
         }
         // (Copied in place: no temporary to move and destroy.)
-        const auto index = static_cast<uint32_t>(out.entries.size());
-        TreeEntry& entry = out.entries.emplace_back(old_.entries[k]);
+        const uint32_t index = size_;
+        TreeEntry& entry = place(out, old_.entries[k]);
         entry.parent = dir.out;
         entry.first_child = 0;
         entry.child_count = 0;
@@ -276,13 +289,15 @@ class Patcher {
   std::vector<uint8_t> copied_;    // by entry of the result: see rescan_paths' `copied`
   std::set<FileKey> linked_;       // files whose link count may have changed
   std::vector<ScanProblem> problems_;
+  uint32_t size_ = 0;  // entries placed in the result
 };
 
 }  // namespace
 
 std::optional<SourceTree> rescan_paths(const SourceTree& tree, std::span<const std::string> paths,
                                        const ScanOptions& options, std::vector<uint32_t>* origin,
-                                       std::vector<uint8_t>* copied) {
+                                       std::vector<uint8_t>* copied,
+                                       std::vector<TreeEntry> storage) {
   if (tree.entries.empty()) return std::nullopt;
   UniqueFd root_fd(::open(tree.root.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (root_fd.get() < 0) return std::nullopt;
@@ -294,6 +309,7 @@ std::optional<SourceTree> rescan_paths(const SourceTree& tree, std::span<const s
   Patcher patcher(tree, options, root_fd.get());
   for (const std::string& path : paths) patcher.add(path);
   SourceTree out;
+  out.entries = std::move(storage);
   out.entries.reserve(tree.entries.size() + paths.size());
   std::vector<uint32_t> origins;
   origins.reserve(tree.entries.size() + paths.size());

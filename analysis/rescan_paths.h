@@ -27,10 +27,12 @@ inline constexpr uint32_t kNoOrigin = UINT32_MAX;
 // copied as it was (every field but parent, first_child and child_count the same, nothing read
 // from the disk for it): what a swap per change may skip comparing. nullopt when the tree cannot
 // be patched (a directory on the way cannot be opened, an entry expected to be there vanished):
-// scan it whole instead.
+// scan it whole instead. `storage`: entries of a tree no longer used whose memory the result may
+// take over (every value is overwritten): a swap per change then allocates no path it copies.
 std::optional<SourceTree> rescan_paths(const SourceTree& tree, std::span<const std::string> paths,
                                        const ScanOptions& options = {},
                                        std::vector<uint32_t>* origin = nullptr,
-                                       std::vector<uint8_t>* copied = nullptr);
+                                       std::vector<uint8_t>* copied = nullptr,
+                                       std::vector<TreeEntry> storage = {});
 
 }  // namespace anchorfs::analysis

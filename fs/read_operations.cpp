@@ -8,12 +8,29 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fs/handlers.h"
 #include "fs/read_support.h"
 
 namespace anchorfs::fs {
+
+namespace {
+
+// A lookup's reply; a file checked at every lookup and getattr is not cached.
+fuse_entry_param reader_entry_param(const ServerState& state, const Generation& generation,
+                                    uint32_t index) {
+  fuse_entry_param e = entry_param(generation, index);
+  const Snapshot& snapshot = generation.snapshot();
+  if (checked_at_attributes(state, snapshot.entry(index), snapshot.serving(index))) {
+    e.attr_timeout = 0;
+    e.entry_timeout = 0;
+  }
+  return e;
+}
+
+}  // namespace
 
 void op_init(void* userdata, fuse_conn_info* conn) {
   configure_connection(*static_cast<ServerState*>(userdata), conn, false);
@@ -29,6 +46,21 @@ void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
     return static_cast<void>(fuse_reply_err(req, ENOTDIR));
   }
   std::optional<uint32_t> child = generation->snapshot().child(*dir, name);
+  if (child) {
+    // An empty file's name is answered with the file the checkout holds there now.
+    const Snapshot& snapshot = generation->snapshot();
+    const analysis::TreeEntry& found = snapshot.entry(*child);
+    if (checked_at_attributes(state, found, snapshot.serving(*child)) &&
+        !checkout_holds(state, found)) {
+      const std::string path = found.path;
+      if (auto [next, changed] = serve_untagged(state, std::span<const std::string>(&path, 1));
+          next) {
+        queue_notification(state, std::move(changed));
+        generation = std::move(next);
+        child = generation->snapshot().find(path);
+      }
+    }
+  }
   if (state.tracer) {
     Served parent_dir;
     parent_dir.generation = generation;
@@ -36,7 +68,7 @@ void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
     trace(state, req, TraceOp::Lookup, parent, parent_dir, {}, name, child.has_value());
   }
   if (child) {
-    const fuse_entry_param e = entry_param(*generation, *child);
+    const fuse_entry_param e = reader_entry_param(state, *generation, *child);
     state.inodes.remember(*generation, std::span<const uint32_t>(&*child, 1));
     // A reply the kernel never got (the request was interrupted) must not hold a count.
     if (fuse_reply_entry(req, &e) != 0) state.inodes.forget(e.ino, 1);
@@ -52,9 +84,14 @@ void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
   ServerState& state = state_of(req);
   std::optional<Served> served = resolve(state, ino);
   if (!served) return static_cast<void>(fuse_reply_err(req, ESTALE));
+  if (checked_at_attributes(state, *served->entry, served->serving) &&
+      !checkout_holds(state, *served->entry)) {
+    if (std::optional<Served> followed = follow_change(state, ino, *served)) served = followed;
+  }
   struct stat st = served_attributes(*served->entry, *served->layout);
   st.st_ino = ino;
-  fuse_reply_attr(req, &st, kCacheSeconds);
+  fuse_reply_attr(
+      req, &st, checked_at_attributes(state, *served->entry, served->serving) ? 0 : kCacheSeconds);
 }
 
 void op_readlink(fuse_req_t req, fuse_ino_t ino) {
@@ -144,7 +181,7 @@ void reply_listing(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool 
     } else {
       const uint32_t child = dir.first_child + static_cast<uint32_t>(item - 2);
       const std::string name(snapshot.name(child));
-      fuse_entry_param e = entry_param(*generation, child);
+      fuse_entry_param e = reader_entry_param(state, *generation, child);
       needed = plus ? fuse_add_direntry_plus(req, at, room, name.c_str(), &e, next)
                     : fuse_add_direntry(req, at, room, name.c_str(), &e.attr, next);
     }

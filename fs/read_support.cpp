@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/unique_fd.h"
 #include "fs/source_file.h"
 
 namespace anchorfs::fs {
@@ -150,33 +151,6 @@ std::shared_ptr<const SourceHandle> source_for(ServerState& state, fuse_ino_t in
   return opened;
 }
 
-// Inode `ino`, served as `served`, met a checkout that no longer holds its version: the change is
-// served untagged from now on (new lookups find the file as it is). `ino` itself moves on to the
-// checkout's version only if the kernel never got a byte of the old one and the file allows what
-// the served attributes did (same type, mode, owner and group: the kernel's permission checks
-// were made with them); then that version is returned, to be read in the old one's place.
-std::optional<Served> follow_change(ServerState& state, fuse_ino_t ino, const Served& served) {
-  const analysis::TreeEntry& was = *served.entry;
-  auto [generation, changed] = serve_untagged(state, std::span<const std::string>(&was.path, 1));
-  if (!generation) return std::nullopt;
-  queue_notification(state, std::move(changed));
-  if (generation->entry(ino)) return std::nullopt;
-  const Snapshot& snapshot = generation->snapshot();
-  const std::optional<uint32_t> index = snapshot.find(was.path);
-  if (!index || snapshot.serving(*index) != Serving::Checkout) return std::nullopt;
-  const analysis::TreeEntry& now = snapshot.entry(*index);
-  if (now.mode != was.mode || now.uid != was.uid || now.gid != was.gid) return std::nullopt;
-  auto version = std::make_shared<const RetiredFile>(
-      RetiredFile{now, snapshot.layout_ptr(*index), nullptr});
-  const RetiredFile* ours = version.get();
-  if (!state.inodes.follow(ino, was, std::move(version))) return std::nullopt;
-  std::optional<Served> followed = resolve(state, ino);
-  if (followed && followed->retired.get() == ours) {
-    state.followed_changes.fetch_add(1, std::memory_order_relaxed);
-  }
-  return followed;
-}
-
 // The part of the view [0, view_size) a read of `size` at `off` gets (empty past the end).
 size_t read_length(uint64_t view_size, size_t size, off_t off) {
   const uint64_t offset = static_cast<uint64_t>(off);
@@ -243,6 +217,45 @@ void read_source(fuse_req_t req, ServerState& state, fuse_ino_t ino, const Serve
 }
 
 }  // namespace
+
+// Inode `ino`, served as `served`, met a checkout that no longer holds its version: the change is
+// served untagged from now on (new lookups find the file as it is). `ino` itself moves on to the
+// checkout's version only if the kernel never got a byte of the old one and the file allows what
+// the served attributes did (same type, mode, owner and group: the kernel's permission checks
+// were made with them); then that version is returned, to be read in the old one's place.
+std::optional<Served> follow_change(ServerState& state, fuse_ino_t ino, const Served& served) {
+  const analysis::TreeEntry& was = *served.entry;
+  auto [generation, changed] = serve_untagged(state, std::span<const std::string>(&was.path, 1));
+  if (!generation) return std::nullopt;
+  queue_notification(state, std::move(changed));
+  if (generation->entry(ino)) return std::nullopt;
+  const Snapshot& snapshot = generation->snapshot();
+  const std::optional<uint32_t> index = snapshot.find(was.path);
+  if (!index || snapshot.serving(*index) != Serving::Checkout) return std::nullopt;
+  const analysis::TreeEntry& now = snapshot.entry(*index);
+  if (now.mode != was.mode || now.uid != was.uid || now.gid != was.gid) return std::nullopt;
+  auto version =
+      std::make_shared<const RetiredFile>(RetiredFile{now, snapshot.layout_ptr(*index), nullptr});
+  const RetiredFile* ours = version.get();
+  if (!state.inodes.follow(ino, was, std::move(version))) return std::nullopt;
+  std::optional<Served> followed = resolve(state, ino);
+  if (followed && followed->retired.get() == ours) {
+    state.followed_changes.fetch_add(1, std::memory_order_relaxed);
+  }
+  return followed;
+}
+
+bool checked_at_attributes(const ServerState& state, const analysis::TreeEntry& entry,
+                           Serving serving) {
+  return !state.options.writable && serving == Serving::Checkout && S_ISREG(entry.mode) &&
+         entry.size == 0;
+}
+
+bool checkout_holds(const ServerState& state, const analysis::TreeEntry& entry) {
+  const UniqueFd fd(open_beneath(state.root()->fd, entry.path, O_PATH | O_NOFOLLOW));
+  struct stat st {};
+  return fd.get() >= 0 && ::fstat(fd.get(), &st) == 0 && is_recorded_version(st, entry);
+}
 
 int check_reader_open(ServerState& state, fuse_ino_t ino, const Served& served) {
   if (served.serving != Serving::Checkout && served.serving != Serving::LaidOut) return 0;

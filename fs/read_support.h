@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "fs/server_state.h"
 #include "fs/tracer.h"
@@ -34,6 +35,20 @@ void configure_connection(ServerState& state, fuse_conn_info* conn, bool every_o
 inline bool opens_for_writing(int flags) {
   return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC) != 0;
 }
+
+// Whether a read-only mount checks a file served as `serving` against the checkout when the kernel
+// asks for its name or attributes, and lets it cache neither: an empty file served from the
+// checkout. Every read checks the version it serves, but the kernel reads nothing past the size it
+// holds, so no read of a file it holds as empty ever arrives; and an empty version is what a stat
+// catches between an in-place save's truncation and its write.
+bool checked_at_attributes(const ServerState& state, const analysis::TreeEntry& entry,
+                           Serving serving);
+// Whether the checkout still holds `entry`'s version at its path.
+bool checkout_holds(const ServerState& state, const analysis::TreeEntry& entry);
+// Inode `ino`, served as `served`, met a checkout that no longer holds its version: the change is
+// served untagged from now on, and `ino` follows it when it may (read_support.cpp); returns the
+// version `ino` now serves if it moved.
+std::optional<Served> follow_change(ServerState& state, fuse_ino_t ino, const Served& served);
 
 // An open for reading of `served` (inode `ino`): a file read from the checkout is opened and
 // verified to be the served version here, so the pages the kernel keeps are of this version.

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "fs/tree_recycling.h"
+
 namespace anchorfs::fs {
 namespace {
 
@@ -50,13 +52,15 @@ Snapshot::Snapshot(analysis::SourceTree tree, std::vector<FileLayout> layouts,
 Snapshot::Snapshot(analysis::SourceTree tree,
                    std::vector<std::shared_ptr<const FileLayout>> layouts,
                    std::vector<uint32_t> layout_of_entry,
-                   std::vector<std::shared_ptr<const FileTrace>> traces, VirtualFiles virtual_files)
+                   std::vector<std::shared_ptr<const FileTrace>> traces, VirtualFiles virtual_files,
+                   TreeStorage storage)
     : tree_(std::move(tree)),
       layouts_(std::move(layouts)),
       layout_of_entry_(std::move(layout_of_entry)),
       traces_(std::move(traces)),
       git_view_(std::move(virtual_files.options)),
-      awaiting_analysis_(virtual_files.awaiting_analysis) {
+      awaiting_analysis_(virtual_files.awaiting_analysis),
+      storage_(storage) {
   if (tree_.entries.empty()) throw std::invalid_argument("snapshot of an empty tree");
   if (layouts_.empty()) layouts_.push_back(std::make_shared<const FileLayout>());
   layout_of_entry_.resize(tree_.entries.size(), 0);
@@ -99,6 +103,10 @@ Snapshot::Snapshot(analysis::SourceTree tree,
     serving_.push_back(serving_of(tree_.entries[i], layout(i), false));
   }
   for (const auto& [index, bytes] : contents_) serving_[index] = Serving::Memory;
+}
+
+Snapshot::~Snapshot() {
+  if (storage_ == TreeStorage::Retire) retire_entries(std::move(tree_.entries));
 }
 
 Serving serving_of(const analysis::TreeEntry& entry, const FileLayout& layout, bool in_memory) {

@@ -67,10 +67,16 @@ class Snapshot {
            std::vector<std::shared_ptr<const FileTrace>> traces = {},
            VirtualFiles virtual_files = {});
   // The same with layouts shared with another snapshot (index 0 must be an empty layout).
+  // `retire`: the tree's storage goes to fs/tree_recycling.h when the snapshot is destroyed (a
+  // writable mount's per-change snapshots: the next one reuses it).
+  enum class TreeStorage : uint8_t { Free, Retire };
   Snapshot(analysis::SourceTree tree, std::vector<std::shared_ptr<const FileLayout>> layouts,
            std::vector<uint32_t> layout_of_entry,
            std::vector<std::shared_ptr<const FileTrace>> traces = {},
-           VirtualFiles virtual_files = {});
+           VirtualFiles virtual_files = {}, TreeStorage storage = TreeStorage::Free);
+  ~Snapshot();
+  Snapshot(const Snapshot&) = delete;
+  Snapshot& operator=(const Snapshot&) = delete;
 
   const std::string& root() const { return tree_.root; }  // absolute source directory
   size_t size() const { return tree_.entries.size(); }
@@ -149,6 +155,7 @@ class Snapshot {
   std::vector<ServedIndex> git_indexes_;
   std::shared_ptr<const GitViewOptions> git_view_;
   bool awaiting_analysis_ = false;
+  TreeStorage storage_ = TreeStorage::Free;
   uint64_t tag_bytes_ = 0;
   size_t tagged_files_ = 0;
 };

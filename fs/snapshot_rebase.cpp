@@ -15,6 +15,7 @@
 
 #include "analysis/rescan_paths.h"
 #include "fs/git_view.h"
+#include "fs/tree_recycling.h"
 
 namespace anchorfs::fs {
 namespace {
@@ -197,7 +198,8 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
     if (reaches_git_overlays(current, path)) return nullptr;
   }
   std::optional<analysis::SourceTree> tree =
-      analysis::rescan_paths(current.tree(), paths, {.skip_device = skip_device}, &origin, &copied);
+      analysis::rescan_paths(current.tree(), paths, {.skip_device = skip_device}, &origin, &copied,
+                             take_retired_entries());
   if (!tree) return nullptr;
   std::vector<std::shared_ptr<const FileLayout>> layouts{current.layout_ptr(0)};
   std::vector<uint32_t> layout_of_entry(tree->entries.size(), 0);
@@ -223,7 +225,8 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
       }
       continue;
     }
-    if (same_version_only.contains(entry.path) &&
+    // (Empty for a change made through the mount: no hashing of every path of every swap.)
+    if (!same_version_only.empty() && same_version_only.contains(entry.path) &&
         current.entry(was).ctime_ns != entry.ctime_ns) {
       continue;
     }
@@ -244,7 +247,7 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
   try {
     return std::make_shared<const Snapshot>(
         std::move(*tree), std::move(layouts), std::move(layout_of_entry), std::move(traces),
-        std::move(files));
+        std::move(files), Snapshot::TreeStorage::Retire);
   } catch (const std::invalid_argument&) {
     return nullptr;  // an overlay's checkout file changed under it (a link elsewhere): rebuild
   }

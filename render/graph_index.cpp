@@ -1,6 +1,8 @@
 // Building the per-entity adjacency with counting sorts (linear) and the id ranking (n log n).
 #include "render/graph_index.h"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
@@ -125,18 +127,23 @@ void GraphIndex::index_links(const std::vector<bool>& selected) {
   }
   ids_.resize(n);
   local_names_.resize(n);
-  for (size_t e = 0; e < n; ++e) {
-    if (!named.empty() && !named[e]) continue;
-    const analysis::Entity& entity = graph.entities[e];
-    EntityIndex file = files_of_[e];
-    if (entity.kind == EntityKind::File || file == analysis::kNoEntity) {
-      ids_[e] = escaped(entity.name);
-      local_names_[e] = ids_[e];
-    } else {
-      local_names_[e] = escaped(entity.name);
-      ids_[e] = escaped(graph.entities[file].name) + ":" + local_names_[e];
+  // Each entity writes only its own two strings: built side by side (the sort below waits for
+  // them anyway, and on a large graph they were a serial step between resolution and rendering).
+  const auto name_range = [&](const tbb::blocked_range<size_t>& range) {
+    for (size_t e = range.begin(); e < range.end(); ++e) {
+      if (!named.empty() && !named[e]) continue;
+      const analysis::Entity& entity = graph.entities[e];
+      EntityIndex file = files_of_[e];
+      if (entity.kind == EntityKind::File || file == analysis::kNoEntity) {
+        ids_[e] = escaped(entity.name);
+        local_names_[e] = ids_[e];
+      } else {
+        local_names_[e] = escaped(entity.name);
+        ids_[e] = escaped(graph.entities[file].name) + ":" + local_names_[e];
+      }
     }
-  }
+  };
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1024), name_range);
   std::vector<EntityIndex> order;
   if (selected.empty()) {
     order.resize(n);

@@ -2,6 +2,9 @@
 // uses, embedding, and calls whose callee is evident (containment is the core's).
 #include "analysis/go/resolve.h"
 
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -13,19 +16,21 @@
 namespace anchorfs::analysis::go {
 namespace {
 
+// Resolves one file at a time; its edges read only the index and the shared members, so files
+// resolve on any thread in any order (one Resolver per thread).
 class Resolver {
  public:
-  Resolver(const PackageIndex& index, std::vector<Edge>& out)
-      : index_(index), types_(index), out_(out) {}
+  Resolver(const PackageIndex& index, const TypeMembers& members)
+      : index_(index), types_(index, members) {}
 
-  void run() {
-    for (uint32_t f = 0; f < index_.files.size(); ++f) {
-      types_.enter_file(f);
-      embedding(f);
-      callee_files_.clear();
-      calls(f);
-      imports(f);
-    }
+  // File `f`'s edges, appended to `out`.
+  void resolve_file(uint32_t f, std::vector<Edge>& out) {
+    out_ = &out;
+    types_.enter_file(f);
+    embedding(f);
+    callee_files_.clear();
+    calls(f);
+    imports(f);
   }
 
  private:
@@ -103,7 +108,7 @@ class Resolver {
         }
       }
       for (const uint32_t target : targets) {
-        out_.push_back({file_entity(f), file_entity(target), Relation::Imports});
+        out_->push_back({file_entity(f), file_entity(target), Relation::Imports});
       }
     }
   }
@@ -113,7 +118,7 @@ class Resolver {
     for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
       for (const std::string& base : facts.definitions[d].bases) {
         if (const std::optional<TypeRef> type = types_.named(f, base)) {
-          out_.push_back({file_entity(f) + d, index_.entity(type->def), Relation::Inherits});
+          out_->push_back({file_entity(f) + d, index_.entity(type->def), Relation::Inherits});
         }
       }
     }
@@ -131,7 +136,7 @@ class Resolver {
       for (const DefRef& callee : callees) {
         if (!index_.visible(callee, f)) continue;
         callee_files_.insert(callee.file);
-        out_.push_back({file_entity(f) + call.scope, index_.entity(callee), Relation::Calls});
+        out_->push_back({file_entity(f) + call.scope, index_.entity(callee), Relation::Calls});
       }
     }
   }
@@ -180,15 +185,29 @@ class Resolver {
 
   const PackageIndex& index_;
   Types types_;
-  std::vector<Edge>& out_;
+  std::vector<Edge>* out_ = nullptr;
   std::set<uint32_t> callee_files_;  // of the file being resolved
 };
 
 }  // namespace
 
+// Files resolve side by side, each into its own slot; the slots are joined in file order, so
+// the edges are the same whatever the thread count.
 void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
   const PackageIndex index(input);
-  Resolver(index, edges).run();
+  const TypeMembers members = type_members(index);
+  const auto n = static_cast<uint32_t>(index.files.size());
+  tbb::enumerable_thread_specific<Resolver> resolvers([&] { return Resolver(index, members); });
+  std::vector<std::vector<Edge>> by_file(n);
+  tbb::parallel_for(uint32_t{0}, n,
+                    [&](uint32_t f) { resolvers.local().resolve_file(f, by_file[f]); });
+  size_t total = edges.size();
+  for (const std::vector<Edge>& file : by_file) total += file.size();
+  edges.reserve(total);
+  for (std::vector<Edge>& file : by_file) {
+    edges.insert(edges.end(), file.begin(), file.end());
+    std::vector<Edge>().swap(file);
+  }
 }
 
 }  // namespace anchorfs::analysis::go

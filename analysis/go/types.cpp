@@ -42,17 +42,22 @@ Segment first_segment(std::string_view chain) {
 
 }  // namespace
 
-Types::Types(const PackageIndex& index) : index_(index) {
+TypeMembers type_members(const PackageIndex& index) {
+  TypeMembers members;
   for (uint32_t f = 0; f < index.files.size(); ++f) {
     const code::CodeFacts& facts = *index.files[f].facts;
     for (const code::TypedName& name : facts.typed_names) {
       if (name.scope == 0 || name.scope >= facts.definitions.size()) continue;
       if (facts.definitions[name.scope].kind == EntityKind::Class || name.name == "return") {
-        members_[key(f, name.scope)].push_back(&name);
+        members[key(f, name.scope)].push_back(&name);
       }
     }
   }
+  return members;
 }
+
+Types::Types(const PackageIndex& index, const TypeMembers& members)
+    : index_(index), members_(members) {}
 
 void Types::enter_file(uint32_t file) {
   file_ = file;

@@ -18,9 +18,15 @@ struct TypeRef {
   DefRef def;
 };
 
+// Per definition (file << 32 | def): its fields (structs) or first result (functions). Built
+// once and only read after, so the files' resolutions share it from any thread.
+using TypeMembers = std::unordered_map<uint64_t, std::vector<const code::TypedName*>>;
+TypeMembers type_members(const PackageIndex& index);
+
+// One file's view at a time (enter_file); one per thread, over members shared by all.
 class Types {
  public:
-  explicit Types(const PackageIndex& index);
+  Types(const PackageIndex& index, const TypeMembers& members);
 
   // Starts answering for names declared in `file` (its locals are indexed once per file).
   void enter_file(uint32_t file);
@@ -57,8 +63,7 @@ class Types {
   uint32_t file_ = 0;
   // Locals of the current file by (scope, name): their written type, "" when not evident.
   std::unordered_map<uint64_t, std::unordered_map<std::string_view, std::string_view>> locals_;
-  // Per definition (file << 32 | def): its fields (structs) or first result (functions).
-  std::unordered_map<uint64_t, std::vector<const code::TypedName*>> members_;
+  const TypeMembers& members_;
 };
 
 }  // namespace anchorfs::analysis::go

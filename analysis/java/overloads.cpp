@@ -154,7 +154,12 @@ StaticType Overloads::written_type(uint32_t file, uint32_t scope, std::string_vi
   return out;
 }
 
-Candidate Overloads::candidate(uint32_t g) {
+const Candidate& Overloads::candidate(uint32_t g) {
+  if (!candidates_[g]) candidates_[g] = make_candidate(g);
+  return *candidates_[g];
+}
+
+Candidate Overloads::make_candidate(uint32_t g) {
   const code::Definition& def = types_.definition(g);
   Candidate out;
   out.method = g;
@@ -330,11 +335,12 @@ bool Overloads::may_override(const Candidate& a, const Candidate& b) {
   return true;
 }
 
-Overloads::Selection Overloads::select(std::span<const Candidate> candidates,
+Overloads::Selection Overloads::select(std::span<const Candidate* const> candidates,
                                        std::span<const StaticType> arguments) {
   for (int phase = 1; phase <= 3; ++phase) {
     std::vector<const Candidate*> applicable_here;
-    for (const Candidate& c : candidates) {
+    for (const Candidate* candidate : candidates) {
+      const Candidate& c = *candidate;
       const Answer a = applicable(c, arguments, phase);
       if (a == Answer::Yes) applicable_here.push_back(&c);
       if (a != Answer::Unknown) continue;

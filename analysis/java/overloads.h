@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -46,14 +47,18 @@ struct Candidate {
 
 class Overloads {
  public:
-  explicit Overloads(TypeIndex& types) : types_(types) {}
+  // Built once the index's supertypes are all resolved (TypeIndex::bases of every class): from
+  // then on a parameter type resolves the same whenever it is asked, so candidates are kept.
+  explicit Overloads(TypeIndex& types)
+      : types_(types), candidates_(types.definition_count()) {}
 
   // A type as a file writes it at definition `scope` ("int", "String[]", "java.lang.Object",
   // "Outer.Inner", "null"); "" is Unknown.
   StaticType written_type(uint32_t file, uint32_t scope, std::string_view written);
 
-  // The parameters of method or constructor `g` (global id) as candidates see them.
-  Candidate candidate(uint32_t g);
+  // The parameters of method or constructor `g` (global id) as candidates see them; made once
+  // per method (every call site of an overloaded name asks for all of its methods again).
+  const Candidate& candidate(uint32_t g);
 
   // What JLS 15.12.2 selects among `candidates` (nearest declaring type first; a method and one it
   // overrides share parameter types, and the first is kept) for arguments of these types.
@@ -61,7 +66,8 @@ class Overloads {
     bool decided = false;    // false: an unknown type could change the outcome, or none applies
     uint32_t method = kNone;  // when decided: the method, or kNone when the call is ambiguous
   };
-  Selection select(std::span<const Candidate> candidates, std::span<const StaticType> arguments);
+  Selection select(std::span<const Candidate* const> candidates,
+                   std::span<const StaticType> arguments);
 
   // Whether `a` may override `b`: no parameter of known type differs.
   static bool may_override(const Candidate& a, const Candidate& b);
@@ -72,8 +78,10 @@ class Overloads {
   Answer applicable(const Candidate& c, std::span<const StaticType> arguments, int phase);
   bool more_specific(const Candidate& a, const Candidate& b, size_t arguments, int phase);
   bool is_object(const StaticType& t) const;
+  Candidate make_candidate(uint32_t g);
 
   TypeIndex& types_;
+  std::vector<std::optional<Candidate>> candidates_;  // by global id, once made
 };
 
 }  // namespace anchorfs::analysis::java

@@ -274,12 +274,12 @@ class CallResolver {
   std::optional<uint32_t> by_argument_types(std::span<const uint32_t> methods,
                                             const Arguments& arguments) {
     if (!arguments || methods.size() < 2) return std::nullopt;
-    std::vector<Candidate> candidates;
+    std::vector<const Candidate*> candidates;
     for (uint32_t m : methods) {
       const bool accessible = !types_.definition(m).private_scope ||
                               outermost(types_.file_of(m), types_.local_of(m)) ==
                                   arguments->outermost;
-      if (accessible) candidates.push_back(overloads_.candidate(m));
+      if (accessible) candidates.push_back(&overloads_.candidate(m));
     }
     const Overloads::Selection selection = overloads_.select(candidates, arguments->types);
     if (!selection.decided) return std::nullopt;
@@ -317,7 +317,7 @@ class CallResolver {
         if (found == kNone) continue;
         // A supertype's method of that arity with other parameter types is an overload, not
         // one `found` overrides: which one applies depends on the arguments.
-        const Candidate chosen = overloads_.candidate(found);
+        const Candidate& chosen = overloads_.candidate(found);
         for (size_t j = i + 1; j < chain.size(); ++j) {
           for (uint32_t m : types_.children_named(chain[j], key)) {
             const code::Definition& def = types_.definition(m);

@@ -75,6 +75,12 @@ TypeIndex::TypeIndex(const ResolverInput& input) {
                        std::make_tuple(hash[b], std::string_view(definition(b).name), b);
               });
   }
+  has_class_child_.assign(total, false);
+  for (uint32_t g = 0; g < total; ++g) {
+    if (parent[g] != kNone && definition(g).kind == EntityKind::Class) {
+      has_class_child_[parent[g]] = true;
+    }
+  }
   child_hash_.resize(child_list_.size());
   for (size_t i = 0; i < child_list_.size(); ++i) child_hash_[i] = hash[child_list_[i]];
   // Fully qualified names of the types reachable by name: a chain of classes up to the file.
@@ -171,7 +177,7 @@ uint32_t TypeIndex::lexical_type(uint32_t file, uint32_t scope, std::string_view
     if (def.kind == EntityKind::Class) {
       const uint32_t member = member_type(g, key);
       if (member != kNone) return member;
-    } else {
+    } else if (has_class_child_[g]) {
       for (uint32_t local : children_named(g, key)) {
         if (definition(local).kind == EntityKind::Class) return local;
       }
@@ -273,6 +279,7 @@ const std::vector<uint32_t>& TypeIndex::chain(uint32_t type) {
 
 uint32_t TypeIndex::member_type(uint32_t type, const NameKey& key) {
   for (uint32_t t : chain(type)) {
+    if (!has_class_child_[t]) continue;
     for (uint32_t member : children_named(t, key)) {
       if (definition(member).kind == EntityKind::Class) return member;
     }

@@ -37,6 +37,7 @@ class TypeIndex {
   explicit TypeIndex(const ResolverInput& input);
 
   uint32_t file_count() const { return static_cast<uint32_t>(files_.size()); }
+  uint32_t definition_count() const { return static_cast<uint32_t>(owner_.size()); }
   const code::CodeFacts& facts(uint32_t file) const { return *files_[file].facts; }
   uint32_t global(uint32_t file, uint32_t local) const { return offsets_[file] + local; }
   uint32_t file_of(uint32_t g) const { return owner_[g]; }
@@ -100,6 +101,9 @@ class TypeIndex {
   std::vector<uint32_t> child_start_;
   std::vector<uint32_t> child_list_;
   std::vector<uint32_t> child_hash_;
+  // Whether a definition has a class among its children: most have none, and a type name is
+  // looked up as a member type along every enclosing class's chain before the file's names.
+  std::vector<bool> has_class_child_;
   // Looked up by string_view without building a std::string.
   struct StringHash {
     using is_transparent = void;

@@ -1,20 +1,32 @@
-// A one-file Python edit that only appends self-contained functions: their edges alone.
+// A one-file Python edit that only appends functions the rest of the tree cannot reach: their
+// edges alone.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "analysis/graph.h"
 #include "analysis/python/facts.h"
 #include "analysis/python/imports.h"
+#include "analysis/python/resolution_base.h"
 
 namespace anchorfs::analysis::python {
 
-// When file `file` of `input` only appends to `base` (its facts at the last whole resolution,
-// which ended at `quiet_round`) functions whose statements read, bind and make nothing the rest
-// of the tree can reach or be reached by, appends their edges to `edges` and returns true: a
-// cold resolution of `input` gives exactly the last edges plus these (docs/resolver.md,
-// "Refresh"). False, with `edges` untouched, whenever that cannot be shown.
+// What the last whole resolution knew of the edited file.
+struct AppendBase {
+  const FileFacts& facts;           // its facts then
+  int quiet_round = 0;              // the first round in which nothing changed
+  const FileBase* calls = nullptr;  // its names' calls (null: functions calling old code refused)
+  std::vector<uint32_t> imported;   // the files it imports (its Imports edges), sorted
+};
+
+// When file `file` of `input` only appends to `base.facts` functions that nothing else reads,
+// whose statements either read, bind and make only what the unit itself binds, or (module-level
+// functions no code names) call the file's old names with arguments that hold no values, appends
+// their edges to `edges` and returns true: a cold resolution of `input` gives exactly the last
+// edges plus these (docs/resolver.md, "Refresh"). False, with `edges` untouched, whenever that
+// cannot be shown.
 bool appended_edges(const ResolverInput& input, const ImportTable& imports, size_t file,
-                    const FileFacts& base, int quiet_round, std::vector<Edge>& edges);
+                    const AppendBase& base, std::vector<Edge>& edges);
 
 }  // namespace anchorfs::analysis::python

@@ -42,6 +42,7 @@ class Memory final : public ResolutionMemory {
   std::vector<FileMemory> files;
   std::vector<LocalEdge> edges;
   int quiet_round = kMaxRounds;
+  std::shared_ptr<const ResolutionBase> base;  // what appended leaves read (resolution_base.h)
 };
 
 bool same_file(const FileMemory& old, const analysis::ResolverFile& now) {
@@ -109,6 +110,28 @@ bool localize(const analysis::ResolverInput& input, const std::vector<Edge>& edg
   return true;
 }
 
+// The files `file` imports: the targets of its Imports edges.
+std::vector<uint32_t> imported_by(const Memory& memory, size_t file) {
+  std::vector<uint32_t> files;
+  for (const LocalEdge& e : memory.edges) {
+    if (e.relation == Relation::Imports && e.from.file == file) files.push_back(e.to.file);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+bool appended(const Resolution& resolution, size_t file, const Memory& last,
+              std::vector<Edge>& edges) {
+  const AppendBase base{
+      .facts = static_cast<const FileFacts&>(*last.files[file].facts),
+      .quiet_round = last.quiet_round,
+      .calls = last.base != nullptr && file < last.base->files.size() ? &last.base->files[file]
+                                                                       : nullptr,
+      .imported = imported_by(last, file),
+  };
+  return appended_edges(resolution.input(), resolution.imports(), file, base, edges);
+}
+
 }  // namespace
 
 bool same_for_resolution(const Scope& a, const Scope& b) {
@@ -136,16 +159,15 @@ void resolve_again(const analysis::ResolverInput& input,
   if (changed == kNoneChanged) {
     ++reused_count;
     rebase(input, *last, edges);
-  } else if (changed != kTooMany &&
-             appended_edges(resolution.input(), resolution.imports(), changed,
-                            static_cast<const FileFacts&>(*last->files[changed].facts),
-                            last->quiet_round, edges)) {
+  } else if (changed != kTooMany && appended(resolution, changed, *last, edges)) {
     ++appended_count;
     rebase(input, *last, edges);
   } else {
     ++resolved_count;
     last = nullptr;
-    next->quiet_round = resolve(resolution.input(), resolution.imports(), edges);
+    auto base = std::make_shared<ResolutionBase>();
+    next->quiet_round = resolve(resolution.input(), resolution.imports(), edges, base.get());
+    next->base = std::move(base);
     if (!localize(input, edges, begin, next->edges)) return;
   }
   next->root = input.root;
@@ -157,6 +179,7 @@ void resolve_again(const analysis::ResolverInput& input,
   if (last != nullptr) {
     next->edges = std::move(last->edges);
     next->quiet_round = last->quiet_round;
+    next->base = std::move(last->base);
     // The unit's edges are made again from the facts its file had when the edges were.
     if (changed != kNoneChanged) next->files[changed].facts = last->files[changed].facts;
   }

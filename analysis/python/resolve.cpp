@@ -35,6 +35,13 @@ void Resolver::run() {
   stmt_reads_ = ReadLists(stmt_count_, size_t{32} * stmt_count_);
   stmt_round_.assign(stmt_count_, 0);
   second_round_ = new_var();
+  if (base_ != nullptr) {
+    first_round_end_.assign(files_.size(), {});
+    setup_module_names_.assign(files_.size(), 0);
+    for (const FileId f : files_.ids()) {
+      setup_module_names_[f] = static_cast<uint32_t>(module_names_[f].size());
+    }
+  }
   for (int round = 0; round < kMaxRounds; ++round) {
     ++round_;
     vars_.start_round();
@@ -54,6 +61,7 @@ void Resolver::run() {
     }
   }
   if (resolve_trace_enabled()) trace_tables();
+  if (base_ != nullptr) export_base();
   release_evaluation_state();
   emit_edges();
 }
@@ -290,6 +298,9 @@ void Resolver::evaluate_file(FileId f) {
     stmt_round_[stmt] = ++round_;
     evaluate_statement(f, ff.stmts[i]);
     stmt_reads_.store(stmt, reads_);
+  }
+  if (full_round_ && base_ != nullptr) {
+    first_round_end_[f] = {round_, static_cast<uint32_t>(values_.size())};
   }
 }
 
@@ -1098,8 +1109,9 @@ void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, SiteId 
 
 }  // namespace detail
 
-int resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges) {
-  detail::Resolver resolver(input, imports, edges);
+int resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges,
+            ResolutionBase* base) {
+  detail::Resolver resolver(input, imports, edges, base);
   resolver.run();
   return resolver.quiet_round();
 }

@@ -6,6 +6,7 @@
 #include "analysis/graph.h"
 #include "analysis/python/facts.h"
 #include "analysis/python/imports.h"
+#include "analysis/python/resolution_base.h"
 
 namespace anchorfs::analysis::python {
 
@@ -15,6 +16,8 @@ inline constexpr int kMaxRounds = 12;
 // Appends Imports, Inherits and Calls edges among `input.files`, whose imports
 // `imports` resolved. Returns the first round that changed nothing, kMaxRounds when every round
 // changed something (a refresh that adds statements compares the two: docs/resolver.md).
-int resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges);
+// With `base`, also fills it for later refreshes that append to one file (resolution_base.h).
+int resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges,
+            ResolutionBase* base = nullptr);
 
 }  // namespace anchorfs::analysis::python

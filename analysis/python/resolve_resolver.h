@@ -74,8 +74,9 @@ inline void unite(Set& dst, const Set& src) {
 
 class Resolver {
  public:
-  Resolver(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges)
-      : input_(input), out_(edges), modules_(imports.modules()), imports_(imports) {}
+  Resolver(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges,
+           ResolutionBase* base)
+      : input_(input), out_(edges), modules_(imports.modules()), imports_(imports), base_(base) {}
 
   void run();
 
@@ -471,6 +472,12 @@ class Resolver {
 
   // ---- output -------------------------------------------------------------------------------
 
+  // Fills base_ once the rounds are done (resolve_base.cpp).
+  void export_base();
+  void add_call_of(ValueId v, NameCall& call, std::vector<NameCall>& class_calls,
+                   std::vector<uint8_t>& class_done);
+  NameCall class_call(ScopeId cls);
+
   void emit_edges();
   // The file holding entity `e`.
   FileId file_of_entity(EntityIndex e) const;
@@ -484,6 +491,15 @@ class Resolver {
   std::vector<Edge>& out_;
   const ModuleIndex& modules_;
   const ImportTable& imports_;
+  ResolutionBase* base_;
+  // Per file: the tick of its last first-round statement and the values made by then (for base_).
+  struct FirstRoundEnd {
+    uint32_t tick = 0;
+    uint32_t values = 0;
+  };
+  IdVector<FileId, FirstRoundEnd> first_round_end_;
+  // Per file: how many module names setup made (the rest were made by attribute stores).
+  IdVector<FileId, uint32_t> setup_module_names_;
 
   IdVector<FileId, FileRec> files_;
   IdVector<ScopeId, ScopeRec> scopes_;

@@ -110,6 +110,9 @@ class Values {
     return v;
   }
 
+  // The class's instance value if one was made, else kNoValue.
+  ValueId existing_instance(ScopeId cls) const { return instance_[cls]; }
+
   // Frees the index that finds existing values: no value is made after the rounds.
   void release_index() { ids_ = {}; }
 

@@ -4,6 +4,7 @@
     scripts/bench/warm_refresh.py warm    ANCHORFS CACHE REPO MNT [REPS]
     scripts/bench/warm_refresh.py refresh ANCHORFS CACHE REPO MNT FILE.c|FILE.py [REPS]
     scripts/bench/warm_refresh.py touch   ANCHORFS CACHE REPO MNT FILE [REPS]
+    scripts/bench/warm_refresh.py middle  ANCHORFS CACHE REPO MNT FILE.py NEEDLE [REPS]
 
 warm: `anchorfs mount -f` until its "mounted" line (wall), the daemon's CPU seconds (user+system of
 every thread, /proc) at that moment and of the mount's own thread (the critical path: the view
@@ -22,6 +23,9 @@ new tag block, daemon CPU until then and until idle. FILE is restored at the end
 refresh of a mount that started from a cached view resolves every file (no resolution memo yet).
 A refresh's graph and view records are written once the tree has been quiet for 10 s or at
 unmount, so "until idle" no longer includes them.
+middle: one watching mount, then REPS times a statement `probe_N = igcd(N, 2)` inserted in FILE
+after the first line containing NEEDLE (a function's `def` line: an edit inside old code), seconds
+until the mount serves the new bytes and daemon CPU until idle. FILE is restored at the end.
 Wall times on a shared machine are not the product's: compare CPU.
 """
 import os
@@ -146,7 +150,37 @@ def refresh(anchorfs, cache, repo, mnt, rel, reps=3):
         unmount(anchorfs, mnt, daemon)
 
 
+def middle(anchorfs, cache, repo, mnt, rel, needle, reps=3):
+    daemon, _ = mount(anchorfs, cache, repo, mnt, f"{mnt}.log")
+    print(f"mounted; daemon CPU {idle(daemon.pid):.2f} s once idle", flush=True)
+    path = os.path.join(repo, rel)
+    original = open(path, "rb").read()
+    at = original.index(b"\n", original.index(needle.encode())) + 1
+    try:
+        for rep in range(int(reps)):
+            line = f"    probe_{rep}_{os.getpid()} = igcd({rep}, 2)\n".encode()
+            before, start = cpu(daemon.pid), time.monotonic()
+            with open(path, "wb") as f:
+                f.write(original[:at] + line + original[at:])
+            while True:
+                try:
+                    if line.strip() in open(os.path.join(mnt, rel), "rb").read():
+                        break
+                except OSError:  # EIO while the changed file awaits its refresh
+                    pass
+                time.sleep(0.02)
+            wall = time.monotonic() - start
+            settled = idle(daemon.pid) - before
+            print(f"edit {rep}: bytes {wall:.2f} s wall; daemon CPU {settled:.2f} s until idle",
+                  flush=True)
+    finally:
+        with open(path, "wb") as f:
+            f.write(original)
+        time.sleep(2)
+        unmount(anchorfs, mnt, daemon)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 6 or sys.argv[1] not in ("warm", "refresh", "touch"):
+    if len(sys.argv) < 6 or sys.argv[1] not in ("warm", "refresh", "touch", "middle"):
         sys.exit(__doc__)
-    {"warm": warm, "refresh": refresh, "touch": touch}[sys.argv[1]](*sys.argv[2:])
+    {"warm": warm, "refresh": refresh, "touch": touch, "middle": middle}[sys.argv[1]](*sys.argv[2:])

@@ -47,6 +47,35 @@ std::string describe_fields(const TreeEntry& e) {
          " link=" + e.symlink_target + " rdev=" + std::to_string(e.rdev);
 }
 
+// describe() and every field describe_fields() adds but the access time.
+std::string describe_exact(const SourceTree& tree) {
+  std::string out = describe(tree);
+  for (const TreeEntry& e : tree.entries) {
+    out += std::to_string(e.device) + " " + std::to_string(e.uid) + " " + std::to_string(e.gid) +
+           " " + std::to_string(e.rdev) + "\n";
+  }
+  return out;
+}
+
+// Storage a tree no longer uses, as a swap hands it over: `count` entries whose every field
+// differs from anything a scan of the test's trees records.
+std::vector<TreeEntry> stale_storage(size_t count) {
+  std::vector<TreeEntry> entries(count);
+  for (size_t i = 0; i < count; ++i) {
+    TreeEntry& e = entries[i];
+    e.path = "stale/" + std::string(40 + i % 30, 'p') + std::to_string(i);
+    e.symlink_target = i % 2 == 0 ? std::string(60, 't') : std::string();
+    e.parent = 7;
+    e.mode = S_IFLNK | 0777;
+    e.size = e.inode = e.device = e.rdev = 999'999 + i;
+    e.nlink = 42;
+    e.uid = e.gid = 4242;
+    e.mtime_ns = e.ctime_ns = e.atime_ns = 1;
+    e.first_child = e.child_count = 3;
+  }
+  return entries;
+}
+
 class RescanPaths : public ::testing::Test {
  protected:
   std::string at(const std::string& path) const { return base_ + "/" + path; }
@@ -116,6 +145,7 @@ TEST_F(RescanPaths, EqualsAWholeScanAfterEveryChange) {
     ::mkdir(at("c").c_str(), 0755);
     write(at("a/b/f1"), "one\n");
     SourceTree tree = scan_tree(root);
+    SourceTree previous;
     std::mt19937 random(seed);
     for (int step = 0; step < 300; ++step) {
       const std::vector<std::string> touched = change(random);
@@ -125,6 +155,18 @@ TEST_F(RescanPaths, EqualsAWholeScanAfterEveryChange) {
       ASSERT_TRUE(patched) << "step " << step;
       ASSERT_EQ(describe(*patched), describe(scan_tree(root)))
           << "step " << step << " touched " << touched.front();
+      // Built over the storage of a tree no longer used (the one before, or more or fewer
+      // entries than needed, every field stale): the same tree, nothing of the old one left.
+      std::vector<TreeEntry> storage = step % 2 == 0 ? std::move(previous.entries)
+                                                     : stale_storage((step * 7) % 40);
+      std::vector<uint32_t> reused_origin;
+      std::vector<uint8_t> reused_copied;
+      const std::optional<SourceTree> reused = rescan_paths(
+          tree, touched, {}, &reused_origin, &reused_copied, std::move(storage));
+      ASSERT_TRUE(reused) << "step " << step;
+      ASSERT_EQ(describe_exact(*reused), describe_exact(*patched)) << "step " << step;
+      ASSERT_EQ(reused_origin, origin) << "step " << step;
+      ASSERT_EQ(reused_copied, copied) << "step " << step;
       ASSERT_EQ(origin.size(), patched->entries.size());
       ASSERT_EQ(copied.size(), patched->entries.size());
       size_t copies = 0;
@@ -143,6 +185,7 @@ TEST_F(RescanPaths, EqualsAWholeScanAfterEveryChange) {
       EXPECT_GT(copies, 0u) << "step " << step;
       EXPECT_FALSE(copied[0] && touched.front().find('/') == std::string::npos)
           << "step " << step << ": the root holds the touched name, its times moved";
+      previous = std::move(tree);
       tree = std::move(*patched);
     }
   }

@@ -125,26 +125,99 @@ TEST_F(PythonAppendRefreshTest, ChangingTheBodyOfAnAppendedFunctionOrAddingACall
   EXPECT_EQ(refresh(), Path::Reused);
 }
 
+// Module-level functions no code names may call the file's old names with arguments that hold
+// no values (literals, their own parameters): their edges come from the last whole resolution's
+// final state (docs/resolver.md, "Refresh").
+TEST_F(PythonAppendRefreshTest, AppendedFunctionsCallingOldCodeWithEmptyArgumentsResolveAlone) {
+  const size_t calls_before = calls_;
+  // issue 29's realistic edit: a parameter, a call of an old function and of an old class.
+  EXPECT_EQ(append("\n\ndef fresh_a(x):\n    return top(x, 2) + Box(x) * 3\n"), Path::Appended);
+  EXPECT_EQ(calls_, calls_before + 2);
+  // A call whose result is returned, a keyword argument, an attribute of a parameter called, a
+  // builtin the resolver does not model, a name bound nowhere, beside a closed unit.
+  EXPECT_EQ(append("\n\ndef fresh_b():\n    return middle(key=1)\n\n\n"
+                   "def fresh_c(y, *, z):\n    y.method(z)\n    len(y)\n    nowhere(top(1))\n"
+                   "    leaf()\n\n\ndef fresh_d(y):\n    return y\n\n\n"
+                   "def fresh_e():\n    return fresh_d(1)\n"),
+            Path::Appended);
+  EXPECT_EQ(calls_, calls_before + 6);
+  // The leaves' bodies changed: the edges follow.
+  core_.replace(core_.rfind("return middle(key=1)"), 20, "return run()");
+  EXPECT_EQ(refresh(), Path::Appended);
+  EXPECT_EQ(calls_, calls_before + 6);
+}
+
 // What the unit cannot prove must resolve the whole tree (and the comparison with a cold
 // analysis holds either way): each of these, taken alone, would give edges the last resolution
 // plus the unit's lack.
 TEST_F(PythonAppendRefreshTest, AppendsThatReachTheRestOfTheTreeResolveTheWholeTree) {
-  // Calls an old function of the file (an edge into the old part).
-  EXPECT_EQ(append("\n\ndef fresh_a():\n    return top()\n"), Path::Resolved);
+  // Passes a value to an old function (an argument flowing into the old part).
+  EXPECT_EQ(append("\n\ndef fresh_a():\n    return top(fresh_a)\n"), Path::Resolved);
+  EXPECT_EQ(append("\n\ndef fresh_f():\n    top(leaf())\n"), Path::Resolved);
+  // Reads an attribute of an old value (a bound method would be made).
+  EXPECT_EQ(append("\n\ndef fresh_g():\n    return Box().get()\n"), Path::Resolved);
+  // Returns a call with a positional parameter (the parameter is forwarded: values made).
+  EXPECT_EQ(append("\n\ndef fresh_h(x):\n    return top(x)\n"), Path::Resolved);
+  // Calls a function whose name another appended function reads.
+  EXPECT_EQ(append("\n\ndef fresh_i():\n    return top()\n\n\n"
+                   "def fresh_j():\n    return fresh_i\n"),
+            Path::Resolved);
   // Defines a name the file's old code reads (run() calls later()).
   EXPECT_EQ(append("\n\ndef later():\n    return 1\n"), Path::Resolved);
   // Defines a name another file spells.
   EXPECT_EQ(append("\n\ndef shared_name():\n    return 1\n"), Path::Resolved);
-  // Reads a builtin.
-  EXPECT_EQ(append("\n\ndef fresh_b():\n    return len(1)\n"), Path::Resolved);
+  // Calls a builtin the resolver models (a builtin value would be made).
+  EXPECT_EQ(append("\n\ndef fresh_b():\n    return sorted(1)\n"), Path::Resolved);
   // A class (its bases are evaluated before every round, the unit only in its file's place).
   EXPECT_EQ(append("\n\nclass FreshBox(Box):\n    def get(self):\n        return 1\n"),
             Path::Resolved);
-  // A function with a parameter.
-  EXPECT_EQ(append("\n\ndef fresh_c(x):\n    return x\n"), Path::Resolved);
+  // A variadic parameter (setup gives it a value).
+  EXPECT_EQ(append("\n\ndef fresh_c(*x):\n    return x\n"), Path::Resolved);
   // An edit to the old part changes the file's prefix.
   core_.replace(core_.find("return leaf()"), 13, "return 5");
   EXPECT_EQ(refresh(), Path::Resolved);
+}
+
+// A leaf's call is described by the final state only where that state already held when its
+// file's first round ended (where a cold run evaluates the appended statements first): a name
+// changed later (here widened past the set cap by another file, so it ends empty) must resolve
+// the whole tree, or the edge a cold run records in the first round would be missing.
+TEST_F(PythonAppendRefreshTest, ALeafCallingANameThatChangesLaterResolvesTheWholeTree) {
+  std::string late = "from pkg import core\n";
+  for (int i = 0; i < 20; ++i) {
+    late += fmt::format("\n\ndef late_{0}():\n    return 1\n\n\ncore.handler = late_{0}\n", i);
+  }
+  put(root_, "pkg/late.py", late);
+  core_ += "\n\nhandler = leaf\n";
+  refresh();
+  EXPECT_EQ(append("\n\ndef fresh_a():\n    return handler()\n"), Path::Resolved);
+  EXPECT_EQ(append("\n\ndef fresh_b():\n    return leaf()\n"), Path::Appended);
+}
+
+// A module name that only another file's attribute store makes does not exist yet where a cold
+// run first evaluates the leaf (whose lookup then stays unresolved): refused, though the final
+// state holds it (the store's change comes after the file's first round too, so the tick check
+// refuses it as well as the `late` mark).
+TEST_F(PythonAppendRefreshTest, ALeafCallingANameAnotherFileStoresLaterResolvesTheWholeTree) {
+  put(root_, "pkg/late.py", "from pkg import core\n\ncore.made_late = core.leaf\n");
+  refresh();
+  EXPECT_EQ(append("\n\ndef fresh_a():\n    return made_late()\n"), Path::Resolved);
+}
+
+// Calling a class passes its instance to the `__init__` the MRO finds: where that `self` does not
+// hold the instance yet (an inherited `__init__` no old code reached through this class), the
+// call would change old variables (`self.setup()` would reach Sub.setup), so the tree is
+// resolved again; once old code makes that call first, the leaf takes the shortcut.
+TEST_F(PythonAppendRefreshTest, ALeafCallingAClassWhoseInitDoesNotHoldItsInstanceResolvesAll) {
+  core_ +=
+      "\n\nclass Base:\n    def __init__(self):\n        self.setup()\n\n"
+      "    def setup(self):\n        return 1\n\n\nclass Sub(Base):\n"
+      "    def setup(self):\n        return 2\n";
+  refresh();
+  EXPECT_EQ(append("\n\ndef fresh_a():\n    return Sub()\n"), Path::Resolved);
+  core_ += "\n\nmade = Sub()\n";
+  refresh();
+  EXPECT_EQ(append("\n\ndef fresh_b():\n    return Sub()\n"), Path::Appended);
 }
 
 // A unit that keeps changing after the whole resolution went quiet would have made a cold run

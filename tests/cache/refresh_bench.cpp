@@ -3,7 +3,10 @@
 //
 // Copies REPO, builds its view once with a cache (as a mount does), then ROUNDS times appends two
 // functions (one calling the other) to FILE (relative to REPO; Python or C syntax by its
-// extension; EDIT `comment` appends a comment line instead, an edit no resolver sees) and refreshes it the way a watching mount does: SnapshotBuilder::build(), which
+// extension; EDIT `comment` appends a comment line instead, an edit no resolver sees; Python's
+// `call-old` appends issue 29's realistic edit, `def f(x): return Rational(x, 2) + igcd(x, 4)`,
+// and `call-old-passing` the same function passing itself to igcd, which no shortcut takes) and
+// refreshes it the way a watching mount does: SnapshotBuilder::build(), which
 // keeps its memos and the last view from one build to the next, then keep_records() (the records
 // written once the view is served). Prints each step's process CPU. Under callgrind, dump after
 // '*SnapshotBuilder::build*' for one count per refresh. With ANCHORFS_BENCH_PERF_CONTROL set to
@@ -39,9 +42,13 @@ double cpu_seconds() {
 
 // Two functions, the first calling the second (or a comment line), in the syntax `path` is
 // written in.
-std::string probe(const std::string& path, int round, bool comment) {
+std::string probe(const std::string& path, int round, std::string_view edit) {
   const std::string name = fmt::format("anchorfs_probe_{}_{}", round, ::getpid());
-  if (comment) return fmt::format("\n{} {}\n", path.ends_with(".py") ? "#" : "//", name);
+  if (edit == "comment") return fmt::format("\n{} {}\n", path.ends_with(".py") ? "#" : "//", name);
+  if (edit == "call-old" || edit == "call-old-passing") {
+    return fmt::format("\n\ndef {0}(x):\n    return Rational(x, 2) + igcd({1}, 4)\n", name,
+                       edit == "call-old" ? "x" : name);
+  }
   if (path.ends_with(".py")) {
     return fmt::format("\n\ndef {0}():\n    return {0}_helper()\n\n\ndef {0}_helper():\n    return 1\n",
                        name);
@@ -62,11 +69,13 @@ long resident_mb() {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: refresh_bench REPO FILE [ROUNDS [KEEP_DIR [append|comment]]]\n");
+    std::fprintf(stderr,
+                 "usage: refresh_bench REPO FILE [ROUNDS [KEEP_DIR "
+                 "[append|comment|call-old|call-old-passing]]]\n");
     return 2;
   }
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 3;
-  const bool comment = argc > 5 && std::string_view(argv[5]) == "comment";
+  const std::string_view edit = argc > 5 ? std::string_view(argv[5]) : "append";
   // KEEP_DIR keeps the copy and its cache for the next run (under valgrind, the cold analysis is
   // then made once, natively): the edited file is restored at the end, and the probes are named
   // by process so that no run finds another's view in the cache.
@@ -100,11 +109,11 @@ int main(int argc, char** argv) {
     std::ifstream in(edited, std::ios::binary);
     original.assign(std::istreambuf_iterator<char>(in), {});
   }
-  std::printf("process CPU seconds (%s, append %s to %s)\n", argv[1],
-              comment ? "a comment" : "functions", argv[2]);
+  std::printf("process CPU seconds (%s, append %.*s to %s)\n", argv[1],
+              static_cast<int>(edit.size()), edit.data(), argv[2]);
   std::printf("%-12s %8s %8s %7s  %s\n", "", "build", "records", "RSS MB", "summary");
   for (int i = -1; i < rounds; ++i) {
-    if (i >= 0) std::ofstream(edited, std::ios::app) << probe(edited, i, comment);
+    if (i >= 0) std::ofstream(edited, std::ios::app) << probe(edited, i, edit);
     if (i >= 0) {
       sample("enable");
       CALLGRIND_START_INSTRUMENTATION;

@@ -360,6 +360,27 @@ TEST_F(Versions, AnEditBeforeAnyRefreshIsServedUntaggedAsTheCheckoutHoldsIt) {
   EXPECT_TRUE(session.unmount().status.ok());
 }
 
+// The kernel reads nothing past the size it holds, so a file it holds as empty is never read
+// through the daemon's version check: an empty file is checked against the checkout at lookup
+// and getattr instead. (A watcher's stat between an in-place save's truncation and its write
+// gives the same empty version as this analysis does.)
+TEST_F(Versions, AnEmptyFileWrittenInPlaceIsServedAsTheCheckoutHoldsIt) {
+  write_bytes(repo_ + "/pkg/notes.py", "");
+  MountSession session(repo_, mnt_, options({"--no-watch"}));
+  Watchdog watchdog(120s, [&] { session.abort(); });
+  ASSERT_EQ(size_of(mnt_ + "/pkg/notes.py"), 0);  // the kernel holds it as empty
+  const std::string written = std::string(kHelpers) + "\n\ndef three():\n    return one()\n";
+  write_bytes(repo_ + "/pkg/notes.py", written);     // in place
+  write_bytes(repo_ + "/pkg/__init__.py", written);  // in place, never looked up before
+  for (const char* path : {"/pkg/notes.py", "/pkg/__init__.py"}) {
+    const ReadResult served = read_file(mnt_ + path);
+    ASSERT_EQ(served.error, 0) << path << ": " << std::strerror(served.error);
+    EXPECT_EQ(served.bytes, written) << path;
+    EXPECT_EQ(size_of(mnt_ + path), static_cast<off_t>(written.size())) << path;
+  }
+  EXPECT_TRUE(session.unmount().status.ok());
+}
+
 TEST_F(Versions, BetweenAnEditAndItsRefreshReadsNeverFailAndTheTagsComeBack) {
   MountSession session(repo_, mnt_, options({}));
   Watchdog watchdog(120s, [&] { session.abort(); });
@@ -376,7 +397,8 @@ TEST_F(Versions, BetweenAnEditAndItsRefreshReadsNeverFailAndTheTagsComeBack) {
   while (!tagged_again && Clock::now() < deadline) {
     const ReadResult served = read_file(mnt_ + "/pkg/a.py");
     ASSERT_EQ(served.error, 0) << std::strerror(served.error) << " after " << seen.size()
-                               << " reads\n" << session.log();
+                               << " reads\n"
+                               << session.log();
     ASSERT_EQ(without_comment_lines(served.bytes), edited) << served.bytes;
     if (seen.empty() || seen.back() != served.bytes) seen.push_back(served.bytes);
     tagged_again = served.bytes != edited;
