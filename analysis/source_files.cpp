@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
-#include <numeric>
 
 #include "analysis/language.h"
 #include "analysis/open_beneath.h"
@@ -38,61 +37,8 @@ bool is_excluded_directory_name(std::string_view name) {
          name == "site-packages" || name == "dist-packages";
 }
 
-namespace {
-
-constexpr uint32_t kNotClaimed = UINT32_MAX;
-
-// Whether sibling `a` comes before sibling `b` in path order: below a directory every path goes
-// on with a slash, so a directory sorts as its name followed by '/' ("a.c" and "a-b" before the
-// directory "a"'s files). Siblings' names differ and hold no slash.
-bool before_in_path_order(const TreeEntry& a, const TreeEntry& b) {
-  const std::string_view x = base_name(a.path);
-  const std::string_view y = base_name(b.path);
-  const size_t common = std::min(x.size(), y.size());
-  if (const int order = x.substr(0, common).compare(y.substr(0, common)); order != 0) {
-    return order < 0;
-  }
-  if (x.size() == y.size()) return false;
-  // One name is a prefix of the other: the shorter one's next byte is '/' if it is a directory
-  // (never equal to the longer one's next byte), else it has none and comes first.
-  if (x.size() < y.size()) return !S_ISDIR(a.mode) || '/' < y[common];
-  return S_ISDIR(b.mode) && x[common] < '/';
-}
-
-// The claimed entries in path order, walked through the tree (each directory's children are
-// sorted by name, and so nearly in path order already); empty when the walk does not reach all
-// `claimed_count` of them (a malformed tree).
-std::vector<uint32_t> in_path_order(const SourceTree& tree, const std::vector<uint32_t>& claimed,
-                                    size_t claimed_count) {
-  std::vector<uint32_t> order;
-  order.reserve(claimed_count);
-  std::vector<uint32_t> pending{0};
-  std::vector<uint32_t> children;
-  while (!pending.empty()) {
-    const uint32_t at = pending.back();
-    pending.pop_back();
-    const TreeEntry& e = tree.entries[at];
-    if (claimed[at] != kNotClaimed) order.push_back(at);
-    if (!S_ISDIR(e.mode) || e.child_count == 0 ||
-        e.first_child + uint64_t{e.child_count} > tree.entries.size() || e.first_child <= at) {
-      continue;
-    }
-    children.resize(e.child_count);
-    std::iota(children.begin(), children.end(), e.first_child);
-    std::sort(children.begin(), children.end(), [&](uint32_t a, uint32_t b) {
-      return before_in_path_order(tree.entries[a], tree.entries[b]);
-    });
-    pending.insert(pending.end(), children.rbegin(), children.rend());
-  }
-  if (order.size() != claimed_count) order.clear();
-  return order;
-}
-
-}  // namespace
-
 std::vector<SourceFile> select_sources(const SourceTree& tree) {
-  std::vector<uint32_t> claimed(tree.entries.size(), kNotClaimed);  // front end per entry
-  size_t claimed_count = 0;
+  std::vector<SourceFile> out;
   std::vector<bool> excluded(tree.entries.size(), false);
   const auto& languages = front_ends();
   for (size_t i = 0; i < tree.entries.size(); ++i) {
@@ -112,28 +58,13 @@ std::vector<SourceFile> select_sources(const SourceTree& tree) {
     if (excluded[i] || !S_ISREG(e.mode)) continue;
     for (size_t l = 0; l < languages.size(); ++l) {
       if (languages[l]->claims(e.path)) {
-        claimed[i] = static_cast<uint32_t>(l);
-        ++claimed_count;
+        out.push_back({e.path, l, e.size, i});
         break;
       }
     }
   }
-  // Path order without comparing whole paths: sorting them (long shared prefixes) was most of
-  // this function's cost, and a refresh selects sources twice.
-  std::vector<uint32_t> order = in_path_order(tree, claimed, claimed_count);
-  if (order.empty() && claimed_count > 0) {
-    for (uint32_t i = 0; i < claimed.size(); ++i) {
-      if (claimed[i] != kNotClaimed) order.push_back(i);
-    }
-    std::sort(order.begin(), order.end(),
-              [&](uint32_t a, uint32_t b) { return tree.entries[a].path < tree.entries[b].path; });
-  }
-  std::vector<SourceFile> out;
-  out.reserve(order.size());
-  for (const uint32_t i : order) {
-    const TreeEntry& e = tree.entries[i];
-    out.push_back({e.path, claimed[i], e.size, i});
-  }
+  std::sort(out.begin(), out.end(),
+            [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
   return out;
 }
 

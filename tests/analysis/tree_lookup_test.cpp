@@ -55,7 +55,7 @@ TEST(SelectSources, SortedByPathBytewise) {
 }
 
 // A tree whose directories do not reach all their entries (malformed: a scan never makes one)
-// still gives every claimed file, in path order.
+// still gives every claimed file, in path order: selection does not walk the children.
 TEST(SelectSources, AMalformedTreeGivesTheSameSources) {
   TempRepo repo;
   write_tricky_tree(repo);
