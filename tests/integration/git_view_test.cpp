@@ -310,6 +310,13 @@ TEST(GitView, ANestedRepositorySeesTheCheckoutsBytes) {
   EXPECT_EQ(git_ok(mnt, {"status", "--porcelain"}), "?? vendor/\n");
 }
 
+// Every change made through or beside the writable mount at `mnt` is refreshed and published.
+void settle(const std::string& mnt) {
+  char value[32];
+  ASSERT_GE(::getxattr(mnt.c_str(), "user.anchorfs.settled", value, sizeof value), 0)
+      << std::strerror(errno);
+}
+
 TEST(GitView, ACommitInANestedRepositoryOfAWritableMountHasNoTagLines) {
   TempDir dir("anchorfs-git-nested-write");
   const std::string repo = dir / "repo", mnt = dir / "mnt";
@@ -323,10 +330,12 @@ TEST(GitView, ACommitInANestedRepositoryOfAWritableMountHasNoTagLines) {
   EXPECT_EQ(git_ok(mnt + "/vendor", {"status", "--porcelain"}), "");
   text.replace(text.find("days=14"), 7, "days=21");
   write_file(mnt + file, text);
-  ASSERT_TRUE(wait_until(10s, [&] {
-    const std::string view = read_file_if_readable(mnt + file);
-    return has_tags(view) && view.find("days=21") != std::string::npos;
-  }));
+  // Git starts once the re-tag is published (the daemon says so; a deadline on polling the view
+  // fails on a loaded machine): git lstats, then reads st_size bytes, and a re-tag in between
+  // shows it a modified or cut file.
+  settle(mnt);
+  const std::string view = read_file(mnt + file);
+  EXPECT_TRUE(has_tags(view) && view.find("days=21") != std::string::npos) << view;
   EXPECT_EQ(git_ok(mnt + "/vendor", {"status", "--porcelain"}), " M bookshelf/services.py\n");
   git_ok(mnt + "/vendor", {"commit", "-q", "-am", "edited"});
   const std::string committed = git_ok(nested, {"show", "HEAD:bookshelf/services.py"});
@@ -387,10 +396,11 @@ TEST(GitView, EditsInASubmoduleOfAWritableMountReachGitWithoutTagLines) {
   EXPECT_EQ(git_ok(lib, {"status", "--porcelain"}), "");
   text.replace(text.find("days=15"), 7, "days=21");
   write_file(lib + "/" + file, text);
-  ASSERT_TRUE(wait_until(10s, [&] {
-    const std::string view = read_file_if_readable(lib + "/" + file);
-    return has_tags(view) && view.find("days=21") != std::string::npos;
-  }));
+  // Each git command below starts once what the one before wrote through the mount is re-tagged
+  // (see the test above).
+  settle(mnt);
+  const std::string view = read_file(lib + "/" + file);
+  EXPECT_TRUE(has_tags(view) && view.find("days=21") != std::string::npos) << view;
   const std::string checkout = read_file(sub + "/" + file);
   EXPECT_FALSE(has_tags(checkout));
   EXPECT_EQ(git_ok(lib, {"status", "--porcelain"}), " M " + file + "\n");
@@ -398,9 +408,11 @@ TEST(GitView, EditsInASubmoduleOfAWritableMountReachGitWithoutTagLines) {
   EXPECT_EQ(git_ok(mnt, {"status", "--porcelain"}), git_ok(repo, {"status", "--porcelain"}));
   // stash and pop: the checkout gets back the user's edit, git's stash has no tag lines.
   git_ok(lib, {"stash", "-q"});
+  settle(mnt);
   EXPECT_EQ(git_ok(sub, {"status", "--porcelain"}), "");
   EXPECT_FALSE(has_tags(git_ok(sub, {"show", "stash@{0}:" + file})));
   git_ok(lib, {"stash", "pop", "-q"});
+  settle(mnt);
   EXPECT_EQ(read_file(sub + "/" + file), checkout);
   git_ok(lib, {"commit", "-q", "-am", "edited"});
   const std::string committed = git_ok(sub, {"show", "HEAD:" + file});
@@ -410,6 +422,7 @@ TEST(GitView, EditsInASubmoduleOfAWritableMountReachGitWithoutTagLines) {
   EXPECT_EQ(git_ok(lib, {"status", "--porcelain"}), "");
   // A new file added through the mount is committed as written.
   write_file(lib + "/notes.py", "# === Function Annotation ===\nx = 1\n");
+  settle(mnt);
   git_ok(lib, {"add", "notes.py"});
   git_ok(lib, {"commit", "-q", "-m", "notes"});
   EXPECT_EQ(git_ok(sub, {"show", "HEAD:notes.py"}), "# === Function Annotation ===\nx = 1\n");
@@ -421,13 +434,6 @@ TEST(GitView, EditsInASubmoduleOfAWritableMountReachGitWithoutTagLines) {
   EXPECT_NE(config.find("name = Sub"), std::string::npos) << config;
   EXPECT_NE(config.find("worktree = ../../../lib"), std::string::npos) << config;
   EXPECT_EQ(git_ok(repo, {"status", "--porcelain"}), " M lib\n");
-}
-
-// Every change made through or beside the writable mount at `mnt` is refreshed and published.
-void settle(const std::string& mnt) {
-  char value[32];
-  ASSERT_GE(::getxattr(mnt.c_str(), "user.anchorfs.settled", value, sizeof value), 0)
-      << std::strerror(errno);
 }
 
 struct stat stat_of(const std::string& path) {
