@@ -4,10 +4,11 @@
 // function defined in exactly one file whose declaration the caller can see.
 #include "analysis/cfamily/resolve.h"
 
-#include <algorithm>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
+
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,6 +19,7 @@
 #include "analysis/cfamily/includes.h"
 #include "analysis/code/code_facts.h"
 #include "analysis/code/definition_index.h"
+#include "analysis/file_edges.h"
 
 namespace anchorfs::analysis::cfamily {
 namespace {
@@ -352,7 +354,8 @@ class FileResolver {
           if (it == ix_.t.methods.end()) return;
           for (const DefId m : it->second) {
             const code::Definition& x = def(m);
-            if (simple_name(x) == name && constructor == (x.role == "constructor")) out.push_back(m);
+            if (simple_name(x) == name && constructor == (x.role == "constructor"))
+              out.push_back(m);
           }
         },
         constructor);  // constructors are not inherited
@@ -662,9 +665,8 @@ std::unique_ptr<Tables> make_tables(const ResolverInput& input) {
   const uint32_t n = ix.file_count();
   tbb::enumerable_thread_specific<FileResolver> resolvers([&] { return FileResolver(ix); });
   std::vector<std::vector<std::pair<DefId, DefId>>> attached(n);
-  tbb::parallel_for(uint32_t{0}, n, [&](uint32_t f) {
-    resolvers.local().out_of_line(f, attached[f]);
-  });
+  tbb::parallel_for(uint32_t{0}, n,
+                    [&](uint32_t f) { resolvers.local().out_of_line(f, attached[f]); });
   for (const auto& file : attached) {
     for (const auto& [cls, method] : file) {
       t.methods[code::DefinitionIndex::raw(cls)].push_back(method);
@@ -712,14 +714,9 @@ void resolve(const ResolverInput& input, const Tables& tables, std::vector<Edge>
   tbb::parallel_for(uint32_t{0}, n, [&](uint32_t f) {
     if (selected(f)) resolvers.local().resolve_file(f, by_file[f]);
   });
-  size_t total = edges.size();
-  for (const auto& file : by_file) total += file.size();
-  edges.reserve(total);
-  for (uint32_t f = 0; f < n; ++f) {
-    edges.insert(edges.end(), by_file[f].begin(), by_file[f].end());
-    std::vector<Edge>().swap(by_file[f]);
-    if (selection.ends != nullptr && selected(f)) selection.ends->push_back({f, edges.size()});
-  }
+  join_file_edges(by_file, edges, [&](uint32_t f, size_t end) {
+    if (selection.ends != nullptr && selected(f)) selection.ends->push_back({f, end});
+  });
 }
 
 void resolve(const ResolverInput& input, std::vector<Edge>& edges) {

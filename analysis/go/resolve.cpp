@@ -10,6 +10,7 @@
 #include <string>
 
 #include "analysis/code/code_facts.h"
+#include "analysis/file_edges.h"
 #include "analysis/go/package_index.h"
 #include "analysis/go/types.h"
 
@@ -51,8 +52,8 @@ class Resolver {
   bool compiled_with(uint32_t f, uint32_t from) const {
     const GoFile& file = index_.files[f];
     const GoFile& importer = index_.files[from];
-    const bool own_tests = importer.test && index_.packages[importer.package].dir ==
-                                                index_.packages[file.package].dir;
+    const bool own_tests =
+        importer.test && index_.packages[importer.package].dir == index_.packages[file.package].dir;
     return (!file.test || own_tests) && index_.visible_file(f, from);
   }
 
@@ -201,13 +202,7 @@ void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
   std::vector<std::vector<Edge>> by_file(n);
   tbb::parallel_for(uint32_t{0}, n,
                     [&](uint32_t f) { resolvers.local().resolve_file(f, by_file[f]); });
-  size_t total = edges.size();
-  for (const std::vector<Edge>& file : by_file) total += file.size();
-  edges.reserve(total);
-  for (std::vector<Edge>& file : by_file) {
-    edges.insert(edges.end(), file.begin(), file.end());
-    std::vector<Edge>().swap(file);
-  }
+  join_file_edges(by_file, edges);
 }
 
 }  // namespace anchorfs::analysis::go
