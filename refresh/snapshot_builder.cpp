@@ -13,6 +13,7 @@
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
 #include "analysis/graph_serialize.h"
+#include "analysis/kept_memory.h"
 #include "refresh/view_prefetch.h"
 #include "refresh/view_record.h"
 
@@ -192,6 +193,9 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built.view_reason = prepared.choice.reason;
     built.view_prefetched = prepared.view_prefetched;
     previous_analysis_.reset();
+    // Served from a record, the view has no resolution behind it in this process: the first
+    // refresh starts from the memory the analysis that rendered it kept in the cache.
+    if (prepared.from_view_record) resolution_memo_.set_restore_from(prepared.analysis.key);
     if (!prepared.from_view_record && prepared.analysed) {
       previous_analysis_ = std::move(prepared.analysis);
       previous_choice_ = std::move(prepared.choice);
@@ -236,6 +240,7 @@ void SnapshotBuilder::keep_records() {
                      previous_.view_reason, previous_.skipped_files, *previous_plans_}));
     unsaved_view_.reset();
   }
+  analysis::keep_memories(*options_.cache, resolution_memo_);
   // Written every time, not only when it moved: it is then as recent as the view it names.
   if (served_view_) {
     remember_served_view(*options_.cache, options_.repo, options_.view, *served_view_);

@@ -74,7 +74,8 @@ class SnapshotBuilder {
   // retries. `on_directory` is handed to the scan (analysis::ScanOptions::on_directory).
   Built build(const std::function<void(const std::string&, int)>& on_directory = {});
   // Writes the last analysis's graph and rendered view to the cache (the graph record and
-  // view_record.h), those not there yet, names that view as the one this repository served last
+  // view_record.h) and what its resolution kept for the next (analysis/kept_memory.h: a later
+  // mount's first refresh starts from it), those not there yet, names that view as the one this repository served last
   // (view_prefetch.h: the next mount's first build copies it while it scans), and commits what
   // build() left pending (the facts its analyses made): called once the view is served and the
   // tree is quiet, so neither a mount nor a refresh waits for them, and a burst of refreshes
