@@ -57,7 +57,11 @@ TEST_F(KeptMemoryTest, TheFirstRefreshOfAMountServedFromRecordsStartsFromTheKept
   const analysis::python::RefreshCounts after = refresh_counts();
   EXPECT_EQ(after.appended, before.appended + 1);  // not a whole resolution
   EXPECT_EQ(after.resolved, before.resolved);
-  for (const char* path : {"pkg/core.py", "pkg/b.py"}) {
+  // The view's graph record lets it render only the plans that can change (core.py's, and b.py's,
+  // which lists Box, now called once more), not all four.
+  EXPECT_EQ(refreshed.rendered_files, 2u);
+  EXPECT_EQ(refreshed.analysed_files, 4u);
+  for (const char* path : {"pkg/core.py", "pkg/b.py", "pkg/a.py", "pkg/__init__.py"}) {
     EXPECT_EQ(served_bytes(*refreshed.snapshot, path), cold_bytes(path)) << path;
   }
   EXPECT_NE(served_bytes(*refreshed.snapshot, "pkg/core.py").find("CALLS: Box, middle"),
@@ -93,8 +97,8 @@ TEST_F(KeptMemoryTest, EditsBeyondTheMemoryResolveTheWholeTree) {
   first_mount();
   SnapshotBuilder second(options_);
   second.build();
-  put(root_, "pkg/core.py", std::string(kCore).replace(std::string(kCore).find("leaf()"), 6,
-                                                       "Box()"));
+  put(root_, "pkg/core.py",
+      std::string(kCore).replace(std::string(kCore).find("leaf()"), 6, "Box()"));
   const analysis::python::RefreshCounts before = refresh_counts();
   const Built refreshed = second.build();
   EXPECT_EQ(refresh_counts().resolved, before.resolved + 1);
