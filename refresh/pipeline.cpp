@@ -77,6 +77,9 @@ std::optional<Prepared> cached_view(const PipelineOptions& options,
   view->analysis.stats.parse_seconds = survey.seconds;
   view->analysis.stats.survey_reads = survey.read;
   view->from_view_record = true;
+  // The analysis the record was rendered from, with no graph: a caller may find what that
+  // analysis kept under its key (analysis/kept_memory.h).
+  view->analysis.key = survey.key;
   view->served_view = key;
   view->view_prefetched = prefetched;
   analysis::keep_survey(*options.cache, survey);

@@ -72,7 +72,8 @@ analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptio
 struct Prepared {
   bool analysed = false;  // false under view none: nothing was analysed
   // Empty graph when !analysed (stats.source_files still set) or when the rendered view came
-  // from the cache (view_record.h); the counts below are set either way.
+  // from the cache (view_record.h; then only its key is set); the counts below are set either
+  // way.
   analysis::Analysis analysis;
   size_t analysed_files = 0;
   size_t entities = 0;

@@ -13,6 +13,7 @@
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
 #include "analysis/graph_serialize.h"
+#include "analysis/kept_memory.h"
 #include "refresh/view_prefetch.h"
 #include "refresh/view_record.h"
 
@@ -80,6 +81,15 @@ std::vector<std::string> filter_patterns(const analysis::SourceTree& tree) {
   return patterns;
 }
 
+// The analysis stored under `key` (its graph record), without facts: AnalysisOptions::previous
+// then copies no entities, but the renderer compares graphs with it.
+std::optional<analysis::Analysis> recorded_analysis(cache::LmdbFactCache& cache,
+                                                    const analysis::ResolutionKey& key) {
+  const std::optional<std::string> stored = cache.load_graph(key);
+  if (!stored) return std::nullopt;
+  return analysis::deserialize_analysis(*stored);
+}
+
 }  // namespace
 
 SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(options)) {}
@@ -128,6 +138,15 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     options.resolution_memo = &resolution_memo_;
     options.facts_memo = &facts_memo_;
     options.defer_records = true;
+    // The view was loaded from its record: its graph record (written beside it) lets this
+    // analysis render only the plans that change instead of every one.
+    if (!previous_analysis_ && record_analysis_ && !options_.plan_maps) {
+      previous_analysis_ = recorded_analysis(*options_.cache, *record_analysis_);
+      if (previous_analysis_) {
+        previous_choice_ = render::choose_view(previous_analysis_->graph, options_.view);
+      }
+    }
+    record_analysis_.reset();
     const render::RenderedView previous{
         previous_analysis_ ? &previous_analysis_->graph : nullptr, &previous_choice_,
         previous_plans_.get()};
@@ -151,6 +170,12 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built.view_reason = prepared.choice.reason;
     built.view_prefetched = prepared.view_prefetched;
     previous_analysis_.reset();
+    // Served from a record, the view has no resolution behind it in this process: the first
+    // refresh starts from the memory the analysis that rendered it kept in the cache.
+    if (prepared.from_view_record) {
+      resolution_memo_.set_restore_from(prepared.analysis.key);
+      record_analysis_ = prepared.analysis.key;
+    }
     if (!prepared.from_view_record && prepared.analysed) {
       previous_analysis_ = std::move(prepared.analysis);
       previous_choice_ = std::move(prepared.choice);
@@ -193,6 +218,7 @@ void SnapshotBuilder::keep_records() {
                      previous_.view_reason, previous_.skipped_files, *previous_plans_}));
     unsaved_view_.reset();
   }
+  analysis::keep_memories(*options_.cache, resolution_memo_);
   // Written every time, not only when it moved: it is then as recent as the view it names.
   if (served_view_) {
     remember_served_view(*options_.cache, options_.repo, options_.view, *served_view_);

@@ -67,12 +67,13 @@ class SnapshotBuilder {
   // retries. `on_directory` is handed to the scan (analysis::ScanOptions::on_directory).
   Built build(const std::function<void(const std::string&, int)>& on_directory = {});
   // Writes the last analysis's graph and rendered view to the cache (the graph record and
-  // view_record.h), those not there yet, names that view as the one this repository served last
-  // (view_prefetch.h: the next mount's first build copies it while it scans), and commits what
-  // build() left pending (the facts its analyses made): called once the view is served and the
-  // tree is quiet, so neither a mount nor a refresh waits for them, and a burst of refreshes
-  // writes only its last records (each is seconds on a large tree). From the thread that calls
-  // build().
+  // view_record.h) and what its resolution kept for the next (analysis/kept_memory.h: a later
+  // mount's first refresh starts from it), those not there yet, names that view as the one this
+  // repository served last (view_prefetch.h: the next mount's first build copies it while it
+  // scans), and commits what build() left pending (the facts its analyses made): called once the
+  // view is served and the tree is quiet, so neither a mount nor a refresh waits for them, and a
+  // burst of refreshes writes only its last records (each is seconds on a large tree). From the
+  // thread that calls build().
   void keep_records();
 
   // From now on, never enter directories on `device` (the mount serving this tree, should it be
@@ -100,6 +101,9 @@ class SnapshotBuilder {
   // whole from the cache.
   std::optional<analysis::Analysis> previous_analysis_;
   render::ViewChoice previous_choice_;
+  // The analysis key of previous_plans_ when they were loaded from a view record (no analysis
+  // kept): the next analysis loads that graph record as previous_analysis_.
+  std::optional<analysis::ResolutionKey> record_analysis_;
   std::optional<analysis::ResolutionKey> unsaved_view_;  // of previous_plans_
   // The key of the view previous_plans_ are, which keep_records names as the one served last
   // (view_prefetch.h); none when their analysis had no key.
