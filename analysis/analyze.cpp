@@ -497,7 +497,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   const std::vector<SourceState>& surveyed = surveyed_tree.states;
   const std::optional<ResolutionKey>& key = surveyed_tree.key;
   tbb::task_arena arena = arena_for(options);
-  if (key) {
+  if (key && options.whole_from_cache) {
     const auto load_start = Clock::now();
     if (auto cached = cached_analysis(*options.cache, *key)) {
       cached->stats.parse_seconds = surveyed_tree.seconds;

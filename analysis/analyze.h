@@ -106,6 +106,10 @@ struct AnalysisOptions {
   // seconds on a large tree) but left to the caller (Analysis::graph_record_owed), who writes it
   // once it is idle, if this result is still the latest.
   bool defer_graph_record = false;
+  // With a cache: false makes the analysis from the facts even when a whole analysis is cached
+  // under its resolution key, for a caller that wants what only that fills (facts_memo,
+  // resolution_memo, Analysis::facts): a refresher priming itself behind a view it loaded whole.
+  bool whole_from_cache = true;
 };
 
 // A source file that was not analysed, and why (too large, binary, unreadable, syntax errors).

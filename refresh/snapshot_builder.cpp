@@ -94,7 +94,48 @@ std::optional<analysis::Analysis> recorded_analysis(cache::LmdbFactCache& cache,
 
 SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(options)) {}
 
+SnapshotBuilder::~SnapshotBuilder() {
+  wait_primed();
+}
+
+void SnapshotBuilder::wait_primed() {
+  if (primer_.joinable()) primer_.join();
+}
+
+void SnapshotBuilder::prime_in_background() {
+  wait_primed();
+  if (!unprimed_tree_) return;
+  primer_ = std::thread([this, tree = std::move(*unprimed_tree_)] {
+    try {
+      prime(tree);
+    } catch (const std::exception&) {
+      // Nothing is lost: the next refresh analyses without it, as it would have unprimed.
+    }
+  });
+  unprimed_tree_.reset();
+}
+
+void SnapshotBuilder::prime(const analysis::SourceTree& tree) {
+  if (!served_view_ || previous_analysis_) return;
+  PipelineOptions options;
+  options.view = options_.view;
+  options.threads = options_.threads;
+  options.cache = options_.cache;
+  options.survey_memo = &survey_memo_;
+  options.resolution_memo = &resolution_memo_;
+  options.facts_memo = &facts_memo_;
+  std::optional<analysis::Analysis> analysis = analyse_behind_view(tree, options, *served_view_);
+  if (!analysis) return;
+  // The served plans were rendered from this very graph (the record is keyed by its resolution
+  // key), so the next refresh compares against it as against the graph of a refresh of its own.
+  previous_choice_ = render::choose_view(analysis->graph, options_.view);
+  previous_analysis_ = std::move(*analysis);
+  ::malloc_trim(0);  // the resolution's scratch: the daemon lives on for hours
+}
+
 Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>& on_directory) {
+  wait_primed();
+  unprimed_tree_.reset();
   const auto start = std::chrono::steady_clock::now();
   // A mount's first build: the view it served last is most likely the one this tree still keys,
   // and copying its record (hundreds of MB on the kernel) is as long as the scan; both at once.
@@ -180,6 +221,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
       previous_analysis_ = std::move(prepared.analysis);
       previous_choice_ = std::move(prepared.choice);
     }
+    if (prepared.from_view_record && options_.will_refresh) unprimed_tree_ = tree;
     // Only after the plans are in hand: a failed analysis must not mark the sources as seen.
     previous_signature_ = signature.sources;
     have_previous_ = true;
@@ -205,6 +247,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
 }
 
 void SnapshotBuilder::keep_records() {
+  wait_primed();
   if (options_.cache == nullptr) return;
   if (previous_analysis_ && previous_analysis_->graph_record_owed) {
     options_.cache->store_graph(*previous_analysis_->key,

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct BuildOptions {
   // Serve the repository's `.git` as the view's own (fs/git_view.h) with this filter command;
   // nullopt serves `.git` as scanned. The filter patterns are filled in from the source files.
   std::optional<fs::GitViewOptions> git_view;
+  // A refresher will build again (a watching mount): a first build that serves a view loaded
+  // whole from the cache keeps its scanned tree for prime_in_background().
+  bool will_refresh = false;
 };
 
 struct Built {
@@ -58,6 +62,9 @@ struct Built {
 class SnapshotBuilder {
  public:
   explicit SnapshotBuilder(BuildOptions options);
+  ~SnapshotBuilder();  // waits for prime_in_background()'s work
+  SnapshotBuilder(const SnapshotBuilder&) = delete;
+  SnapshotBuilder& operator=(const SnapshotBuilder&) = delete;
 
   // Rescans the repository. When nothing at all changed since the previous build, returns the
   // previous snapshot with `changed` false. When the source files (path, size, times, inode) and
@@ -76,6 +83,17 @@ class SnapshotBuilder {
   // thread that calls build().
   void keep_records();
 
+  // When the last build served a view loaded whole from the cache (a warm mount: no analysis
+  // behind it, so the next refresh would load and resolve every file's facts and render every
+  // file, seconds on the kernel), starts making that view's analysis again from the facts on a
+  // thread of its own (refresh/pipeline.h, analyse_behind_view); the next refresh then starts
+  // from it as from a refresh's own. Else does nothing. build() and keep_records() wait for it,
+  // so call it once the view is served (the mount's first build needs none of it). Needs
+  // BuildOptions::will_refresh.
+  void prime_in_background();
+  // Blocks until prime_in_background()'s work is done (benchmarks, tests).
+  void wait_primed();
+
   // From now on, never enter directories on `device` (the mount serving this tree, should it be
   // reachable from inside it). Call between builds.
   void skip_device(uint64_t device) { skip_device_ = device; }
@@ -85,7 +103,13 @@ class SnapshotBuilder {
   void forget_published() { previous_tree_signature_ = {0, 0}; }
 
  private:
+  void prime(const analysis::SourceTree& tree);
+
   BuildOptions options_;
+  // The tree the last build served a view record for (BuildOptions::will_refresh), until primed.
+  std::optional<analysis::SourceTree> unprimed_tree_;
+  // Runs prime(); the only thread touching the memos and previous_* until wait_primed().
+  std::thread primer_;
   uint64_t skip_device_ = 0;
   bool have_previous_ = false;
   bool progress_reported_ = false;
