@@ -18,6 +18,7 @@
 
 #include "analysis/extracted_facts.h"
 #include "analysis/graph_serialize.h"
+#include "analysis/kept_memory.h"
 #include "analysis/language.h"
 #include "analysis/parse_schedule.h"
 #include "analysis/resolution_key.h"
@@ -341,6 +342,21 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
     const LanguageFrontEnd& language = *front_ends()[l];
     states[l] = language.prepare_resolution({tree.root, by_language[l]});
     const ResolverInput input{tree.root, by_language[l], states[l].get()};
+    if (memories != nullptr && (*memories)[l] == nullptr && options.cache != nullptr &&
+        options.resolution_memo->restore_from()) {
+      // The last resolution of a tree whose view was served from a record, kept by the process
+      // that made it: an edited file's old facts are the cache's record of its old bytes.
+      const OldFacts old_facts = [&](const ContentDigest& digest, std::string_view path) {
+        std::shared_ptr<const LanguageFacts> facts;
+        if (const auto stored =
+                options.cache->load({digest, language.name(), facts_version_for(language, path)})) {
+          facts = language.deserialize_facts(*stored);
+        }
+        return facts;
+      };
+      (*memories)[l] = restore_memory(*options.cache, *options.resolution_memo->restore_from(),
+                                      language, input, old_facts);
+    }
     if (memories == nullptr) {
       language.resolve(input, edges_by_language[l]);
     } else {
@@ -481,7 +497,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   const std::vector<SourceState>& surveyed = surveyed_tree.states;
   const std::optional<ResolutionKey>& key = surveyed_tree.key;
   tbb::task_arena arena = arena_for(options);
-  if (key) {
+  if (key && options.whole_from_cache) {
     const auto load_start = Clock::now();
     if (auto cached = cached_analysis(*options.cache, *key)) {
       cached->stats.parse_seconds = surveyed_tree.seconds;
@@ -540,6 +556,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
             store_facts, result);
   });
   result.stats.resolve_seconds = seconds_since(resolve_start);
+  if (options.resolution_memo != nullptr) options.resolution_memo->set_restore_from(std::nullopt);
   if (options.facts_memo != nullptr) {
     FactsMemo::Facts kept;
     for (size_t i = 0; i < sources.size(); ++i) {
@@ -553,6 +570,9 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   // keying it by the survey would hand it out for the old bytes later.
   const bool stable = std::none_of(results.begin(), results.end(),
                                    [](const FileResult& r) { return r.changed_since_survey; });
+  if (options.resolution_memo != nullptr) {
+    options.resolution_memo->set_unsaved(key && stable ? key : std::nullopt);
+  }
   if (key && stable) {
     if (options.defer_graph_record) {
       result.graph_record_owed = true;

@@ -32,8 +32,20 @@ class ResolutionMemo {
     return by_front_end_;
   }
 
+  // The analysis whose resolution made the memories held, while their cache records are still
+  // to be written (analysis/kept_memory.h): set by that analysis, cleared by keep_memories.
+  const std::optional<ResolutionKey>& unsaved() const { return unsaved_; }
+  void set_unsaved(std::optional<ResolutionKey> key) { unsaved_ = key; }
+  // The analysis under whose key the cache may keep memories for front ends holding none (the
+  // caller served that analysis's view from a record, with no resolution of its own): the next
+  // resolution restores them from there first. Cleared once a resolution ran.
+  const std::optional<ResolutionKey>& restore_from() const { return restore_from_; }
+  void set_restore_from(std::optional<ResolutionKey> key) { restore_from_ = key; }
+
  private:
   std::vector<std::unique_ptr<ResolutionMemory>> by_front_end_;
+  std::optional<ResolutionKey> unsaved_;
+  std::optional<ResolutionKey> restore_from_;
 };
 
 // The facts of the last analysis's files by content, for a caller that analyses one tree again
@@ -94,6 +106,10 @@ struct AnalysisOptions {
   // seconds on a large tree) but left to the caller (Analysis::graph_record_owed), who writes it
   // once it is idle, if this result is still the latest.
   bool defer_graph_record = false;
+  // With a cache: false makes the analysis from the facts even when a whole analysis is cached
+  // under its resolution key, for a caller that wants what only that fills (facts_memo,
+  // resolution_memo, Analysis::facts): a refresher priming itself behind a view it loaded whole.
+  bool whole_from_cache = true;
 };
 
 // A source file that was not analysed, and why (too large, binary, unreadable, syntax errors).

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -43,6 +44,11 @@ class ResolutionMemory {
  public:
   virtual ~ResolutionMemory() = default;
 };
+
+// The facts a file of this front end had when its bytes had `digest` (the cache's record of
+// them), or null when they cannot be found.
+using OldFacts = std::function<std::shared_ptr<const LanguageFacts>(const ContentDigest& digest,
+                                                                    std::string_view path)>;
 
 struct ResolverInput {
   std::string_view root;  // absolute path of the repository (its basename may name a package)
@@ -157,6 +163,26 @@ class LanguageFrontEnd {
                              std::vector<Edge>& edges) const {
     memory.reset();
     resolve(input, edges);
+  }
+
+  // The memory resolve_again kept, as bytes the cache keeps for a later process (a mount that
+  // served a cached view has no memory: its first refresh starts from this record instead of
+  // resolving the whole tree; analysis/kept_memory.h). Empty: nothing worth keeping.
+  virtual std::string serialize_memory(const ResolutionMemory& memory) const {
+    (void)memory;
+    return {};
+  }
+  // That memory again, for resolving `input` (its state not made yet); files whose facts it
+  // needs and `input` does not hold come from `old_facts`. nullptr when the bytes are not a
+  // well-formed record this front end wrote, or the memory could not serve `input` anyway; never
+  // crashes.
+  virtual std::unique_ptr<ResolutionMemory> deserialize_memory(std::string_view bytes,
+                                                               const ResolverInput& input,
+                                                               const OldFacts& old_facts) const {
+    (void)bytes;
+    (void)input;
+    (void)old_facts;
+    return nullptr;
   }
 
   // Appends the dense view's edges and labels (configuration, environment, constants, I/O,

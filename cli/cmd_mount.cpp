@@ -154,6 +154,7 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   build_options.view = args.view.options();
   build_options.cache = store.get();
   build_options.plan_maps = !args.trace_file.empty();
+  build_options.will_refresh = !args.no_watch;
   build_options.on_progress = [&reporter](size_t done, size_t total) {
     reporter.progress(done, total);
   };
@@ -255,6 +256,9 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
     watching = std::thread([&] {
       builder.keep_records();  // before the refresher may build again
       builder.skip_device(device);
+      // A view served from its record has no analysis behind it: make it now, while nothing
+      // changes, rather than inside the first refresh (the refresher's builds wait for it).
+      builder.prime_in_background();
       refresh::RefreshOptions refresh_options;
       refresh_options.log = [&log](const std::string& message) { log.write(message); };
       refresh_options.skip_device = device;

@@ -45,10 +45,12 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
 namespace {
 
 // analyse() without the flush: prepare() adds its rendered view to the same commit.
+// `whole_from_cache` false: see AnalysisOptions::whole_from_cache.
 analysis::Analysis analyse_unflushed(const analysis::SourceTree& tree,
                                      const PipelineOptions& options, bool dense,
-                                     analysis::Survey survey) {
-  const analysis::AnalysisOptions analysis_options_now = analysis_options(options, dense);
+                                     analysis::Survey survey, bool whole_from_cache = true) {
+  analysis::AnalysisOptions analysis_options_now = analysis_options(options, dense);
+  analysis_options_now.whole_from_cache = whole_from_cache;
   analysis::Analysis result = analysis::analyze(tree, analysis_options_now, std::move(survey));
   if (options.cache != nullptr && options.cache->took_remote()) {
     // What another machine computed is used only once its anchors fit these very bytes (tags are
@@ -77,6 +79,9 @@ std::optional<Prepared> cached_view(const PipelineOptions& options,
   view->analysis.stats.parse_seconds = survey.seconds;
   view->analysis.stats.survey_reads = survey.read;
   view->from_view_record = true;
+  // The analysis the record was rendered from, with no graph: a caller may find what that
+  // analysis kept under its key (analysis/kept_memory.h).
+  view->analysis.key = survey.key;
   view->served_view = key;
   view->view_prefetched = prefetched;
   analysis::keep_survey(*options.cache, survey);
@@ -133,6 +138,21 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
     options.cache->flush();
   }
   return prepared;
+}
+
+std::optional<analysis::Analysis> analyse_behind_view(const analysis::SourceTree& tree,
+                                                      const PipelineOptions& options,
+                                                      const analysis::ResolutionKey& served_view) {
+  const bool dense = view_needs_dense(options.view);
+  analysis::AnalysisOptions analysis_options_now = analysis_options(options, dense);
+  analysis::Survey survey = analysis::survey(tree, analysis_options_now);
+  if (!survey.key || !(view_key(*survey.key, options.view) == served_view)) return std::nullopt;
+  PipelineOptions from_facts = options;
+  from_facts.defer_records = true;  // the graph record is the view's own, stored with it or not
+  analysis::Analysis analysis = analyse_unflushed(tree, from_facts, dense, std::move(survey), false);
+  if (!analysis.key) return std::nullopt;
+  analysis.graph_record_owed = false;
+  return analysis;
 }
 
 std::optional<render::TagPlan> find_plan(const render::LaidOutPlans& plans,

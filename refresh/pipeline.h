@@ -72,7 +72,8 @@ analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptio
 struct Prepared {
   bool analysed = false;  // false under view none: nothing was analysed
   // Empty graph when !analysed (stats.source_files still set) or when the rendered view came
-  // from the cache (view_record.h); the counts below are set either way.
+  // from the cache (view_record.h; then only its key is set); the counts below are set either
+  // way.
   analysis::Analysis analysis;
   size_t analysed_files = 0;
   size_t entities = 0;
@@ -95,6 +96,16 @@ struct Prepared {
 // rendered view of an unchanged tree is loaded whole instead (view_record.h), and a view
 // rendered here is kept for the next run (or left to the caller: defer_records).
 Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& options);
+
+// The analysis a view loaded whole from its record (Prepared::from_view_record) was rendered
+// from, made again from the facts (never loaded whole) so that options' memos hold what a refresh
+// reuses: a refresher primes itself with it once that view is served, and its first refresh then
+// renders only what changed. Nullopt when `tree` no longer keys `served_view` (it changed since)
+// or the result could not be keyed (a file changed under it). Writes no record; what it parsed
+// (facts the cache had lost) is left for the caller's next flush.
+std::optional<analysis::Analysis> analyse_behind_view(const analysis::SourceTree& tree,
+                                                      const PipelineOptions& options,
+                                                      const analysis::ResolutionKey& served_view);
 
 // The tag plan of `path` (repository-relative), or nullopt when the file is served unchanged.
 std::optional<render::TagPlan> find_plan(const render::LaidOutPlans& plans, const std::string& path);

@@ -10,9 +10,11 @@
 #include <chrono>
 #include <string_view>
 
+#include "analysis/rescan_paths.h"
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
 #include "analysis/graph_serialize.h"
+#include "analysis/kept_memory.h"
 #include "refresh/view_prefetch.h"
 #include "refresh/view_record.h"
 
@@ -80,11 +82,64 @@ std::vector<std::string> filter_patterns(const analysis::SourceTree& tree) {
   return patterns;
 }
 
+// The analysis stored under `key` (its graph record), without facts: AnalysisOptions::previous
+// then copies no entities, but the renderer compares graphs with it.
+std::optional<analysis::Analysis> recorded_analysis(cache::LmdbFactCache& cache,
+                                                    const analysis::ResolutionKey& key) {
+  const std::optional<std::string> stored = cache.load_graph(key);
+  if (!stored) return std::nullopt;
+  return analysis::deserialize_analysis(*stored);
+}
+
 }  // namespace
 
 SnapshotBuilder::SnapshotBuilder(BuildOptions options) : options_(std::move(options)) {}
 
-Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>& on_directory) {
+SnapshotBuilder::~SnapshotBuilder() {
+  wait_primed();
+}
+
+void SnapshotBuilder::wait_primed() {
+  if (primer_.joinable()) primer_.join();
+}
+
+void SnapshotBuilder::prime_in_background() {
+  wait_primed();
+  if (!unprimed_ || !previous_scan_) return;
+  unprimed_ = false;
+  // The thread reads previous_scan_ and writes the memos and previous_*: build() and
+  // keep_records() wait for it before touching them.
+  primer_ = std::thread([this] {
+    try {
+      prime(*previous_scan_);
+    } catch (const std::exception&) {
+      // Nothing is lost: the next refresh analyses without it, as it would have unprimed.
+    }
+  });
+}
+
+void SnapshotBuilder::prime(const analysis::SourceTree& tree) {
+  if (!served_view_ || previous_analysis_) return;
+  PipelineOptions options;
+  options.view = options_.view;
+  options.threads = options_.threads;
+  options.cache = options_.cache;
+  options.survey_memo = &survey_memo_;
+  options.resolution_memo = &resolution_memo_;
+  options.facts_memo = &facts_memo_;
+  std::optional<analysis::Analysis> analysis = analyse_behind_view(tree, options, *served_view_);
+  if (!analysis) return;
+  // The served plans were rendered from this very graph (the record is keyed by its resolution
+  // key), so the next refresh compares against it as against the graph of a refresh of its own.
+  previous_choice_ = render::choose_view(analysis->graph, options_.view);
+  previous_analysis_ = std::move(*analysis);
+  ::malloc_trim(0);  // the resolution's scratch: the daemon lives on for hours
+}
+
+Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>& on_directory,
+                             const std::vector<std::string>* changed) {
+  wait_primed();
+  unprimed_ = false;
   const auto start = std::chrono::steady_clock::now();
   // A mount's first build: the view it served last is most likely the one this tree still keys,
   // and copying its record (hundreds of MB on the kernel) is as long as the scan; both at once.
@@ -93,8 +148,19 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
       view_needs_analysis(options_.view)) {
     prefetch.emplace(*options_.cache, options_.repo, options_.view);
   }
-  analysis::SourceTree tree = analysis::scan_tree(
-      options_.repo, {.skip_device = skip_device_, .on_directory = on_directory});
+  const analysis::ScanOptions scan_options{.skip_device = skip_device_,
+                                            .on_directory = on_directory};
+  std::optional<analysis::SourceTree> patched;
+  if (changed != nullptr && previous_scan_ && !on_directory) {
+    patched = analysis::rescan_paths(*previous_scan_, *changed, scan_options);
+  }
+  previous_scan_.reset();  // set again once this build succeeds
+  analysis::SourceTree tree =
+      patched ? std::move(*patched) : analysis::scan_tree(options_.repo, scan_options);
+  // Kept for the next build to patch and for prime() (a copy: the snapshot takes the tree; far
+  // cheaper than listing every directory and an lstat of every entry of a large tree again).
+  std::optional<analysis::SourceTree> scanned;
+  if (options_.will_refresh) scanned = tree;
   fs::VirtualFiles git_files;
   if (options_.git_view) {
     fs::GitViewOptions git_view = *options_.git_view;
@@ -108,6 +174,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built = previous_;
     built.changed = false;
     built.reanalysed = false;
+    previous_scan_ = std::move(scanned);
     built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return built;
   }
@@ -128,6 +195,15 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     options.resolution_memo = &resolution_memo_;
     options.facts_memo = &facts_memo_;
     options.defer_records = true;
+    // The view was loaded from its record: its graph record (written beside it) lets this
+    // analysis render only the plans that change instead of every one.
+    if (!previous_analysis_ && record_analysis_ && !options_.plan_maps) {
+      previous_analysis_ = recorded_analysis(*options_.cache, *record_analysis_);
+      if (previous_analysis_) {
+        previous_choice_ = render::choose_view(previous_analysis_->graph, options_.view);
+      }
+    }
+    record_analysis_.reset();
     const render::RenderedView previous{
         previous_analysis_ ? &previous_analysis_->graph : nullptr, &previous_choice_,
         previous_plans_.get()};
@@ -151,10 +227,17 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built.view_reason = prepared.choice.reason;
     built.view_prefetched = prepared.view_prefetched;
     previous_analysis_.reset();
+    // Served from a record, the view has no resolution behind it in this process: the first
+    // refresh starts from the memory the analysis that rendered it kept in the cache.
+    if (prepared.from_view_record) {
+      resolution_memo_.set_restore_from(prepared.analysis.key);
+      record_analysis_ = prepared.analysis.key;
+    }
     if (!prepared.from_view_record && prepared.analysed) {
       previous_analysis_ = std::move(prepared.analysis);
       previous_choice_ = std::move(prepared.choice);
     }
+    unprimed_ = prepared.from_view_record && options_.will_refresh;
     // Only after the plans are in hand: a failed analysis must not mark the sources as seen.
     previous_signature_ = signature.sources;
     have_previous_ = true;
@@ -174,12 +257,14 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
   }
   built.changed = true;
   previous_tree_signature_ = signature.tree;
+  previous_scan_ = std::move(scanned);
   previous_.snapshot = built.snapshot;
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;
 }
 
 void SnapshotBuilder::keep_records() {
+  wait_primed();
   if (options_.cache == nullptr) return;
   if (previous_analysis_ && previous_analysis_->graph_record_owed) {
     options_.cache->store_graph(*previous_analysis_->key,
@@ -193,6 +278,7 @@ void SnapshotBuilder::keep_records() {
                      previous_.view_reason, previous_.skipped_files, *previous_plans_}));
     unsaved_view_.reset();
   }
+  analysis::keep_memories(*options_.cache, resolution_memo_);
   // Written every time, not only when it moved: it is then as recent as the view it names.
   if (served_view_) {
     remember_served_view(*options_.cache, options_.repo, options_.view, *served_view_);

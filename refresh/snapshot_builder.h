@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct BuildOptions {
   // Serve the repository's `.git` as the view's own (fs/git_view.h) with this filter command;
   // nullopt serves `.git` as scanned. The filter patterns are filled in from the source files.
   std::optional<fs::GitViewOptions> git_view;
+  // A refresher will build again (a watching mount): each build keeps a copy of its scan, for the
+  // next build to patch (build's `changed`) and for prime_in_background().
+  bool will_refresh = false;
 };
 
 struct Built {
@@ -58,6 +62,9 @@ struct Built {
 class SnapshotBuilder {
  public:
   explicit SnapshotBuilder(BuildOptions options);
+  ~SnapshotBuilder();  // waits for prime_in_background()'s work
+  SnapshotBuilder(const SnapshotBuilder&) = delete;
+  SnapshotBuilder& operator=(const SnapshotBuilder&) = delete;
 
   // Rescans the repository. When nothing at all changed since the previous build, returns the
   // previous snapshot with `changed` false. When the source files (path, size, times, inode) and
@@ -65,15 +72,31 @@ class SnapshotBuilder {
   // (unchanged file contents come from the cache) and renders. Throws std::exception on failure
   // (the repository vanished, a file changed under the scan so a plan no longer fits); the caller
   // retries. `on_directory` is handed to the scan (analysis::ScanOptions::on_directory).
-  Built build(const std::function<void(const std::string&, int)>& on_directory = {});
+  // `changed`: every repository-relative path changed since the previous build's scan started
+  // (the watcher's events; null when not all are known): the tree is then that scan patched at
+  // them (analysis/rescan_paths.h), no listing of the whole repository.
+  Built build(const std::function<void(const std::string&, int)>& on_directory = {},
+              const std::vector<std::string>* changed = nullptr);
   // Writes the last analysis's graph and rendered view to the cache (the graph record and
-  // view_record.h), those not there yet, names that view as the one this repository served last
-  // (view_prefetch.h: the next mount's first build copies it while it scans), and commits what
-  // build() left pending (the facts its analyses made): called once the view is served and the
-  // tree is quiet, so neither a mount nor a refresh waits for them, and a burst of refreshes
-  // writes only its last records (each is seconds on a large tree). From the thread that calls
-  // build().
+  // view_record.h) and what its resolution kept for the next (analysis/kept_memory.h: a later
+  // mount's first refresh starts from it), those not there yet, names that view as the one this
+  // repository served last (view_prefetch.h: the next mount's first build copies it while it
+  // scans), and commits what build() left pending (the facts its analyses made): called once the
+  // view is served and the tree is quiet, so neither a mount nor a refresh waits for them, and a
+  // burst of refreshes writes only its last records (each is seconds on a large tree). From the
+  // thread that calls build().
   void keep_records();
+
+  // When the last build served a view loaded whole from the cache (a warm mount: no analysis
+  // behind it, so the next refresh would load and resolve every file's facts and render every
+  // file, seconds on the kernel), starts making that view's analysis again from the facts on a
+  // thread of its own (refresh/pipeline.h, analyse_behind_view); the next refresh then starts
+  // from it as from a refresh's own. Else does nothing. build() and keep_records() wait for it,
+  // so call it once the view is served (the mount's first build needs none of it). Needs
+  // BuildOptions::will_refresh.
+  void prime_in_background();
+  // Blocks until prime_in_background()'s work is done (benchmarks, tests).
+  void wait_primed();
 
   // From now on, never enter directories on `device` (the mount serving this tree, should it be
   // reachable from inside it). Call between builds.
@@ -84,8 +107,16 @@ class SnapshotBuilder {
   void forget_published() { previous_tree_signature_ = {0, 0}; }
 
  private:
+  void prime(const analysis::SourceTree& tree);
+
   BuildOptions options_;
+  // The last build served a view record with no analysis behind it (BuildOptions::will_refresh).
+  bool unprimed_ = false;
+  // Runs prime(); the only thread touching the memos and previous_* until wait_primed().
+  std::thread primer_;
   uint64_t skip_device_ = 0;
+  // The last successful build's scan (before any .git graft), which build(changed) patches.
+  std::optional<analysis::SourceTree> previous_scan_;
   bool have_previous_ = false;
   bool progress_reported_ = false;
   std::pair<uint64_t, uint64_t> previous_signature_{0, 0};       // sources and directories
@@ -100,6 +131,9 @@ class SnapshotBuilder {
   // whole from the cache.
   std::optional<analysis::Analysis> previous_analysis_;
   render::ViewChoice previous_choice_;
+  // The analysis key of previous_plans_ when they were loaded from a view record (no analysis
+  // kept): the next analysis loads that graph record as previous_analysis_.
+  std::optional<analysis::ResolutionKey> record_analysis_;
   std::optional<analysis::ResolutionKey> unsaved_view_;  // of previous_plans_
   // The key of the view previous_plans_ are, which keep_records names as the one served last
   // (view_prefetch.h); none when their analysis had no key.

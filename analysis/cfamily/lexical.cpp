@@ -1,7 +1,15 @@
 // A preprocessor-level scan: comments, literals and line continuations, nothing of the grammar.
 #include "analysis/cfamily/lexical.h"
 
+#include <string.h>
+
+#include <algorithm>
+#include <array>
 #include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace anchorfs::analysis::cfamily {
 namespace {
@@ -13,98 +21,161 @@ bool ident_char(char c) {
 
 enum class State { Code, Block, Line, String, Char, Raw };
 
-// Steps through the bytes, reporting each token start outside comments and literals to
-// `on_token(offset)` and each line start to `on_line(unsafe)`.
+// Where a scan stands between two bytes.
+struct ScanState {
+  State state = State::Code;
+  bool in_number = false;  // in a pp-number, where `'` separates digits (C++14, C23)
+  std::string raw_end;     // `)delim"` closing the raw string being read
+};
+
+// The first offset from `i` on holding one of `Stops`, or the end: sixteen bytes compared at a
+// time, since these scans run over every byte of every C source.
+template <char... Stops>
+size_t next_of(std::string_view b, size_t i) {
+#if defined(__SSE2__)
+  for (; i + 16 <= b.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data() + i));
+    const __m128i hit = (_mm_cmpeq_epi8(v, _mm_set1_epi8(Stops)) | ...);
+    if (const int mask = _mm_movemask_epi8(hit); mask != 0) {
+      return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+  }
+#endif
+  while (i < b.size() && ((b[i] != Stops) && ...)) ++i;
+  return i;
+}
+
+// In code, what lies before the next of these bytes (a line break, a comment's or literal's
+// opening) changes no state but the pp-number one, which only a `'` reads.
+size_t next_code_stop(std::string_view b, size_t i) { return next_of<'\n', '/', '"', '\''>(b, i); }
+
+// Steps through the bytes as the preprocessor's first phases read them: comments, literals,
+// line continuations.
 class Scanner {
  public:
   Scanner(std::string_view bytes, bool raw_strings) : b_(bytes), raw_(raw_strings) {}
 
+  // Every code byte to `on_code(offset)` (outside comments and literals), each line start to
+  // `on_line(unsafe)`.
   template <typename OnLine, typename OnCode>
   void run(OnLine&& on_line, OnCode&& on_code) {
-    State state = State::Code;
-    bool in_number = false;
-    std::string raw_end;  // `)delim"` closing the raw string being read
+    ScanState s;
+    for (size_t i = 0; i < b_.size(); ++i) i = step(i, s, on_line, on_code);
+  }
+
+  // The same calls as run(), except that the ordinary bytes of code (neither a line break nor
+  // a comment's or literal's opening) are skipped a block at a time, not reported, where
+  // `wants_code()` (asked at each such byte) is false. This scan runs over every
+  // byte of every C source, the kernel's register headers (hundreds of MB of `#define` lines,
+  // which looks_like_cpp skips) included.
+  template <typename OnLine, typename OnCode, typename WantsCode>
+  void run_fast(OnLine&& on_line, OnCode&& on_code, WantsCode&& wants_code) {
+    const auto none = [](auto) {};
+    ScanState s;
+    // run()'s own steps over the current line, as far as a `'` needed them: only a `'` in code
+    // reads the pp-number state skipped bytes would have set. A line starts outside any number,
+    // and the replay goes forward only, so each line is stepped through at most twice.
+    size_t replayed_to = 0;
+    ScanState replay;
     for (size_t i = 0; i < b_.size(); ++i) {
       const char c = b_[i];
-      if (c == '\n') {
-        const bool continued = ends_with_backslash(i);
-        if (state == State::Line && !continued) state = State::Code;
-        // An unterminated ordinary literal ends at the line's end (the compiler rejects it).
-        if ((state == State::String || state == State::Char) && !continued) state = State::Code;
-        on_line(state != State::Code || continued);
-        in_number = false;
+      if (s.state == State::Code && c != '\n' && c != '/' && c != '"' && c != '\'' &&
+          !wants_code()) {
+        i = next_code_stop(b_, i + 1) - 1;
         continue;
       }
-      switch (state) {
-        case State::Code:
-          if (c == '/' && i + 1 < b_.size() && b_[i + 1] == '*') {
-            state = State::Block;
-            ++i;
-          } else if (c == '/' && i + 1 < b_.size() && b_[i + 1] == '/') {
-            state = State::Line;
-            ++i;
-          } else if (c == '"') {
-            if (raw_ && i > 0 && b_[i - 1] == 'R' &&
-                (i < 2 || !ident_char(b_[i - 2]) || b_[i - 2] == '8' || b_[i - 2] == 'L' ||
-                 b_[i - 2] == 'u' || b_[i - 2] == 'U')) {
-              const size_t open = b_.find('(', i + 1);
-              if (open == std::string_view::npos || open - i > 17) {
-                state = State::String;
-              } else {
-                raw_end = ")" + std::string(b_.substr(i + 1, open - i - 1)) + "\"";
-                state = State::Raw;
-                i = open;
-              }
-            } else {
-              state = State::String;
-            }
-          } else if (c == '\'' && !in_number) {
-            state = State::Char;
-          } else {
-            if (!in_number && c >= '0' && c <= '9' && (i == 0 || !ident_char(b_[i - 1]))) {
-              in_number = true;
-            } else if (in_number && !ident_char(c) && c != '.' && c != '\'') {
-              in_number = false;
-            }
-            on_code(i);
-          }
-          break;
-        case State::Block:
-          if (c == '*' && i + 1 < b_.size() && b_[i + 1] == '/') {
-            state = State::Code;
-            ++i;
-          } else {
-            i = before_next(i, '*', '\n');  // comments are much of a file's bytes
-          }
-          break;
-        case State::Line:
-          i = before_next(i, '\n', '\n');
-          break;
-        case State::String:
-        case State::Char:
-          if (c == '\\' && i + 1 < b_.size()) {
-            if (b_[i + 1] != '\n') ++i;  // an escaped newline is a continuation: seen above
-          } else if ((c == '"' && state == State::String) || (c == '\'' && state == State::Char)) {
-            state = State::Code;
-          }
-          break;
-        case State::Raw:
-          if (c == ')' && b_.compare(i, raw_end.size(), raw_end) == 0) {
-            i += raw_end.size() - 1;
-            state = State::Code;
-          }
-          break;
+      if (s.state == State::Code && c == '\'') {
+        for (size_t r = replayed_to; r < i; ++r) r = step(r, replay, none, none);
+        replayed_to = i;
+        s.in_number = replay.in_number;
+      }
+      i = step(i, s, on_line, on_code);
+      if (c == '\n') {
+        replayed_to = i + 1;
+        replay.state = s.state;
+        replay.in_number = false;
+        if (s.state == State::Raw) replay.raw_end = s.raw_end;
       }
     }
   }
 
  private:
-  // The offset just before the next `a` or `b` after `i` (the loop's step lands on it), or the
-  // last offset when there is none.
-  size_t before_next(size_t i, char a, char b) const {
-    size_t j = i + 1;
-    while (j < b_.size() && b_[j] != a && b_[j] != b) ++j;
-    return j - 1;
+  // Reads the byte at `i` (and what it opens or closes); returns the offset of the last byte
+  // read, which the caller's loop steps past.
+  template <typename OnLine, typename OnCode>
+  size_t step(size_t i, ScanState& s, OnLine&& on_line, OnCode&& on_code) const {
+    const char c = b_[i];
+    if (c == '\n') {
+      const bool continued = ends_with_backslash(i);
+      if (s.state == State::Line && !continued) s.state = State::Code;
+      // An unterminated ordinary literal ends at the line's end (the compiler rejects it).
+      if ((s.state == State::String || s.state == State::Char) && !continued) s.state = State::Code;
+      on_line(s.state != State::Code || continued);
+      s.in_number = false;
+      return i;
+    }
+    switch (s.state) {
+      case State::Code:
+        if (c == '/' && i + 1 < b_.size() && b_[i + 1] == '*') {
+          s.state = State::Block;
+          ++i;
+        } else if (c == '/' && i + 1 < b_.size() && b_[i + 1] == '/') {
+          s.state = State::Line;
+          ++i;
+        } else if (c == '"') {
+          if (raw_ && i > 0 && b_[i - 1] == 'R' &&
+              (i < 2 || !ident_char(b_[i - 2]) || b_[i - 2] == '8' || b_[i - 2] == 'L' ||
+               b_[i - 2] == 'u' || b_[i - 2] == 'U')) {
+            const size_t open = b_.find('(', i + 1);
+            if (open == std::string_view::npos || open - i > 17) {
+              s.state = State::String;
+            } else {
+              s.raw_end = ")" + std::string(b_.substr(i + 1, open - i - 1)) + "\"";
+              s.state = State::Raw;
+              i = open;
+            }
+          } else {
+            s.state = State::String;
+          }
+        } else if (c == '\'' && !s.in_number) {
+          s.state = State::Char;
+        } else {
+          if (!s.in_number && c >= '0' && c <= '9' && (i == 0 || !ident_char(b_[i - 1]))) {
+            s.in_number = true;
+          } else if (s.in_number && !ident_char(c) && c != '.' && c != '\'') {
+            s.in_number = false;
+          }
+          on_code(i);
+        }
+        break;
+      case State::Block:
+        if (c == '*' && i + 1 < b_.size() && b_[i + 1] == '/') {
+          s.state = State::Code;
+          ++i;
+        } else {
+          i = next_of<'*', '\n'>(b_, i + 1) - 1;  // comments are much of a file's bytes
+        }
+        break;
+      case State::Line:
+        i = next_of<'\n'>(b_, i + 1) - 1;
+        break;
+      case State::String:
+      case State::Char:
+        if (c == '\\' && i + 1 < b_.size()) {
+          if (b_[i + 1] != '\n') ++i;  // an escaped newline is a continuation: seen above
+        } else if ((c == '"' && s.state == State::String) ||
+                   (c == '\'' && s.state == State::Char)) {
+          s.state = State::Code;
+        }
+        break;
+      case State::Raw:
+        if (c == ')' && b_.compare(i, s.raw_end.size(), s.raw_end) == 0) {
+          i += s.raw_end.size() - 1;
+          s.state = State::Code;
+        }
+        break;
+    }
+    return i;
   }
 
   // Whether the line ending at the '\n' at `nl` ends with a backslash (before an optional '\r').
@@ -122,7 +193,8 @@ class Scanner {
 
 std::vector<bool> unsafe_line_starts(std::string_view bytes, bool raw_strings) {
   std::vector<bool> unsafe{false};  // line 0 starts the file
-  Scanner(bytes, raw_strings).run([&](bool u) { unsafe.push_back(u); }, [](size_t) {});
+  Scanner(bytes, raw_strings)
+      .run_fast([&](bool u) { unsafe.push_back(u); }, [](size_t) {}, [] { return false; });
   return unsafe;
 }
 
@@ -157,8 +229,9 @@ bool looks_like_cpp(std::string_view bytes) {
   bool directive = false;
   bool line_start = true;
   size_t skip_until = 0;
+  // Only code outside directives is read: directive lines are skipped a block at a time.
   Scanner(bytes, false)
-      .run(
+      .run_fast(
           [&](bool unsafe) {
             line_start = true;
             if (!unsafe) directive = false;
@@ -180,7 +253,9 @@ bool looks_like_cpp(std::string_view bytes) {
               found = cpp_window(window[count % 4], window[(count + 1) % 4],
                                  window[(count + 2) % 4], window[(count + 3) % 4]);
             }
-          });
+          },
+          // A directive's bytes, and all bytes once the answer is in, change nothing above.
+          [&] { return !found && !directive; });
   if (found) return true;
   // The windows starting at the last three tokens (the last one starts none).
   for (size_t k = count >= 3 ? count - 3 : 0; k + 1 < count; ++k) {

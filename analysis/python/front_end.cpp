@@ -13,6 +13,7 @@
 #include "analysis/python/facts.h"
 #include "analysis/python/grammar.h"
 #include "analysis/python/incremental.h"
+#include "analysis/python/refresh_memory.h"
 #include "analysis/python/resolution.h"
 #include "analysis/python/resolve.h"
 #include "analysis/python/source_encoding.h"
@@ -105,6 +106,17 @@ void PythonFrontEnd::resolve_again(const analysis::ResolverInput& input,
                                    std::unique_ptr<ResolutionMemory>& memory,
                                    std::vector<Edge>& edges) const {
   python::resolve_again(input, memory, edges);
+}
+
+std::string PythonFrontEnd::serialize_memory(const ResolutionMemory& memory) const {
+  const auto* kept = dynamic_cast<const RefreshMemory*>(&memory);
+  return kept == nullptr ? std::string() : python::serialize_memory(*kept);
+}
+
+std::unique_ptr<ResolutionMemory> PythonFrontEnd::deserialize_memory(
+    std::string_view bytes, const analysis::ResolverInput& input,
+    const analysis::OldFacts& old_facts) const {
+  return python::deserialize_memory(bytes, input, old_facts);
 }
 
 void PythonFrontEnd::resolve_dense(const analysis::ResolverInput& input, Graph& graph) const {

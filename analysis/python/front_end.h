@@ -26,6 +26,10 @@ class PythonFrontEnd final : public LanguageFrontEnd {
   void resolve_again(const analysis::ResolverInput& input,
                      std::unique_ptr<ResolutionMemory>& memory,
                      std::vector<Edge>& edges) const override;
+  std::string serialize_memory(const ResolutionMemory& memory) const override;
+  std::unique_ptr<ResolutionMemory> deserialize_memory(
+      std::string_view bytes, const analysis::ResolverInput& input,
+      const analysis::OldFacts& old_facts) const override;
   void resolve_dense(const analysis::ResolverInput& input, Graph& graph) const override;
 };
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analysis/python/appended.h"
+#include "analysis/python/refresh_memory.h"
 #include "analysis/python/resolution.h"
 #include "analysis/python/resolve.h"
 
@@ -16,34 +17,6 @@ namespace anchorfs::analysis::python {
 namespace {
 
 std::atomic<uint64_t> reused_count{0}, appended_count{0}, resolved_count{0};
-
-// An edge end as (file, definition): entities are re-numbered when any file's count changes.
-struct LocalEnd {
-  uint32_t file = 0;
-  uint32_t local = 0;
-};
-
-struct LocalEdge {
-  LocalEnd from, to;
-  Relation relation = Relation::Calls;
-};
-
-struct FileMemory {
-  std::string path;
-  std::shared_ptr<const LanguageFacts> facts;
-};
-
-// What the last whole resolution read and made: `files` as the resolver reads them (an edit that
-// leaves a file so replaces its facts; an appended unit keeps the file's facts of that
-// resolution), its edges, and the first round in which nothing changed.
-class Memory final : public ResolutionMemory {
- public:
-  std::string root;
-  std::vector<FileMemory> files;
-  std::vector<LocalEdge> edges;
-  int quiet_round = kMaxRounds;
-  std::shared_ptr<const ResolutionBase> base;  // what appended leaves read (resolution_base.h)
-};
 
 bool same_file(const FileMemory& old, const analysis::ResolverFile& now) {
   if (old.path != now.path || old.facts == nullptr) return false;
@@ -57,7 +30,7 @@ constexpr size_t kTooMany = SIZE_MAX - 1;
 
 // The one file that reads differently from the last whole resolution (kNoneChanged when none does,
 // kTooMany when the tree or more than one file changed).
-size_t changed_file(const analysis::ResolverInput& input, const Memory* previous) {
+size_t changed_file(const analysis::ResolverInput& input, const RefreshMemory* previous) {
   if (previous == nullptr || previous->root != input.root ||
       previous->files.size() != input.files.size()) {
     return kTooMany;
@@ -75,7 +48,7 @@ size_t changed_file(const analysis::ResolverInput& input, const Memory* previous
   return changed;
 }
 
-void rebase(const analysis::ResolverInput& input, const Memory& previous,
+void rebase(const analysis::ResolverInput& input, const RefreshMemory& previous,
             std::vector<Edge>& edges) {
   for (const LocalEdge& e : previous.edges) {
     edges.push_back({input.files[e.from.file].entity + e.from.local,
@@ -111,7 +84,7 @@ bool localize(const analysis::ResolverInput& input, const std::vector<Edge>& edg
 }
 
 // The files `file` imports: the targets of its Imports edges.
-std::vector<uint32_t> imported_by(const Memory& memory, size_t file) {
+std::vector<uint32_t> imported_by(const RefreshMemory& memory, size_t file) {
   std::vector<uint32_t> files;
   for (const LocalEdge& e : memory.edges) {
     if (e.relation == Relation::Imports && e.from.file == file) files.push_back(e.to.file);
@@ -120,7 +93,7 @@ std::vector<uint32_t> imported_by(const Memory& memory, size_t file) {
   return files;
 }
 
-bool appended(const Resolution& resolution, size_t file, const Memory& last,
+bool appended(const Resolution& resolution, size_t file, const RefreshMemory& last,
               std::vector<Edge>& edges) {
   const AppendBase base{
       .facts = static_cast<const FileFacts&>(*last.files[file].facts),
@@ -151,11 +124,11 @@ bool same_for_resolution(const FileFacts& a, const FileFacts& b) {
 void resolve_again(const analysis::ResolverInput& input,
                    std::unique_ptr<ResolutionMemory>& memory, std::vector<Edge>& edges) {
   std::unique_ptr<ResolutionMemory> previous = std::move(memory);
-  auto* last = dynamic_cast<Memory*>(previous.get());
+  auto* last = dynamic_cast<RefreshMemory*>(previous.get());
   const auto& resolution = static_cast<const Resolution&>(*input.state);
   const size_t changed = changed_file(input, last);
   const size_t begin = edges.size();
-  auto next = std::make_unique<Memory>();
+  auto next = std::make_unique<RefreshMemory>();
   if (changed == kNoneChanged) {
     ++reused_count;
     rebase(input, *last, edges);
@@ -174,14 +147,15 @@ void resolve_again(const analysis::ResolverInput& input,
   next->files.reserve(input.files.size());
   for (size_t f = 0; f < input.files.size(); ++f) {
     const analysis::ResolverFile& file = input.files[f];
-    next->files.push_back({std::string(file.path), file.shared_facts});
+    next->files.push_back({std::string(file.path), file.shared_facts,
+                           file.digest != nullptr ? std::optional(*file.digest) : std::nullopt});
   }
   if (last != nullptr) {
     next->edges = std::move(last->edges);
     next->quiet_round = last->quiet_round;
     next->base = std::move(last->base);
     // The unit's edges are made again from the facts its file had when the edges were.
-    if (changed != kNoneChanged) next->files[changed].facts = last->files[changed].facts;
+    if (changed != kNoneChanged) next->files[changed] = std::move(last->files[changed]);
   }
   memory = std::move(next);
 }

@@ -267,6 +267,29 @@ TEST(CLexical, LineStartsInsideLiteralsCommentsAndContinuationsAreUnsafe) {
   EXPECT_EQ(unsafe, expected);
 }
 
+// The scan skips a code line's ordinary bytes a block at a time; a `'` still reads the number
+// state those bytes set: a digit separator opens no character literal, a quote after a name does.
+TEST(CLexical, AQuoteIsADigitSeparatorOnlyInsideANumber) {
+  using analysis::cfamily::unsafe_line_starts;
+  // `1'000` is one number: the `/*` after it opens a comment that line 1 continues.
+  EXPECT_EQ(unsafe_line_starts("int a = 1'000; /* c\n*/ int b;\n", true),
+            (std::vector<bool>{false, true, false}));
+  // `x1'/*'` is a name and a character literal holding `/*`: no comment.
+  EXPECT_EQ(unsafe_line_starts("int y = f(x1'/*');\nint z;\n", false),
+            (std::vector<bool>{false, false, false}));
+  // A number on an earlier line leaves no state behind: `'` opens a literal again.
+  EXPECT_EQ(unsafe_line_starts("int a = 1\n'/*';\nint b;\n", false),
+            (std::vector<bool>{false, false, false, false}));
+}
+
+TEST(CHeaderDialect, ADirectiveCarriedOnByACommentOrABackslashHidesItsWords) {
+  using analysis::cfamily::looks_like_cpp;
+  EXPECT_FALSE(looks_like_cpp("#define A /* c\n*/ class B {};\n"));
+  EXPECT_FALSE(looks_like_cpp("#define A \\\n  class B {};\n"));
+  EXPECT_TRUE(looks_like_cpp("#define A 1\nclass B {};\n"));
+  EXPECT_TRUE(looks_like_cpp("/* # */ int x;\nclass B {};\n"));
+}
+
 TEST(CLexical, AFunctionLikeMacroHeadIsReadAsThePreprocessorReadsIt) {
   using analysis::cfamily::function_like_macro;
   const auto err = function_like_macro("  # define dev_err(dev, fmt, ...) \\");
