@@ -297,16 +297,24 @@ class Patcher {
 std::optional<SourceTree> rescan_paths(const SourceTree& tree, std::span<const std::string> paths,
                                        const ScanOptions& options, std::vector<uint32_t>* origin,
                                        std::vector<uint8_t>* copied,
-                                       std::vector<TreeEntry> storage) {
+                                       std::vector<TreeEntry> storage, int root_fd) {
   if (tree.entries.empty()) return std::nullopt;
-  UniqueFd root_fd(::open(tree.root.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (root_fd.get() < 0) return std::nullopt;
+  // The repository directory itself may have been replaced (deleted or renamed away and made
+  // again): its path must still name the directory the tree is of.
+  const UniqueFd opened(
+      root_fd >= 0 ? -1 : ::open(tree.root.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   struct stat st {};
-  if (::fstat(root_fd.get(), &st) != 0 || st.st_ino != tree.entries[0].inode ||
-      st.st_dev != tree.entries[0].device) {
-    return std::nullopt;  // the repository directory itself was replaced
+  if (root_fd >= 0) {
+    if (::fstatat(AT_FDCWD, tree.root.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return std::nullopt;
+  } else {
+    if (opened.get() < 0 || ::fstat(opened.get(), &st) != 0) return std::nullopt;
+    root_fd = opened.get();
   }
-  Patcher patcher(tree, options, root_fd.get());
+  if (!S_ISDIR(st.st_mode) || st.st_ino != tree.entries[0].inode ||
+      st.st_dev != tree.entries[0].device) {
+    return std::nullopt;
+  }
+  Patcher patcher(tree, options, root_fd);
   for (const std::string& path : paths) patcher.add(path);
   SourceTree out;
   out.entries = std::move(storage);

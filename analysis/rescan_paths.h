@@ -29,10 +29,14 @@ inline constexpr uint32_t kNoOrigin = UINT32_MAX;
 // be patched (a directory on the way cannot be opened, an entry expected to be there vanished):
 // scan it whole instead. `storage`: entries of a tree no longer used whose memory the result may
 // take over (every value is overwritten): a swap per change then allocates no path it copies.
+// `root_fd`: a descriptor of the directory tree.entries[0] is (the same device and inode) that the
+// caller keeps open, or -1. Either way the root's path must still name that directory (else
+// nullopt: it was replaced); with a descriptor that costs one stat instead of opening the path,
+// since the kept descriptor pins the inode and its number cannot name another directory meanwhile.
 std::optional<SourceTree> rescan_paths(const SourceTree& tree, std::span<const std::string> paths,
                                        const ScanOptions& options = {},
                                        std::vector<uint32_t>* origin = nullptr,
                                        std::vector<uint8_t>* copied = nullptr,
-                                       std::vector<TreeEntry> storage = {});
+                                       std::vector<TreeEntry> storage = {}, int root_fd = -1);
 
 }  // namespace anchorfs::analysis

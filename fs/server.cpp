@@ -73,6 +73,15 @@ void queue_notification(ServerState& state, Invalidations changed) {
 
 namespace {
 
+// The served root's descriptor when it is the directory `snapshot` was scanned from (a swap then
+// checks the root's path by one stat instead of opening it again), else null.
+std::shared_ptr<const SourceRoot> kept_root(const ServerState& state, const Snapshot& snapshot) {
+  std::shared_ptr<const SourceRoot> root = state.root();
+  const analysis::TreeEntry& scanned = snapshot.entry(0);
+  if (root && root->device == scanned.device && root->inode == scanned.inode) return root;
+  return nullptr;
+}
+
 std::pair<std::shared_ptr<const Generation>, Invalidations> swap_in(
     ServerState& state, const std::optional<std::span<const std::string>>& touched,
     std::span<const PathMove> moves) {
@@ -82,8 +91,11 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> swap_in(
   const uint64_t own_device = state.own_device.load();
   std::vector<uint32_t> origin;
   std::vector<uint8_t> copied;
+  const std::shared_ptr<const SourceRoot> root = kept_root(state, current);
   std::shared_ptr<const Snapshot> patched =
-      touched ? patch_snapshot(current, *touched, moves, own_device, origin, copied) : nullptr;
+      touched ? patch_snapshot(current, *touched, moves, own_device, origin, copied,
+                               TagsCarriedIf::SameBytes, root ? root->fd : -1)
+              : nullptr;
   if (!patched) {
     origin.clear();
     copied.clear();
@@ -117,9 +129,10 @@ std::pair<std::shared_ptr<const Generation>, Invalidations> serve_untagged(
   std::shared_ptr<const Generation> previous = state.current();
   std::vector<uint32_t> origin;
   std::vector<uint8_t> copied;
+  const std::shared_ptr<const SourceRoot> root = kept_root(state, previous->snapshot());
   std::shared_ptr<const Snapshot> patched =
       patch_snapshot(previous->snapshot(), paths, {}, state.own_device.load(), origin, copied,
-                     TagsCarriedIf::SameVersion);
+                     TagsCarriedIf::SameVersion, root ? root->fd : -1);
   if (!patched) return {};
   auto next = std::make_shared<const Generation>(std::move(patched), *previous,
                                                  std::span<const PathMove>{}, origin, &copied);

@@ -182,7 +182,7 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                uint64_t skip_device,
                                                std::vector<uint32_t>& origin,
                                                std::vector<uint8_t>& copied,
-                                               TagsCarriedIf carry_if) {
+                                               TagsCarriedIf carry_if, int root_fd) {
   std::vector<std::string> paths(touched.begin(), touched.end());
   std::unordered_set<std::string_view> same_version_only;
   if (carry_if == TagsCarriedIf::SameVersion) {
@@ -199,7 +199,7 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
   }
   std::optional<analysis::SourceTree> tree =
       analysis::rescan_paths(current.tree(), paths, {.skip_device = skip_device}, &origin, &copied,
-                             take_retired_entries());
+                             take_retired_entries(), root_fd);
   if (!tree) return nullptr;
   std::vector<std::shared_ptr<const FileLayout>> layouts{current.layout_ptr(0)};
   std::vector<uint32_t> layout_of_entry(tree->entries.size(), 0);

@@ -35,6 +35,7 @@ std::shared_ptr<const Snapshot> rebase_snapshot(const Snapshot& current, analysi
 // bytes (size, mtime, source inode: a change the mount made itself, a chmod), or its whole
 // version (ctime too: a change seen from outside, whose bytes nothing vouches for, e.g. a rewrite
 // that put its mtime back).
+// `root_fd`: a kept descriptor of the directory `current` serves (analysis::rescan_paths), or -1.
 enum class TagsCarriedIf : uint8_t { SameBytes, SameVersion };
 std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                std::span<const std::string> touched,
@@ -42,6 +43,7 @@ std::shared_ptr<const Snapshot> patch_snapshot(const Snapshot& current,
                                                uint64_t skip_device,
                                                std::vector<uint32_t>& origin,
                                                std::vector<uint8_t>& copied,
-                                               TagsCarriedIf carry_if = TagsCarriedIf::SameBytes);
+                                               TagsCarriedIf carry_if = TagsCarriedIf::SameBytes,
+                                               int root_fd = -1);
 
 }  // namespace anchorfs::fs

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/unique_fd.h"
 #include "tests/support/temp_dir.h"
 
 namespace anchorfs::analysis {
@@ -211,6 +212,27 @@ TEST_F(RescanPaths, TheRepositoryDirectoryReplacedAsksForAWholeScan) {
   ::mkdir(root.c_str(), 0755);
   const std::vector<std::string> touched = {"x"};
   EXPECT_FALSE(rescan_paths(tree, touched));
+}
+
+// A swap hands over the root descriptor the mount keeps: the path is still checked, so a root
+// renamed away (the descriptor still open on it, still a directory) and made again is noticed.
+TEST_F(RescanPaths, AKeptRootDescriptorStillNoticesTheRootReplaced) {
+  const std::string root = dir_ / "repo";
+  ::mkdir(root.c_str(), 0755);
+  write(root + "/x", "x\n");
+  const SourceTree tree = scan_tree(root);
+  const UniqueFd kept(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  ASSERT_GE(kept.get(), 0);
+  const std::vector<std::string> touched = {"x"};
+  write(root + "/x", "changed\n");
+  std::optional<SourceTree> patched = rescan_paths(tree, touched, {}, nullptr, nullptr, {}, kept.get());
+  ASSERT_TRUE(patched);
+  EXPECT_EQ(describe(*patched), describe(scan_tree(root)));
+  ASSERT_EQ(::rename(root.c_str(), (dir_ / "old").c_str()), 0);
+  ::mkdir(root.c_str(), 0755);
+  EXPECT_FALSE(rescan_paths(tree, touched, {}, nullptr, nullptr, {}, kept.get()));
+  ASSERT_EQ(::rmdir(root.c_str()), 0);
+  EXPECT_FALSE(rescan_paths(tree, touched, {}, nullptr, nullptr, {}, kept.get()));
 }
 
 }  // namespace
