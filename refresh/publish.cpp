@@ -22,8 +22,8 @@ void wait_for_pause(const fs::Server& server) {
 
 }  // namespace
 
-RebuildFn rebuild_and_publish(SnapshotBuilder& builder, fs::Server& server) {
-  return [&builder, &server]() -> std::optional<std::string> {
+RebuildAtFn rebuild_and_publish(SnapshotBuilder& builder, fs::Server& server) {
+  return [&builder, &server](const std::vector<std::string>* changed) -> std::optional<std::string> {
     // A writable mount rescans after each change it makes; a build whose scan may predate one
     // of those would take it back, so it is built again (the analysis is reused) until no change
     // came through the mount meanwhile. A writer busy in the mount now (a branch switch) would
@@ -31,7 +31,10 @@ RebuildFn rebuild_and_publish(SnapshotBuilder& builder, fs::Server& server) {
     if (std::chrono::steady_clock::now() - server.last_mutation() < kPause) wait_for_pause(server);
     while (true) {
       const uint64_t mutations = server.mutation_count();
-      Built built = builder.build();
+      // A writable mount's own writes may reach the checkout after the last event the refresher
+      // read: a mount that ever wrote lists the whole tree (one writing from now on is caught by
+      // replace_snapshot's count).
+      Built built = builder.build({}, mutations == 0 ? changed : nullptr);
       if (!built.changed) {
         return std::nullopt;
       }

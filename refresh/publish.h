@@ -7,8 +7,9 @@
 
 namespace anchorfs::refresh {
 
-// Builds through `builder` and, when anything changed, swaps the new snapshot into `server`
-// (which invalidates exactly the kernel caches that changed). Both must outlive the function.
-RebuildFn rebuild_and_publish(SnapshotBuilder& builder, fs::Server& server);
+// Builds through `builder` (patching its last scan at the changed paths when they are known)
+// and, when anything changed, swaps the new snapshot into `server` (which invalidates exactly the
+// kernel caches that changed). Both must outlive the function.
+RebuildAtFn rebuild_and_publish(SnapshotBuilder& builder, fs::Server& server);
 
 }  // namespace anchorfs::refresh

@@ -28,6 +28,13 @@ milliseconds until(Clock::time_point deadline) {
 }  // namespace
 
 Refresher::Refresher(std::string root, RebuildFn rebuild, RefreshOptions options)
+    : Refresher(std::move(root),
+                RebuildAtFn([rebuild = std::move(rebuild)](const std::vector<std::string>*) {
+                  return rebuild();
+                }),
+                std::move(options)) {}
+
+Refresher::Refresher(std::string root, RebuildAtFn rebuild, RefreshOptions options)
     : root_(std::move(root)), rebuild_(std::move(rebuild)), options_(std::move(options)) {}
 
 Refresher::~Refresher() {
@@ -177,6 +184,15 @@ size_t Refresher::wait_events(milliseconds timeout, std::string* sample) {
     return 0;
   }
   WatchEvents events = watcher->wait(timeout);
+  if (events.count > 0) {
+    unbuilt_complete_ = unbuilt_complete_ && events.all_changed &&
+                        unbuilt_.size() + events.changed.size() <= WatchEvents::kMaxChanged;
+    if (unbuilt_complete_) {
+      unbuilt_.insert(unbuilt_.end(), events.changed.begin(), events.changed.end());
+    } else {
+      unbuilt_.clear();
+    }
+  }
   if (options_.on_changes && events.count > 0) {
     changes_complete_ = changes_complete_ && events.all_changed &&
                         changes_.size() + events.changed.size() <= WatchEvents::kMaxChanged;
@@ -226,9 +242,14 @@ void Refresher::settle(Burst& burst) {
   }
 }
 
-bool Refresher::rebuild_now(const Burst& burst) {
+bool Refresher::rebuild_now(const Burst& burst, bool paths_known) {
   try {
-    const std::optional<std::string> what = rebuild_();
+    const bool known = paths_known && unbuilt_complete_ && own_watcher() != nullptr &&
+                       own_watcher()->complete();
+    const std::optional<std::string> what = rebuild_(known ? &unbuilt_ : nullptr);
+    // Every change named so far is in the tree that rebuild scanned (or patched).
+    unbuilt_.clear();
+    unbuilt_complete_ = true;
     const double seconds = std::chrono::duration<double>(Clock::now() - burst.first).count();
     if (what) {  // logged before the stats move, so waiters on the stats find the line
       quiet_work_owed_ = true;
@@ -325,6 +346,7 @@ void Refresher::run(bool rescan_now) {
       continue;
     }
     const bool requested = rescan_requested_.exchange(false);
+    const bool retrying = retry_at != kNever;
     const bool due =
         requested || (polling && burst.first >= next_rescan) || burst.first >= retry_at;
     if (burst.events == 0 && !due) {
@@ -338,6 +360,7 @@ void Refresher::run(bool rescan_now) {
         break;
       }
     }
+    bool root_found = false;
     if (root_lost_) {
       // Watch the new directory before scanning it, so no change after the scan is missed.
       struct stat st {};
@@ -346,10 +369,13 @@ void Refresher::run(bool rescan_now) {
         continue;
       }
       root_lost_ = false;
+      root_found = true;
       log(fmt::format("the source {} is a directory again: serving it", root_));
     }
     if (options_.on_changes) pass_changes(true);  // what the rebuild's time would leave stale
-    retry_at = rebuild_now(burst) ? kNever : Clock::now() + options_.retry_after;
+    // Polling, a rescan asked for, a retry, or a root found again: changes no event named.
+    const bool paths_known = !polling && !requested && !retrying && !root_found;
+    retry_at = rebuild_now(burst, paths_known) ? kNever : Clock::now() + options_.retry_after;
     next_rescan = Clock::now() + options_.rescan_interval;
     if (owed && polling && retry_at == kNever) answer_idle(asked);
   }

@@ -50,6 +50,10 @@ struct RefreshOptions {
 // Rescans and, if anything changed, rebuilds and publishes the view: returns a one-line
 // description for the log, or nullopt when the tree turned out unchanged. Throws on failure.
 using RebuildFn = std::function<std::optional<std::string>()>;
+// The same, told every repository-relative path changed since the last rebuild that succeeded
+// (the watcher's events), or null when they are not all known (polling, a lost event, a rescan
+// asked for): it may then patch that rebuild's scan instead of listing the whole tree.
+using RebuildAtFn = std::function<std::optional<std::string>(const std::vector<std::string>*)>;
 
 struct RefreshStats {
   uint64_t refreshes = 0;  // rebuilds that published a changed view
@@ -64,6 +68,7 @@ struct RefreshStats {
 class Refresher {
  public:
   Refresher(std::string root, RebuildFn rebuild, RefreshOptions options = {});
+  Refresher(std::string root, RebuildAtFn rebuild, RefreshOptions options = {});
   ~Refresher();  // stops
   Refresher(const Refresher&) = delete;
   Refresher& operator=(const Refresher&) = delete;
@@ -105,7 +110,8 @@ class Refresher {
   // Events, or a timeout, or stop(): whichever comes first.
   size_t wait_events(std::chrono::milliseconds timeout, std::string* sample);
   void settle(Burst& burst);             // waits for the burst to end (debounce)
-  bool rebuild_now(const Burst& burst);  // false on failure
+  // False on failure. `paths_known`: the changes since the last rebuild are those events named.
+  bool rebuild_now(const Burst& burst, bool paths_known);
   void enter_polling(const std::string& why);
   bool idle_owed() const;
   void answer_idle(uint64_t asked);
@@ -119,7 +125,7 @@ class Refresher {
   void log_failure(const std::string& message);
 
   std::string root_;
-  RebuildFn rebuild_;
+  RebuildAtFn rebuild_;
   RefreshOptions options_;
   // The watcher as the refresher thread reads it: that thread alone replaces it (under
   // watcher_mutex_), so its own reads need no lock.
@@ -131,6 +137,10 @@ class Refresher {
   // `now`), or drops them when they could not all be named.
   void pass_changes(bool now);
   std::vector<std::string> changes_;  // refresher thread only: for on_changes, not passed yet
+  // Refresher thread only: every path the events named since the last rebuild that succeeded,
+  // while all are known (for rebuild_).
+  std::vector<std::string> unbuilt_;
+  bool unbuilt_complete_ = true;
   bool changes_complete_ = true;      // refresher thread only
   std::chrono::steady_clock::time_point changes_passed_{};  // refresher thread only
   bool root_lost_ = false;    // refresher thread only

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <string_view>
 
+#include "analysis/rescan_paths.h"
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
 #include "analysis/graph_serialize.h"
@@ -104,15 +105,17 @@ void SnapshotBuilder::wait_primed() {
 
 void SnapshotBuilder::prime_in_background() {
   wait_primed();
-  if (!unprimed_tree_) return;
-  primer_ = std::thread([this, tree = std::move(*unprimed_tree_)] {
+  if (!unprimed_ || !previous_scan_) return;
+  unprimed_ = false;
+  // The thread reads previous_scan_ and writes the memos and previous_*: build() and
+  // keep_records() wait for it before touching them.
+  primer_ = std::thread([this] {
     try {
-      prime(tree);
+      prime(*previous_scan_);
     } catch (const std::exception&) {
       // Nothing is lost: the next refresh analyses without it, as it would have unprimed.
     }
   });
-  unprimed_tree_.reset();
 }
 
 void SnapshotBuilder::prime(const analysis::SourceTree& tree) {
@@ -133,9 +136,10 @@ void SnapshotBuilder::prime(const analysis::SourceTree& tree) {
   ::malloc_trim(0);  // the resolution's scratch: the daemon lives on for hours
 }
 
-Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>& on_directory) {
+Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>& on_directory,
+                             const std::vector<std::string>* changed) {
   wait_primed();
-  unprimed_tree_.reset();
+  unprimed_ = false;
   const auto start = std::chrono::steady_clock::now();
   // A mount's first build: the view it served last is most likely the one this tree still keys,
   // and copying its record (hundreds of MB on the kernel) is as long as the scan; both at once.
@@ -144,8 +148,19 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
       view_needs_analysis(options_.view)) {
     prefetch.emplace(*options_.cache, options_.repo, options_.view);
   }
-  analysis::SourceTree tree = analysis::scan_tree(
-      options_.repo, {.skip_device = skip_device_, .on_directory = on_directory});
+  const analysis::ScanOptions scan_options{.skip_device = skip_device_,
+                                            .on_directory = on_directory};
+  std::optional<analysis::SourceTree> patched;
+  if (changed != nullptr && previous_scan_ && !on_directory) {
+    patched = analysis::rescan_paths(*previous_scan_, *changed, scan_options);
+  }
+  previous_scan_.reset();  // set again once this build succeeds
+  analysis::SourceTree tree =
+      patched ? std::move(*patched) : analysis::scan_tree(options_.repo, scan_options);
+  // Kept for the next build to patch and for prime() (a copy: the snapshot takes the tree; far
+  // cheaper than listing every directory and an lstat of every entry of a large tree again).
+  std::optional<analysis::SourceTree> scanned;
+  if (options_.will_refresh) scanned = tree;
   fs::VirtualFiles git_files;
   if (options_.git_view) {
     fs::GitViewOptions git_view = *options_.git_view;
@@ -159,6 +174,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built = previous_;
     built.changed = false;
     built.reanalysed = false;
+    previous_scan_ = std::move(scanned);
     built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return built;
   }
@@ -221,7 +237,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
       previous_analysis_ = std::move(prepared.analysis);
       previous_choice_ = std::move(prepared.choice);
     }
-    if (prepared.from_view_record && options_.will_refresh) unprimed_tree_ = tree;
+    unprimed_ = prepared.from_view_record && options_.will_refresh;
     // Only after the plans are in hand: a failed analysis must not mark the sources as seen.
     previous_signature_ = signature.sources;
     have_previous_ = true;
@@ -241,6 +257,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
   }
   built.changed = true;
   previous_tree_signature_ = signature.tree;
+  previous_scan_ = std::move(scanned);
   previous_.snapshot = built.snapshot;
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;

@@ -37,8 +37,8 @@ struct BuildOptions {
   // Serve the repository's `.git` as the view's own (fs/git_view.h) with this filter command;
   // nullopt serves `.git` as scanned. The filter patterns are filled in from the source files.
   std::optional<fs::GitViewOptions> git_view;
-  // A refresher will build again (a watching mount): a first build that serves a view loaded
-  // whole from the cache keeps its scanned tree for prime_in_background().
+  // A refresher will build again (a watching mount): each build keeps a copy of its scan, for the
+  // next build to patch (build's `changed`) and for prime_in_background().
   bool will_refresh = false;
 };
 
@@ -72,7 +72,11 @@ class SnapshotBuilder {
   // (unchanged file contents come from the cache) and renders. Throws std::exception on failure
   // (the repository vanished, a file changed under the scan so a plan no longer fits); the caller
   // retries. `on_directory` is handed to the scan (analysis::ScanOptions::on_directory).
-  Built build(const std::function<void(const std::string&, int)>& on_directory = {});
+  // `changed`: every repository-relative path changed since the previous build's scan started
+  // (the watcher's events; null when not all are known): the tree is then that scan patched at
+  // them (analysis/rescan_paths.h), no listing of the whole repository.
+  Built build(const std::function<void(const std::string&, int)>& on_directory = {},
+              const std::vector<std::string>* changed = nullptr);
   // Writes the last analysis's graph and rendered view to the cache (the graph record and
   // view_record.h) and what its resolution kept for the next (analysis/kept_memory.h: a later
   // mount's first refresh starts from it), those not there yet, names that view as the one this
@@ -106,11 +110,13 @@ class SnapshotBuilder {
   void prime(const analysis::SourceTree& tree);
 
   BuildOptions options_;
-  // The tree the last build served a view record for (BuildOptions::will_refresh), until primed.
-  std::optional<analysis::SourceTree> unprimed_tree_;
+  // The last build served a view record with no analysis behind it (BuildOptions::will_refresh).
+  bool unprimed_ = false;
   // Runs prime(); the only thread touching the memos and previous_* until wait_primed().
   std::thread primer_;
   uint64_t skip_device_ = 0;
+  // The last successful build's scan (before any .git graft), which build(changed) patches.
+  std::optional<analysis::SourceTree> previous_scan_;
   bool have_previous_ = false;
   bool progress_reported_ = false;
   std::pair<uint64_t, uint64_t> previous_signature_{0, 0};       // sources and directories

@@ -311,7 +311,9 @@ class RefreshIdentityTest : public ScratchTree {
 
   // Writes the files whose bytes differ from what is on disk, each as a new inode (a rename over
   // it), so a rewrite within one timestamp tick is still a change.
-  void write(const Corpus& corpus) {
+  // Returns the paths it changed, as a watcher names them.
+  std::vector<std::string> write(const Corpus& corpus) {
+    std::vector<std::string> changed;
     for (const auto& [path, bytes] : corpus.files()) {
       const std::filesystem::path target = std::filesystem::path(root_) / path;
       std::ifstream in(target, std::ios::binary);
@@ -319,7 +321,10 @@ class RefreshIdentityTest : public ScratchTree {
       if (in.is_open() && old == bytes) continue;
       put(root_, path + ".tmp", bytes);
       std::filesystem::rename(target.string() + ".tmp", target);
+      changed.push_back(path + ".tmp");
+      changed.push_back(path);
     }
+    return changed;
   }
 
   BuildOptions options(unsigned threads, cache::LmdbFactCache* cache) const {
@@ -347,29 +352,33 @@ class RefreshIdentityTest : public ScratchTree {
 
   // A fresh root holding `corpus`, and a live builder whose first build serves what a cold one
   // serves.
-  std::unique_ptr<SnapshotBuilder> start(const Corpus& corpus, const std::string& history) {
+  std::unique_ptr<SnapshotBuilder> start(const Corpus& corpus, const std::string& history,
+                                         bool will_refresh = false) {
     std::filesystem::remove_all(root_);
     std::filesystem::create_directories(root_);
     write(corpus);
-    auto live = std::make_unique<SnapshotBuilder>(options(2, cache_.get()));
+    BuildOptions live_options = options(2, cache_.get());
+    live_options.will_refresh = will_refresh;
+    auto live = std::make_unique<SnapshotBuilder>(live_options);
     expect_cold_identical(live->build(), corpus, history);
     return live;
   }
 
   // Seeded edit sequences, each refresh (which renders only the files whose plans can change)
-  // compared with a cold build.
-  void check_seeds(uint32_t seeds, int steps) {
+  // compared with a cold build. `told_paths`: each refresh is told the paths the edits changed
+  // (as a watching mount's are), so it patches its last scan instead of listing the tree.
+  void check_seeds(uint32_t seeds, int steps, bool told_paths = false) {
     for (uint32_t seed = 1; seed <= seeds && !HasFatalFailure(); ++seed) {
       SCOPED_TRACE(fmt::format("seed {}", seed));
       Corpus corpus(seed);
       std::string history;
-      const std::unique_ptr<SnapshotBuilder> live = start(corpus, history);
+      const std::unique_ptr<SnapshotBuilder> live = start(corpus, history, told_paths);
       for (int step = 0; step < steps && !HasFatalFailure(); ++step) {
         // One edit at a time mostly, sometimes two before a refresh sees them.
         history += corpus.edit() + "\n";
         if (step % 5 == 4) history += corpus.edit() + "\n";
-        write(corpus);
-        const Built built = live->build();
+        const std::vector<std::string> changed = write(corpus);
+        const Built built = live->build({}, told_paths ? &changed : nullptr);
         expect_cold_identical(built, corpus, history);
         if (built.reanalysed && built.rendered_files < built.analysed_files) ++partial_renders_;
       }
@@ -385,6 +394,11 @@ class RefreshIdentityTest : public ScratchTree {
 TEST_F(RefreshIdentityTest, EveryRefreshServesWhatAColdBuildServes) {
   check_seeds(8, 20);
   EXPECT_GT(partial_renders_, 80u);  // of 160: most edits change a few files' plans only
+}
+
+TEST_F(RefreshIdentityTest, RefreshesPatchingTheirLastScanServeWhatAColdBuildServes) {
+  check_seeds(6, 20, true);
+  EXPECT_GT(partial_renders_, 60u);
 }
 
 // Caps of one value and a hub filter at one caller: a value's rank and whether it shows at all

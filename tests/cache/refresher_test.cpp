@@ -6,9 +6,11 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <span>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "analysis/source_tree.h"
@@ -77,6 +79,57 @@ TEST_F(RefresherTest, OneChangeGivesOneRefresh) {
   EXPECT_GE(refresher.stats().last_seconds, 0.1);  // it waited for the burst to settle
   EXPECT_TRUE(logged("pkg/a.py")) << (log().empty() ? "" : log()[0]);
   EXPECT_TRUE(logged("rebuilt"));
+}
+
+// Each rebuild is told the paths the events named since the last one that succeeded (what lets
+// it patch its last scan), and none when they are not known: a rescan asked for (a change no
+// event announced), a retry after a failure.
+TEST_F(RefresherTest, RebuildsAreToldTheChangedPathsWhenEveryEventNamedThem) {
+  put(root_, "pkg/a.py", "x = 1\n");
+  put(root_, "pkg/b.py", "y = 1\n");
+  std::mutex mutex;
+  std::vector<std::optional<std::set<std::string>>> told;
+  bool fail_next = false;
+  Refresher refresher(
+      root_,
+      RebuildAtFn([&](const std::vector<std::string>* changed) -> std::optional<std::string> {
+        std::lock_guard lock(mutex);
+        told.emplace_back();
+        if (changed != nullptr) told.back().emplace(changed->begin(), changed->end());
+        if (fail_next) {
+          fail_next = false;
+          throw std::runtime_error("failed once");
+        }
+        return "rebuilt";
+      }),
+      options());
+  refresher.start();
+  put(root_, "pkg/a.py", "x = 2\n");
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  {
+    std::lock_guard lock(mutex);
+    ASSERT_EQ(told.size(), 1u);
+    ASSERT_TRUE(told[0].has_value());
+    EXPECT_TRUE(told[0]->contains("pkg/a.py"));
+    EXPECT_FALSE(told[0]->contains("pkg/b.py"));
+    fail_next = true;
+  }
+  put(root_, "pkg/b.py", "y = 2\n");
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  refresher.request_rescan();
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  put(root_, "pkg/a.py", "x = 3\n");
+  ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
+  std::lock_guard lock(mutex);
+  ASSERT_GE(told.size(), 4u);
+  ASSERT_TRUE(told[1].has_value());  // the change that failed: named
+  EXPECT_TRUE(told[1]->contains("pkg/b.py"));
+  EXPECT_FALSE(told[1]->contains("pkg/a.py"));  // built already
+  for (size_t i = 2; i + 1 < told.size(); ++i) {
+    EXPECT_FALSE(told[i].has_value()) << i;  // the retry, the rescan asked for
+  }
+  ASSERT_TRUE(told.back().has_value());
+  EXPECT_EQ(*told.back(), std::set<std::string>{"pkg/a.py"});
 }
 
 // The records a refresh owes (on_quiet) wait for a quiet tree: none after each refresh, one for a

@@ -2,6 +2,8 @@
 #include "refresh/snapshot_builder.h"
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "cache_test_support.h"
 #include "cached_python_tree.h"
@@ -104,6 +106,25 @@ TEST_F(SnapshotBuilderTest, EditedSourceIsReanalysedOthersComeFromTheCache) {
   EXPECT_EQ(cache_->info().entries, 0u);
   builder.keep_records();
   EXPECT_EQ(cache_->info().entries, 4u);  // both versions of b.py are kept
+}
+
+// Told the changed paths, a build patches its last scan at them instead of listing the tree:
+// a file no path names is not seen (a refresher names every change its events saw), one named is;
+// told none, a build lists the whole tree again.
+TEST_F(SnapshotBuilderTest, ABuildToldTheChangedPathsPatchesItsLastScan) {
+  options_.will_refresh = true;
+  SnapshotBuilder builder(options_);
+  builder.build();
+  put(root_, "pkg/b.py", "def user():\n    return 2\n");  // no longer calls helper
+  put(root_, "pkg/c.py", "from pkg.a import helper\n\n\ndef other():\n    helper()\n");
+  const std::vector<std::string> changed{"pkg/b.py"};
+  Built built = builder.build({}, &changed);
+  EXPECT_EQ(served_bytes(*built.snapshot, "pkg/c.py"), "<missing>");
+  EXPECT_EQ(served_bytes(*built.snapshot, "pkg/a.py").find("CALLED_BY"), std::string::npos)
+      << served_bytes(*built.snapshot, "pkg/a.py");
+  built = builder.build();
+  EXPECT_NE(served_bytes(*built.snapshot, "pkg/a.py").find("pkg/c.py:other"), std::string::npos)
+      << served_bytes(*built.snapshot, "pkg/a.py");
 }
 
 TEST_F(SnapshotBuilderTest, AddedDeletedAndRenamedFilesAreFollowed) {
