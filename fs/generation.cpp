@@ -99,16 +99,15 @@ Generation::Generation(std::shared_ptr<const Snapshot> snapshot, const Generatio
   renumbered_.assign(snapshot_->size(), false);
   for (uint32_t i = 0; i < snapshot_->size(); ++i) {
     const analysis::TreeEntry& entry = snapshot_->entry(i);
-    const std::string before = moves.empty() ? std::string() : path_before_moves(entry.path, moves);
-    const bool moved = !moves.empty() && before != entry.path;
+    // (No path is made for an entry when nothing moved: a swap per change visits every entry.)
+    bool moved = false;
     uint32_t was = analysis::kNoOrigin;
-    if (moved) {
-      was = old_entry_at(before);
-    } else if (have_origin) {
-      was = origin[i];
-    } else {
-      was = old_entry_at(entry.path);
+    if (!moves.empty()) {
+      const std::string before = path_before_moves(entry.path, moves);
+      moved = before != entry.path;
+      if (moved) was = old_entry_at(before);
     }
+    if (!moved) was = have_origin ? origin[i] : old_entry_at(entry.path);
     bool keep = false;
     if (was != analysis::kNoOrigin) {
       const analysis::TreeEntry& prior = old.entry(was);

@@ -2,6 +2,9 @@
 // declared type and arity (precision first: an uncertain call gets no edge).
 #include "analysis/java/resolve.h"
 
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <charconv>
 #include <functional>
@@ -11,6 +14,7 @@
 #include <string_view>
 #include <utility>
 
+#include "analysis/file_edges.h"
 #include "analysis/java/overloads.h"
 #include "analysis/java/type_index.h"
 
@@ -40,9 +44,10 @@ class Variables {
   using ChainTyper = std::function<uint32_t(uint32_t file, uint32_t scope, std::string_view)>;
   void set_chain_typer(ChainTyper typer) { chain_typer_ = std::move(typer); }
 
+  // Each file's names are sorted on its own, files side by side.
   explicit Variables(TypeIndex& types) : types_(types), sorted_(types.file_count()) {
     resolved_.resize(types.file_count());
-    for (uint32_t f = 0; f < types.file_count(); ++f) {
+    tbb::parallel_for(uint32_t{0}, types.file_count(), [&](uint32_t f) {
       const auto& names = types.facts(f).typed_names;
       auto& order = sorted_[f];
       order.resize(names.size());
@@ -52,7 +57,7 @@ class Variables {
                std::tie(names[b].scope, names[b].name, b);
       });
       resolved_[f].assign(names.size(), kUnset);
-    }
+    });
   }
 
   // Where the declarations of `name` directly in definition `scope` of `file` start in the
@@ -109,8 +114,16 @@ class Variables {
   }
 
   // Resolves every typed name once (so a file's uses of types through its package and
-  // on-demand imports are all recorded, whether or not a call needs them).
+  // on-demand imports are all recorded, whether or not a call needs them). A written type's
+  // answer needs only the settled index, so files take theirs side by side; the call chains of
+  // `var`s then follow in file order, one thread, as each may read another's answer.
   void resolve_all() {
+    tbb::parallel_for(uint32_t{0}, types_.file_count(), [&](uint32_t f) {
+      const auto& names = types_.facts(f).typed_names;
+      for (uint32_t i = 0; i < names.size(); ++i) {
+        if (!names[i].type.ends_with(')')) type_of(f, i);
+      }
+    });
     for (uint32_t f = 0; f < types_.file_count(); ++f) {
       for (uint32_t i = 0; i < resolved_[f].size(); ++i) type_of(f, i);
     }
@@ -532,6 +545,10 @@ class CallResolver {
 
 }  // namespace
 
+// Supertypes are resolved first, in file order (a cycle's answer depends on where it was entered);
+// with the index settled, typed names and then call sites resolve file by file on any thread
+// (each thread with its own CallResolver and its own memos), their edges joined in file order,
+// so the edges are the same whatever the thread count.
 void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
   TypeIndex types(input);
   for (uint32_t f = 0; f < types.file_count(); ++f) {
@@ -544,26 +561,31 @@ void resolve(const ResolverInput& input, std::vector<Edge>& edges) {
       }
     }
   }
+  types.settle();
   Variables variables(types);
-  CallResolver calls(types, variables);
-  variables.set_chain_typer([&calls](uint32_t file, uint32_t scope, std::string_view chain) {
+  tbb::enumerable_thread_specific<CallResolver> resolvers(
+      [&] { return CallResolver(types, variables); });
+  // This thread's resolver types the `var` chains, and keeps the overload candidates it made.
+  CallResolver& chains = resolvers.local();
+  variables.set_chain_typer([&chains](uint32_t file, uint32_t scope, std::string_view chain) {
     bool skip_self = false;
-    return calls.receiver_type(file, scope, chain, skip_self);
+    return chains.receiver_type(file, scope, chain, skip_self);
   });
   variables.resolve_all();
-  for (uint32_t f = 0; f < types.file_count(); ++f) {
+  variables.set_chain_typer(nullptr);  // every name's type is known from here on
+  std::vector<std::vector<Edge>> by_file(types.file_count());
+  tbb::parallel_for(uint32_t{0}, types.file_count(), [&](uint32_t f) {
+    CallResolver& calls = resolvers.local();
     for (const code::Call& call : types.facts(f).calls) {
       const uint32_t callee = calls.resolve(f, call);
       if (callee == kNone) continue;
-      edges.push_back({types.entity(types.global(f, call.scope)), types.entity(callee),
-                       Relation::Calls});
+      by_file[f].push_back({types.entity(types.global(f, call.scope)), types.entity(callee),
+                            Relation::Calls});
     }
-  }
+  });
+  join_file_edges(by_file, edges);
   types.record_import_declarations();
-  std::vector<std::pair<uint32_t, uint32_t>> uses = types.uses();
-  std::sort(uses.begin(), uses.end());
-  uses.erase(std::unique(uses.begin(), uses.end()), uses.end());
-  for (const auto& [from, to] : uses) {
+  for (const auto& [from, to] : types.uses()) {
     edges.push_back({types.file_entity(from), types.file_entity(to), Relation::Imports});
   }
 }

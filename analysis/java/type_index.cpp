@@ -101,7 +101,6 @@ TypeIndex::TypeIndex(const ResolverInput& input) {
       by_fqn_[qualified[g]].push_back(g);
     }
   }
-  file_names_.resize(files_.size());
   base_state_.assign(total, BaseState::Unresolved);
   bases_.resize(total);
   complete_.assign(total, -1);
@@ -138,25 +137,50 @@ uint32_t TypeIndex::by_fqn(std::string_view fqn, uint32_t from_file) const {
   return found;
 }
 
-void TypeIndex::use(uint32_t file, uint32_t type) {
-  if (type != kNone && owner_[type] != file && !quiet_) uses_.emplace_back(file, owner_[type]);
+TypeIndex::Lookups& TypeIndex::lookups() {
+  Lookups& mine = lookups_.local();
+  if (mine.file_names.empty()) mine.file_names.resize(files_.size());
+  return mine;
+}
+
+void TypeIndex::use(Lookups& lookups, uint32_t file, uint32_t type) const {
+  if (type != kNone && owner_[type] != file && !lookups.quiet) {
+    lookups.uses.emplace_back(file, owner_[type]);
+  }
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> TypeIndex::uses() {
+  std::vector<std::pair<uint32_t, uint32_t>> all;
+  for (Lookups& lookups : lookups_) {
+    all.insert(all.end(), lookups.uses.begin(), lookups.uses.end());
+    std::vector<std::pair<uint32_t, uint32_t>>().swap(lookups.uses);
+  }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
 }
 
 uint32_t TypeIndex::resolve_type_quietly(uint32_t file, uint32_t scope, std::string_view written) {
-  quiet_ = true;
-  const uint32_t type = resolve_type(file, scope, written);
-  quiet_ = false;
+  Lookups& mine = lookups();
+  mine.quiet = true;
+  const uint32_t type = resolve_type(mine, file, scope, written);
+  mine.quiet = false;
   return type;
 }
 
 uint32_t TypeIndex::resolve_type(uint32_t file, uint32_t scope, std::string_view written) {
+  return resolve_type(lookups(), file, scope, written);
+}
+
+uint32_t TypeIndex::resolve_type(Lookups& lookups, uint32_t file, uint32_t scope,
+                                 std::string_view written) {
   if (written.empty() || written.back() == ']' || written.front() == '<') return kNone;
   const size_t dot = written.find('.');
-  uint32_t type = lexical_type(file, scope, written.substr(0, dot));
+  uint32_t type = lexical_type(lookups, file, scope, written.substr(0, dot));
   if (type == kNone) {
     if (dot == std::string_view::npos) return kNone;
     type = by_fqn(written, file);  // a fully qualified name (nested types have one too)
-    use(file, type);
+    use(lookups, file, type);
     return type;
   }
   for (size_t at = dot; at != std::string_view::npos && type != kNone;) {
@@ -169,7 +193,8 @@ uint32_t TypeIndex::resolve_type(uint32_t file, uint32_t scope, std::string_view
   return type;
 }
 
-uint32_t TypeIndex::lexical_type(uint32_t file, uint32_t scope, std::string_view name) {
+uint32_t TypeIndex::lexical_type(Lookups& lookups, uint32_t file, uint32_t scope,
+                                 std::string_view name) {
   const NameKey key(name);
   for (uint32_t d = scope; d != 0;) {
     const uint32_t g = global(file, d);
@@ -184,25 +209,26 @@ uint32_t TypeIndex::lexical_type(uint32_t file, uint32_t scope, std::string_view
     }
     d = def.parent;
   }
-  return file_level_type(file, name);
+  return file_level_type(lookups, file, name);
 }
 
-uint32_t TypeIndex::file_level_type(uint32_t file, std::string_view name) {
-  auto& memo = file_names_[file];
+uint32_t TypeIndex::file_level_type(Lookups& lookups, uint32_t file, std::string_view name) {
+  auto& memo = lookups.file_names[file];
   auto it = memo.find(name);
   if (it == memo.end()) {
     FileName found;
     found.type = file_level_lookup(file, name, found.implicit);
     it = memo.emplace(std::string(name), found).first;
   }
-  if (it->second.implicit && !it->second.used && !quiet_) {
-    use(file, it->second.type);
+  if (it->second.implicit && !it->second.used && !lookups.quiet) {
+    use(lookups, file, it->second.type);
     it->second.used = true;
   }
   return it->second.type;
 }
 
-uint32_t TypeIndex::file_level_lookup(uint32_t file, std::string_view name, bool& implicit) {
+uint32_t TypeIndex::file_level_lookup(uint32_t file, std::string_view name,
+                                      bool& implicit) const {
   for (uint32_t top : children_named(global(file, 0), name)) {
     if (definition(top).kind == EntityKind::Class) return top;
   }
@@ -226,6 +252,16 @@ uint32_t TypeIndex::file_level_lookup(uint32_t file, std::string_view name, bool
   }
   if (type != kNone) return type;
   return by_fqn("java.lang." + simple, file);
+}
+
+void TypeIndex::settle() {
+  for (uint32_t g = 0; g < definition_count(); ++g) {
+    bases(g);
+    chain_complete(g);
+  }
+  // Every base is done now, so each chain is final and kept.
+  for (uint32_t g = 0; g < definition_count(); ++g) chain(g);
+  std::deque<std::vector<uint32_t>>().swap(unsettled_chains_);
 }
 
 std::span<const uint32_t> TypeIndex::bases(uint32_t type) {
@@ -300,7 +336,7 @@ void TypeIndex::record_import_declarations() {
           type = member_type(outer, std::string_view(import.source).substr(dot + 1));
         }
       }
-      use(f, type);
+      use(lookups(), f, type);
     }
   }
 }

@@ -2,6 +2,8 @@
 // name written in a file resolves (nested, local, imported, same-package, java.lang, qualified).
 #pragma once
 
+#include <tbb/enumerable_thread_specific.h>
+
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -30,8 +32,9 @@ struct NameKey {
 };
 
 // Every definition of every file has a global id: its file's offset plus its index in the file
-// (index 0, the file itself, stands for the file's top-level scope). Resolution is single
-// threaded; lookups memoize into the index, so it is not const.
+// (index 0, the file itself, stands for the file's top-level scope). Until settle() the index
+// fills its supertype memos as lookups ask (one thread); from then on only the name memos change,
+// and each thread keeps its own, so lookups may run on several threads at once.
 class TypeIndex {
  public:
   explicit TypeIndex(const ResolverInput& input);
@@ -64,6 +67,10 @@ class TypeIndex {
   // A named type's fully qualified name; "" for local and anonymous classes.
   const std::string& fqn(uint32_t type) const { return qualified_[type]; }
 
+  // Resolves every definition's supertypes, chain and completeness (one thread). From then on
+  // bases(), chain() and chain_complete() only read, and type lookups may run on several threads.
+  void settle();
+
   // A type's resolved supertypes in declaration order (superclass first), and whether every
   // supertype up its chain resolved to a repository type.
   std::span<const uint32_t> bases(uint32_t type);
@@ -76,8 +83,9 @@ class TypeIndex {
   uint32_t member_type(uint32_t type, const NameKey& key);
 
   // File pairs (from, to) where `from` names a type `to` declares: explicit imports, and the
-  // types a file uses through on-demand imports, its own package, java.lang or a qualified name.
-  const std::vector<std::pair<uint32_t, uint32_t>>& uses() const { return uses_; }
+  // types a file uses through on-demand imports, its own package, java.lang or a qualified name;
+  // sorted, each once (whichever thread's lookup found it). Call once lookups are over.
+  std::vector<std::pair<uint32_t, uint32_t>> uses();
   void record_import_declarations();
 
  private:
@@ -87,10 +95,13 @@ class TypeIndex {
     EntityIndex entity;
     std::string root;  // the source root its package declaration implies
   };
-  uint32_t lexical_type(uint32_t file, uint32_t scope, std::string_view name);
-  uint32_t file_level_type(uint32_t file, std::string_view name);
-  uint32_t file_level_lookup(uint32_t file, std::string_view name, bool& implicit);
-  void use(uint32_t file, uint32_t type);
+  struct Lookups;
+  uint32_t resolve_type(Lookups& lookups, uint32_t file, uint32_t scope, std::string_view written);
+  uint32_t lexical_type(Lookups& lookups, uint32_t file, uint32_t scope, std::string_view name);
+  uint32_t file_level_type(Lookups& lookups, uint32_t file, std::string_view name);
+  uint32_t file_level_lookup(uint32_t file, std::string_view name, bool& implicit) const;
+  void use(Lookups& lookups, uint32_t file, uint32_t type) const;
+  Lookups& lookups();
 
   std::vector<File> files_;
   std::vector<uint32_t> offsets_;  // by file
@@ -120,8 +131,14 @@ class TypeIndex {
     bool implicit = false;
     bool used = false;
   };
-  std::vector<StringMap<FileName>> file_names_;  // memo by file
-  bool quiet_ = false;  // resolving for overload selection: the file does not name the type
+  // What one thread's lookups remember and found: a name's file-level type is the same on every
+  // thread, and uses are a set, so neither depends on which thread looked first.
+  struct Lookups {
+    std::vector<StringMap<FileName>> file_names;  // memo by file (sized on first use)
+    bool quiet = false;  // resolving for overload selection: the file does not name the type
+    std::vector<std::pair<uint32_t, uint32_t>> uses;
+  };
+  tbb::enumerable_thread_specific<Lookups> lookups_;
   enum class BaseState : uint8_t { Unresolved, InProgress, Done };
   std::vector<BaseState> base_state_;
   std::vector<std::vector<uint32_t>> bases_;
@@ -131,7 +148,6 @@ class TypeIndex {
   // through a member type), each as built.
   std::vector<std::vector<uint32_t>> chains_;
   std::deque<std::vector<uint32_t>> unsettled_chains_;
-  std::vector<std::pair<uint32_t, uint32_t>> uses_;
 };
 
 }  // namespace anchorfs::analysis::java

@@ -19,8 +19,9 @@ refresh: one watching mount, then REPS times a helper function and a caller of i
 helper; Python: two module-level functions, as issue 29 measures on sympy's core/numbers.py; names unique
 per run, so no earlier tree's cached view is hit) appended to FILE (a path inside REPO: work on a
 copy, e.g. `cp -al` with FILE itself copied): seconds until the mount shows the new bytes and the
-new tag block, daemon CPU until then and until idle. FILE is restored at the end. The first
-refresh of a mount that started from a cached view resolves every file (no resolution memo yet).
+new tag block, daemon CPU until then and until idle. FILE is restored at the end. A mount that
+started from a cached view makes that view's analysis again once it serves (the priming: in its
+"once idle" CPU), so its first refresh starts from it like the later ones.
 A refresh's graph and view records are written once the tree has been quiet for 10 s or at
 unmount, so "until idle" no longer includes them.
 middle: one watching mount, then REPS times a statement `probe_N = igcd(N, 2)` inserted in FILE
