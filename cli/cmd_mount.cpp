@@ -220,8 +220,8 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
   // A read that finds its source changed with no inotify event to say so (a hard link edited
   // from outside REPO) asks the refresher for a rescan.
   std::atomic<refresh::Refresher*> rescan_target{nullptr};
-  server_options.on_source_changed = [&rescan_target] {
-    if (refresh::Refresher* target = rescan_target.load()) target->request_rescan();
+  server_options.on_source_changed = [&rescan_target](const std::string& path) {
+    if (refresh::Refresher* target = rescan_target.load()) target->request_rescan(path);
   };
   // getxattr(MOUNTPOINT, user.anchorfs.settled) of a writable mount: the refresher is idle.
   if (!args.no_watch) {

@@ -99,7 +99,7 @@ namespace {
 // of another version. A change of permissions or owner refuses access; anything else is EIO.
 int refuse_changed(ServerState& state, const struct stat* st, const analysis::TreeEntry& entry) {
   state.stale_reads.fetch_add(1, std::memory_order_relaxed);
-  if (state.options.on_source_changed) state.options.on_source_changed();
+  if (state.options.on_source_changed) state.options.on_source_changed(entry.path);
   // Same device, inode number and type: a chmod or chown of the file. A new file may reuse the
   // inode number of one just removed (a .py replaced by a FIFO), and then its type differs.
   const bool same_file = st != nullptr && st->st_dev == entry.device && st->st_ino == entry.inode &&

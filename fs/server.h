@@ -25,9 +25,9 @@ struct ServerOptions {
   // Source descriptors kept open (one per served file version read lately); 0: a quarter of
   // the descriptor limit, within [64, 16384].
   size_t max_source_fds = 0;
-  // Called (from a request thread; keep it short) when a read found its source changed since the
-  // snapshot and refused it: the caller should rescan soon.
-  std::function<void()> on_source_changed;
+  // Called (from a request thread; keep it short) with the entry's repository path when a read
+  // found its source changed since the snapshot and refused it: the caller should rescan soon.
+  std::function<void(const std::string& path)> on_source_changed;
   // Writes pass through to the checkout (docs/filesystem.md, "Writable mounts"); otherwise the
   // mount is read-only and every change fails with EROFS.
   bool writable = false;

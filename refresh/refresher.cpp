@@ -9,6 +9,7 @@
 #include <exception>
 #include <iterator>
 #include <system_error>
+#include <utility>
 
 #include "refresh/tree_watcher.h"
 
@@ -165,13 +166,35 @@ void Refresher::stop() {
   thread_.join();
 }
 
-void Refresher::request_rescan() {
+void Refresher::request_rescan(const std::string& path) {
+  {
+    const sync::MutexLock lock(requested_mutex_);
+    if (path.empty() || requested_paths_.size() >= WatchEvents::kMaxChanged) {
+      requested_unknown_ = true;
+    } else if (requested_paths_.empty() || requested_paths_.back() != path) {
+      requested_paths_.push_back(path);  // a reader retrying asks again and again
+    }
+  }
   if (rescan_requested_.exchange(true)) {
     return;  // already asked; the loop has not picked it up yet
   }
   { const sync::MutexLock lock(wake_mutex_); }
   wake_.notify_all();
   wake_watcher();
+}
+
+bool Refresher::requests_named() {
+  std::vector<std::string> paths;
+  bool unknown = false;
+  {
+    const sync::MutexLock lock(requested_mutex_);
+    paths.swap(requested_paths_);
+    unknown = std::exchange(requested_unknown_, false);
+  }
+  if (unknown || !unbuilt_complete_) return false;
+  return std::all_of(paths.begin(), paths.end(), [this](const std::string& path) {
+    return std::find(unbuilt_.begin(), unbuilt_.end(), path) != unbuilt_.end();
+  });
 }
 
 size_t Refresher::wait_events(milliseconds timeout, std::string* sample) {
@@ -345,7 +368,7 @@ void Refresher::run(bool rescan_now) {
       next_rescan = Clock::now() + options_.rescan_interval;
       continue;
     }
-    const bool requested = rescan_requested_.exchange(false);
+    bool requested = rescan_requested_.exchange(false);
     const bool retrying = retry_at != kNever;
     const bool due =
         requested || (polling && burst.first >= next_rescan) || burst.first >= retry_at;
@@ -373,8 +396,11 @@ void Refresher::run(bool rescan_now) {
       log(fmt::format("the source {} is a directory again: serving it", root_));
     }
     if (options_.on_changes) pass_changes(true);  // what the rebuild's time would leave stale
-    // Polling, a rescan asked for, a retry, or a root found again: changes no event named.
-    const bool paths_known = !polling && !requested && !retrying && !root_found;
+    // Polling, a rescan asked for at a path no event named, a retry, or a root found again:
+    // changes no event named. (Asked for during the settling too: this rebuild covers them.)
+    requested = rescan_requested_.exchange(false) || requested;
+    const bool paths_known =
+        !polling && (!requested || requests_named()) && !retrying && !root_found;
     retry_at = rebuild_now(burst, paths_known) ? kNever : Clock::now() + options_.retry_after;
     next_rescan = Clock::now() + options_.rescan_interval;
     if (owed && polling && retry_at == kNever) answer_idle(asked);

@@ -82,8 +82,11 @@ class Refresher {
   void stop();   // waits for a rebuild in progress to finish
 
   // Asks for a rescan soon (a read found a source changed that no event announced: a hard link
-  // edited from outside, a change in another mount namespace). Thread-safe, cheap, never blocks.
-  void request_rescan();
+  // edited from outside, a change in another mount namespace). Thread-safe, cheap, never blocks
+  // but for a leaf lock. `path`: the repository path whose read found it (empty: unknown); when
+  // the events seen before the rebuild named every such path, the read only came before its
+  // event was read, and that rebuild still patches its last scan rather than listing the tree.
+  void request_rescan(const std::string& path = {});
 
   RefreshStats stats() const;
   // Blocks until at least `count` refreshes have completed or `timeout` passed; returns whether
@@ -152,6 +155,13 @@ class Refresher {
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> rescan_requested_{false};
+  // The paths of the rescans asked for since the refresher last took them, and whether one came
+  // without a path (or too many came): see request_rescan.
+  sync::Mutex requested_mutex_;
+  std::vector<std::string> requested_paths_ GUARDED_BY(requested_mutex_);
+  bool requested_unknown_ GUARDED_BY(requested_mutex_) = false;
+  // Refresher thread: takes the requests; true when the events since the last rebuild named each.
+  bool requests_named();
   sync::Mutex wake_mutex_;  // without a watcher, polling sleeps on this until stop()
   sync::CondVar wake_;
 

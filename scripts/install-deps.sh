@@ -36,6 +36,9 @@ packages+=(valgrind)  # the CI performance guard counts instructions (scripts/be
 # checkout (golang-go and golang-1.19-go, whose binaries it links: gofmt and go doc; prettier is fetched pinned by cmake/Prettier.cmake), on
 # samples of these Debian corpora.
 packages+=(golang-go golang-1.19-go rustfmt black golang-1.19-src librust-regex-dev node-express)
+# scripts/bench/languages.py's TypeScript row reads TypeScript's own sources from node-typescript
+# (/usr/share/nodejs/typescript); without it the row is skipped.
+packages+=(node-typescript)
 [ "$quickstart" = 0 ] || packages=("${packages[@]:0:quickstart_count}")
 packages+=("$@")
 

@@ -1,6 +1,8 @@
 // Grouping Go files into packages and indexing their declarations and imports.
 #include "analysis/go/package_index.h"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -32,13 +34,20 @@ PackageIndex::PackageIndex(const ResolverInput& input) {
     conditions.push_back(static_cast<const code::CodeFacts*>(file.facts)->build_condition);
   }
   const std::vector<std::string> tags = decided_tags(conditions);
-  for (const ResolverFile& file : input.files) {
+  // Each file's build set depends on that file alone: worked out side by side.
+  std::vector<BuildSet> builds(input.files.size());
+  tbb::parallel_for(size_t{0}, input.files.size(), [&](size_t f) {
+    const ResolverFile& file = input.files[f];
+    builds[f] = builds_of(file.path, conditions[f], tags);
+  });
+  for (size_t f = 0; f < input.files.size(); ++f) {
+    const ResolverFile& file = input.files[f];
     const auto* facts = static_cast<const code::CodeFacts*>(file.facts);
     GoFile go_file;
     go_file.input = &file;
     go_file.facts = facts;
     go_file.test = file.path.ends_with("_test.go");
-    go_file.builds = builds_of(file.path, facts->build_condition, tags);
+    go_file.builds = std::move(builds[f]);
     const std::string dir(directory_of_path(file.path));
     const auto [it, added] =
         by_key.emplace(std::make_pair(dir, std::string_view(facts->package)),
@@ -54,7 +63,11 @@ PackageIndex::PackageIndex(const ResolverInput& input) {
     packages[it->second].files.push_back(static_cast<uint32_t>(files.size()));
     files.push_back(std::move(go_file));
   }
-  for (uint32_t f = 0; f < files.size(); ++f) add_declarations(f);
+  // A file's declarations go to its own package's tables, in file order within the package:
+  // packages fill side by side.
+  tbb::parallel_for(size_t{0}, packages.size(), [&](size_t p) {
+    for (const uint32_t f : packages[p].files) add_declarations(f);
+  });
   resolve_imports(Modules(std::string(input.root), directories));
 }
 

@@ -84,7 +84,11 @@ int main(int argc, char** argv) {
   char scratch_template[] = "/tmp/anchorfs-refresh-bench-XXXXXX";
   const std::string scratch =
       argc > 4 ? std::string(argv[4]) : std::string(::mkdtemp(scratch_template));
-  const std::string repo = scratch + "/repo";
+  // The copy keeps REPO's basename: a Python root's name can make it the package (sympy's own
+  // `from sympy... import`s resolve inside the tree only in a directory called sympy).
+  std::filesystem::path source = std::filesystem::path(argv[1]).lexically_normal();
+  if (!source.has_filename()) source = source.parent_path();  // REPO given with a trailing slash
+  const std::string repo = scratch + "/" + source.filename().string();
   if (!std::filesystem::exists(repo)) {
     std::filesystem::create_directories(scratch);
     std::filesystem::copy(argv[1], repo, std::filesystem::copy_options::recursive);

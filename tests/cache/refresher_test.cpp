@@ -132,6 +132,53 @@ TEST_F(RefresherTest, RebuildsAreToldTheChangedPathsWhenEveryEventNamedThem) {
   EXPECT_EQ(*told.back(), std::set<std::string>{"pkg/a.py"});
 }
 
+// A read that meets a change before the refresher read its event asks for a rescan at that path
+// (fs::ServerOptions::on_source_changed): when the events before the rebuild named it, the
+// rebuild is still told the paths; a path no event named makes it list the tree.
+TEST_F(RefresherTest, ARescanAskedForAtAPathAnEventNamedStillTellsThePaths) {
+  put(root_, "pkg/a.py", "x = 1\n");
+  put(root_, "pkg/b.py", "y = 1\n");
+  std::mutex mutex;
+  std::condition_variable named_more;
+  std::set<std::string> named;
+  std::vector<std::optional<std::set<std::string>>> told;
+  RefreshOptions o = options();
+  o.quiet = std::chrono::seconds(2);  // the test asks for its rescan inside the burst
+  o.on_changes = [&](std::span<const std::string> paths) {
+    {
+      std::lock_guard lock(mutex);
+      named.insert(paths.begin(), paths.end());
+    }
+    named_more.notify_all();
+  };
+  Refresher refresher(
+      root_,
+      RebuildAtFn([&](const std::vector<std::string>* changed) -> std::optional<std::string> {
+        std::lock_guard lock(mutex);
+        told.emplace_back();
+        if (changed != nullptr) told.back().emplace(changed->begin(), changed->end());
+        return "rebuilt";
+      }),
+      o);
+  refresher.start();
+  for (const char* path : {"pkg/a.py", "pkg/b.py"}) {
+    put(root_, "pkg/a.py", std::string("x = 2 # ") + path + "\n");
+    {
+      std::unique_lock lock(mutex);
+      ASSERT_TRUE(named_more.wait_for(lock, std::chrono::seconds(20),
+                                      [&] { return named.contains("pkg/a.py"); }));
+      named.clear();
+    }
+    refresher.request_rescan(path);  // b.py: no event named it
+    ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(20)));
+  }
+  std::lock_guard lock(mutex);
+  ASSERT_EQ(told.size(), 2u);
+  ASSERT_TRUE(told[0].has_value());
+  EXPECT_TRUE(told[0]->contains("pkg/a.py"));
+  EXPECT_FALSE(told[1].has_value());
+}
+
 // The records a refresh owes (on_quiet) wait for a quiet tree: none after each refresh, one for a
 // run of refreshes once the refresher stops (unmount), and none when nothing was published.
 TEST_F(RefresherTest, QuietWorkWaitsForAQuietTreeOrTheStop) {

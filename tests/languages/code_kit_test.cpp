@@ -1,10 +1,12 @@
-// The brace-language kit: the facts encoding round-trips and rejects garbage; anchor positions.
+// The brace-language kit: the facts encoding round-trips and rejects garbage; anchor positions;
+// line counts.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "analysis/code/anchors.h"
 #include "analysis/code/code_facts.h"
+#include "analysis/code/text_layout.h"
 
 namespace anchorfs::analysis::code {
 namespace {
@@ -74,6 +76,22 @@ TEST(CodeFacts, ReferencesToMissingOrLaterDefinitionsAreRejected) {
   facts = sample();
   facts.imports[1].scope = 3;
   EXPECT_EQ(deserialize(serialize(facts, "m"), "m"), nullptr);
+}
+
+// Lines are counted a block of bytes at a time: every length and break position around a block.
+TEST(TextLayout, LineCountAtEveryLengthAndBreakPosition) {
+  for (size_t length = 0; length < 50; ++length) {
+    for (size_t step = 1; step < 20; ++step) {
+      std::string text(length, 'x');
+      uint32_t breaks = 0;
+      for (size_t i = step - 1; i < length; i += step) {
+        text[i] = '\n';
+        ++breaks;
+      }
+      const uint32_t expected = breaks + (!text.empty() && text.back() != '\n' ? 1 : 0);
+      EXPECT_EQ(line_count(text), expected) << length << " " << step;
+    }
+  }
 }
 
 TEST(Anchors, OwnLineStartsOnlyAfterWhitespace) {
