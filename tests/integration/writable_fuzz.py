@@ -109,6 +109,12 @@ class Fuzzer:
         sh(GIT + ['commit', '-qm', 'submodule'], repo)
         plain = os.path.join(self.work, 'plain')
         sh(['cp', '-a', repo, plain], self.work)
+        # The copy has new inode numbers and ctimes, so its index no longer matches its files'
+        # stat data and git would rewrite a file the checkout's git leaves alone (a `git checkout
+        # -- FILE` then breaks a hard link only in the copy). Refreshed, each copied index is as
+        # current as the checkout's own.
+        for inner in [''] + INNER_REPOSITORIES:
+            sh(GIT + ['update-index', '-q', '--refresh'], os.path.join(plain, inner))
         self.outside = os.path.join(self.work, 'outside')
         os.makedirs(self.outside)
         self.mnt = os.path.join(self.work, 'mnt')
