@@ -119,7 +119,10 @@ class Fuzzer:
         os.makedirs(self.outside)
         self.mnt = os.path.join(self.work, 'mnt')
         os.makedirs(self.mnt)
-        sh([self.anchorfs, 'mount', repo, self.mnt, '--writable', '--view', 'topo'], self.work)
+        # A cache of its own: run by hand, the fuzzer must not write into the user's cache.
+        self.cache = os.path.join(self.work, 'cache')
+        sh([self.anchorfs, 'mount', repo, self.mnt, '--writable', '--view', 'topo',
+            '--cache-dir', self.cache], self.work)
         self.mounted = True
         self.sides = [Side(self.mnt, repo), Side(plain, plain)]
         self.settle()
@@ -145,7 +148,8 @@ class Fuzzer:
         expected = os.path.join(self.work, 'expected')
         shutil.rmtree(expected, ignore_errors=True)
         os.makedirs(expected)
-        sh([self.anchorfs, 'export', repo, expected, '--force', '--view', 'topo'], self.work)
+        sh([self.anchorfs, 'export', repo, expected, '--force', '--view', 'topo',
+            '--cache-dir', self.cache], self.work)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
