@@ -78,13 +78,15 @@ bool usable(const LanguageFacts& facts, const AnalysisOptions& options) {
   return !options.dense || facts.dense_extracted;
 }
 
+// The facts of the bytes `digest` of a file at `path` of front end `front_end`, from the facts
+// memo or the cache, or null.
 std::shared_ptr<const LanguageFacts> cached_facts(FactCache& cache, const ContentDigest& digest,
-                                                  const SourceFile& file,
+                                                  size_t front_end, std::string_view path,
                                                   const AnalysisOptions& options) {
-  const LanguageFrontEnd& language = *front_ends()[file.front_end];
-  const std::string version = facts_version_for(language, file.path);
+  const LanguageFrontEnd& language = *front_ends()[front_end];
+  const std::string version = facts_version_for(language, path);
   if (options.facts_memo != nullptr) {
-    auto kept = options.facts_memo->find({digest, file.front_end, version});
+    auto kept = options.facts_memo->find({digest, front_end, version});
     if (kept && usable(*kept, options)) return kept;
   }
   const auto stored = cache.load({digest, language.name(), version});
@@ -110,7 +112,8 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
   }
   if (surveyed != nullptr) {
     r.keep_unchanged = surveyed->keep_unchanged;
-    if ((r.facts = cached_facts(*options.cache, surveyed->digest, file, options)) ||
+    if ((r.facts =
+             cached_facts(*options.cache, surveyed->digest, file.front_end, file.path, options)) ||
         (r.facts = extracted.find(memo_key(surveyed->digest, file.front_end, file.path)))) {
       r.from_cache = true;
       r.digest = surveyed->digest;
@@ -347,12 +350,7 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
       // The last resolution of a tree whose view was served from a record, kept by the process
       // that made it: an edited file's old facts are the cache's record of its old bytes.
       const OldFacts old_facts = [&](const ContentDigest& digest, std::string_view path) {
-        std::shared_ptr<const LanguageFacts> facts;
-        if (const auto stored =
-                options.cache->load({digest, language.name(), facts_version_for(language, path)})) {
-          facts = language.deserialize_facts(*stored);
-        }
-        return facts;
+        return cached_facts(*options.cache, digest, l, path, options);
       };
       (*memories)[l] = restore_memory(*options.cache, *options.resolution_memo->restore_from(),
                                       language, input, old_facts);

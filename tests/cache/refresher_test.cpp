@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <span>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "analysis/source_tree.h"
@@ -21,6 +23,25 @@ namespace anchorfs::refresh::testing {
 namespace {
 
 using std::chrono::milliseconds;
+
+// What each rebuild was told: the changed paths, or nullopt when they were not known.
+struct ToldPaths {
+  std::mutex mutex;
+  std::vector<std::optional<std::set<std::string>>> told;
+
+  // A rebuild that records what it is told, then (under `mutex`) runs `then`, which may throw to
+  // fail it.
+  RebuildAtFn rebuild(std::function<void()> then = {}) {
+    return [this, then = std::move(then)](
+               const std::vector<std::string>* changed) -> std::optional<std::string> {
+      std::lock_guard lock(mutex);
+      told.emplace_back();
+      if (changed != nullptr) told.back().emplace(changed->begin(), changed->end());
+      if (then) then();
+      return "rebuilt";
+    };
+  }
+};
 
 class RefresherTest : public ScratchTree {
  protected:
@@ -87,27 +108,21 @@ TEST_F(RefresherTest, OneChangeGivesOneRefresh) {
 TEST_F(RefresherTest, RebuildsAreToldTheChangedPathsWhenEveryEventNamedThem) {
   put(root_, "pkg/a.py", "x = 1\n");
   put(root_, "pkg/b.py", "y = 1\n");
-  std::mutex mutex;
-  std::vector<std::optional<std::set<std::string>>> told;
+  ToldPaths paths;
+  auto& told = paths.told;
   bool fail_next = false;
-  Refresher refresher(
-      root_,
-      RebuildAtFn([&](const std::vector<std::string>* changed) -> std::optional<std::string> {
-        std::lock_guard lock(mutex);
-        told.emplace_back();
-        if (changed != nullptr) told.back().emplace(changed->begin(), changed->end());
-        if (fail_next) {
-          fail_next = false;
-          throw std::runtime_error("failed once");
-        }
-        return "rebuilt";
-      }),
-      options());
+  RebuildAtFn rebuild = paths.rebuild([&] {
+    if (fail_next) {
+      fail_next = false;
+      throw std::runtime_error("failed once");
+    }
+  });
+  Refresher refresher(root_, std::move(rebuild), options());
   refresher.start();
   put(root_, "pkg/a.py", "x = 2\n");
   ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
   {
-    std::lock_guard lock(mutex);
+    std::lock_guard lock(paths.mutex);
     ASSERT_EQ(told.size(), 1u);
     ASSERT_TRUE(told[0].has_value());
     EXPECT_TRUE(told[0]->contains("pkg/a.py"));
@@ -120,7 +135,7 @@ TEST_F(RefresherTest, RebuildsAreToldTheChangedPathsWhenEveryEventNamedThem) {
   ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
   put(root_, "pkg/a.py", "x = 3\n");
   ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(10)));
-  std::lock_guard lock(mutex);
+  std::lock_guard lock(paths.mutex);
   ASSERT_GE(told.size(), 4u);
   ASSERT_TRUE(told[1].has_value());  // the change that failed: named
   EXPECT_TRUE(told[1]->contains("pkg/b.py"));
@@ -138,28 +153,20 @@ TEST_F(RefresherTest, RebuildsAreToldTheChangedPathsWhenEveryEventNamedThem) {
 TEST_F(RefresherTest, ARescanAskedForAtAPathAnEventNamedStillTellsThePaths) {
   put(root_, "pkg/a.py", "x = 1\n");
   put(root_, "pkg/b.py", "y = 1\n");
-  std::mutex mutex;
+  ToldPaths paths;
+  std::mutex& mutex = paths.mutex;
   std::condition_variable named_more;
   std::set<std::string> named;
-  std::vector<std::optional<std::set<std::string>>> told;
   RefreshOptions o = options();
   o.quiet = std::chrono::seconds(2);  // the test asks for its rescan inside the burst
-  o.on_changes = [&](std::span<const std::string> paths) {
+  o.on_changes = [&](std::span<const std::string> changed) {
     {
       std::lock_guard lock(mutex);
-      named.insert(paths.begin(), paths.end());
+      named.insert(changed.begin(), changed.end());
     }
     named_more.notify_all();
   };
-  Refresher refresher(
-      root_,
-      RebuildAtFn([&](const std::vector<std::string>* changed) -> std::optional<std::string> {
-        std::lock_guard lock(mutex);
-        told.emplace_back();
-        if (changed != nullptr) told.back().emplace(changed->begin(), changed->end());
-        return "rebuilt";
-      }),
-      o);
+  Refresher refresher(root_, paths.rebuild(), o);
   refresher.start();
   for (const char* path : {"pkg/a.py", "pkg/b.py"}) {
     put(root_, "pkg/a.py", std::string("x = 2 # ") + path + "\n");
@@ -173,6 +180,7 @@ TEST_F(RefresherTest, ARescanAskedForAtAPathAnEventNamedStillTellsThePaths) {
     ASSERT_TRUE(refresher.wait_until_idle(std::chrono::seconds(20)));
   }
   std::lock_guard lock(mutex);
+  const auto& told = paths.told;
   ASSERT_EQ(told.size(), 2u);
   ASSERT_TRUE(told[0].has_value());
   EXPECT_TRUE(told[0]->contains("pkg/a.py"));
@@ -235,10 +243,10 @@ TEST_F(RefresherTest, ChangedPathsAreNamedBeforeTheirRebuild) {
   std::set<std::string> named;
   std::set<std::string> named_at_rebuild;
   RefreshOptions o = options();
-  o.on_changes = [&](std::span<const std::string> paths) {
+  o.on_changes = [&](std::span<const std::string> changed) {
     {
       std::lock_guard lock(mutex);
-      named.insert(paths.begin(), paths.end());
+      named.insert(changed.begin(), changed.end());
     }
     named_more.notify_all();
   };
