@@ -8,11 +8,14 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/cfamily/directives_only.h"
 #include "analysis/cfamily/lexical.h"
 #include "analysis/code/anchors.h"
 #include "analysis/code/extract.h"
 #include "analysis/code/syntax.h"
+#include "analysis/code/text_layout.h"
 #include "analysis/code/walk.h"
+#include "analysis/parse_budget.h"
 
 namespace anchorfs::analysis::cfamily {
 namespace {
@@ -935,7 +938,42 @@ class Extractor {
 
 }  // namespace
 
+bool plain_tree_fits_budget(uint64_t items, uint64_t size) {
+  return items <= (parse_budget_bytes(size) - kPlainTreeFixedBytes) / kPlainTreeBytesPerItem;
+}
+
 code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect) {
+  if (const auto items = plain_directive_items(bytes);
+      items && plain_tree_fits_budget(*items, bytes.size())) {
+    return plain_directive_facts(bytes, dialect);
+  }
+  return extract_facts_by_parse(parser, bytes, dialect);
+}
+
+// What code::extract and the walk give such a file, without the tree: the layout; then, as for
+// any file that parses within its budget, parsed_cleanly and the file anchor where the lexical
+// scan allows it; the dialect. The walk finds nothing: every node of the tree is a
+// `preproc_def`, `preproc_call` (`#undef`), `preproc_ifdef`/`preproc_else`, or a comment.
+code::CodeFacts plain_directive_facts(std::string_view bytes, Dialect dialect) {
+  code::CodeFacts facts;
+  code::set_layout(facts, bytes);
+  if (bytes.size() > UINT32_MAX || nests_too_deep_to_parse(bytes)) return facts;
+  facts.parsed_cleanly = true;
+  const bool cpp = dialect == Dialect::Cpp;
+  facts.package = cpp ? "c++" : "c";
+  if (const auto anchor = code::file_anchor(bytes, /*shebang=*/false, /*separated=*/false)) {
+    const std::vector<bool> unsafe = unsafe_line_starts(bytes, cpp);
+    const auto row = static_cast<size_t>(
+        std::count(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(*anchor), '\n'));
+    if (row < unsafe.size() && !unsafe[row]) {
+      facts.has_file_anchor = true;
+      facts.file_anchor = *anchor;
+    }
+  }
+  return facts;
+}
+
+code::CodeFacts extract_facts_by_parse(TSParser* parser, std::string_view bytes, Dialect dialect) {
   return code::extract(
       parser, bytes, {.grammar = grammar_of(dialect), .errors_clear_anchors = false},
       [&](TSNode root, code::CodeFacts& facts) { Extractor(bytes, dialect, facts).run(root); });
