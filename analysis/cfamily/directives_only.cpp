@@ -3,6 +3,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace anchorfs::analysis::cfamily {
 namespace {
 
@@ -17,6 +21,30 @@ bool word_char(char c) {
 bool plain_value_byte(char c) {
   return c == '\t' ||
          (c >= 0x20 && c <= 0x7e && c != '"' && c != '\'' && c != '\\' && c != '/');
+}
+
+// The first offset from `i` on holding a byte that is not plain_value_byte, or the end: sixteen
+// bytes at a time, since values are most of a register header's bytes (padded with blanks).
+size_t plain_value_end(std::string_view b, size_t i) {
+#if defined(__SSE2__)
+  for (; i + 16 <= b.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data() + i));
+    // Signed bytes: below 0x20 holds the control bytes and every byte from 0x80 on.
+    const __m128i control = _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+                                             _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    const __m128i stop = _mm_or_si128(
+        _mm_or_si128(control, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                  _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))),
+                     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+                                  _mm_cmpeq_epi8(v, _mm_set1_epi8('/')))));
+    if (const int mask = _mm_movemask_epi8(stop); mask != 0) {
+      return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+  }
+#endif
+  while (i < b.size() && plain_value_byte(b[i])) ++i;
+  return i;
 }
 
 class PlainScan {
@@ -105,7 +133,7 @@ class PlainScan {
     if (i_ >= b_.size() || (b_[i_] != ' ' && b_[i_] != '\t')) return false;
     blanks();
     if (!name()) return false;
-    while (i_ < b_.size() && plain_value_byte(b_[i_])) ++i_;
+    i_ = plain_value_end(b_, i_);
     if (at("\r\n") || (i_ < b_.size() && b_[i_] == '\n')) return rest_of_line(false);
     if (!at("/*")) return false;
     const size_t close = b_.find("*/", i_ + 2);

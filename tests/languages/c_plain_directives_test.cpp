@@ -120,6 +120,22 @@ TEST_F(CPlainDirectives, AnythingTheExtractorReadsOrTheTwoReadersCouldDisagreeOn
   EXPECT_FALSE(plain_directive_items(deep).has_value());
 }
 
+TEST_F(CPlainDirectives, EveryValueByteIsJudgedWhereverItStands) {
+  // Values are skipped sixteen bytes at a time: each byte at each offset of a 40-byte value.
+  for (int c = 1; c < 256; ++c) {
+    const bool plain = c == '\t' || (c >= 0x20 && c <= 0x7e && c != '"' && c != '\'' &&
+                                      c != '\\' && c != '/');
+    for (size_t at = 0; at < 40; ++at) {
+      std::string value(40, 'a');
+      value[at] = static_cast<char>(c);
+      const std::string line = "#define A " + value + "\n";
+      // A line break (or CR LF) last ends the value: a blank line follows.
+      const bool ends_line = at == 39 && (c == '\n' || c == '\r');
+      EXPECT_EQ(plain_directive_items(line).has_value(), plain || ends_line) << c << " at " << at;
+    }
+  }
+}
+
 TEST_F(CPlainDirectives, ATreeStaysWithinTheBoundPerItem) {
   // `#undef` lines are the densest items measured (302 bytes of tree each).
   std::string undefs;
