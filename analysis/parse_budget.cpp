@@ -19,11 +19,13 @@ namespace {
 thread_local int64_t t_live = 0;
 thread_local int64_t t_limit = std::numeric_limits<int64_t>::max();
 thread_local size_t* t_cancel = nullptr;
+thread_local int64_t t_peak = 0;  // the most t_live held while a budget is armed
 
 bool counting() { return t_cancel != nullptr; }
 
 void account(int64_t delta) {
   t_live += delta;
+  if (t_live > t_peak) t_peak = t_live;
   if (t_live > t_limit) *t_cancel = 1;
 }
 
@@ -75,8 +77,14 @@ uint64_t parse_budget_bytes(uint64_t source_bytes) {
 ParseBudget::ParseBudget(TSParser* parser, uint64_t budget) : parser_(parser) {
   // t_live stays far from the int64 limits (it counts bytes), so 2^62 of headroom is safe.
   t_limit = t_live + static_cast<int64_t>(std::min(budget, uint64_t{1} << 62));
+  base_ = t_live;
+  t_peak = t_live;
   t_cancel = &cancel_;
   ts_parser_set_cancellation_flag(parser_, &cancel_);
+}
+
+uint64_t ParseBudget::peak_bytes() const {
+  return static_cast<uint64_t>(std::max<int64_t>(t_peak - base_, 0));
 }
 
 ParseBudget::~ParseBudget() {

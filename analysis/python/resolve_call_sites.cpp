@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "analysis/radix_sort.h"
+
 namespace anchorfs::analysis::python::detail {
 
 std::vector<uint64_t> CallSites::edges() {
@@ -17,7 +19,7 @@ std::vector<uint64_t> CallSites::edges() {
     for (EntityIndex callee : callees) calls.push_back(pack(site.caller, callee));
   }
   std::vector<Site>().swap(sites_);
-  std::sort(calls.begin(), calls.end());
+  radix_sort(calls);
   calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
   return calls;
 }

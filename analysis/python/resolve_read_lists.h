@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/python/resolve_ids.h"
+#include "analysis/radix_sort.h"
 
 namespace anchorfs::analysis::python {
 
@@ -56,11 +57,11 @@ class ReadLists {
   void compact() {
     if (pool_.size() < live_ + live_ / 2 + 4096) return;
     // (begin, statement) pairs: sorting plain integers is faster than sorting statements by a
-    // field of their list.
+    // field of their list, and radix-sorting them faster still.
     std::vector<uint64_t> by_begin;
     by_begin.reserve(lists_.size());
     for (const StmtId stmt : lists_.ids()) by_begin.push_back(pack(lists_[stmt].begin, raw(stmt)));
-    std::sort(by_begin.begin(), by_begin.end());
+    radix_sort(by_begin);
     size_t end = 0;
     for (uint64_t entry : by_begin) {
       List& list = lists_[StmtId{static_cast<uint32_t>(entry)}];
