@@ -671,7 +671,7 @@ class Extractor {
     s.parent = parent;
     s.name = intern(text_of(name_node));
     s.line = lines_.line_of(ts_node_start_byte(def));
-    const TSNode host = flow_control_host(outer);
+    const TSNode host = flow_control_host(text_, outer);
     std::optional<LineAnchor> anchor;
     if (!ts_node_is_null(host)) {
       anchor = statement_anchor(text_, ts_node_start_byte(host), protected_end_);
