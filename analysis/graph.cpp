@@ -6,25 +6,9 @@
 #include <tuple>
 #include <utility>
 
+#include "analysis/radix_sort.h"
+
 namespace anchorfs::analysis {
-
-namespace {
-
-// One stable counting pass of a radix sort by a 16-bit digit, from `edges` into `out` (then
-// swapped); none when every edge has the same digit.
-template <typename Digit>
-void radix_pass(std::vector<Edge>& edges, std::vector<Edge>& out, std::vector<size_t>& counts,
-                Digit digit) {
-  std::fill(counts.begin(), counts.end(), 0);
-  for (const Edge& edge : edges) ++counts[digit(edge)];
-  if (counts[digit(edges.front())] == edges.size()) return;
-  size_t at = 0;
-  for (size_t& count : counts) at += std::exchange(count, at);
-  for (const Edge& edge : edges) out[counts[digit(edge)]++] = edge;
-  edges.swap(out);
-}
-
-}  // namespace
 
 std::string_view relation_name(Relation relation) {
   switch (relation) {

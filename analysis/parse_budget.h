@@ -29,9 +29,12 @@ class ParseBudget {
   ParseBudget& operator=(const ParseBudget&) = delete;
 
   bool exceeded() const { return cancel_ != 0; }
+  // The most bytes tree-sitter held on this thread beyond what it held when this was armed.
+  uint64_t peak_bytes() const;
 
  private:
   TSParser* parser_;
+  int64_t base_ = 0;
   size_t cancel_ = 0;  // tree-sitter's cancellation flag, raised by the counting allocator
 };
 

@@ -68,6 +68,10 @@ target_compile_definitions(tree_sitter_runtime PRIVATE
   _POSIX_C_SOURCE=200112L _DEFAULT_SOURCE _BSD_SOURCE _DARWIN_C_SOURCE)
 set_target_properties(tree_sitter_runtime PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
 target_compile_options(tree_sitter_runtime PRIVATE -O3 -w)
+# anchorfs's one extension of the runtime: a node's children in one pass (it reads the private
+# subtree layout, so it is built with the runtime's private headers and flags).
+target_sources(tree_sitter_runtime PRIVATE "${PROJECT_SOURCE_DIR}/analysis/code/child_list.c")
+target_include_directories(tree_sitter_runtime PRIVATE "${PROJECT_SOURCE_DIR}")
 
 # anchorfs_grammar(TARGET PACKAGE VERSION SHA512 SRC_DIR): fetches PACKAGE@VERSION (as
 # anchorfs_npm_package) and builds a static library TARGET from SRC_DIR/parser.c (and

@@ -582,6 +582,17 @@ bool git_index_locked(const Snapshot& snapshot, uint32_t index) {
   return ::lstat((snapshot.root() + "/" + lock).c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+namespace {
+
+// Whether two index records agree on everything but what a view changes (size, inode number,
+// device): the same file version, as git recorded it.
+bool same_times_and_owner(const IndexedStat& a, const IndexedStat& b) {
+  return a.ctime_s == b.ctime_s && a.ctime_ns == b.ctime_ns && a.mtime_s == b.mtime_s &&
+         a.mtime_ns == b.mtime_ns && a.mode == b.mode && a.uid == b.uid && a.gid == b.gid;
+}
+
+}  // namespace
+
 std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
                                                      std::string_view path, std::string written) {
   const std::optional<uint32_t> overlay = snapshot.find(path);
@@ -596,7 +607,13 @@ std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
     // An entry git left as the checkout's index recorded it carries the checkout's stat already:
     // kept. Its file may have changed since with its modification time put back (`touch`,
     // `cp -p`), and taking the file's size now would hide the change from git in the checkout
-    // (fuzz seed 112).
+    // (fuzz seed 112). So does an entry git left as the mount served it (served_git_index: the
+    // checkout's record with the view's size and inode number): its times and owner are the
+    // record's to the nanosecond, and the record goes back. The mount trusts a record whose times
+    // differ from the file's below the second, as git in the checkout does, so the file's own
+    // times need not match it: a file changed within the second of its clone or last `git status`
+    // (fuzz seed 4011: clone, edits and `rm` of a hard link all in one second, then `git stash` in
+    // the mount) kept the view's size in the checkout's index, and git there called it modified.
     std::unordered_map<std::string, IndexedStat> in_checkout;
     rewrite_index_stats(*snapshot.content(*overlay),
                         [&](std::string_view indexed, const IndexedStat& recorded) {
@@ -606,7 +623,14 @@ std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,
     auto restat = [&](std::string_view indexed,
                       const IndexedStat& recorded) -> std::optional<IndexedStat> {
       const auto kept = in_checkout.find(std::string(indexed));
-      if (kept != in_checkout.end() && kept->second == recorded) return std::nullopt;
+      if (kept != in_checkout.end()) {
+        if (kept->second == recorded) return std::nullopt;
+        if (kept->second.size != 0 && same_times_and_owner(kept->second, recorded)) {
+          IndexedStat checkout = kept->second;
+          checkout.assume_unchanged = recorded.assume_unchanged;
+          return checkout;
+        }
+      }
       const std::optional<uint32_t> index = snapshot.find(in_tree(*worktree, indexed));
       if (!index) return std::nullopt;
       const analysis::TreeEntry& entry = snapshot.entry(*index);

@@ -94,9 +94,11 @@ bool git_index_locked(const Snapshot& snapshot, uint32_t index);
 
 // Writable mounts: what the checkout must hold when `written` replaces the view's overlay at
 // `path` (git renames a finished `index.lock` or `config.lock` over it). An index (the top
-// repository's, a nested one's or a submodule's): every entry whose file still has the times and
-// owner git recorded gets the checkout's own size and inode number back (git took the view's
-// from the mount), so git in the checkout trusts it as git in the mount did. Config and
+// repository's, a nested one's or a submodule's): an entry git left as the mount served it (the
+// checkout index's record, times and owner to the nanosecond) becomes that record again, and
+// every other entry whose file still has the times and owner git recorded gets the checkout's own
+// size and inode number back (git took the view's from the mount), so git in the checkout trusts
+// it as git in the mount did. Config and
 // info/attributes: without the view's filter lines (git copies what it read). nullopt when
 // `path` is not an overlay: the bytes are stored as written.
 std::optional<std::string> checkout_bytes_of_overlay(const Snapshot& snapshot,

@@ -4,15 +4,21 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "analysis/cfamily/directives_only.h"
 #include "analysis/cfamily/lexical.h"
 #include "analysis/code/anchors.h"
+#include "analysis/code/child_list.h"
 #include "analysis/code/extract.h"
 #include "analysis/code/syntax.h"
+#include "analysis/code/text_layout.h"
 #include "analysis/code/walk.h"
+#include "analysis/parse_budget.h"
 
 namespace anchorfs::analysis::cfamily {
 namespace {
@@ -110,10 +116,37 @@ class Extractor {
     return row_;
   }
 
+  // The children each running loop of the walk lists (named and anonymous, as a cursor steps
+  // through them: code/child_list.h), by depth, and the one it stands on: a definition's parent
+  // and earlier siblings are read from them. tree-sitter finds a node's parent and previous
+  // sibling by searching down from the root (quadratic in a file's top-level declarations), and
+  // a cursor step costs several times a listed child (the walk was ~9 % of a kernel cold mount).
+  struct Level {
+    TSNode node{};
+    std::vector<TSNode> children;
+    uint32_t count = 0;
+    uint32_t at = 0;
+  };
+
   void walk_children(TSNode node, uint32_t scope, int depth) {
     if (ts_node_child_count(node) == 0) return;
-    cursors_.each_named(node, static_cast<size_t>(depth),
-                        [&](TSNode child) { walk(child, scope, depth + 1); });
+    const auto d = static_cast<size_t>(depth);
+    while (levels_.size() <= d) levels_.emplace_back();
+    Level& level = levels_[d];
+    level.node = node;
+    level.count = anchorfs_child_list(node, /*named_only=*/false, level.children.data(), nullptr,
+                                      static_cast<uint32_t>(level.children.size()));
+    if (level.count > level.children.size()) {
+      level.children.resize(level.count);
+      anchorfs_child_list(node, false, level.children.data(), nullptr, level.count);
+    }
+    for (uint32_t i = 0; i < level.count; ++i) {
+      const TSNode child = level.children[i];
+      if (!ts_node_is_named(child)) continue;
+      level.at = i;
+      walk(child, scope, depth + 1);
+    }
+    level.count = 0;  // no loop stands on its children any more (on())
   }
 
   void walk(TSNode node, uint32_t scope, int depth) {
@@ -182,21 +215,33 @@ class Extractor {
   // single-declaration `extern "C"` around it (never between them). With the walk's cursor
   // standing on it when there is one: tree-sitter finds a node's parent and previous sibling by
   // searching down from the root, quadratic in a file's top-level declarations.
-  std::pair<TSNode, const TSTreeCursor*> outermost(TSNode node) const {
-    const TSTreeCursor* at = cursors_.on(node);
-    for (TSNode parent = code::parent_of(node, at); !ts_node_is_null(parent);
-         parent = code::parent_of(node, at)) {
+  std::pair<TSNode, const Level*> outermost(TSNode node) const {
+    const Level* at = on(node);
+    for (TSNode parent = at != nullptr ? at->node : ts_node_parent(node); !ts_node_is_null(parent);
+         parent = at != nullptr ? at->node : ts_node_parent(node)) {
       const std::string_view t = type_of(parent);
       if (t != "template_declaration" && t != "linkage_specification") break;
       node = parent;
-      at = cursors_.on(node);
+      at = on(node);
     }
     return {node, at};
   }
 
+  // The level of a running loop standing on `node`, or null.
+  const Level* on(TSNode node) const {
+    for (auto level = levels_.rbegin(); level != levels_.rend(); ++level) {
+      if (level->at < level->count && ts_node_eq(level->children[level->at], node)) return &*level;
+    }
+    return nullptr;
+  }
+
   uint32_t add_definition(code::Definition def, TSNode anchor_node) {
     const auto [outer, at] = outermost(anchor_node);
-    const TSNode first = code::attached_start(outer, bytes_, {"comment"}, at);
+    const TSNode first =
+        at != nullptr
+            ? code::attached_start(outer, bytes_, {"comment"},
+                                   std::span<const TSNode>(at->children.data(), at->at))
+            : code::attached_start(outer, bytes_, {"comment"}, nullptr);
     if (const auto start = code::own_line_start(bytes_, ts_node_start_byte(first));
         start && safe(*start)) {
       def.has_anchor = true;
@@ -926,7 +971,7 @@ class Extractor {
   const FieldIds& fields_;
   bool cpp_;
   std::vector<bool> unsafe_;
-  code::ChildCursors cursors_;
+  std::deque<Level> levels_;  // a deque: a running loop's Level stays put as deeper ones are added
   bool too_deep_ = false;
   bool in_error_ = false;
   mutable uint64_t row_offset_ = 0;
@@ -935,7 +980,44 @@ class Extractor {
 
 }  // namespace
 
+bool plain_tree_fits_budget(uint64_t items, uint64_t size) {
+  return items <= (parse_budget_bytes(size) - kPlainTreeFixedBytes) / kPlainTreeBytesPerItem;
+}
+
 code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect) {
+  if (const auto items = plain_directive_items(bytes);
+      items && plain_tree_fits_budget(*items, bytes.size())) {
+    return plain_directive_facts(bytes, dialect);
+  }
+  return extract_facts_by_parse(parser, bytes, dialect);
+}
+
+// What code::extract and the walk give such a file, without the tree: the layout; then, as for
+// any file that parses within its budget, parsed_cleanly and the file anchor where the lexical
+// scan allows it; the dialect. The walk finds nothing: every node of the tree is a
+// `preproc_def`, `preproc_call` (`#undef`), `preproc_ifdef`/`preproc_else`, or a comment.
+code::CodeFacts plain_directive_facts(std::string_view bytes, Dialect dialect) {
+  code::CodeFacts facts;
+  code::set_layout(facts, bytes);
+  if (bytes.size() > UINT32_MAX || nests_too_deep_to_parse(bytes)) return facts;
+  facts.parsed_cleanly = true;
+  const bool cpp = dialect == Dialect::Cpp;
+  facts.package = cpp ? "c++" : "c";
+  if (const auto anchor = code::file_anchor(bytes, /*shebang=*/false, /*separated=*/false)) {
+    // The scan decides a line start's safety at the line break before it: the bytes above the
+    // anchor (a byte order mark, empty lines) are all it needs.
+    const std::string_view above = bytes.substr(0, *anchor);
+    const std::vector<bool> unsafe = unsafe_line_starts(above, cpp);
+    const auto row = static_cast<size_t>(std::count(above.begin(), above.end(), '\n'));
+    if (row < unsafe.size() && !unsafe[row]) {
+      facts.has_file_anchor = true;
+      facts.file_anchor = *anchor;
+    }
+  }
+  return facts;
+}
+
+code::CodeFacts extract_facts_by_parse(TSParser* parser, std::string_view bytes, Dialect dialect) {
   return code::extract(
       parser, bytes, {.grammar = grammar_of(dialect), .errors_clear_anchors = false},
       [&](TSNode root, code::CodeFacts& facts) { Extractor(bytes, dialect, facts).run(root); });

@@ -56,8 +56,9 @@ bool blank_line_between(std::string_view bytes, uint64_t begin, uint64_t end) {
   return false;
 }
 
-// A node and its earlier siblings, walked back one at a time: by a tree cursor when the caller
-// has one standing on the node, else by tree-sitter's node search.
+// A node and its earlier siblings, walked back one at a time: from the list of them when the
+// caller has it, by a tree cursor when the caller has one standing on the node, else by
+// tree-sitter's node search.
 class Siblings {
  public:
   Siblings(TSNode node, const TSTreeCursor* at) : node_(node), cursor_(at != nullptr) {
@@ -66,6 +67,8 @@ class Siblings {
       probe_ = ts_tree_cursor_copy(at);
     }
   }
+  Siblings(TSNode node, std::span<const TSNode> before)
+      : node_(node), cursor_(false), listed_(true), list_(before), here_at_(before.size()) {}
   Siblings(const Siblings&) = delete;
   Siblings& operator=(const Siblings&) = delete;
   ~Siblings() {
@@ -79,6 +82,15 @@ class Siblings {
   // The sibling before the current node (only named ones when `named`), or a null node; the
   // current node stays until `step` moves onto what this returned.
   TSNode before(bool named) {
+    if (listed_) {
+      for (size_t i = here_at_; i-- > 0;) {
+        if (!named || ts_node_is_named(list_[i])) {
+          probe_at_ = i;
+          return list_[i];
+        }
+      }
+      return TSNode{};
+    }
     if (!cursor_) return named ? ts_node_prev_named_sibling(node_) : ts_node_prev_sibling(node_);
     ts_tree_cursor_reset_to(&probe_, &here_);
     while (ts_tree_cursor_goto_previous_sibling(&probe_)) {
@@ -91,12 +103,17 @@ class Siblings {
   // Makes the node `before` returned last the current one.
   void step(TSNode prev) {
     node_ = prev;
+    if (listed_) here_at_ = probe_at_;
     if (cursor_) ts_tree_cursor_reset_to(&here_, &probe_);
   }
 
  private:
   TSNode node_;
   bool cursor_;
+  bool listed_ = false;
+  std::span<const TSNode> list_;
+  size_t here_at_ = 0;
+  size_t probe_at_ = 0;
   TSTreeCursor here_{};
   TSTreeCursor probe_{};
 };
@@ -120,6 +137,14 @@ void attach(Siblings& siblings, std::string_view bytes,
 TSNode attached_start(TSNode node, std::string_view bytes,
                       std::initializer_list<std::string_view> attached, const TSTreeCursor* at) {
   Siblings siblings(node, at);
+  attach(siblings, bytes, attached);
+  return siblings.node();
+}
+
+TSNode attached_start(TSNode node, std::string_view bytes,
+                      std::initializer_list<std::string_view> attached,
+                      std::span<const TSNode> before) {
+  Siblings siblings(node, before);
   attach(siblings, bytes, attached);
   return siblings.node();
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace anchorfs::analysis::code {
@@ -37,6 +38,12 @@ uint64_t below_empty_lines(std::string_view bytes, uint64_t offset);
 TSNode attached_start(TSNode node, std::string_view bytes,
                       std::initializer_list<std::string_view> attached,
                       const TSTreeCursor* at = nullptr);
+
+// As above, with the siblings before `node` given in order, named and anonymous (a walk that
+// lists each node's children, code/child_list.h, has them): no search and no cursor step.
+TSNode attached_start(TSNode node, std::string_view bytes,
+                      std::initializer_list<std::string_view> attached,
+                      std::span<const TSNode> before);
 
 // The first node (with its attached comments, as attached_start) of the run of named siblings
 // ending with `node` that no blank line separates, stopping below a sibling of type `stop`.

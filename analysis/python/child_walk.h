@@ -6,38 +6,40 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/code/child_list.h"
+
 namespace anchorfs::analysis::python {
 
-// Up to this many named children are read by index rather than with the cursor.
-inline constexpr uint32_t kIndexedChildren = 4;
+// Children read per call into a buffer on the stack; wider nodes (long bodies, literals) take a
+// second call into one their size.
+inline constexpr uint32_t kChildBatch = 32;
 
-// Appends n's named children (or all of them) to `stack` as {node, field, kind_of(node)}.
-// Field ids cost a lookup per child, so they are read only `with_fields` (else 0). A cursor step
-// costs several times a step of ts_node_named_child's scan from the first child, so nodes with
-// few children (nearly all) are read by index; the scan is quadratic, so wide ones (bodies, long
-// literals) take the cursor.
+// Appends n's named children (or all of them) to `stack` as {node, field, kind_of(node)}, in one
+// pass over the node's children (anchorfs_child_list): ts_node_named_child(i) rescans from the
+// first child and a cursor step costs several times a step of that pass. Field ids cost a
+// lookup per child, so they are read only `with_fields` (else 0).
 template <typename Child, typename KindOf>
-void push_children(std::vector<Child>& stack, TSTreeCursor* cursor, TSNode n, bool named_only,
-                   bool with_fields, const KindOf& kind_of) {
-  if (ts_node_child_count(n) == 0) return;
-  if (named_only && !with_fields) {
-    const uint32_t count = ts_node_named_child_count(n);
-    if (count <= kIndexedChildren) {
-      for (uint32_t i = 0; i < count; ++i) {
-        const TSNode c = ts_node_named_child(n, i);
-        stack.push_back({c, TSFieldId{0}, kind_of(c)});
-      }
-      return;
-    }
+void push_children(std::vector<Child>& stack, TSNode n, bool named_only, bool with_fields,
+                   const KindOf& kind_of) {
+  TSNode nodes[kChildBatch];
+  TSFieldId fields[kChildBatch];
+  const uint32_t count =
+      anchorfs_child_list(n, named_only, nodes, with_fields ? fields : nullptr, kChildBatch);
+  const TSNode* node = nodes;
+  const TSFieldId* field = fields;
+  std::vector<TSNode> wide_nodes;
+  std::vector<TSFieldId> wide_fields;
+  if (count > kChildBatch) {
+    wide_nodes.resize(count);
+    if (with_fields) wide_fields.resize(count);
+    anchorfs_child_list(n, named_only, wide_nodes.data(),
+                        with_fields ? wide_fields.data() : nullptr, count);
+    node = wide_nodes.data();
+    field = wide_fields.data();
   }
-  ts_tree_cursor_reset(cursor, n);
-  if (!ts_tree_cursor_goto_first_child(cursor)) return;
-  do {
-    const TSNode c = ts_tree_cursor_current_node(cursor);
-    if (named_only && !ts_node_is_named(c)) continue;
-    stack.push_back(
-        {c, with_fields ? ts_tree_cursor_current_field_id(cursor) : TSFieldId{0}, kind_of(c)});
-  } while (ts_tree_cursor_goto_next_sibling(cursor));
+  for (uint32_t i = 0; i < count; ++i) {
+    stack.push_back({node[i], with_fields ? field[i] : TSFieldId{0}, kind_of(node[i])});
+  }
 }
 
 }  // namespace anchorfs::analysis::python

@@ -70,12 +70,7 @@ DenseCollector::DenseCollector(std::string_view text, const std::vector<Scope>& 
       g_(grammar()),
       scopes_(scopes),
       nesting_(nesting),
-      enabled_(enabled),
-      cursor_(ts_tree_cursor_new(TSNode{})) {}
-
-DenseCollector::~DenseCollector() {
-  ts_tree_cursor_delete(&cursor_);
-}
+      enabled_(enabled) {}
 
 bool DenseCollector::skipped(K k) {
   switch (k) {
@@ -354,7 +349,7 @@ std::string DenseCollector::decorator_text(const std::string& callee, TSNode exp
 
 DenseCollector::Range DenseCollector::children(TSNode n, bool named_only, bool with_fields) {
   const size_t begin = stack_.size();
-  push_children(stack_, &cursor_, n, named_only, with_fields,
+  push_children(stack_, n, named_only, with_fields,
                 [this](TSNode c) { return g_.kind(c); });
   return {begin, stack_.size()};
 }

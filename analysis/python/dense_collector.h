@@ -38,7 +38,6 @@ class DenseCollector {
   // A disabled collector records nothing.
   DenseCollector(std::string_view text, const std::vector<Scope>& scopes, Nesting& nesting,
                  bool enabled);
-  ~DenseCollector();
   DenseCollector(const DenseCollector&) = delete;
   DenseCollector& operator=(const DenseCollector&) = delete;
 
@@ -103,7 +102,6 @@ class DenseCollector {
   const std::vector<Scope>& scopes_;
   Nesting& nesting_;
   bool enabled_;
-  TSTreeCursor cursor_;
   std::vector<Child> stack_;
   std::vector<Fact> facts_;
   // Candidates, each kept once however often it occurs (a generated file can hold hundreds of

@@ -31,11 +31,10 @@ using K = NodeKind;
 // view's facts (into the collector, which sees every node with the role the walk reached it in).
 class Extractor {
  public:
-  Extractor(std::string_view text, TSTreeCursor* cursor, FactSink& sink, bool dense)
+  Extractor(std::string_view text, FactSink& sink, bool dense)
       : text_(text),
         g_(grammar()),
         lines_(text),
-        cursor_(cursor),
         sink_(sink),
         dense_(text, f_.scopes, nesting_, dense) {
     protected_end_ = protected_prefix_end(text);
@@ -96,7 +95,7 @@ class Extractor {
   uint32_t intern(std::string_view s) { return sink_.strings().intern(s); }
   uint32_t intern_copy(std::string_view s) { return sink_.strings().intern(s, /*copy=*/true); }
 
-  // Children are collected onto a shared stack (a cursor walk, O(1) per child); callers index
+  // Children are collected onto a shared stack (one pass, O(1) per child); callers index
   // into it, so nested collections never invalidate an outer range.
   struct Range {
     size_t begin, end;
@@ -105,7 +104,7 @@ class Extractor {
   // Field ids cost a lookup per child: only callers that look at Child::field ask for them.
   Range children(TSNode n, bool named_only = true, bool with_fields = false) {
     const size_t begin = stack_.size();
-    push_children(stack_, cursor_, n, named_only, with_fields,
+    push_children(stack_, n, named_only, with_fields,
                   [this](TSNode c) { return kind(c); });
     return {begin, stack_.size()};
   }
@@ -672,7 +671,7 @@ class Extractor {
     s.parent = parent;
     s.name = intern(text_of(name_node));
     s.line = lines_.line_of(ts_node_start_byte(def));
-    const TSNode host = flow_control_host(outer);
+    const TSNode host = flow_control_host(text_, outer);
     std::optional<LineAnchor> anchor;
     if (!ts_node_is_null(host)) {
       anchor = statement_anchor(text_, ts_node_start_byte(host), protected_end_);
@@ -1229,7 +1228,6 @@ class Extractor {
   std::string_view text_;
   const Grammar& g_;
   LineTable lines_;
-  TSTreeCursor* cursor_;
   uint64_t protected_end_ = 0;
   FactSink& sink_;
   FileFacts f_;
@@ -1282,11 +1280,9 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
     return facts;
   }
   const TSNode root = ts_tree_root_node(tree);
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
   // One sink per thread: its buffers keep their capacity from file to file.
   thread_local FactSink sink;
-  facts = Extractor(bytes, &cursor, sink, dense).run(root);
-  ts_tree_cursor_delete(&cursor);
+  facts = Extractor(bytes, sink, dense).run(root);
   ts_tree_delete(tree);
   shrink_to_size(facts);
   return facts;

@@ -3,7 +3,11 @@
 
 #include <algorithm>
 
+#include "analysis/radix_sort.h"
+
 namespace anchorfs::analysis::python::detail {
+
+void ArgStack::grow() { levels_.push_back(std::make_unique<std::vector<ValueSet>>()); }
 
 std::vector<uint64_t> CallSites::edges() {
   std::vector<uint64_t> calls(direct_.begin(), direct_.end());
@@ -17,7 +21,7 @@ std::vector<uint64_t> CallSites::edges() {
     for (EntityIndex callee : callees) calls.push_back(pack(site.caller, callee));
   }
   std::vector<Site>().swap(sites_);
-  std::sort(calls.begin(), calls.end());
+  radix_sort(calls);
   calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
   return calls;
 }

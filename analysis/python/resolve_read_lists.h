@@ -1,12 +1,15 @@
-// Per statement, the variables its last evaluation read, packed in one pool.
+// Per statement, the variables its last evaluation read, packed in one pool; and the buffer the
+// evaluation in progress lists them in.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "analysis/python/resolve_ids.h"
+#include "analysis/radix_sort.h"
 
 namespace anchorfs::analysis::python {
 
@@ -25,7 +28,7 @@ class ReadLists {
   size_t bytes() const { return pool_.size() * sizeof(VarId) + lists_.size() * sizeof(List); }
 
   // Replaces the list of `stmt` with `vars`.
-  void store(StmtId stmt, const std::vector<VarId>& vars) {
+  void store(StmtId stmt, std::span<const VarId> vars) {
     List& list = lists_[stmt];
     const auto size = static_cast<uint32_t>(vars.size());
     live_ = live_ - list.size + size;
@@ -56,11 +59,11 @@ class ReadLists {
   void compact() {
     if (pool_.size() < live_ + live_ / 2 + 4096) return;
     // (begin, statement) pairs: sorting plain integers is faster than sorting statements by a
-    // field of their list.
+    // field of their list, and radix-sorting them faster still.
     std::vector<uint64_t> by_begin;
     by_begin.reserve(lists_.size());
     for (const StmtId stmt : lists_.ids()) by_begin.push_back(pack(lists_[stmt].begin, raw(stmt)));
-    std::sort(by_begin.begin(), by_begin.end());
+    radix_sort(by_begin);
     size_t end = 0;
     for (uint64_t entry : by_begin) {
       List& list = lists_[StmtId{static_cast<uint32_t>(entry)}];
@@ -81,6 +84,30 @@ class ReadLists {
   IdVector<StmtId, List> lists_;
   std::vector<VarId> pool_;
   size_t live_ = 0;  // entries of pool_ in lists
+};
+
+// The variables read by the statement being evaluated (about ten million appends on sympy).
+// Growing is out of line, so that an append inlines to a compare and a store: a vector's
+// push_back carries its reallocation inline, and the registers it needs made every caller
+// (Resolver::read above all) save and restore six of them.
+class ReadBuffer {
+ public:
+  void push(VarId var) {
+    if (size_ == vars_.size()) [[unlikely]] grow();
+    vars_[size_++] = var;
+  }
+  void clear() { size_ = 0; }
+  std::span<const VarId> view() const { return {vars_.data(), size_}; }
+  void release() {
+    std::vector<VarId>().swap(vars_);
+    size_ = 0;
+  }
+
+ private:
+  [[gnu::noinline, gnu::cold]] void grow() { vars_.resize(std::max<size_t>(64, 2 * vars_.size())); }
+
+  std::vector<VarId> vars_;
+  size_t size_ = 0;
 };
 
 }  // namespace anchorfs::analysis::python

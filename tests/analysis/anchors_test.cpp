@@ -1,6 +1,8 @@
 // Anchors: where tag blocks may go (file top, above decorators, with indentation) and where not.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "analysis/python/text_layout.h"
 #include "tests/analysis/temp_repo.h"
 
@@ -160,7 +162,9 @@ TEST(EntityAnchors, DefinitionsOpeningFlowControlBodiesAnchorAboveTheStatement) 
       "    if x:\n\n        def a():\n            pass\n\n"
       "    else:\n\n        @staticmethod\n        def b():\n            pass\n\n"
       "    while x:\n        # first\n        def c():\n            pass\n\n"
-      "        break\n";
+      "        break\n"
+      "    for y in x:  # a comment ending in a colon:\n        def d():\n            pass\n"
+      "    with x:   \t\n\n        def e():\n            pass\n";
   repo.write("m.py", source);
   const Graph g = repo.analyze().graph;
   for (const char* id : {"m.py:f.a", "m.py:f.b"}) {
@@ -169,9 +173,15 @@ TEST(EntityAnchors, DefinitionsOpeningFlowControlBodiesAnchorAboveTheStatement) 
     EXPECT_EQ(e.anchor->offset, source.find("    if x:")) << id;
     EXPECT_EQ(e.anchor->indent, "    ") << id;
   }
-  const Entity& c = g.entities[find_entity(g, "m.py:f.c")];
-  ASSERT_TRUE(c.anchor.has_value());
-  EXPECT_EQ(c.anchor->offset, source.find("        def c"));
+  // A comment (even one ending in a colon) keeps the block above the definition; white space
+  // after the colon does not.
+  const std::pair<const char*, const char*> placed[] = {
+      {"m.py:f.c", "        def c"}, {"m.py:f.d", "        def d"}, {"m.py:f.e", "    with x:"}};
+  for (const auto& [id, above] : placed) {
+    const Entity& e = g.entities[find_entity(g, id)];
+    ASSERT_TRUE(e.anchor.has_value()) << id;
+    EXPECT_EQ(e.anchor->offset, source.find(above)) << id;
+  }
 }
 
 TEST(EntityAnchors, EntitiesInSourceOrderWithQualifiedNames) {

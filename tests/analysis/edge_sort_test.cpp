@@ -1,4 +1,5 @@
-// sort_edges: the graph's edge order and deduplication, on both sides of its radix threshold.
+// sort_edges: the graph's edge order and deduplication, on both sides of its radix threshold;
+// radix_sort: the packed integer pairs the resolvers sort, in std::sort's order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "analysis/graph.h"
+#include "analysis/radix_sort.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -50,6 +52,26 @@ TEST(EdgeSort, KeepsAnAlreadySortedListAsItIs) {
   const std::vector<Edge> expected = edges;
   sort_edges(edges);
   EXPECT_EQ(edges, expected);
+}
+
+// Packed (high, low) pairs as the resolvers make them: small ids in both halves (most digits
+// shared), or any 64-bit value, with repeats when the range is small.
+TEST(RadixSort, OrdersLikeStdSortAtEverySizeAndWidth) {
+  for (const size_t count : {0, 1, 5, 1023, 1024, 5000, 300000}) {
+    for (const uint64_t range : {uint64_t{3}, uint64_t{70000}, UINT64_MAX}) {
+      std::mt19937_64 random(count + range);
+      std::uniform_int_distribution<uint64_t> half(0, std::min<uint64_t>(range, UINT32_MAX));
+      std::uniform_int_distribution<uint64_t> any(0, range);
+      std::vector<uint64_t> values;
+      for (size_t i = 0; i < count; ++i) {
+        values.push_back(range == UINT64_MAX ? any(random) : (half(random) << 32) | half(random));
+      }
+      std::vector<uint64_t> expected = values;
+      std::sort(expected.begin(), expected.end());
+      radix_sort(values);
+      EXPECT_EQ(values, expected) << count << " values below " << range;
+    }
+  }
 }
 
 }  // namespace

@@ -2,9 +2,13 @@
 // line counts.
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "analysis/code/anchors.h"
+#include "analysis/code/child_list.h"
 #include "analysis/code/code_facts.h"
 #include "analysis/code/text_layout.h"
 
@@ -109,6 +113,41 @@ TEST(Anchors, FileAnchorSkipsByteOrderMarkAndShebangButNotInnerAttributes) {
   EXPECT_EQ(file_anchor("#!/usr/bin/env node\r\nx()\n", false), 0u);
   EXPECT_EQ(file_anchor("#![no_std]\nfn f() {}\n", true), 0u);
   EXPECT_EQ(file_anchor("#!/bin/sh", true), std::nullopt);
+}
+
+extern "C" const TSLanguage* tree_sitter_c();
+
+// The comments a definition takes along, found from its listed siblings as from a cursor.
+TEST(Anchors, AttachedStartFromListedSiblingsIsTheCursors) {
+  const std::string text =
+      "int a;\n\n/* doc */\n// more\nint f(void) { return 0; }\n;\n/* c */ int g;\n"
+      "/* far */\n\nint h;\n";
+  TSParser* parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_c());
+  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+  const TSNode root = ts_tree_root_node(tree);
+  std::vector<TSNode> children(anchorfs_child_list(root, false, nullptr, nullptr, 0));
+  ASSERT_EQ(anchorfs_child_list(root, false, children.data(), nullptr,
+                                static_cast<uint32_t>(children.size())),
+            children.size());
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  ASSERT_TRUE(ts_tree_cursor_goto_first_child(&cursor));
+  std::vector<std::string> starts;
+  for (size_t i = 0; i < children.size(); ++i, ts_tree_cursor_goto_next_sibling(&cursor)) {
+    ASSERT_TRUE(ts_node_eq(ts_tree_cursor_current_node(&cursor), children[i]));
+    const TSNode listed = attached_start(children[i], text, {"comment"},
+                                         std::span<const TSNode>(children.data(), i));
+    EXPECT_TRUE(ts_node_eq(listed, attached_start(children[i], text, {"comment"}, &cursor)));
+    if (ts_node_is_named(children[i]) && std::string_view(ts_node_type(children[i])) != "comment") {
+      starts.emplace_back(text.substr(ts_node_start_byte(listed), 5));
+    }
+  }
+  // f takes both comments above it; the lone `;` (a statement) and g keep theirs; h's is
+  // detached by a blank line.
+  EXPECT_EQ(starts, (std::vector<std::string>{"int a", "/* do", ";\n/* ", "/* c ", "int h"}));
+  ts_tree_cursor_delete(&cursor);
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
 }
 
 }  // namespace

@@ -1,0 +1,168 @@
+// anchorfs_child_list lists exactly the children (and field ids) a TSTreeCursor walk gives.
+#include "analysis/code/child_list.h"
+
+#include <gtest/gtest.h>
+#include <tree_sitter/api.h>
+
+#include <string>
+#include <vector>
+
+extern "C" const TSLanguage* tree_sitter_python();
+extern "C" const TSLanguage* tree_sitter_javascript();
+extern "C" const TSLanguage* tree_sitter_typescript();
+extern "C" const TSLanguage* tree_sitter_java();
+extern "C" const TSLanguage* tree_sitter_go();
+extern "C" const TSLanguage* tree_sitter_rust();
+extern "C" const TSLanguage* tree_sitter_cpp();
+
+namespace {
+
+struct Listed {
+  std::vector<TSNode> nodes;
+  std::vector<TSFieldId> fields;
+};
+
+// The reference: a cursor from goto_first_child through goto_next_sibling.
+Listed by_cursor(TSNode n, bool named_only) {
+  Listed out;
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      const TSNode c = ts_tree_cursor_current_node(&cursor);
+      if (named_only && !ts_node_is_named(c)) continue;
+      out.nodes.push_back(c);
+      out.fields.push_back(ts_tree_cursor_current_field_id(&cursor));
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
+
+Listed by_list(TSNode n, bool named_only) {
+  Listed out;
+  const uint32_t count = anchorfs_child_list(n, named_only, nullptr, nullptr, 0);
+  out.nodes.resize(count);
+  out.fields.resize(count);
+  EXPECT_EQ(anchorfs_child_list(n, named_only, out.nodes.data(), out.fields.data(), count), count);
+  return out;
+}
+
+std::string describe(TSNode n) {
+  return std::string(ts_node_type(n)) + "@" + std::to_string(ts_node_start_byte(n));
+}
+
+// Compares the two at every node of `source`'s tree; returns how many children were compared.
+size_t compare_everywhere(const TSLanguage* language, const std::string& source) {
+  TSParser* parser = ts_parser_new();
+  ts_parser_set_language(parser, language);
+  TSTree* tree =
+      ts_parser_parse_string(parser, nullptr, source.data(), static_cast<uint32_t>(source.size()));
+  size_t compared = 0;
+  std::vector<TSNode> pending{ts_tree_root_node(tree)};
+  while (!pending.empty()) {
+    const TSNode n = pending.back();
+    pending.pop_back();
+    for (const bool named_only : {false, true}) {
+      const Listed want = by_cursor(n, named_only);
+      const Listed got = by_list(n, named_only);
+      EXPECT_EQ(got.nodes.size(), want.nodes.size()) << describe(n);
+      if (got.nodes.size() != want.nodes.size()) continue;
+      for (size_t i = 0; i < want.nodes.size(); ++i) {
+        // Same node, same alias (its type), same position: everything a TSNode carries.
+        EXPECT_TRUE(ts_node_eq(got.nodes[i], want.nodes[i])) << describe(n) << " child " << i;
+        EXPECT_EQ(ts_node_symbol(got.nodes[i]), ts_node_symbol(want.nodes[i])) << describe(n);
+        EXPECT_EQ(ts_node_start_point(got.nodes[i]).row, ts_node_start_point(want.nodes[i]).row);
+        EXPECT_EQ(ts_node_start_point(got.nodes[i]).column,
+                  ts_node_start_point(want.nodes[i]).column);
+        EXPECT_EQ(got.fields[i], want.fields[i]) << describe(n) << " child " << i;
+      }
+      compared += want.nodes.size();
+      if (!named_only) pending.insert(pending.end(), want.nodes.begin(), want.nodes.end());
+    }
+  }
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  return compared;
+}
+
+TEST(ChildList, PythonChildrenAndFieldsAreTheCursorsWithCommentsAliasesAndErrors) {
+  const std::string source =
+      "import os, sys as system  # extra between\n"
+      "from . import (a,  # comment inside\n    b)\n"
+      "@decorate(1)\n"
+      "class C(Base, metaclass=M):\n"
+      "    '''doc'''\n"
+      "    def f(self, x: int = 1, *args, y, **kw) -> str:\n"
+      "        return f\"{x!r:>{width}} {y}\" + self.g(x)[1:2, ::3]\n"
+      "    async def g(self):\n"
+      "        async with a as (b, c):\n"
+      "            yield [i for i in range(3) if i if not i]\n"
+      "match p:\n"
+      "    case Point(x=0, y=[1, *rest]) | {'k': v, **kw} if v:\n"
+      "        pass\n"
+      "x = lambda a, /, b=2: (yield)\n"
+      "print >> sys.stderr, 'py2'\n"
+      "exec 'code'\n"
+      "def broken(:\n"
+      "    return ]\n"
+      "type Alias[T] = list[T]\n"
+      "global g; nonlocal n; del a[0], b\n"
+      "try:\n    pass\nexcept* (E, F) as e:\n    raise X from e\nfinally:\n    pass\n";
+  EXPECT_GT(compare_everywhere(tree_sitter_python(), source), 300u);
+}
+
+TEST(ChildList, OtherGrammarsHiddenNodesAndInheritedFields) {
+  struct Case {
+    const TSLanguage* language;
+    const char* source;
+  };
+  const Case cases[] = {
+      {tree_sitter_javascript(),
+       "import {a as b} from 'm';\nexport default class A extends B {\n  #p = 1; static { "
+       "this.x = `t${y}`; }\n  get v() { return <div a={1}>x</div>; }\n}\n"
+       "const {q, ...r} = o?.f?.(1);\n"},
+      {tree_sitter_typescript(),
+       "interface I<T extends U = V> { m?(x: T): void }\ntype F = (a: number) => string | "
+       "undefined;\nenum E { A = 1 }\nabstract class K implements I<number> {}\n"},
+      {tree_sitter_java(),
+       "package p;\n@A(x = 1) public class C<T> extends D implements E {\n  /* c */ int f(int... "
+       "a) throws X { return switch (a[0]) { case 1 -> 2; default -> { yield 3; } }; }\n"
+       "  record R(int a) {}\n}\n"},
+      {tree_sitter_go(),
+       "package m\nimport (f \"fmt\"; _ \"x\")\ntype T[K comparable] struct { a, b int `tag` }"
+       "\nfunc (t *T[K]) M(x ...int) (r int, err error) {\n  select { case v := <-ch: _ = v }\n"
+       "  return\n}\n"},
+      {tree_sitter_rust(),
+       "#[derive(Debug)]\npub struct S<'a, T: Tr> { f: &'a T }\nimpl<T> Tr for S<'_, T> where "
+       "T: Copy { fn m(&self) -> i32 { macro_rules! m { ($x:expr) => { $x } } m!(1) } }\n"},
+      {tree_sitter_cpp(),
+       "#include <x>\ntemplate <typename T> struct A : B<T> {\n  A() : b_(1) {}\n  operator "
+       "int() const;\n  int b_;\n};\nnamespace n { using V = std::vector<int>; }\n#ifdef X\n"
+       "int y;\n#endif\n"},
+  };
+  for (const Case& c : cases) EXPECT_GT(compare_everywhere(c.language, c.source), 50u) << c.source;
+}
+
+// A caller's buffer smaller than the list gets its first entries, and the count of all.
+TEST(ChildList, FillsOnlyTheCapacityAndCountsAll) {
+  TSParser* parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_python());
+  const std::string source = "f(a, b, c, d, e)\n";
+  TSTree* tree =
+      ts_parser_parse_string(parser, nullptr, source.data(), static_cast<uint32_t>(source.size()));
+  const TSNode call = ts_node_named_child(ts_node_named_child(ts_tree_root_node(tree), 0), 0);
+  const TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode nodes[3] = {};
+  TSFieldId fields[3] = {7, 7, 7};
+  EXPECT_EQ(anchorfs_child_list(args, true, nodes, fields, 2), 5u);
+  EXPECT_EQ(ts_node_start_byte(nodes[0]), 2u);
+  EXPECT_EQ(ts_node_start_byte(nodes[1]), 5u);
+  EXPECT_TRUE(ts_node_is_null(nodes[2]));
+  EXPECT_EQ(fields[2], 7);
+  EXPECT_EQ(anchorfs_child_list(args, false, nullptr, nullptr, 0), 11u);  // ( a , b , ... )
+  EXPECT_EQ(anchorfs_child_list(TSNode{}, true, nodes, fields, 3), 0u);
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+}
+
+}  // namespace
