@@ -174,8 +174,12 @@ class Patcher {
     const bool open = fresh || reread != reread_.end() || restat_child;
     // (A copy: pushing children may move the entries.)
     const std::string dir_path = open ? out.entries[dir.out].path : std::string();
-    const UniqueFd dir_fd(open ? open_beneath(root_fd_, dir_path, kListFlags) : -1);
-    if (open && dir_fd.get() < 0) {
+    // The root, which is never listed here (never fresh), is the descriptor held already: names
+    // are read beneath it without opening "." again (two system calls of every swap).
+    const bool at_root = dir.out == 0 && !fresh;
+    const UniqueFd opened(open && !at_root ? open_beneath(root_fd_, dir_path, kListFlags) : -1);
+    const int dir_fd = at_root ? root_fd_ : opened.get();
+    if (open && dir_fd < 0) {
       if (!fresh) return false;
       problems_.push_back(
           {dir_path, std::string("cannot list directory: ") + std::strerror(errno)});
@@ -201,13 +205,13 @@ class Patcher {
     } else if (fresh) {
       std::vector<std::string> names;
       std::string error;
-      const int list_fd = ::dup(dir_fd.get());
+      const int list_fd = ::dup(dir_fd);
       if (list_fd < 0 || !list_names(list_fd, names, error)) {
         if (list_fd < 0) error = std::strerror(errno);
         problems_.push_back({dir_path, "cannot list directory: " + error});
       }
       for (const std::string& name : names) {
-        read_again(out, origin, dir_fd.get(), dir.out, name, kNoOrigin, count);
+        read_again(out, origin, dir_fd, dir.out, name, kNoOrigin, count);
       }
     } else {
       static const std::set<std::string> kNone;
@@ -220,10 +224,10 @@ class Patcher {
         if (name != names.end()) {
           const std::string_view old_name = child_name(old_dir->path, old_.entries[k].path);
           for (; name != names.end() && *name < old_name; ++name) {
-            read_again(out, origin, dir_fd.get(), dir.out, *name, kNoOrigin, count);
+            read_again(out, origin, dir_fd, dir.out, *name, kNoOrigin, count);
           }
           if (name != names.end() && *name == old_name) {
-            read_again(out, origin, dir_fd.get(), dir.out, *name, k, count);
+            read_again(out, origin, dir_fd, dir.out, *name, k, count);
             ++name;
             continue;
           }
@@ -239,7 +243,7 @@ class Patcher {
           // A directory whose children changed: its own times and link count moved.
           const std::string old_name(child_name(old_dir->path, old_.entries[k].path));
           std::string problem;
-          if (read_entry(dir_fd.get(), old_name, entry, problem) != 0 ||
+          if (read_entry(dir_fd, old_name, entry, problem) != 0 ||
               !S_ISDIR(entry.mode) || entry.inode != old_.entries[k].inode) {
             return false;
           }
@@ -251,7 +255,7 @@ class Patcher {
         if (S_ISDIR(entry.mode) && !excluded(entry)) pending_.push_back({index, k});
       }
       for (; name != names.end(); ++name) {
-        read_again(out, origin, dir_fd.get(), dir.out, *name, kNoOrigin, count);
+        read_again(out, origin, dir_fd, dir.out, *name, kNoOrigin, count);
       }
     }
     out.entries[dir.out].child_count = count;

@@ -47,6 +47,30 @@ size_t plain_value_end(std::string_view b, size_t i) {
   return i;
 }
 
+// The first offset from `i` on holding a byte that is not word_char, or the end: register names
+// run to sixty bytes and more.
+size_t word_end(std::string_view b, size_t i) {
+#if defined(__SSE2__)
+  for (; i + 16 <= b.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data() + i));
+    // Letters in either case at once: 0x20 set maps 'A'..'Z' onto 'a'..'z'. Signed compares:
+    // bytes from 0x80 on are negative and fall outside every range.
+    const __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(folded, _mm_set1_epi8('a' - 1)),
+                                         _mm_cmplt_epi8(folded, _mm_set1_epi8('z' + 1)));
+    const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                        _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+    const __m128i word =
+        _mm_or_si128(_mm_or_si128(letter, digit), _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+    if (const int mask = _mm_movemask_epi8(word) ^ 0xFFFF; mask != 0) {
+      return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+  }
+#endif
+  while (i < b.size() && word_char(b[i])) ++i;
+  return i;
+}
+
 class PlainScan {
  public:
   explicit PlainScan(std::string_view bytes) : b_(bytes) {}
@@ -79,7 +103,7 @@ class PlainScan {
 
   std::string_view word() {
     const size_t start = i_;
-    while (i_ < b_.size() && word_char(b_[i_])) ++i_;
+    i_ = word_end(b_, i_);
     return b_.substr(start, i_ - start);
   }
 

@@ -1004,9 +1004,11 @@ code::CodeFacts plain_directive_facts(std::string_view bytes, Dialect dialect) {
   const bool cpp = dialect == Dialect::Cpp;
   facts.package = cpp ? "c++" : "c";
   if (const auto anchor = code::file_anchor(bytes, /*shebang=*/false, /*separated=*/false)) {
-    const std::vector<bool> unsafe = unsafe_line_starts(bytes, cpp);
-    const auto row = static_cast<size_t>(
-        std::count(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(*anchor), '\n'));
+    // The scan decides a line start's safety at the line break before it: the bytes above the
+    // anchor (a byte order mark, empty lines) are all it needs.
+    const std::string_view above = bytes.substr(0, *anchor);
+    const std::vector<bool> unsafe = unsafe_line_starts(above, cpp);
+    const auto row = static_cast<size_t>(std::count(above.begin(), above.end(), '\n'));
     if (row < unsafe.size() && !unsafe[row]) {
       facts.has_file_anchor = true;
       facts.file_anchor = *anchor;

@@ -3,6 +3,7 @@
 #include "analysis/java/extract.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -253,17 +254,20 @@ class Extractor {
     cursor_ = ts_tree_cursor_new(root);
     push_children(root, 0);
     while (!stack_.empty()) {
-      const Frame frame = stack_.back();
+      frame_ = stack_.back();
       stack_.pop_back();
-      visit(frame.node, frame.scope);
+      visit(frame_.node, frame_.scope);
     }
     ts_tree_cursor_delete(&cursor_);
   }
 
  private:
+  static constexpr uint32_t kUnknown = UINT32_MAX;
+
   struct Frame {
     TSNode node;
     uint32_t scope;
+    uint32_t attached_from = kUnknown;  // code::attached_start, when push_children found it
   };
 
   void push(TSNode node, uint32_t scope) {
@@ -271,14 +275,24 @@ class Extractor {
   }
   // Named children with children of their own (no leaf matters to the walk), pushed last first so
   // they are visited in source order (definitions are numbered in source order, a parent before
-  // its children). A cursor steps through siblings in constant time each.
+  // its children). A cursor steps through siblings in constant time each; standing on a
+  // declaration, it also finds the comments attached above it by steps back, where
+  // add_definition without it asks ts_node_prev_sibling, which searches down from the root
+  // (quadratic in a class's members: 1.9 % of java/util's export instructions).
   void push_children(TSNode node, uint32_t scope) {
     const size_t first = stack_.size();
     ts_tree_cursor_reset(&cursor_, node);
     if (!ts_tree_cursor_goto_first_child(&cursor_)) return;
     do {
       const TSNode child = ts_tree_cursor_current_node(&cursor_);
-      if (ts_node_is_named(child) && ts_node_child_count(child) > 0) push(child, scope);
+      if (!ts_node_is_named(child) || ts_node_child_count(child) == 0) continue;
+      Frame frame{child, scope};
+      if (const Kind kind = kind_of(child);
+          kind == Kind::TypeDeclaration || kind == Kind::Method || kind == Kind::EnumConstant) {
+        frame.attached_from = ts_node_start_byte(code::attached_start(
+            child, bytes_, {"line_comment", "block_comment"}, &cursor_));
+      }
+      stack_.push_back(frame);
     } while (ts_tree_cursor_goto_next_sibling(&cursor_));
     std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end());
   }
@@ -374,8 +388,12 @@ class Extractor {
     d.role = std::move(role);
     d.line = line_of(ts_node_is_null(name_node) ? node : name_node);
     if (d.role != "anonymous") {
-      const TSNode start = code::attached_start(node, bytes_, {"line_comment", "block_comment"});
-      if (const auto line = code::own_line_start(bytes_, ts_node_start_byte(start))) {
+      const uint32_t from =
+          ts_node_eq(node, frame_.node) && frame_.attached_from != kUnknown
+              ? frame_.attached_from
+              : ts_node_start_byte(
+                    code::attached_start(node, bytes_, {"line_comment", "block_comment"}));
+      if (const auto line = code::own_line_start(bytes_, from)) {
         d.has_anchor = true;
         d.anchor_offset = *line;
         d.anchor_indent = std::string(code::indent_at(bytes_, *line));
@@ -803,6 +821,7 @@ class Extractor {
   std::string_view bytes_;
   code::CodeFacts& facts_;
   std::vector<Frame> stack_;
+  Frame frame_{};  // the frame being visited
   TSTreeCursor cursor_{};
   // By definition: its type parameters (name, erasure).
   std::vector<std::vector<std::pair<std::string, std::string>>> type_parameters_;

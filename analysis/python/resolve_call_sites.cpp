@@ -7,6 +7,8 @@
 
 namespace anchorfs::analysis::python::detail {
 
+void ArgStack::grow() { levels_.push_back(std::make_unique<std::vector<ValueSet>>()); }
+
 std::vector<uint64_t> CallSites::edges() {
   std::vector<uint64_t> calls(direct_.begin(), direct_.end());
   for (const Site& site : sites_) {

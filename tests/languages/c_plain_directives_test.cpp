@@ -78,7 +78,8 @@ TEST_F(CPlainDirectives, RegisterHeadersQualifyAndKeepTheirParsedFacts) {
   }
   for (const std::string_view also_plain : {
            "", "\n\n", "#endif", "// only a comment", "/* x */\r\n#define A 1\r\n",
-           "\n\n#ifdef A\n#endif", "#define A\n", "#define A /**/\n", "#ifndef A//x\n#endif\n"}) {
+           "\n\n#ifdef A\n#endif", "#define A\n", "#define A /**/\n", "#ifndef A//x\n#endif\n",
+           "\r\n\r\n\n#define A 1\r\n"}) {
     // "#endif" alone is unbalanced: not plain. The others are.
     EXPECT_EQ(plain_directive_items(also_plain).has_value(), also_plain != "#endif") << also_plain;
     expect_same_facts(also_plain);
@@ -107,6 +108,7 @@ TEST_F(CPlainDirectives, AnythingTheExtractorReadsOrTheTwoReadersCouldDisagreeOn
            "// a comment \\\n continued\n",             // a continued `//` comment
            "#define R 1\r2\n",                          // a lone carriage return
            "#define 9A 1\n",                            // not an identifier
+           "\xEF\xBB\xBF#define A 1\n",                // a byte order mark: not ASCII
        }) {
     EXPECT_FALSE(plain_directive_items(not_plain).has_value()) << not_plain;
     for (const Dialect dialect : {Dialect::C, Dialect::Cpp}) {
@@ -132,6 +134,25 @@ TEST_F(CPlainDirectives, EveryValueByteIsJudgedWhereverItStands) {
       // A line break (or CR LF) last ends the value: a blank line follows.
       const bool ends_line = at == 39 && (c == '\n' || c == '\r');
       EXPECT_EQ(plain_directive_items(line).has_value(), plain || ends_line) << c << " at " << at;
+    }
+  }
+}
+
+TEST_F(CPlainDirectives, EveryNameByteIsJudgedWhereverItStands) {
+  // Names are read sixteen bytes at a time too: a name is letters, digits (not first) and `_`.
+  for (int c = 1; c < 256; ++c) {
+    const bool word = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9');
+    for (size_t at = 0; at < 40; ++at) {
+      std::string name(40, 'a');
+      name[at] = static_cast<char>(c);
+      const bool digit_first = at == 0 && c >= '0' && c <= '9';
+      // A blank first or last, or a line break last, only moves where the name lies.
+      const bool blank = c == ' ' || c == '\t';
+      const bool moved = (at == 0 && blank) || (at == 39 && (blank || c == '\n' || c == '\r'));
+      EXPECT_EQ(plain_directive_items("#ifdef " + name + "\n#endif\n").has_value(),
+                (word && !digit_first) || moved)
+          << c << " at " << at;
     }
   }
 }
