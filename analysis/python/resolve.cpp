@@ -297,7 +297,7 @@ void Resolver::evaluate_file(FileId f) {
     // Each evaluation gets a fresh tick: changes stamped before it were already seen.
     stmt_round_[stmt] = ++round_;
     evaluate_statement(f, ff.stmts[i]);
-    stmt_reads_.store(stmt, reads_);
+    stmt_reads_.store(stmt, reads_.view());
   }
   if (full_round_ && base_ != nullptr) {
     first_round_end_[f] = {round_, static_cast<uint32_t>(values_.size())};

@@ -10,7 +10,7 @@ namespace anchorfs::analysis::python::detail {
 void Resolver::release_evaluation_state() {
   stmt_reads_ = ReadLists();
   stmt_round_.release();
-  std::vector<VarId>().swap(reads_);
+  reads_.release();
   expr_slot_.release();
   scope_vars_ = {};
   object_vars_ = {};

@@ -1,9 +1,11 @@
-// Per statement, the variables its last evaluation read, packed in one pool.
+// Per statement, the variables its last evaluation read, packed in one pool; and the buffer the
+// evaluation in progress lists them in.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "analysis/python/resolve_ids.h"
@@ -26,7 +28,7 @@ class ReadLists {
   size_t bytes() const { return pool_.size() * sizeof(VarId) + lists_.size() * sizeof(List); }
 
   // Replaces the list of `stmt` with `vars`.
-  void store(StmtId stmt, const std::vector<VarId>& vars) {
+  void store(StmtId stmt, std::span<const VarId> vars) {
     List& list = lists_[stmt];
     const auto size = static_cast<uint32_t>(vars.size());
     live_ = live_ - list.size + size;
@@ -82,6 +84,30 @@ class ReadLists {
   IdVector<StmtId, List> lists_;
   std::vector<VarId> pool_;
   size_t live_ = 0;  // entries of pool_ in lists
+};
+
+// The variables read by the statement being evaluated (about ten million appends on sympy).
+// Growing is out of line, so that an append inlines to a compare and a store: a vector's
+// push_back carries its reallocation inline, and the registers it needs made every caller
+// (Resolver::read above all) save and restore six of them.
+class ReadBuffer {
+ public:
+  void push(VarId var) {
+    if (size_ == vars_.size()) [[unlikely]] grow();
+    vars_[size_++] = var;
+  }
+  void clear() { size_ = 0; }
+  std::span<const VarId> view() const { return {vars_.data(), size_}; }
+  void release() {
+    std::vector<VarId>().swap(vars_);
+    size_ = 0;
+  }
+
+ private:
+  [[gnu::noinline, gnu::cold]] void grow() { vars_.resize(std::max<size_t>(64, 2 * vars_.size())); }
+
+  std::vector<VarId> vars_;
+  size_t size_ = 0;
 };
 
 }  // namespace anchorfs::analysis::python

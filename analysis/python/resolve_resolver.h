@@ -124,7 +124,7 @@ class Resolver {
     uint32_t& tick = vars_.read_tick(var);
     if (tick != round_) {
       tick = round_;
-      reads_.push_back(var);
+      reads_.push(var);
     }
   }
 
@@ -520,7 +520,7 @@ class Resolver {
   std::unordered_map<VarId, ValueId> receiver_seed_;  // self/cls variable -> its class
   ReadLists stmt_reads_;                   // per statement: the variables its last evaluation read
   IdVector<StmtId, uint32_t> stmt_round_;  // per statement: tick it last ran
-  std::vector<VarId> reads_;               // reads of the statement being evaluated
+  ReadBuffer reads_;                       // reads of the statement being evaluated
   uint32_t stmt_count_ = 0;
   size_t evaluated_ = 0;
   uint32_t round_ = 0;  // a tick: advanced per round and per statement evaluation
