@@ -136,6 +136,11 @@ class Resolver {
   bool merge(VarId var, const Set& src) {
     if (var == kNoVar || var == kUnresolved || src.empty() || vars_.poisoned(var)) return false;
     if (vars_.contains_all(var, src)) return false;
+    return merge_new(var, src);
+  }
+  // The rest of merge, when `src` brings a value the variable lacks: out of line, so that the
+  // common merge that brings nothing needs no registers saved.
+  [[gnu::noinline]] bool merge_new(VarId var, const Set& src) {
     Set dst = vars_.get(var);
     const size_t before = dst.size();
     unite(dst, src);
