@@ -83,3 +83,114 @@ uint32_t anchorfs_child_list(TSNode node, bool named_only, TSNode* nodes, TSFiel
   collect(&out, self, start, 0);
   return out.count;
 }
+
+// One step of a walk over a parent's children: the child, its position, alias and whether it is
+// an extra (which has no structural index).
+typedef struct {
+  const Subtree* children;
+  uint32_t count, index, structural;
+  const TSSymbol* aliases;
+  Length position;
+} Steps;
+
+static Steps steps_of(const TSLanguage* language, Subtree parent, Length position) {
+  Steps s = {ts_subtree_children(parent), parent.ptr->child_count, 0, 0,
+             ts_language_alias_sequence(language, parent.ptr->production_id), position};
+  return s;
+}
+
+// A child reached by a step: its position, alias and structural index (meaningless for an extra).
+typedef struct {
+  const Subtree* subtree;
+  Length at;
+  TSSymbol alias;
+  uint32_t structural;
+} Step;
+
+// Advances to the next child: false at the end.
+static bool step(Steps* s, Step* child) {
+  if (s->index == s->count) return false;
+  child->subtree = &s->children[s->index];
+  if (s->index > 0) s->position = length_add(s->position, ts_subtree_padding(*child->subtree));
+  child->at = s->position;
+  child->alias = 0;
+  child->structural = s->structural;
+  if (!ts_subtree_extra(*child->subtree)) {
+    if (s->aliases) child->alias = s->aliases[s->structural];
+    s->structural++;
+  }
+  s->position = length_add(s->position, ts_subtree_size(*child->subtree));
+  s->index++;
+  return true;
+}
+
+// ts_node_child(node, 0) of a node made from `parent` at `position`: its first visible child,
+// looking through hidden ones that have visible children.
+static TSNode first_visible(const TSTree* tree, Subtree parent, Length position) {
+  for (;;) {
+    Steps s = steps_of(tree->language, parent, position);
+    Step c;
+    bool descended = false;
+    while (step(&s, &c)) {
+      if (ts_subtree_visible(*c.subtree) || c.alias != 0) {
+        return ts_node_new(tree, c.subtree, c.at, c.alias);
+      }
+      if (ts_subtree_visible_child_count(*c.subtree) > 0) {
+        parent = *c.subtree;
+        position = c.at;
+        descended = true;
+        break;
+      }
+    }
+    if (!descended) return ts_node_new(NULL, NULL, length_zero(), 0);
+  }
+}
+
+TSNode anchorfs_child_by_field(TSNode node, TSFieldId field_id) {
+  const TSNode none = ts_node_new(NULL, NULL, length_zero(), 0);
+  for (;;) {
+    if (field_id == 0 || node.id == NULL) return none;
+    const Subtree self = *(const Subtree*)node.id;
+    if (ts_subtree_child_count(self) == 0 || self.ptr->visible_child_count == 0) return none;
+    const TSLanguage* language = node.tree->language;
+    const TSFieldMapEntry *map, *end;
+    ts_language_field_map(language, self.ptr->production_id, &map, &end);
+    if (map == end) return none;
+    // The entries for field_id, in child order (the map is sorted by field id).
+    while (map->field_id < field_id) {
+      if (++map == end) return none;
+    }
+    while (end[-1].field_id > field_id) {
+      if (--end == map) return none;
+    }
+    const Length start = {node.context[0], {node.context[1], node.context[2]}};
+    Steps s = steps_of(language, self, start);
+    Step c;
+    bool again = false;
+    while (step(&s, &c)) {
+      if (ts_subtree_extra(*c.subtree)) continue;
+      if (c.structural < map->child_index) continue;
+      const TSNode found = ts_node_new(node.tree, c.subtree, c.at, c.alias);
+      if (map->inherited) {
+        // Hidden nodes' fields are inherited by their visible parent: look inside, the last
+        // possible one without recursion.
+        if (map + 1 == end) {
+          node = found;
+          again = true;
+          break;
+        }
+        const TSNode inner = anchorfs_child_by_field(found, field_id);
+        if (inner.id != NULL) return inner;
+        if (++map == end) return none;
+      } else if (ts_subtree_visible(*c.subtree) || c.alias != 0) {
+        return found;
+      } else if (ts_subtree_visible_child_count(*c.subtree) > 0) {
+        // A field on a hidden node with visible children names its first visible child.
+        return first_visible(node.tree, *c.subtree, c.at);
+      } else if (++map == end) {
+        return none;
+      }
+    }
+    if (!again) return none;
+  }
+}

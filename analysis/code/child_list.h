@@ -20,6 +20,10 @@ extern "C" {
 uint32_t anchorfs_child_list(TSNode node, bool named_only, TSNode* nodes, TSFieldId* fields,
                              uint32_t capacity);
 
+// ts_node_child_by_field_id(node, field_id), the same node in every case, without the runtime's
+// generic child iterator.
+TSNode anchorfs_child_by_field(TSNode node, TSFieldId field_id);
+
 #ifdef __cplusplus
 }
 #endif

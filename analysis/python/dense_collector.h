@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/code/child_list.h"
 #include "analysis/python/facts.h"
 #include "analysis/python/nesting.h"
 #include "analysis/python/node_kinds.h"
@@ -69,7 +70,7 @@ class DenseCollector {
   using NameUse = std::pair<uint32_t, std::string_view>;
 
   std::string_view text(TSNode n) const { return node_text(text_, n); }
-  TSNode field(TSNode n, TSFieldId id) const { return ts_node_child_by_field_id(n, id); }
+  TSNode field(TSNode n, TSFieldId id) const { return anchorfs_child_by_field(n, id); }
   uint32_t owner(uint32_t scope) const;
   bool in_function(uint32_t scope) const;
 

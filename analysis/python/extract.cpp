@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/code/child_list.h"
 #include "analysis/error_regions.h"
 #include "analysis/parse_budget.h"
 #include "analysis/python/child_walk.h"
@@ -113,7 +114,7 @@ class Extractor {
   }
   void release(const Range& r) { stack_.resize(r.begin); }
 
-  TSNode field(TSNode n, TSFieldId id) const { return ts_node_child_by_field_id(n, id); }
+  TSNode field(TSNode n, TSFieldId id) const { return anchorfs_child_by_field(n, id); }
 
   // The role of a child evaluated under a node reached as `use`: nothing under an ignored node
   // is looked at; everything else is read.

@@ -1,4 +1,5 @@
-// anchorfs_child_list lists exactly the children (and field ids) a TSTreeCursor walk gives.
+// anchorfs_child_list lists exactly the children (and field ids) a TSTreeCursor walk gives, and
+// anchorfs_child_by_field finds what ts_node_child_by_field_id finds.
 #include "analysis/code/child_list.h"
 
 #include <gtest/gtest.h>
@@ -77,6 +78,18 @@ size_t compare_everywhere(const TSLanguage* language, const std::string& source)
         EXPECT_EQ(got.fields[i], want.fields[i]) << describe(n) << " child " << i;
       }
       compared += want.nodes.size();
+      if (named_only) {
+        for (TSFieldId f = 0; f <= ts_language_field_count(language); ++f) {
+          const TSNode want_field = ts_node_child_by_field_id(n, f);
+          const TSNode got_field = anchorfs_child_by_field(n, f);
+          EXPECT_TRUE(ts_node_eq(got_field, want_field)) << describe(n) << " field " << f;
+          if (!ts_node_is_null(want_field)) {
+            EXPECT_EQ(ts_node_symbol(got_field), ts_node_symbol(want_field)) << describe(n);
+            EXPECT_EQ(ts_node_start_point(got_field).column,
+                      ts_node_start_point(want_field).column) << describe(n);
+          }
+        }
+      }
       if (!named_only) pending.insert(pending.end(), want.nodes.begin(), want.nodes.end());
     }
   }
