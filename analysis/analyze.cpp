@@ -421,7 +421,7 @@ tbb::task_arena arena_for(const AnalysisOptions& options) {
 Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
   const auto start = Clock::now();
   Survey result;
-  result.sources = select_sources(tree);
+  result.sources = options.sources != nullptr ? *options.sources : select_sources(tree);
   // With a cache, every source is surveyed (digested) first: if nothing resolution depends on
   // changed since a previous analysis, its result is reused whole and no facts are touched. A
   // tree whose every file still has the stat identity a previous survey saw finds that survey

@@ -14,6 +14,7 @@
 #include "analysis/fact_cache.h"
 #include "analysis/graph.h"
 #include "analysis/language.h"
+#include "analysis/source_files.h"
 #include "analysis/source_tree.h"
 
 namespace anchorfs::analysis {
@@ -110,6 +111,9 @@ struct AnalysisOptions {
   // under its resolution key, for a caller that wants what only that fills (facts_memo,
   // resolution_memo, Analysis::facts): a refresher priming itself behind a view it loaded whole.
   bool whole_from_cache = true;
+  // select_sources(tree) of the very tree analysed, when the caller made it already (a refresher
+  // selects once per build for its signatures and the git view's patterns too): not made again.
+  const std::vector<SourceFile>* sources = nullptr;
 };
 
 // A source file that was not analysed, and why (too large, binary, unreadable, syntax errors).

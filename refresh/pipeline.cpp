@@ -36,6 +36,7 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
   result.facts_memo = options.facts_memo;
   result.defer_graph_record = options.defer_records;
   result.previous = options.previous_analysis;
+  result.sources = options.sources;
   result.keep_unchanged = [](const analysis::LanguageFrontEnd&, std::string_view bytes) {
     return render::has_tag_delimiter(bytes);
   };
@@ -113,7 +114,9 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
     }
     prepared.analysis = analyse_unflushed(tree, options, dense, std::move(survey));
   } else {
-    prepared.analysis.stats.source_files = analysis::select_sources(tree).size();
+    prepared.analysis.stats.source_files = options.sources != nullptr
+                                               ? options.sources->size()
+                                               : analysis::select_sources(tree).size();
   }
   const analysis::Graph& graph = prepared.analysis.graph;
   prepared.analysed_files = graph.files.size();

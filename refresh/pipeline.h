@@ -51,6 +51,8 @@ struct PipelineOptions {
   // The view record copied while the tree was scanned (view_prefetch.h): used when its key is the
   // one this survey computes, else the record is loaded here. Null: loaded here.
   ViewPrefetch* prefetch = nullptr;
+  // See AnalysisOptions::sources.
+  const std::vector<analysis::SourceFile>* sources = nullptr;
 };
 
 // What analysis needs to serve `view`: nothing under view none (it tags nothing), the dense

@@ -157,6 +157,25 @@ TEST_F(SurveyMemoTest, AMemoThatDoesNotDecodeIsIgnored) {
   EXPECT_EQ(analysis::serialize_analysis(edited.analysis), uncached());
 }
 
+// A caller that selected the tree's sources already (the refresher, once per build) hands them
+// over: the survey surveys exactly those, in their order, instead of selecting again.
+TEST_F(SurveyMemoTest, ASurveyTakesTheSourcesItsCallerSelected) {
+  const analysis::SourceTree tree = analysis::scan_tree(repo_);
+  std::vector<analysis::SourceFile> selected = analysis::select_sources(tree);
+  ASSERT_GE(selected.size(), 2u);
+  selected.pop_back();  // a list the survey would not make itself: it must be the one used
+  auto store = open_cache();
+  analysis::AnalysisOptions o = aged(store.get());
+  o.sources = &selected;
+  const analysis::Survey survey = analysis::survey(tree, o);
+  ASSERT_EQ(survey.sources.size(), selected.size());
+  for (size_t i = 0; i < selected.size(); ++i) {
+    EXPECT_EQ(survey.sources[i].path, selected[i].path);
+    EXPECT_EQ(survey.sources[i].entry, selected[i].entry);
+  }
+  EXPECT_EQ(survey.states.size(), selected.size());
+}
+
 // What the memo keeps: every aged regular file with its state, none written within the racy
 // window, only at the front end it was surveyed for, in path order.
 TEST_F(SurveyMemoTest, ARecordHoldsOnlyAgedFilesAndDecodesToTheirStates) {
