@@ -34,7 +34,12 @@ class ClassHierarchy {
   const std::vector<uint32_t>& bases(uint32_t cls) const { return bases_[cls]; }
   // Replaces the bases of `cls`; whether they changed (every cached MRO is then stale).
   bool set_bases(uint32_t cls, std::vector<uint32_t> bases);
-  const std::vector<uint32_t>& mro(uint32_t cls) { return mro(cls, 0); }
+  // The cached order inline (asked for on every attribute of a class or instance); computing
+  // one is out of line.
+  const std::vector<uint32_t>& mro(uint32_t cls) {
+    if (state_[cls] == State::Done && built_[cls] == generation_) return orders_[cls];
+    return mro(cls, 0);
+  }
   // Advances whenever any class's bases change.
   uint32_t generation() const { return generation_; }
   // Frees the cached MROs (bases are kept: they are output).
@@ -42,7 +47,7 @@ class ClassHierarchy {
 
  private:
   enum class State : uint8_t { Unknown, InProgress, Done };
-  const std::vector<uint32_t>& mro(uint32_t cls, int depth);
+  [[gnu::noinline]] const std::vector<uint32_t>& mro(uint32_t cls, int depth);
 
   std::vector<std::vector<uint32_t>> bases_, orders_;
   std::vector<State> state_;
