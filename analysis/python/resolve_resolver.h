@@ -486,9 +486,16 @@ class Resolver {
 
   // Fills base_ once the rounds are done (resolve_base.cpp).
   void export_base();
-  void add_call_of(ValueId v, NameCall& call, std::vector<NameCall>& class_calls,
-                   std::vector<uint8_t>& class_done);
-  NameCall class_call(ScopeId cls);
+  // export_base's memo of each class's call, and the marks its ancestor walks share (one walk
+  // per class: a membership test per step, whatever the depth of the chain).
+  struct ClassCalls {
+    std::vector<NameCall> calls;
+    std::vector<uint8_t> done;
+    std::vector<uint32_t> walk_mark;
+    uint32_t walk = 0;
+  };
+  void add_call_of(ValueId v, NameCall& call, ClassCalls& class_calls);
+  NameCall class_call(ScopeId cls, ClassCalls& class_calls);
 
   void emit_edges();
   // The file holding entity `e`.
