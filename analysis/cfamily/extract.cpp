@@ -94,7 +94,7 @@ class Extractor {
 
   // The child in field `f`, or a null node.
   TSNode field(TSNode node, Field f) const {
-    return ts_node_child_by_field_id(node, fields_[static_cast<size_t>(f)]);
+    return anchorfs_child_by_field(node, fields_[static_cast<size_t>(f)]);
   }
 
   bool safe(uint64_t line_start) const {

@@ -412,10 +412,9 @@ void Resolver::defer_to_second_round(bool& deferred) {
   changed_ = true;  // so that there is a second round
 }
 
-VarId Resolver::lookup(const Ctx& ctx, uint32_t e, NameId name) {
+VarId Resolver::lookup_scopes(const Ctx& ctx, uint32_t e, NameId name) {
   // A Name's slot holds a variable.
   uint32_t& cached = expr_slot_[site_of(ctx.file, e)];
-  if (cached != kNone) return VarId{cached};
   VarId found = find_var(ctx.scope, name);
   for (ScopeId p = scopes_[ctx.scope].parent; found == kNoVar && p != kNoScope;
        p = scopes_[p].parent) {

@@ -32,7 +32,7 @@ void merge_call(NameCall& into, const NameCall& from) {
 // the MRO finds and each of its functions' receiver flowing into `self`, which must be a no-op.
 // Every class reachable through bases counts: their shapes say when an MRO last changed (and,
 // if some store spells `__init__`, when a class body gained a name).
-NameCall Resolver::class_call(ScopeId cls) {
+NameCall Resolver::class_call(ScopeId cls, ClassCalls& class_calls) {
   NameCall call;
   const ValueId instance = values_.existing_instance(cls);
   if (instance == kNoValue) {
@@ -41,7 +41,12 @@ NameCall Resolver::class_call(ScopeId cls) {
   }
   call.values = raw(instance) + 1;
   const bool init_stored = (name_roles_[s_init_] & kStored) != 0;
+  // A mark per class, not a search of `seen`: a chain of thousands of bases (hostile input)
+  // made each walk quadratic, and export_base walks from every class.
+  const uint32_t walk = ++class_calls.walk;
+  std::vector<uint32_t>& mark = class_calls.walk_mark;
   std::vector<uint32_t> seen{raw(cls)};
+  mark[raw(cls)] = walk;
   for (size_t i = 0; i < seen.size(); ++i) {
     if (seen.size() > kMaxAncestors) {
       call.callable = false;
@@ -54,7 +59,10 @@ NameCall Resolver::class_call(ScopeId cls) {
       call.tick = std::max(call.tick, vars_.changed(attribute_shape_[k]));
     }
     for (const uint32_t b : classes_.bases(seen[i])) {
-      if (std::find(seen.begin(), seen.end(), b) == seen.end()) seen.push_back(b);
+      if (mark[b] != walk) {
+        mark[b] = walk;
+        seen.push_back(b);
+      }
     }
   }
   const std::vector<uint32_t>& order = mro(cls);
@@ -83,8 +91,7 @@ NameCall Resolver::class_call(ScopeId cls) {
   return call;
 }
 
-void Resolver::add_call_of(ValueId v, NameCall& call, std::vector<NameCall>& class_calls,
-                           std::vector<uint8_t>& class_done) {
+void Resolver::add_call_of(ValueId v, NameCall& call, ClassCalls& class_calls) {
   const Value val = values_[v];
   switch (val.kind) {
     case VK::Function: {
@@ -98,11 +105,11 @@ void Resolver::add_call_of(ValueId v, NameCall& call, std::vector<NameCall>& cla
     }
     case VK::Class: {
       const uint32_t c = raw(val.scope());
-      if (class_done[c] == 0) {
-        class_calls[c] = class_call(val.scope());
-        class_done[c] = 1;
+      if (class_calls.done[c] == 0) {
+        class_calls.calls[c] = class_call(val.scope(), class_calls);
+        class_calls.done[c] = 1;
       }
-      merge_call(call, class_calls[c]);
+      merge_call(call, class_calls.calls[c]);
       break;
     }
     case VK::Bound:
@@ -119,8 +126,9 @@ void Resolver::add_call_of(ValueId v, NameCall& call, std::vector<NameCall>& cla
 void Resolver::export_base() {
   ResolutionBase& base = *base_;
   base.files.assign(files_.size(), {});
-  std::vector<NameCall> class_calls(scopes_.size());
-  std::vector<uint8_t> class_done(scopes_.size(), 0);
+  ClassCalls class_calls{.calls = std::vector<NameCall>(scopes_.size()),
+                         .done = std::vector<uint8_t>(scopes_.size(), 0),
+                         .walk_mark = std::vector<uint32_t>(scopes_.size(), 0)};
   for (const FileId f : files_.ids()) {
     FileBase& file = base.files[raw(f)];
     file.end_tick = first_round_end_[f].tick;
@@ -136,7 +144,7 @@ void Resolver::export_base() {
       call.late = i >= setup_module_names_[f];
       call.callable = !call.late;
       call.tick = vars_.changed(var);
-      for (const ValueId v : vars_.get(var)) add_call_of(v, call, class_calls, class_done);
+      for (const ValueId v : vars_.get(var)) add_call_of(v, call, class_calls);
       std::sort(call.callees.begin(), call.callees.end());
       call.callees.erase(std::unique(call.callees.begin(), call.callees.end()), call.callees.end());
       file.names.push_back(std::move(call));

@@ -81,6 +81,25 @@ class CallSites {
   // `slot` is the call expression's own word: kNone until its first callee, then the site's
   // index here. Most sites reach one callee, kept inline; a second moves them to more_.
   void record(uint32_t& slot, EntityIndex caller, EntityIndex callee) {
+    // Evaluated again, a site mostly finds the one callee it already has: that check inline,
+    // the rest (growing the tables) out of line, so that it saves no registers.
+    if (slot != UINT32_MAX && sites_[slot].more == UINT32_MAX && sites_[slot].callee == callee) {
+      return;
+    }
+    record_new(slot, caller, callee);
+  }
+
+  // Every (caller, callee) pair packed, sorted and without repeats; frees the sites.
+  std::vector<uint64_t> edges();
+
+  // Debug trace only.
+  size_t size() const { return sites_.size(); }
+  size_t bytes() const { return sites_.capacity() * sizeof(Site); }
+  size_t more_bytes() const;
+
+ private:
+  // record() past its common case: a site's first callee, or another one.
+  [[gnu::noinline]] void record_new(uint32_t& slot, EntityIndex caller, EntityIndex callee) {
     if (slot == UINT32_MAX) {
       slot = static_cast<uint32_t>(sites_.size());
       sites_.push_back({caller, callee, UINT32_MAX});
@@ -98,15 +117,6 @@ class CallSites {
     if (it == callees.end() || *it != callee) callees.insert(it, callee);
   }
 
-  // Every (caller, callee) pair packed, sorted and without repeats; frees the sites.
-  std::vector<uint64_t> edges();
-
-  // Debug trace only.
-  size_t size() const { return sites_.size(); }
-  size_t bytes() const { return sites_.capacity() * sizeof(Site); }
-  size_t more_bytes() const;
-
- private:
   struct Site {
     EntityIndex caller = kNoEntity;
     EntityIndex callee = kNoEntity;  // the first callee, while `more` is none

@@ -375,7 +375,14 @@ class Resolver {
   // second (its statement reads second_round_): a binding made now would stay (sets only grow).
   void defer_to_second_round(bool& deferred);
 
-  VarId lookup(const Ctx& ctx, uint32_t e, NameId name);
+  // A Name's variable: after its first evaluation, the one its expression slot holds (inline);
+  // the first evaluation walks the scopes (lookup_scopes, out of line).
+  VarId lookup(const Ctx& ctx, uint32_t e, NameId name) {
+    const uint32_t cached = expr_slot_[site_of(ctx.file, e)];
+    if (cached != kNone) return VarId{cached};
+    return lookup_scopes(ctx, e, name);
+  }
+  [[gnu::noinline]] VarId lookup_scopes(const Ctx& ctx, uint32_t e, NameId name);
 
   std::optional<Builtin> builtin(NameId name) const;
 
@@ -479,9 +486,16 @@ class Resolver {
 
   // Fills base_ once the rounds are done (resolve_base.cpp).
   void export_base();
-  void add_call_of(ValueId v, NameCall& call, std::vector<NameCall>& class_calls,
-                   std::vector<uint8_t>& class_done);
-  NameCall class_call(ScopeId cls);
+  // export_base's memo of each class's call, and the marks its ancestor walks share (one walk
+  // per class: a membership test per step, whatever the depth of the chain).
+  struct ClassCalls {
+    std::vector<NameCall> calls;
+    std::vector<uint8_t> done;
+    std::vector<uint32_t> walk_mark;
+    uint32_t walk = 0;
+  };
+  void add_call_of(ValueId v, NameCall& call, ClassCalls& class_calls);
+  NameCall class_call(ScopeId cls, ClassCalls& class_calls);
 
   void emit_edges();
   // The file holding entity `e`.
