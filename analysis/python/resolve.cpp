@@ -66,7 +66,8 @@ void Resolver::run() {
   emit_edges();
 }
 
-Set Resolver::call_result(ScopeId function, ValueId receiver, const Args& args, int depth) {
+Set Resolver::call_result_of_params(ScopeId function, ValueId receiver, const Args& args,
+                                    int depth) {
   const uint32_t returned = returned_param_[function];
   if (returned == kNone) {
     Set returns = result_of(function, depth);

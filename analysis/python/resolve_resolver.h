@@ -323,7 +323,16 @@ class Resolver {
   static bool expr_names(const FileFacts& ff, uint32_t e, uint32_t name, int depth);
 
   // The value of calling `function` with `args` (and `receiver` bound to its first parameter).
-  Set call_result(ScopeId function, ValueId receiver, const Args& args, int depth);
+  // Most functions give back neither a parameter nor a forwarded call: their result inline, the
+  // rest in call_result_of_params, out of line.
+  Set call_result(ScopeId function, ValueId receiver, const Args& args, int depth) {
+    if (returned_param_[function] == kNone && forwardable_[function] == 0) {
+      return result_of(function, depth);
+    }
+    return call_result_of_params(function, receiver, args, depth);
+  }
+  [[gnu::noinline]] Set call_result_of_params(ScopeId function, ValueId receiver,
+                                              const Args& args, int depth);
 
   // Whether some statement of local scope `w` calls a plain name spelled like local string
   // `name`.
