@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <deque>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -116,37 +114,10 @@ class Extractor {
     return row_;
   }
 
-  // The children each running loop of the walk lists (named and anonymous, as a cursor steps
-  // through them: code/child_list.h), by depth, and the one it stands on: a definition's parent
-  // and earlier siblings are read from them. tree-sitter finds a node's parent and previous
-  // sibling by searching down from the root (quadratic in a file's top-level declarations), and
-  // a cursor step costs several times a listed child (the walk was ~9 % of a kernel cold mount).
-  struct Level {
-    TSNode node{};
-    std::vector<TSNode> children;
-    uint32_t count = 0;
-    uint32_t at = 0;
-  };
-
   void walk_children(TSNode node, uint32_t scope, int depth) {
     if (ts_node_child_count(node) == 0) return;
-    const auto d = static_cast<size_t>(depth);
-    while (levels_.size() <= d) levels_.emplace_back();
-    Level& level = levels_[d];
-    level.node = node;
-    level.count = anchorfs_child_list(node, /*named_only=*/false, level.children.data(), nullptr,
-                                      static_cast<uint32_t>(level.children.size()));
-    if (level.count > level.children.size()) {
-      level.children.resize(level.count);
-      anchorfs_child_list(node, false, level.children.data(), nullptr, level.count);
-    }
-    for (uint32_t i = 0; i < level.count; ++i) {
-      const TSNode child = level.children[i];
-      if (!ts_node_is_named(child)) continue;
-      level.at = i;
-      walk(child, scope, depth + 1);
-    }
-    level.count = 0;  // no loop stands on its children any more (on())
+    lists_.each_named(node, static_cast<size_t>(depth),
+                      [&](TSNode child) { walk(child, scope, depth + 1); });
   }
 
   void walk(TSNode node, uint32_t scope, int depth) {
@@ -212,36 +183,26 @@ class Extractor {
   // --- Definitions ----------------------------------------------------------------------------
 
   // The node a definition's block goes above: the definition, or the template declaration or
-  // single-declaration `extern "C"` around it (never between them). With the walk's cursor
-  // standing on it when there is one: tree-sitter finds a node's parent and previous sibling by
-  // searching down from the root, quadratic in a file's top-level declarations.
-  std::pair<TSNode, const Level*> outermost(TSNode node) const {
-    const Level* at = on(node);
+  // single-declaration `extern "C"` around it (never between them). With the walk's list
+  // holding it when there is one (code::ChildLists): tree-sitter finds a node's parent and previous
+  // sibling by searching down from the root, quadratic in a file's top-level declarations.
+  std::pair<TSNode, const code::ChildLists::Level*> outermost(TSNode node) const {
+    const code::ChildLists::Level* at = lists_.on(node);
     for (TSNode parent = at != nullptr ? at->node : ts_node_parent(node); !ts_node_is_null(parent);
          parent = at != nullptr ? at->node : ts_node_parent(node)) {
       const std::string_view t = type_of(parent);
       if (t != "template_declaration" && t != "linkage_specification") break;
       node = parent;
-      at = on(node);
+      at = lists_.on(node);
     }
     return {node, at};
   }
 
-  // The level of a running loop standing on `node`, or null.
-  const Level* on(TSNode node) const {
-    for (auto level = levels_.rbegin(); level != levels_.rend(); ++level) {
-      if (level->at < level->count && ts_node_eq(level->children[level->at], node)) return &*level;
-    }
-    return nullptr;
-  }
-
   uint32_t add_definition(code::Definition def, TSNode anchor_node) {
     const auto [outer, at] = outermost(anchor_node);
-    const TSNode first =
-        at != nullptr
-            ? code::attached_start(outer, bytes_, {"comment"},
-                                   std::span<const TSNode>(at->children.data(), at->at))
-            : code::attached_start(outer, bytes_, {"comment"}, nullptr);
+    const TSNode first = at != nullptr
+                             ? code::attached_start(outer, bytes_, {"comment"}, at->before())
+                             : code::attached_start(outer, bytes_, {"comment"}, nullptr);
     if (const auto start = code::own_line_start(bytes_, ts_node_start_byte(first));
         start && safe(*start)) {
       def.has_anchor = true;
@@ -971,7 +932,7 @@ class Extractor {
   const FieldIds& fields_;
   bool cpp_;
   std::vector<bool> unsafe_;
-  std::deque<Level> levels_;  // a deque: a running loop's Level stays put as deeper ones are added
+  code::ChildLists lists_;
   bool too_deep_ = false;
   bool in_error_ = false;
   mutable uint64_t row_offset_ = 0;
