@@ -149,10 +149,10 @@ TSNode attached_start(TSNode node, std::string_view bytes,
   return siblings.node();
 }
 
-TSNode run_start(TSNode node, std::string_view bytes,
-                 std::initializer_list<std::string_view> attached, std::string_view stop,
-                 const TSTreeCursor* at) {
-  Siblings siblings(node, at);
+namespace {
+
+TSNode run_start(Siblings& siblings, std::string_view bytes,
+                 std::initializer_list<std::string_view> attached, std::string_view stop) {
   attach(siblings, bytes, attached);
   for (;;) {
     // Named siblings only: a statement's terminator is an anonymous sibling of its own.
@@ -164,6 +164,22 @@ TSNode run_start(TSNode node, std::string_view bytes,
     siblings.step(prev);
     attach(siblings, bytes, attached);
   }
+}
+
+}  // namespace
+
+TSNode run_start(TSNode node, std::string_view bytes,
+                 std::initializer_list<std::string_view> attached, std::string_view stop,
+                 const TSTreeCursor* at) {
+  Siblings siblings(node, at);
+  return run_start(siblings, bytes, attached, stop);
+}
+
+TSNode run_start(TSNode node, std::string_view bytes,
+                 std::initializer_list<std::string_view> attached, std::string_view stop,
+                 std::span<const TSNode> before) {
+  Siblings siblings(node, before);
+  return run_start(siblings, bytes, attached, stop);
 }
 
 TSNode parent_of(TSNode node, const TSTreeCursor* at) {

@@ -39,6 +39,11 @@ TSNode attached_start(TSNode node, std::string_view bytes,
                       std::initializer_list<std::string_view> attached,
                       const TSTreeCursor* at = nullptr);
 
+// As above, with the siblings before `node` given in order, named and anonymous.
+TSNode run_start(TSNode node, std::string_view bytes,
+                 std::initializer_list<std::string_view> attached, std::string_view stop,
+                 std::span<const TSNode> before);
+
 // As above, with the siblings before `node` given in order, named and anonymous (a walk that
 // lists each node's children, code/child_list.h, has them): no search and no cursor step.
 TSNode attached_start(TSNode node, std::string_view bytes,
@@ -52,6 +57,11 @@ TSNode attached_start(TSNode node, std::string_view bytes,
 TSNode run_start(TSNode node, std::string_view bytes,
                  std::initializer_list<std::string_view> attached, std::string_view stop,
                  const TSTreeCursor* at = nullptr);
+
+// As above, with the siblings before `node` given in order, named and anonymous.
+TSNode run_start(TSNode node, std::string_view bytes,
+                 std::initializer_list<std::string_view> attached, std::string_view stop,
+                 std::span<const TSNode> before);
 
 // The parent of `node`: from `at` (a cursor standing on it) when given, as attached_start.
 TSNode parent_of(TSNode node, const TSTreeCursor* at = nullptr);

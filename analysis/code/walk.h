@@ -3,10 +3,12 @@
 
 #include <tree_sitter/api.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "analysis/code/child_list.h"
@@ -85,6 +87,13 @@ class ChildLists {
   // that is running around this one.
   template <typename F>
   void each_named(TSNode node, size_t depth, F&& f) {
+    each(node, depth, /*named_only=*/true, std::forward<F>(f));
+  }
+
+  // Calls f on each child of `node`, the anonymous ones too unless `named_only`; `depth` as
+  // each_named's.
+  template <typename F>
+  void each(TSNode node, size_t depth, bool named_only, F&& f) {
     while (levels_.size() <= depth) levels_.emplace_back();
     Level& level = levels_[depth];
     level.node = node;
@@ -95,7 +104,7 @@ class ChildLists {
       anchorfs_child_list(node, false, level.children.data(), nullptr, level.count);
     }
     for (uint32_t i = 0; i < level.count; ++i) {
-      if (!ts_node_is_named(level.children[i])) continue;
+      if (named_only && !ts_node_is_named(level.children[i])) continue;
       level.at = i;
       f(level.children[i]);
     }
@@ -105,5 +114,63 @@ class ChildLists {
  private:
   std::deque<Level> levels_;  // a deque: a running loop's Level stays put as deeper ones are added
 };
+
+// A node's named children (ts_node_named_child's, in order), or all its children
+// (ts_node_child's) when kNamedOnly is false, listed once by anchorfs_child_list:
+// ts_node_named_child(i) rescans the children from the first, so a loop of it is quadratic and
+// costs hundreds of instructions a call even on short lists.
+template <bool kNamedOnly>
+class ListedChildren {
+ public:
+  explicit ListedChildren(TSNode node) {
+    if (ts_node_is_null(node)) return;
+    count_ = anchorfs_child_list(node, kNamedOnly, small_.data(), nullptr, kSmall);
+    if (count_ > kSmall) {
+      large_.resize(count_);
+      anchorfs_child_list(node, kNamedOnly, large_.data(), nullptr, count_);
+      data_ = large_.data();
+    }
+  }
+  ListedChildren(const ListedChildren&) = delete;
+  ListedChildren& operator=(const ListedChildren&) = delete;
+
+  uint32_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  // The i-th, or a null node past the end (as ts_node_named_child).
+  TSNode operator[](uint32_t i) const { return i < count_ ? data_[i] : TSNode{}; }
+  const TSNode* begin() const { return data_; }
+  const TSNode* end() const { return data_ + count_; }
+
+ private:
+  static constexpr uint32_t kSmall = 8;  // most lists: parameters, arguments, a type's parts
+  std::array<TSNode, kSmall> small_;
+  std::vector<TSNode> large_;
+  const TSNode* data_ = small_.data();
+  uint32_t count_ = 0;
+};
+using NamedChildren = ListedChildren<true>;
+using AllChildren = ListedChildren<false>;
+
+// Calls f on each child of `node` in field `field`, in order (the children a cursor reports
+// with that field id), from one anchorfs_child_list pass.
+template <typename F>
+void each_in_field(TSNode node, TSFieldId field, F&& f) {
+  constexpr uint32_t kSmall = 16;
+  std::array<TSNode, kSmall> nodes;
+  std::array<TSFieldId, kSmall> fields;
+  const uint32_t count = anchorfs_child_list(node, false, nodes.data(), fields.data(), kSmall);
+  if (count <= kSmall) {
+    for (uint32_t i = 0; i < count; ++i) {
+      if (fields[i] == field) f(nodes[i]);
+    }
+    return;
+  }
+  std::vector<TSNode> wide_nodes(count);
+  std::vector<TSFieldId> wide_fields(count);
+  anchorfs_child_list(node, false, wide_nodes.data(), wide_fields.data(), count);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (wide_fields[i] == field) f(wide_nodes[i]);
+  }
+}
 
 }  // namespace anchorfs::analysis::code

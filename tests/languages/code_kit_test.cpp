@@ -116,6 +116,7 @@ TEST(Anchors, FileAnchorSkipsByteOrderMarkAndShebangButNotInnerAttributes) {
 }
 
 extern "C" const TSLanguage* tree_sitter_c();
+extern "C" const TSLanguage* tree_sitter_go();
 
 // The comments a definition takes along, found from its listed siblings as from a cursor.
 TEST(Anchors, AttachedStartFromListedSiblingsIsTheCursors) {
@@ -145,6 +146,45 @@ TEST(Anchors, AttachedStartFromListedSiblingsIsTheCursors) {
   // f takes both comments above it; the lone `;` (a statement) and g keep theirs; h's is
   // detached by a blank line.
   EXPECT_EQ(starts, (std::vector<std::string>{"int a", "/* do", ";\n/* ", "/* c ", "int h"}));
+  ts_tree_cursor_delete(&cursor);
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+}
+
+// A top-level Go declaration's run (gofmt's blank-line rule), found from its listed siblings
+// (the Go walk's code::ChildLists) as from a cursor.
+TEST(Anchors, RunStartFromListedSiblingsIsTheCursors) {
+  const std::string text =
+      "// Package p.\npackage p\n\n// A is.\ntype A int\nfunc (A) m() {}\n// B\nfunc B() {}\n"
+      "\nvar c = 1\n\n/* d */\n\n// e\nfunc e() {}\nfunc f() {}\n";
+  TSParser* parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_go());
+  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+  const TSNode root = ts_tree_root_node(tree);
+  std::vector<TSNode> children(anchorfs_child_list(root, false, nullptr, nullptr, 0));
+  ASSERT_EQ(anchorfs_child_list(root, false, children.data(), nullptr,
+                                static_cast<uint32_t>(children.size())),
+            children.size());
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  ASSERT_TRUE(ts_tree_cursor_goto_first_child(&cursor));
+  std::vector<std::string> starts;
+  for (size_t i = 0; i < children.size(); ++i, ts_tree_cursor_goto_next_sibling(&cursor)) {
+    ASSERT_TRUE(ts_node_eq(ts_tree_cursor_current_node(&cursor), children[i]));
+    const std::string_view type = ts_node_type(children[i]);
+    if (type != "function_declaration" && type != "method_declaration" &&
+        type != "type_declaration" && type != "var_declaration") {
+      continue;
+    }
+    const TSNode listed = run_start(children[i], text, {"comment"}, "package_clause",
+                                    std::span<const TSNode>(children.data(), i));
+    EXPECT_TRUE(ts_node_eq(listed, run_start(children[i], text, {"comment"}, "package_clause",
+                                             &cursor)));
+    EXPECT_TRUE(ts_node_eq(listed, run_start(children[i], text, {"comment"}, "package_clause")));
+    starts.emplace_back(text.substr(ts_node_start_byte(listed), 4));
+  }
+  // A, m and B run together under A's comment; c stands alone; e takes its comment (not the
+  // detached one) and f runs on from e.
+  EXPECT_EQ(starts, (std::vector<std::string>{"// A", "// A", "// A", "var ", "// e", "// e"}));
   ts_tree_cursor_delete(&cursor);
   ts_tree_delete(tree);
   ts_parser_delete(parser);
