@@ -176,7 +176,9 @@ TEST(ChildList, OtherGrammarsHiddenNodesAndInheritedFields) {
       {tree_sitter_go(),
        "package m\nimport (f \"fmt\"; _ \"x\")\ntype T[K comparable] struct { a, b int `tag` }"
        "\nfunc (t *T[K]) M(x ...int) (r int, err error) {\n  select { case v := <-ch: _ = v }\n"
-       "  return\n}\n"},
+       "  return\n}\n"
+       // A node wider than each_in_field's buffer with fields on its children.
+       "var a, b, c, d, e, f, g, h, i, j, k int\n"},
       {tree_sitter_rust(),
        "#[derive(Debug)]\npub struct S<'a, T: Tr> { f: &'a T }\nimpl<T> Tr for S<'_, T> where "
        "T: Copy { fn m(&self) -> i32 { macro_rules! m { ($x:expr) => { $x } } m!(1) } }\n"},
