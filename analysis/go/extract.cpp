@@ -171,9 +171,9 @@ class Extractor {
         !ts_node_is_null(parent) && std::string_view(ts_node_type(parent)) == "source_file";
     TSNode first;
     if (at != nullptr) {
-      first = top_level
-                  ? code::run_start(anchor_node, bytes_, {"comment"}, "package_clause", at->before())
-                  : code::attached_start(anchor_node, bytes_, {"comment"}, at->before());
+      first = top_level ? code::run_start(anchor_node, bytes_, {"comment"}, "package_clause",
+                                          at->before())
+                        : code::attached_start(anchor_node, bytes_, {"comment"}, at->before());
     } else {
       first = top_level ? code::run_start(anchor_node, bytes_, {"comment"}, "package_clause")
                         : code::attached_start(anchor_node, bytes_, {"comment"});
@@ -325,8 +325,7 @@ class Extractor {
     const code::NamedChildren names(left);
     declare(names[0], scope, {});
     const std::string ranged = receiver_chain(child(node, Field::Right));
-    declare(names[1], scope,
-            ranged.empty() ? std::string() : std::string(kRangeOf) + ranged);
+    declare(names[1], scope, ranged.empty() ? std::string() : std::string(kRangeOf) + ranged);
   }
 
   void declare_untyped(TSNode list, uint32_t scope) {

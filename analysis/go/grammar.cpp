@@ -53,7 +53,9 @@ TSFieldId field_id(Field f) {
   return ids[static_cast<size_t>(f)];
 }
 
-TSNode child(TSNode node, Field f) { return anchorfs_child_by_field(node, field_id(f)); }
+TSNode child(TSNode node, Field f) {
+  return anchorfs_child_by_field(node, field_id(f));
+}
 
 Node kind_of(TSNode node) {
   static const code::SymbolTable<Node> table(tree_sitter_go(), kNamed, Node::Other);

@@ -792,7 +792,9 @@ class Extractor {
     if (type_of(parameters) == "identifier") {
       add_typed(scope, parameters, {});
     } else if (type_of(parameters) == "inferred_parameters") {
-      for (const TSNode parameter : code::NamedChildren(parameters)) add_typed(scope, parameter, {});
+      for (const TSNode parameter : code::NamedChildren(parameters)) {
+        add_typed(scope, parameter, {});
+      }
     } else {
       push(parameters, scope);
     }

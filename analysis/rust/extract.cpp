@@ -177,8 +177,8 @@ std::string value_type(TSNode value, std::string_view bytes, int depth = 0) {
   const std::string_view kind = type_of(value);
   if (kind == "struct_expression") return path_text(field(value, Field::Name), bytes);
   if (kind == "reference_expression" || kind == "parenthesized_expression") {
-    const TSNode inner = kind == "reference_expression" ? field(value, Field::Value)
-                                                         : code::NamedChildren(value)[0];
+    const TSNode inner =
+        kind == "reference_expression" ? field(value, Field::Value) : code::NamedChildren(value)[0];
     return value_type(inner, bytes, depth + 1);
   }
   TSNode unwrapped{};
@@ -198,7 +198,9 @@ std::string value_type(TSNode value, std::string_view bytes, int depth = 0) {
       } else {
         // `x.m()`: what m returns on x's type ("x.m()").
         const std::string receiver = receiver_text(field(function, Field::Value), bytes, depth + 1);
-        if (receiver.empty() || type_of(field(function, Field::Field)) != "field_identifier") return {};
+        if (receiver.empty() || type_of(field(function, Field::Field)) != "field_identifier") {
+          return {};
+        }
         return receiver + "." + std::string(method) + std::string(kCallResult);
       }
     }
@@ -254,8 +256,9 @@ std::string iterated(TSNode value, std::string_view bytes) {
     }
     if (kind == "call_expression") {
       const TSNode function = field(value, Field::Function);
-      const std::string_view method =
-          type_of(function) == "field_expression" ? text_of(field(function, Field::Field), bytes) : "";
+      const std::string_view method = type_of(function) == "field_expression"
+                                          ? text_of(field(function, Field::Field), bytes)
+                                          : "";
       if ((method == "iter" || method == "iter_mut" || method == "into_iter") &&
           ts_node_named_child_count(field(value, Field::Arguments)) == 0) {
         value = field(function, Field::Value);
@@ -398,8 +401,9 @@ class Walker {
         break;
       case Kind::Let:
         typed(scope, field(node, Field::Pattern),
-              ts_node_is_null(field(node, Field::Type)) ? value_type(field(node, Field::Value), bytes_)
-                                                    : type_path(field(node, Field::Type), bytes_));
+              ts_node_is_null(field(node, Field::Type))
+                  ? value_type(field(node, Field::Value), bytes_)
+                  : type_path(field(node, Field::Type), bytes_));
         break;
       case Kind::For:
         if (const std::string collection = iterated(field(node, Field::Value), bytes_);
@@ -527,8 +531,8 @@ class Walker {
     d.line = line_of(ts_node_is_null(name_node) ? node : name_node);
     d.role = std::string(role);
     d.exported = has_child_of_type(node, "visibility_modifier");
-    const std::optional<uint64_t> line_start =
-        code::own_line_start(bytes_, ts_node_start_byte(attached_start(node, before(node), bytes_)));
+    const std::optional<uint64_t> line_start = code::own_line_start(
+        bytes_, ts_node_start_byte(attached_start(node, before(node), bytes_)));
     if (line_start) {
       d.has_anchor = true;
       d.anchor_offset = *line_start;
@@ -620,8 +624,8 @@ class Walker {
         use(child, prefix, scope, reexport, line, depth + 1);
       }
     } else if (kind == "scoped_use_list") {
-      use(field(clause, Field::List), joined(prefix, path_text(field(clause, Field::Path), bytes_)), scope,
-          reexport, line, depth + 1);
+      use(field(clause, Field::List), joined(prefix, path_text(field(clause, Field::Path), bytes_)),
+          scope, reexport, line, depth + 1);
     } else if (kind == "use_wildcard") {
       const TSNode path = code::NamedChildren(clause)[0];
       const std::string module =

@@ -12,26 +12,9 @@ namespace anchorfs::analysis::rust {
 namespace {
 
 constexpr std::string_view kFieldNames[] = {
-    "alias",
-    "argument",
-    "arguments",
-    "body",
-    "bounds",
-    "element",
-    "field",
-    "function",
-    "left",
-    "list",
-    "macro",
-    "name",
-    "path",
-    "pattern",
-    "return_type",
-    "right",
-    "trait",
-    "type",
-    "type_arguments",
-    "value",
+    "alias",       "argument", "arguments", "body",  "bounds",         "element", "field",
+    "function",    "left",     "list",      "macro", "name",           "path",    "pattern",
+    "return_type", "right",    "trait",     "type",  "type_arguments", "value",
 };
 static_assert(std::size(kFieldNames) == static_cast<size_t>(Field::Value) + 1);
 
