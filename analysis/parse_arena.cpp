@@ -36,7 +36,11 @@ constinit thread_local Arena t_arena;
 
 struct Unmapper {
   ~Unmapper() {
-    if (t_arena.reservation != nullptr) munmap(t_arena.reservation, kReservedBytes);
+    if (t_arena.reservation != nullptr) {
+      // The next mapping at these addresses must not inherit the poison.
+      ASAN_UNPOISON_MEMORY_REGION(t_arena.base, t_arena.committed - t_arena.base);
+      munmap(t_arena.reservation, kReservedBytes);
+    }
     t_arena = Arena{};
   }
 };
