@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 #include <malloc.h>
-#include <xxhash.h>
 
 #include <algorithm>
 #include <chrono>
 #include <string_view>
 
+#include "analysis/chunked_hash.h"
 #include "analysis/rescan_paths.h"
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
@@ -27,22 +27,14 @@ struct Signatures {
   std::pair<uint64_t, uint64_t> tree;     // everything a reader can see
 };
 
-std::pair<uint64_t, uint64_t> finish(XXH3_state_t* state) {
-  const XXH128_hash_t hash = XXH3_128bits_digest(state);
-  XXH3_freeState(state);
-  return {hash.low64, hash.high64};
-}
-
 // Sources: the path, identity and version of every file analysis would read (which also fixes
 // the package structure that matters); other files may change freely without re-analysis.
 // Tree: every entry's attributes as served (access times excepted: reads through the mount
 // change them).
 Signatures signatures(const analysis::SourceTree& tree,
                       const std::vector<analysis::SourceFile>& selected) {
-  XXH3_state_t* sources = XXH3_createState();
-  XXH3_state_t* all = XXH3_createState();
-  XXH3_128bits_reset(sources);
-  XXH3_128bits_reset(all);
+  analysis::ChunkedXxh128 sources;
+  analysis::ChunkedXxh128 all;
   for (const analysis::TreeEntry& entry : tree.entries) {
     const int64_t fields[] = {static_cast<int64_t>(entry.mode),
                               static_cast<int64_t>(entry.size),
@@ -52,18 +44,18 @@ Signatures signatures(const analysis::SourceTree& tree,
                               static_cast<int64_t>(entry.nlink),
                               static_cast<int64_t>(entry.uid),
                               static_cast<int64_t>(entry.gid)};
-    XXH3_128bits_update(all, entry.path.data(), entry.path.size() + 1);  // with its NUL
-    XXH3_128bits_update(all, fields, sizeof fields);
-    XXH3_128bits_update(all, entry.symlink_target.data(), entry.symlink_target.size() + 1);
+    all.update(entry.path.data(), entry.path.size() + 1);  // with its NUL
+    all.update(fields, sizeof fields);
+    all.update(entry.symlink_target.data(), entry.symlink_target.size() + 1);
   }
   for (const analysis::SourceFile& source : selected) {
     const analysis::TreeEntry& entry = tree.entries[source.entry];
     const int64_t fields[] = {static_cast<int64_t>(entry.size), entry.mtime_ns, entry.ctime_ns,
                               static_cast<int64_t>(entry.inode)};
-    XXH3_128bits_update(sources, entry.path.data(), entry.path.size() + 1);
-    XXH3_128bits_update(sources, fields, sizeof fields);
+    sources.update(entry.path.data(), entry.path.size() + 1);
+    sources.update(fields, sizeof fields);
   }
-  return {finish(sources), finish(all)};
+  return {sources.digest(), all.digest()};
 }
 
 // gitattributes patterns covering the files a front end claims: "*.ext" per extension, the exact

@@ -19,7 +19,8 @@ refresh: one watching mount, then REPS times a helper function and a caller of i
 helper; Python: two module-level functions, as issue 29 measures on sympy's core/numbers.py; names unique
 per run, so no earlier tree's cached view is hit) appended to FILE (a path inside REPO: work on a
 copy, e.g. `cp -al` with FILE itself copied): seconds until the mount shows the new bytes and the
-new tag block, daemon CPU until then and until idle. FILE is restored at the end. A mount that
+new tag block, daemon CPU until then and until idle; with ANCHORFS_BENCH_GAP=S, S seconds of quiet
+after each refresh settles before the next edit. FILE is restored at the end. A mount that
 started from a cached view makes that view's analysis again once it serves (the priming: in its
 "once idle" CPU), so its first refresh starts from it like the later ones.
 A refresh's graph and view records are written once the tree has been quiet for 10 s or at
@@ -36,6 +37,10 @@ import time
 
 TICK = os.sysconf("SC_CLK_TCK")
 ENV = dict(os.environ, HOME=os.environ.get("ANCHORFS_BENCH_HOME", "/tmp/anchorfs-bench-home"))
+# refresh: seconds of quiet after a refresh settles before the next edit (ANCHORFS_BENCH_GAP; 0 by
+# default: back to back). An agent's edits come seconds to minutes apart, by when the allocator
+# has returned the last refresh's freed pages.
+GAP = float(os.environ.get("ANCHORFS_BENCH_GAP", "0"))
 
 
 def cpu(pid, task=None):
@@ -122,6 +127,8 @@ def refresh(anchorfs, cache, repo, mnt, rel, reps=3):
     original = open(path, "rb").read()
     try:
         for rep in range(int(reps)):
+            if rep > 0:
+                time.sleep(GAP)
             name = f"anchorfs_probe_{os.getpid()}_{rep}"
             probe, signature = probe_source(rel, name)
             before, start = cpu(daemon.pid), time.monotonic()
