@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <malloc.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -75,6 +76,30 @@ std::vector<std::string> filter_patterns(const std::vector<analysis::SourceFile>
   return patterns;
 }
 
+// Whether `patched` (rescan_paths of `before`, `origin` its entries' origins) has every entry of
+// `before` at the same index and of the same type, and no other: then select_sources, which reads
+// only the paths, types and nesting of entries, selects the same sources from both.
+bool same_layout(const analysis::SourceTree& before, const analysis::SourceTree& patched,
+                 const std::vector<uint32_t>& origin) {
+  if (patched.entries.size() != before.entries.size() || origin.size() != patched.entries.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < origin.size(); ++i) {
+    if (origin[i] != i || ((patched.entries[i].mode ^ before.entries[i].mode) & S_IFMT) != 0 ||
+        patched.entries[i].parent != before.entries[i].parent) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The last selection, with each source's size as `tree` has it now.
+std::vector<analysis::SourceFile> resized(std::vector<analysis::SourceFile> sources,
+                                          const analysis::SourceTree& tree) {
+  for (analysis::SourceFile& source : sources) source.size = tree.entries[source.entry].size;
+  return sources;
+}
+
 // The analysis stored under `key` (its graph record), without facts: AnalysisOptions::previous
 // then copies no entities, but the renderer compares graphs with it.
 std::optional<analysis::Analysis> recorded_analysis(cache::LmdbFactCache& cache,
@@ -144,10 +169,15 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
   const analysis::ScanOptions scan_options{.skip_device = skip_device_,
                                             .on_directory = on_directory};
   std::optional<analysis::SourceTree> patched;
+  bool same_entries = false;
   if (changed != nullptr && previous_scan_ && !on_directory) {
-    patched = analysis::rescan_paths(*previous_scan_, *changed, scan_options);
+    std::vector<uint32_t> origin;
+    patched = analysis::rescan_paths(*previous_scan_, *changed, scan_options, &origin);
+    same_entries = patched && same_layout(*previous_scan_, *patched, origin);
   }
   previous_scan_.reset();  // set again once this build succeeds
+  std::vector<analysis::SourceFile> last_sources = std::move(previous_sources_);
+  previous_sources_.clear();
   analysis::SourceTree tree =
       patched ? std::move(*patched) : analysis::scan_tree(options_.repo, scan_options);
   // Kept for the next build to patch and for prime() (a copy: the snapshot takes the tree; far
@@ -155,8 +185,11 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
   std::optional<analysis::SourceTree> scanned;
   if (options_.will_refresh) scanned = tree;
   // Selected once for the git view's patterns, the signatures and the survey (on the kernel each
-  // selection, 55 k paths claimed, copied and sorted, was ~0.15 G instructions).
-  const std::vector<analysis::SourceFile> sources = analysis::select_sources(tree);
+  // selection, 55 k paths claimed, copied and sorted, was ~0.15 G instructions); after an edit
+  // that added, removed or retyped no entry, the last build's selection with the sizes read again.
+  std::vector<analysis::SourceFile> sources =
+      same_entries && !last_sources.empty() ? resized(std::move(last_sources), tree)
+                                            : analysis::select_sources(tree);
   fs::VirtualFiles git_files;
   if (options_.git_view) {
     fs::GitViewOptions git_view = *options_.git_view;
@@ -171,6 +204,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built.changed = false;
     built.reanalysed = false;
     previous_scan_ = std::move(scanned);
+    if (previous_scan_) previous_sources_ = std::move(sources);
     built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return built;
   }
@@ -255,6 +289,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
   built.changed = true;
   previous_tree_signature_ = signature.tree;
   previous_scan_ = std::move(scanned);
+  if (previous_scan_) previous_sources_ = std::move(sources);
   previous_.snapshot = built.snapshot;
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;
