@@ -27,6 +27,7 @@
 #include "analysis/python/modules.h"
 #include "analysis/python/resolve_call_sites.h"
 #include "analysis/python/resolve_flat_map.h"
+#include "analysis/python/resolve_names.h"
 #include "analysis/python/resolve_heap.h"
 #include "analysis/python/resolve_ids.h"
 #include "analysis/python/resolve.h"
@@ -75,8 +76,13 @@ inline void unite(Set& dst, const Set& src) {
 class Resolver {
  public:
   Resolver(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges,
-           ResolutionBase* base)
-      : input_(input), out_(edges), modules_(imports.modules()), imports_(imports), base_(base) {}
+           ResolutionBase* base, size_t threads)
+      : input_(input),
+        out_(edges),
+        modules_(imports.modules()),
+        imports_(imports),
+        base_(base),
+        prefault_(threads > 1) {}
 
   void run();
 
@@ -520,6 +526,8 @@ class Resolver {
   const ModuleIndex& modules_;
   const ImportTable& imports_;
   ResolutionBase* base_;
+  // Faults in the reserved tables' pages on a second thread while setup and rounds fill them.
+  analysis::PagePrefaulter prefault_;
   // Per file: the tick of its last first-round statement and the values made by then (for base_).
   struct FirstRoundEnd {
     uint32_t tick = 0;
@@ -532,8 +540,7 @@ class Resolver {
   IdVector<FileId, FileRec> files_;
   IdVector<ScopeId, ScopeRec> scopes_;
   uint32_t expr_count_ = 0;
-  std::unordered_map<std::string_view, NameId> strings_;
-  IdVector<NameId, std::string_view> strings_by_id_;
+  NameTable strings_;
   std::vector<NameId> gstr_;  // per file string (from its FileRec::str_base)
 
   Values values_;
