@@ -468,8 +468,11 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
     }
   }
   if (options.survey_memo != nullptr) {
-    if (!record) record = SurveyMemo::record(tree, result.sources, result.states, now);
-    options.survey_memo->remember(std::move(*record));
+    if (record) {
+      options.survey_memo->remember(std::move(*record));
+    } else {
+      options.survey_memo->remember(tree, result.sources, result.states, now);
+    }
   }
   result.key = resolution_key(tree, result.sources, result.states, options);
   result.seconds = seconds_since(start);
