@@ -128,8 +128,12 @@ void SnapshotBuilder::prime(const analysis::SourceTree& tree) {
   options.survey_memo = &survey_memo_;
   options.resolution_memo = &resolution_memo_;
   options.facts_memo = &facts_memo_;
+  options.graph_buffers = &graph_buffers_;
   std::optional<analysis::Analysis> analysis = analyse_behind_view(tree, options, *served_view_);
   if (!analysis) return;
+  // The first refresh would otherwise fill fresh pages (no analysis before this one to leave it
+  // its buffers): made here, off its latency, as large as the refreshes after it keep.
+  graph_buffers_.make_room_like(analysis->graph);
   // The served plans were rendered from this very graph (the record is keyed by its resolution
   // key), so the next refresh compares against it as against the graph of a refresh of its own.
   previous_choice_ = render::choose_view(analysis->graph, options_.view);
@@ -198,6 +202,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     options.survey_memo = &survey_memo_;
     options.resolution_memo = &resolution_memo_;
     options.facts_memo = &facts_memo_;
+    options.graph_buffers = &graph_buffers_;
     options.defer_records = true;
     options.sources = &sources;
     // The view was loaded from its record: its graph record (written beside it) lets this
@@ -231,6 +236,9 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built.rendered_files = prepared.rendered_files;
     built.view_reason = prepared.choice.reason;
     built.view_prefetched = prepared.view_prefetched;
+    // Its graph's buffers are the next analysis's (this one's are prepared.analysis's now).
+    if (previous_analysis_) graph_buffers_.keep(std::move(previous_analysis_->graph));
+    graph_buffers_.let_kernel_reclaim();
     previous_analysis_.reset();
     // Served from a record, the view has no resolution behind it in this process: the first
     // refresh starts from the memory the analysis that rendered it kept in the cache.
