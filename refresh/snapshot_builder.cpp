@@ -159,13 +159,22 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
   if (changed != nullptr && previous_scan_ && !on_directory) {
     patched = analysis::rescan_paths(*previous_scan_, *changed, scan_options);
   }
-  previous_scan_.reset();  // set again once this build succeeds
+  // Set again once this build succeeds; till then its memory is the copy's below.
+  std::optional<analysis::SourceTree> scanned = std::move(previous_scan_);
+  previous_scan_.reset();
   analysis::SourceTree tree =
       patched ? std::move(*patched) : analysis::scan_tree(options_.repo, scan_options);
   // Kept for the next build to patch and for prime() (a copy: the snapshot takes the tree; far
-  // cheaper than listing every directory and an lstat of every entry of a large tree again).
-  std::optional<analysis::SourceTree> scanned;
-  if (options_.will_refresh) scanned = tree;
+  // cheaper than listing every directory and an lstat of every entry of a large tree again),
+  // assigned over the last one: its entries and their paths are written in place (on the kernel
+  // 84 k paths not allocated again, and no fresh pages).
+  if (!options_.will_refresh) {
+    scanned.reset();
+  } else if (scanned) {
+    *scanned = tree;
+  } else {
+    scanned = tree;
+  }
   // Selected once for the git view's patterns, the signatures and the survey (on the kernel each
   // selection, 55 k paths claimed, copied and sorted, was ~0.15 G instructions).
   const std::vector<analysis::SourceFile> sources = analysis::select_sources(tree);
