@@ -14,7 +14,6 @@
 #include <exception>
 #include <functional>
 #include <optional>
-#include <thread>
 
 #include "analysis/extracted_facts.h"
 #include "analysis/graph_buffers.h"
@@ -22,6 +21,7 @@
 #include "analysis/kept_memory.h"
 #include "analysis/language.h"
 #include "analysis/parse_schedule.h"
+#include "analysis/plain_threads.h"
 #include "analysis/resolution_key.h"
 #include "analysis/source_files.h"
 #include "analysis/source_survey.h"
@@ -380,7 +380,7 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   const size_t jobs = present.size() + (alongside ? 1 : 0);
   std::atomic<size_t> next{0};
   std::vector<std::exception_ptr> failures(jobs);
-  const auto drain = [&] {
+  run_on_threads(std::min(concurrency, jobs), [&] {
     for (size_t i = next.fetch_add(1); i < jobs; i = next.fetch_add(1)) {
       try {
         if (i < present.size()) {
@@ -392,11 +392,7 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
         failures[i] = std::current_exception();
       }
     }
-  };
-  std::vector<std::thread> helpers;
-  for (size_t t = 1; t < std::min(concurrency, jobs); ++t) helpers.emplace_back(drain);
-  drain();
-  for (std::thread& helper : helpers) helper.join();
+  });
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
@@ -538,20 +534,20 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   std::vector<uint64_t> sizes(sources.size());
   for (size_t i = 0; i < sources.size(); ++i) sizes[i] = sources[i].size;
   ParseSchedule schedule(sizes, kLargeSourceBytesInFlight);
-  arena.execute([&] {
-    tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
-      ThreadStates& local = states.local();
-      while (const std::optional<size_t> i = schedule.next()) {
-        const SourceState* seen = surveyed.empty() ? nullptr : &surveyed[*i];
-        results[*i] = process(tree, sources[*i], seen, options, local, extracted);
-        schedule.finished(*i);
-        // A large file's syntax tree is freed by now but would stay resident in this thread's
-        // malloc arena, where the next (smaller) files cannot use all of it.
-        if (!results[*i].from_cache && sources[*i].size >= kTrimAfterSourceBytes) ::malloc_trim(0);
-        const size_t n = done.fetch_add(1) + 1;
-        if (options.on_progress) options.on_progress(n, sources.size());
-      }
-    });
+  // Each thread drains the schedule; no front end's extraction uses oneTBB.
+  arena.initialize();
+  run_on_threads(static_cast<size_t>(arena.max_concurrency()), [&] {
+    ThreadStates& local = states.local();
+    while (const std::optional<size_t> i = schedule.next()) {
+      const SourceState* seen = surveyed.empty() ? nullptr : &surveyed[*i];
+      results[*i] = process(tree, sources[*i], seen, options, local, extracted);
+      schedule.finished(*i);
+      // A large file's syntax tree is freed by now but would stay resident in this thread's
+      // malloc arena, where the next (smaller) files cannot use all of it.
+      if (!results[*i].from_cache && sources[*i].size >= kTrimAfterSourceBytes) ::malloc_trim(0);
+      const size_t n = done.fetch_add(1) + 1;
+      if (options.on_progress) options.on_progress(n, sources.size());
+    }
   });
   result.stats.parse_seconds = surveyed_tree.seconds + seconds_since(parse_start);
   // Parsing churns through large, short-lived syntax trees in per-thread malloc arenas; hand

@@ -14,7 +14,8 @@ namespace anchorfs::analysis {
 // large files in flight at once hold at most `large_budget` bytes of source (a syntax tree costs
 // about 100 bytes per source byte: two megabyte-sized test modules parsed together would double
 // the daemon's peak memory). A worker that may not start the next large file takes the smallest
-// remaining one instead, so it never waits. Thread-safe.
+// remaining one instead, so it never waits; once every file left is over the budget, the largest
+// again (no small file is left to fill in, and the longest must not run last). Thread-safe.
 class ParseSchedule {
  public:
   ParseSchedule(const std::vector<uint64_t>& sizes, uint64_t large_budget);

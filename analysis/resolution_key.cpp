@@ -2,7 +2,6 @@
 #include "analysis/resolution_key.h"
 
 #include <sys/stat.h>
-#include <xxhash.h>
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +9,7 @@
 #include <string_view>
 
 #include "analysis/build_identity.h"
+#include "analysis/chunked_hash.h"
 #include "analysis/graph_serialize.h"
 #include "analysis/language.h"
 #include "analysis/resolution_input.h"
@@ -22,27 +22,22 @@ namespace {
 // Streams length-prefixed fields, so no two different field sequences hash the same bytes.
 class KeyHasher {
  public:
-  KeyHasher() : state_(XXH3_createState()) { XXH3_128bits_reset(state_); }
-  ~KeyHasher() { XXH3_freeState(state_); }
-  KeyHasher(const KeyHasher&) = delete;
-  KeyHasher& operator=(const KeyHasher&) = delete;
-
-  void number(uint64_t v) { XXH3_128bits_update(state_, &v, sizeof v); }
+  void number(uint64_t v) { state_.update(&v, sizeof v); }
   void text(std::string_view s) {
     number(s.size());
-    XXH3_128bits_update(state_, s.data(), s.size());
+    state_.update(s.data(), s.size());
   }
   void digest(const ContentDigest& d) {
     number(d.low);
     number(d.high);
   }
-  ResolutionKey finish() const {
-    const XXH128_hash_t h = XXH3_128bits_digest(state_);
-    return {h.low64, h.high64};
+  ResolutionKey finish() {
+    const auto [low, high] = state_.digest();
+    return {low, high};
   }
 
  private:
-  XXH3_state_t* state_;
+  ChunkedXxh128 state_;  // a field at a time per source of a whole tree: gathered, not streamed
 };
 
 void add_state(KeyHasher& h, bool ok, const ContentDigest& digest, std::string_view problem) {

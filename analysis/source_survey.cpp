@@ -1,7 +1,7 @@
 // Reading and digesting every source file in parallel, and what a later survey can reuse.
 #include "analysis/source_survey.h"
 
-#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,6 +9,7 @@
 
 #include "analysis/byte_codec.h"
 #include "analysis/language.h"
+#include "analysis/plain_threads.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -156,33 +157,44 @@ std::vector<SourceState> survey_sources(const SourceTree& tree,
   std::vector<SourceState> states(sources.size());
   std::vector<const TreeEntry*> entries;
   if (memo != nullptr) entries = regular_entries(tree, sources);
+  // Surveys file `i` into states[i]; true when it read the file.
+  const auto survey_one = [&](size_t i) {
+    SourceState& state = states[i];
+    if (memo != nullptr && entries[i] != nullptr) {
+      if (const SourceState* known = memo->find(sources[i].path, sources[i].front_end,
+                                                stat_identity(*entries[i]))) {
+        state = *known;
+        return false;
+      }
+    }
+    SourceBytes source = read_source(tree.root, sources[i].path, options.max_file_bytes);
+    if (!source.ok) {
+      state.problem = std::move(source.problem);
+      return true;
+    }
+    state.ok = true;
+    state.digest = digest_of(source.bytes);
+    state.keep_unchanged = options.keep_unchanged &&
+                           options.keep_unchanged(*front_ends()[sources[i].front_end], source.bytes);
+    return true;
+  };
+  // Chunks of files in path order handed out in turn on the current arena's number of plain
+  // threads (no more than there are chunks); each file's state lands at its index, whichever
+  // thread took it. Eight files a chunk in a large tree; one in a small one, where a chunk of
+  // eight could be most of the bytes (TypeScript's lib/: six bundles among nine files).
+  const auto threads = static_cast<size_t>(tbb::this_task_arena::max_concurrency());
+  const size_t chunk_files = sources.size() >= 64 * threads ? 8 : 1;
+  const size_t chunks = (sources.size() + chunk_files - 1) / chunk_files;
+  std::atomic<size_t> next_chunk{0};
   std::atomic<size_t> reads{0};
-  tbb::parallel_for(
-      tbb::blocked_range<size_t>(0, sources.size(), 8),
-      [&](const tbb::blocked_range<size_t>& range) {
-        size_t range_reads = 0;
-        for (size_t i = range.begin(); i != range.end(); ++i) {
-          SourceState& state = states[i];
-          if (memo != nullptr && entries[i] != nullptr) {
-            if (const SourceState* known = memo->find(sources[i].path, sources[i].front_end,
-                                                      stat_identity(*entries[i]))) {
-              state = *known;
-              continue;
-            }
-          }
-          ++range_reads;
-          SourceBytes source = read_source(tree.root, sources[i].path, options.max_file_bytes);
-          if (!source.ok) {
-            state.problem = std::move(source.problem);
-            continue;
-          }
-          state.ok = true;
-          state.digest = digest_of(source.bytes);
-          state.keep_unchanged = options.keep_unchanged &&
-              options.keep_unchanged(*front_ends()[sources[i].front_end], source.bytes);
-        }
-        reads.fetch_add(range_reads, std::memory_order_relaxed);
-      });
+  run_on_threads(std::min(chunks, threads), [&] {
+    size_t thread_reads = 0;
+    for (size_t chunk = next_chunk.fetch_add(1); chunk < chunks; chunk = next_chunk.fetch_add(1)) {
+      const size_t end = std::min(sources.size(), (chunk + 1) * chunk_files);
+      for (size_t i = chunk * chunk_files; i < end; ++i) thread_reads += survey_one(i) ? 1 : 0;
+    }
+    reads.fetch_add(thread_reads, std::memory_order_relaxed);
+  });
   if (read != nullptr) *read = reads.load();
   return states;
 }

@@ -4,12 +4,13 @@
 
 #include <fmt/format.h>
 #include <malloc.h>
-#include <xxhash.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
 #include <string_view>
 
+#include "analysis/chunked_hash.h"
 #include "analysis/rescan_paths.h"
 #include "analysis/source_files.h"
 #include "analysis/source_tree.h"
@@ -27,22 +28,14 @@ struct Signatures {
   std::pair<uint64_t, uint64_t> tree;     // everything a reader can see
 };
 
-std::pair<uint64_t, uint64_t> finish(XXH3_state_t* state) {
-  const XXH128_hash_t hash = XXH3_128bits_digest(state);
-  XXH3_freeState(state);
-  return {hash.low64, hash.high64};
-}
-
 // Sources: the path, identity and version of every file analysis would read (which also fixes
 // the package structure that matters); other files may change freely without re-analysis.
 // Tree: every entry's attributes as served (access times excepted: reads through the mount
 // change them).
 Signatures signatures(const analysis::SourceTree& tree,
                       const std::vector<analysis::SourceFile>& selected) {
-  XXH3_state_t* sources = XXH3_createState();
-  XXH3_state_t* all = XXH3_createState();
-  XXH3_128bits_reset(sources);
-  XXH3_128bits_reset(all);
+  analysis::ChunkedXxh128 sources;
+  analysis::ChunkedXxh128 all;
   for (const analysis::TreeEntry& entry : tree.entries) {
     const int64_t fields[] = {static_cast<int64_t>(entry.mode),
                               static_cast<int64_t>(entry.size),
@@ -52,18 +45,18 @@ Signatures signatures(const analysis::SourceTree& tree,
                               static_cast<int64_t>(entry.nlink),
                               static_cast<int64_t>(entry.uid),
                               static_cast<int64_t>(entry.gid)};
-    XXH3_128bits_update(all, entry.path.data(), entry.path.size() + 1);  // with its NUL
-    XXH3_128bits_update(all, fields, sizeof fields);
-    XXH3_128bits_update(all, entry.symlink_target.data(), entry.symlink_target.size() + 1);
+    all.update(entry.path.data(), entry.path.size() + 1);  // with its NUL
+    all.update(fields, sizeof fields);
+    all.update(entry.symlink_target.data(), entry.symlink_target.size() + 1);
   }
   for (const analysis::SourceFile& source : selected) {
     const analysis::TreeEntry& entry = tree.entries[source.entry];
     const int64_t fields[] = {static_cast<int64_t>(entry.size), entry.mtime_ns, entry.ctime_ns,
                               static_cast<int64_t>(entry.inode)};
-    XXH3_128bits_update(sources, entry.path.data(), entry.path.size() + 1);
-    XXH3_128bits_update(sources, fields, sizeof fields);
+    sources.update(entry.path.data(), entry.path.size() + 1);
+    sources.update(fields, sizeof fields);
   }
-  return {finish(sources), finish(all)};
+  return {sources.digest(), all.digest()};
 }
 
 // gitattributes patterns covering the files a front end claims: "*.ext" per extension, the exact
@@ -81,6 +74,30 @@ std::vector<std::string> filter_patterns(const std::vector<analysis::SourceFile>
   std::sort(patterns.begin(), patterns.end());
   patterns.erase(std::unique(patterns.begin(), patterns.end()), patterns.end());
   return patterns;
+}
+
+// Whether `patched` (rescan_paths of `before`, `origin` its entries' origins) has every entry of
+// `before` at the same index and of the same type, and no other: then select_sources, which reads
+// only the paths, types and nesting of entries, selects the same sources from both.
+bool same_layout(const analysis::SourceTree& before, const analysis::SourceTree& patched,
+                 const std::vector<uint32_t>& origin) {
+  if (patched.entries.size() != before.entries.size() || origin.size() != patched.entries.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < origin.size(); ++i) {
+    if (origin[i] != i || ((patched.entries[i].mode ^ before.entries[i].mode) & S_IFMT) != 0 ||
+        patched.entries[i].parent != before.entries[i].parent) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The last selection, with each source's size as `tree` has it now.
+std::vector<analysis::SourceFile> resized(std::vector<analysis::SourceFile> sources,
+                                          const analysis::SourceTree& tree) {
+  for (analysis::SourceFile& source : sources) source.size = tree.entries[source.entry].size;
+  return sources;
 }
 
 // The analysis stored under `key` (its graph record), without facts: AnalysisOptions::previous
@@ -156,12 +173,17 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
   const analysis::ScanOptions scan_options{.skip_device = skip_device_,
                                             .on_directory = on_directory};
   std::optional<analysis::SourceTree> patched;
+  bool same_entries = false;
   if (changed != nullptr && previous_scan_ && !on_directory) {
-    patched = analysis::rescan_paths(*previous_scan_, *changed, scan_options);
+    std::vector<uint32_t> origin;
+    patched = analysis::rescan_paths(*previous_scan_, *changed, scan_options, &origin);
+    same_entries = patched && same_layout(*previous_scan_, *patched, origin);
   }
   // Set again once this build succeeds; till then its memory is the copy's below.
   std::optional<analysis::SourceTree> scanned = std::move(previous_scan_);
   previous_scan_.reset();
+  std::vector<analysis::SourceFile> last_sources = std::move(previous_sources_);
+  previous_sources_.clear();
   analysis::SourceTree tree =
       patched ? std::move(*patched) : analysis::scan_tree(options_.repo, scan_options);
   // Kept for the next build to patch and for prime() (a copy: the snapshot takes the tree; far
@@ -176,8 +198,11 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     scanned = tree;
   }
   // Selected once for the git view's patterns, the signatures and the survey (on the kernel each
-  // selection, 55 k paths claimed, copied and sorted, was ~0.15 G instructions).
-  const std::vector<analysis::SourceFile> sources = analysis::select_sources(tree);
+  // selection, 55 k paths claimed, copied and sorted, was ~0.15 G instructions); after an edit
+  // that added, removed or retyped no entry, the last build's selection with the sizes read again.
+  std::vector<analysis::SourceFile> sources =
+      same_entries && !last_sources.empty() ? resized(std::move(last_sources), tree)
+                                            : analysis::select_sources(tree);
   fs::VirtualFiles git_files;
   if (options_.git_view) {
     fs::GitViewOptions git_view = *options_.git_view;
@@ -192,6 +217,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built.changed = false;
     built.reanalysed = false;
     previous_scan_ = std::move(scanned);
+    if (previous_scan_) previous_sources_ = std::move(sources);
     built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return built;
   }
@@ -280,6 +306,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
   built.changed = true;
   previous_tree_signature_ = signature.tree;
   previous_scan_ = std::move(scanned);
+  if (previous_scan_) previous_sources_ = std::move(sources);
   previous_.snapshot = built.snapshot;
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;

@@ -118,6 +118,9 @@ class SnapshotBuilder {
   uint64_t skip_device_ = 0;
   // The last successful build's scan (before any .git graft), which build(changed) patches.
   std::optional<analysis::SourceTree> previous_scan_;
+  // select_sources(*previous_scan_), set and reset with it: a scan patched without adding,
+  // removing or retyping an entry selects the same sources (sizes aside) without a path sort.
+  std::vector<analysis::SourceFile> previous_sources_;
   bool have_previous_ = false;
   bool progress_reported_ = false;
   std::pair<uint64_t, uint64_t> previous_signature_{0, 0};       // sources and directories

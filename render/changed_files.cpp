@@ -155,57 +155,99 @@ std::vector<size_t> files_to_render(const Graph& before, const Graph& after,
       in_delta[key(to, relation)] += sign;
     }
   };
-  std::vector<Edge> kept;
-  kept.reserve(before.edges.size());
+  // The old edges renumbered, merged as they come with the new ones (both in the graph's order
+  // when the renumbering keeps it, as it does for every file matched position by position):
+  // most pairs are equal and cost a comparison. Where a renumbering moved an edge out of order
+  // (entities matched by name in another order) the merge sets aside both an edge and its equal;
+  // sorting what it set aside and cancelling equal pairs leaves exactly the edges gained and lost.
+  std::vector<Edge> lost;
+  std::vector<Edge> gained;
+  auto next = after.edges.cbegin();
+  const auto next_end = after.edges.cend();
+  const size_t old_n = new_of.size();
   for (const Edge& edge : before.edges) {
-    const EntityIndex from = edge.from < new_of.size() ? new_of[edge.from] : kNoEntity;
-    const EntityIndex to = edge.to < new_of.size() ? new_of[edge.to] : kNoEntity;
-    if (from != kNoEntity && to != kNoEntity) {
-      kept.push_back({from, to, edge.relation});
-    } else {
+    const EntityIndex from = edge.from < old_n ? new_of[edge.from] : kNoEntity;
+    const EntityIndex to = edge.to < old_n ? new_of[edge.to] : kNoEntity;
+    if (from == kNoEntity || to == kNoEntity) {
       changed(from, to, edge.relation, -1);  // an end is gone: the other end lost an edge
+      continue;
+    }
+    const Edge renumbered{from, to, edge.relation};
+    if (next != next_end && *next == renumbered) {
+      ++next;
+      continue;
+    }
+    while (next != next_end && edge_less(*next, renumbered)) gained.push_back(*next++);
+    if (next != next_end && *next == renumbered) {
+      ++next;
+    } else {
+      lost.push_back(renumbered);
     }
   }
-  if (!std::is_sorted(kept.begin(), kept.end(), edge_less)) {
-    std::sort(kept.begin(), kept.end(), edge_less);
+  gained.insert(gained.end(), next, next_end);
+  if (!std::is_sorted(lost.begin(), lost.end(), edge_less)) {
+    std::sort(lost.begin(), lost.end(), edge_less);
   }
-  for (auto o = kept.cbegin(), a = after.edges.cbegin(); o != kept.cend() || a != after.edges.cend();) {
-    if (a == after.edges.end() || (o != kept.end() && edge_less(*o, *a))) {
+  if (!std::is_sorted(gained.begin(), gained.end(), edge_less)) {
+    std::sort(gained.begin(), gained.end(), edge_less);
+  }
+  for (auto o = lost.cbegin(), g = gained.cbegin(); o != lost.cend() || g != gained.cend();) {
+    if (g == gained.cend() || (o != lost.cend() && edge_less(*o, *g))) {
       changed(o->from, o->to, o->relation, -1);
       ++o;
-    } else if (o == kept.end() || edge_less(*a, *o)) {
-      changed(a->from < n ? a->from : kNoEntity, a->to < n ? a->to : kNoEntity, a->relation, 1);
-      ++a;
+    } else if (o == lost.cend() || edge_less(*g, *o)) {
+      changed(g->from < n ? g->from : kNoEntity, g->to < n ? g->to : kNoEntity, g->relation, 1);
+      ++g;
     } else {
       ++o;
-      ++a;
+      ++g;
     }
   }
   // An entity whose degree in a relation changed is listed with another tier (or crosses the hub
   // filter) by every block that lists it in that relation: the other end of each of its edges in
-  // that relation (one pass over the edges, as the index's links would list them).
-  std::vector<bool> in_changed(n, false), out_changed(n, false);
-  bool any = false;
-  for (const auto* deltas : {&in_delta, &out_delta}) {
-    for (const auto& [k, delta] : *deltas) {
-      if (delta == 0) continue;
-      (deltas == &in_delta ? in_changed : out_changed)[k / kRelationCount] = true;
-      any = true;
-    }
-  }
+  // that relation. Edges leaving it are one run of the sorted edges (found by binary search);
+  // edges entering it are found by one pass over the runs of the relations where some entity's
+  // in-degree changed.
   const auto degree_changed = [&](const std::unordered_map<uint64_t, int64_t>& deltas,
                                   EntityIndex e, Relation relation) {
     const auto it = deltas.find(key(e, relation));
     return it != deltas.end() && it->second != 0;
   };
-  for (const Edge& edge : after.edges) {
-    if (!any) break;
-    if (edge.from >= n || edge.to >= n || static_cast<size_t>(edge.relation) >= kRelationCount) {
-      continue;
+  const auto run_of = [&](Relation relation, EntityIndex from) {
+    return std::equal_range(after.edges.cbegin(), after.edges.cend(), Edge{from, 0, relation},
+                            [](const Edge& x, const Edge& y) {
+                              if (x.relation != y.relation) return x.relation < y.relation;
+                              return x.from < y.from;
+                            });
+  };
+  std::vector<uint8_t> in_changed;  // per entity: bit r set when its in-degree in r changed
+  uint32_t in_relations = 0;         // bit r set when some entity's in-degree in r changed
+  for (const auto& [k, delta] : in_delta) {
+    if (delta == 0) continue;
+    const size_t relation = k % kRelationCount;
+    if (in_changed.empty()) in_changed.assign(n, 0);
+    in_changed[k / kRelationCount] |= static_cast<uint8_t>(1u << (relation % 8));
+    in_relations |= 1u << relation;
+  }
+  for (const auto& [k, delta] : out_delta) {
+    if (delta == 0) continue;
+    const auto [first, last] =
+        run_of(static_cast<Relation>(k % kRelationCount), static_cast<EntityIndex>(k / kRelationCount));
+    for (auto edge = first; edge != last; ++edge) {
+      if (edge->to < n) mark(edge->to);
     }
-    if (in_changed[edge.to] && degree_changed(in_delta, edge.to, edge.relation)) mark(edge.from);
-    if (out_changed[edge.from] && degree_changed(out_delta, edge.from, edge.relation)) {
-      mark(edge.to);
+  }
+  for (size_t r = 0; r < kRelationCount; ++r) {
+    if ((in_relations & (1u << r)) == 0) continue;
+    const auto relation = static_cast<Relation>(r);
+    const auto first = std::partition_point(after.edges.cbegin(), after.edges.cend(),
+                                            [&](const Edge& e) { return e.relation < relation; });
+    const uint8_t bit = static_cast<uint8_t>(1u << (r % 8));
+    for (auto edge = first; edge != after.edges.cend() && edge->relation == relation; ++edge) {
+      if (edge->to < n && edge->from < n && (in_changed[edge->to] & bit) != 0 &&
+          degree_changed(in_delta, edge->to, relation)) {
+        mark(edge->from);
+      }
     }
   }
 

@@ -42,19 +42,28 @@ void bucket(size_t keys, const std::vector<T>& items, KeyOf key_of, std::vector<
 }  // namespace
 
 GraphIndex::GraphIndex(const analysis::Graph& graph) : GraphIndex(graph, WithoutLinks{}) {
-  index_links({});
+  index_tests({});
+  index_links({}, {});
 }
 
 GraphIndex::GraphIndex(const analysis::Graph& graph, WithoutLinks) : graph_(graph) {
   const size_t n = graph.entities.size();
 
+  // One pass over the entities (about 100 bytes each: 90 MB on the kernel) for what the rest
+  // reads of them: files and parents.
   files_of_.assign(n, analysis::kNoEntity);
+  std::vector<EntityIndex> parents(n, analysis::kNoEntity);
+  size_t with_parent = 0;
   for (size_t e = 0; e < n; ++e) {
     const analysis::Entity& entity = graph.entities[e];
     if (entity.kind == EntityKind::File) {
       files_of_[e] = static_cast<EntityIndex>(e);
     } else if (entity.file < n && graph.entities[entity.file].kind == EntityKind::File) {
       files_of_[e] = entity.file;
+    }
+    if (entity.parent < n && entity.parent != e) {
+      parents[e] = entity.parent;
+      ++with_parent;
     }
   }
   file_infos_.assign(n, kNoFileInfo);
@@ -67,71 +76,85 @@ GraphIndex::GraphIndex(const analysis::Graph& graph, WithoutLinks) : graph_(grap
     }
   }
 
-  // Test code, by the convention of each file's front end.
-  std::vector<bool> test_file(n, false);
-  for (const analysis::FileInfo& info : graph.files) {
-    const analysis::LanguageFrontEnd* front_end = analysis::front_end_named(info.language);
-    if (info.entity < n && front_end != nullptr) {
-      test_file[info.entity] = front_end->is_test_path(graph.entities[info.entity].name);
+  // Labels are the dense view's: most graphs have none, and then no table of them is made.
+  if (!graph.labels.empty()) {
+    std::vector<analysis::Label> labels;
+    labels.reserve(graph.labels.size());
+    for (const analysis::Label& label : graph.labels) {
+      if (label.entity < n && valid_relation(label.relation)) labels.push_back(label);
+    }
+    bucket(
+        n, labels, [](const analysis::Label& l) { return l.entity; }, label_begin_, labels_);
+    auto label_order = [](const analysis::Label& a, const analysis::Label& b) {
+      return std::tie(a.relation, a.value) < std::tie(b.relation, b.value);
+    };
+    for (size_t e = 0; e < n; ++e) {
+      auto first = labels_.begin() + label_begin_[e];
+      auto last = labels_.begin() + label_begin_[e + 1];
+      if (!std::is_sorted(first, last, label_order)) std::sort(first, last, label_order);
     }
   }
-  test_.assign(n, false);
-  for (size_t e = 0; e < n; ++e) {
-    if (files_of_[e] != analysis::kNoEntity) test_[e] = test_file[files_of_[e]];
-  }
 
-  std::vector<analysis::Label> labels;
-  labels.reserve(graph.labels.size());
-  for (const analysis::Label& label : graph.labels) {
-    if (label.entity < n && valid_relation(label.relation)) labels.push_back(label);
-  }
-  bucket(
-      n, labels, [](const analysis::Label& l) { return l.entity; }, label_begin_, labels_);
-  auto label_order = [](const analysis::Label& a, const analysis::Label& b) {
-    return std::tie(a.relation, a.value) < std::tie(b.relation, b.value);
-  };
+  // Children by parent, in entity order (a counting sort over the parents gathered above).
+  child_begin_.assign(n + 1, 0);
   for (size_t e = 0; e < n; ++e) {
-    auto first = labels_.begin() + label_begin_[e];
-    auto last = labels_.begin() + label_begin_[e + 1];
-    if (!std::is_sorted(first, last, label_order)) std::sort(first, last, label_order);
+    if (parents[e] != analysis::kNoEntity) ++child_begin_[parents[e] + 1];
   }
-
-  std::vector<EntityIndex> with_parent;
+  std::partial_sum(child_begin_.begin(), child_begin_.end(), child_begin_.begin());
+  children_.resize(with_parent);
+  {
+    std::vector<uint32_t> next(child_begin_.begin(), child_begin_.end() - 1);
+    for (size_t e = 0; e < n; ++e) {
+      if (parents[e] != analysis::kNoEntity) {
+        children_[next[parents[e]]++] = static_cast<EntityIndex>(e);
+      }
+    }
+  }
   std::vector<EntityIndex> in_files;
+  in_files.reserve(n);
   for (size_t e = 0; e < n; ++e) {
-    EntityIndex parent = graph.entities[e].parent;
-    if (parent < n && parent != e) with_parent.push_back(static_cast<EntityIndex>(e));
     if (files_of_[e] != analysis::kNoEntity && file_infos_[files_of_[e]] != kNoFileInfo) {
       in_files.push_back(static_cast<EntityIndex>(e));
     }
   }
   bucket(
-      n, with_parent, [&](EntityIndex e) { return graph.entities[e].parent; }, child_begin_,
-      children_);
-  bucket(
       graph.files.size(), in_files, [&](EntityIndex e) { return file_infos_[files_of_[e]]; },
       file_entity_begin_, file_entities_);
 }
 
-void GraphIndex::index_links(const std::vector<bool>& selected) {
+// Test code, by the convention of each file's front end, asked once per file `named` takes (every
+// file when it is empty): on the kernel, asking for all 55 k files was a third of a refresh's
+// index without links.
+void GraphIndex::index_tests(const std::vector<uint8_t>& named) {
   const analysis::Graph& graph = graph_;
   const size_t n = graph.entities.size();
-  const auto taken = [&](size_t e) { return selected.empty() || selected[e]; };
-  // A taken entity's id, and its file's (a block names the file of a value in another one).
-  std::vector<bool> named;
-  if (!selected.empty()) {
-    named = selected;
-    for (size_t e = 0; e < n; ++e) {
-      if (selected[e] && files_of_[e] != analysis::kNoEntity) named[files_of_[e]] = true;
+  std::vector<bool> test_file(n, false);
+  for (const analysis::FileInfo& info : graph.files) {
+    if (info.entity >= n || (!named.empty() && named[info.entity] == 0)) continue;
+    const analysis::LanguageFrontEnd* front_end = analysis::front_end_named(info.language);
+    if (front_end != nullptr) {
+      test_file[info.entity] = front_end->is_test_path(graph.entities[info.entity].name);
     }
   }
+  test_.assign(n, false);
+  for (size_t e = 0; e < n; ++e) {
+    if ((named.empty() || named[e] != 0) && files_of_[e] != analysis::kNoEntity) {
+      test_[e] = test_file[files_of_[e]];
+    }
+  }
+}
+
+void GraphIndex::index_links(const std::vector<uint8_t>& selected,
+                             const std::vector<uint8_t>& named) {
+  const analysis::Graph& graph = graph_;
+  const size_t n = graph.entities.size();
   ids_.resize(n);
   local_names_.resize(n);
   // Each entity writes only its own two strings: built side by side (the sort below waits for
   // them anyway, and on a large graph they were a serial step between resolution and rendering).
   const auto name_range = [&](const tbb::blocked_range<size_t>& range) {
     for (size_t e = range.begin(); e < range.end(); ++e) {
-      if (!named.empty() && !named[e]) continue;
+      if (!named.empty() && named[e] == 0) continue;
       const analysis::Entity& entity = graph.entities[e];
       EntityIndex file = files_of_[e];
       if (entity.kind == EntityKind::File || file == analysis::kNoEntity) {
@@ -150,7 +173,7 @@ void GraphIndex::index_links(const std::vector<bool>& selected) {
     std::iota(order.begin(), order.end(), EntityIndex{0});
   } else {
     for (size_t e = 0; e < n; ++e) {
-      if (selected[e]) order.push_back(static_cast<EntityIndex>(e));
+      if (selected[e] != 0) order.push_back(static_cast<EntityIndex>(e));
     }
   }
   tbb::parallel_sort(order.begin(), order.end(), [&](EntityIndex a, EntityIndex b) {
@@ -171,11 +194,21 @@ void GraphIndex::index_links(const std::vector<bool>& selected) {
   if (selected.empty()) {
     forward.reserve(graph.edges.size());
     backward.reserve(graph.edges.size());
-  }
-  for (const analysis::Edge& edge : graph.edges) {
-    if (edge.from >= n || edge.to >= n || !valid_relation(edge.relation)) continue;
-    if (taken(edge.from)) forward.push_back({edge.from, {edge.relation, edge.to}});
-    if (taken(edge.to)) backward.push_back({edge.to, {edge.relation, edge.from}});
+    for (const analysis::Edge& edge : graph.edges) {
+      if (edge.from >= n || edge.to >= n || !valid_relation(edge.relation)) continue;
+      forward.push_back({edge.from, {edge.relation, edge.to}});
+      backward.push_back({edge.to, {edge.relation, edge.from}});
+    }
+  } else {
+    // A pass over every edge of a large graph for a few thousand entities: a byte per entity
+    // and the rare hit out of line keep it to a few instructions an edge.
+    for (const analysis::Edge& edge : graph.edges) {
+      if (edge.from >= n || edge.to >= n) continue;
+      const uint8_t ends = static_cast<uint8_t>(selected[edge.from] | (selected[edge.to] << 1));
+      if (ends == 0 || !valid_relation(edge.relation)) continue;
+      if ((ends & 1) != 0) forward.push_back({edge.from, {edge.relation, edge.to}});
+      if ((ends & 2) != 0) backward.push_back({edge.to, {edge.relation, edge.from}});
+    }
   }
   auto by_relation_other = [](const Keyed& a, const Keyed& b) {
     return std::tie(a.key, a.link.relation, a.link.other) <
@@ -212,21 +245,31 @@ void GraphIndex::index_links(const std::vector<bool>& selected) {
 void GraphIndex::add_neighbourhood(std::span<const size_t> files) {
   const analysis::Graph& graph = graph_;
   const size_t n = graph.entities.size();
-  std::vector<bool> own(n, false);
-  std::vector<bool> selected(n, false);
+  // Bytes, not bits: the pass over every edge below reads two per edge.
+  std::vector<uint8_t> own(n, 0);
+  std::vector<uint8_t> selected(n, 0);
   for (const size_t f : files) {
     for (const EntityIndex e : entities_of(f)) {
-      own[e] = selected[e] = true;
-      if (graph.entities[e].parent < n) selected[graph.entities[e].parent] = true;
-      for (const EntityIndex child : children(e)) selected[child] = true;
+      own[e] = selected[e] = 1;
+      if (graph.entities[e].parent < n) selected[graph.entities[e].parent] = 1;
+      for (const EntityIndex child : children(e)) selected[child] = 1;
     }
   }
   for (const analysis::Edge& edge : graph.edges) {
-    if (edge.from >= n || edge.to >= n || !valid_relation(edge.relation)) continue;
-    if (own[edge.from]) selected[edge.to] = true;
-    if (own[edge.to]) selected[edge.from] = true;
+    if (edge.from >= n || edge.to >= n || (own[edge.from] | own[edge.to]) == 0 ||
+        !valid_relation(edge.relation)) {
+      continue;
+    }
+    if (own[edge.from] != 0) selected[edge.to] = 1;
+    if (own[edge.to] != 0) selected[edge.from] = 1;
   }
-  index_links(selected);
+  // A taken entity's id, and its file's (a block names the file of a value in another one).
+  std::vector<uint8_t> named = selected;
+  for (size_t e = 0; e < n; ++e) {
+    if (selected[e] != 0 && files_of_[e] != analysis::kNoEntity) named[files_of_[e]] = 1;
+  }
+  index_tests(named);
+  index_links(selected, named);
 }
 
 namespace {
@@ -283,6 +326,7 @@ std::span<const Link> GraphIndex::in(EntityIndex e, Relation relation) const {
 }
 
 std::span<const analysis::Label> GraphIndex::labels(EntityIndex e) const {
+  if (labels_.empty()) return {};  // no label table is made for a graph without labels
   return {labels_.data() + label_begin_[e], labels_.data() + label_begin_[e + 1]};
 }
 

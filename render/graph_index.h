@@ -24,12 +24,14 @@ class GraphIndex {
  public:
   explicit GraphIndex(const analysis::Graph& graph);
 
-  // Files, children, labels and test flags of every entity, but ids, ranks and links of none
+  // Files, children and labels of every entity, but test flags, ids, ranks and links of none
   // until add_neighbourhood(): what a refresh that renders a few files needs (the whole graph's
-  // ids, their sort and its adjacency cost more than rendering those files).
+  // ids, their sort, its adjacency and every file's test convention cost more than rendering
+  // those files).
   struct WithoutLinks {};
   GraphIndex(const analysis::Graph& graph, WithoutLinks);
-  // Ids, ranks and links of the entities rendering the files graph.files[f] (f in `files`) reads:
+  // Test flags, ids, ranks and links of the entities rendering the files graph.files[f] (f in
+  // `files`) reads:
   // their own, their parents and children, and the other ends of their edges (whose degrees tiers
   // and hub filters read), so that render_file of those files reads exactly what the full index
   // gives it. Ranks then order only these entities, in the same order as among all.
@@ -73,8 +75,11 @@ class GraphIndex {
   };
   static std::span<const Link> select(const Adjacency& adjacency, analysis::EntityIndex e,
                                       analysis::Relation relation);
-  // Ids, ranks and links of the entities `selected` takes (of all when it is empty).
-  void index_links(const std::vector<bool>& selected);
+  // Test flags of the entities `named` takes (of all when it is empty).
+  void index_tests(const std::vector<uint8_t>& named);
+  // Ids of the entities `named` takes, ranks and links of those `selected` takes (all when
+  // empty; `named` holds `selected` and their files).
+  void index_links(const std::vector<uint8_t>& selected, const std::vector<uint8_t>& named);
 
   const analysis::Graph& graph_;
   std::vector<std::string> ids_;

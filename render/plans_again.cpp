@@ -46,12 +46,28 @@ std::shared_ptr<const LaidOutPlans> lay_out_plans(const analysis::Graph& graph,
                     });
   std::vector<LaidOutPlans::Part> parts;
   parts.reserve(graph.files.size());
+  // The previous plans, walked beside the graph's files (both by path) rather than searched once
+  // per file: a binary search of 55 k paths for each of 55 k files was 40 M instructions a
+  // kernel refresh.
+  const std::vector<LaidOutPlan>& previous_plans = previous->plans->files();
+  size_t next = 0;
+  std::string_view last_path;
+  const auto kept_plan = [&](std::string_view path) -> const LaidOutPlan* {
+    if (path < last_path) return previous->plans->find(path);  // out of path order: search
+    last_path = path;
+    while (next < previous_plans.size() && previous_plans[next].path < path) ++next;
+    if (next == previous_plans.size() || previous_plans[next].path != path ||
+        previous_plans[next].insertions == 0) {
+      return nullptr;  // as LaidOutPlans::find: an empty plan is served unchanged
+    }
+    return &previous_plans[next];
+  };
   for (size_t f = 0, i = 0; f < graph.files.size(); ++f) {
     const std::string_view path = graph.entities[graph.files[f].entity].name;
     if (i < files.size() && files[i] == f) {
       if (!plans[i].insertions.empty()) parts.push_back({path, &plans[i], nullptr});
       ++i;
-    } else if (const LaidOutPlan* kept = previous->plans->find(path)) {
+    } else if (const LaidOutPlan* kept = kept_plan(path)) {
       parts.push_back({path, nullptr, kept});
     }
   }

@@ -202,7 +202,7 @@ class Extractor {
     const auto [outer, at] = outermost(anchor_node);
     const TSNode first = at != nullptr
                              ? code::attached_start(outer, bytes_, {"comment"}, at->before())
-                             : code::attached_start(outer, bytes_, {"comment"}, nullptr);
+                             : code::attached_start(outer, bytes_, {"comment"});
     if (const auto start = code::own_line_start(bytes_, ts_node_start_byte(first));
         start && safe(*start)) {
       def.has_anchor = true;

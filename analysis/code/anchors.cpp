@@ -57,45 +57,24 @@ bool blank_line_between(std::string_view bytes, uint64_t begin, uint64_t end) {
 }
 
 // A node and its earlier siblings, walked back one at a time: from the list of them when the
-// caller has it, by a tree cursor when the caller has one standing on the node, else by
-// tree-sitter's node search.
+// caller has it, else by tree-sitter's node search.
 class Siblings {
  public:
-  Siblings(TSNode node, const TSTreeCursor* at) : node_(node), cursor_(at != nullptr) {
-    if (cursor_) {
-      here_ = ts_tree_cursor_copy(at);
-      probe_ = ts_tree_cursor_copy(at);
-    }
-  }
+  explicit Siblings(TSNode node) : node_(node) {}
   Siblings(TSNode node, std::span<const TSNode> before)
-      : node_(node), cursor_(false), listed_(true), list_(before), here_at_(before.size()) {}
-  Siblings(const Siblings&) = delete;
-  Siblings& operator=(const Siblings&) = delete;
-  ~Siblings() {
-    if (!cursor_) return;
-    ts_tree_cursor_delete(&here_);
-    ts_tree_cursor_delete(&probe_);
-  }
+      : node_(node), listed_(true), list_(before), here_at_(before.size()) {}
 
   TSNode node() const { return node_; }
 
   // The sibling before the current node (only named ones when `named`), or a null node; the
   // current node stays until `step` moves onto what this returned.
   TSNode before(bool named) {
-    if (listed_) {
-      for (size_t i = here_at_; i-- > 0;) {
-        if (!named || ts_node_is_named(list_[i])) {
-          probe_at_ = i;
-          return list_[i];
-        }
+    if (!listed_) return named ? ts_node_prev_named_sibling(node_) : ts_node_prev_sibling(node_);
+    for (size_t i = here_at_; i-- > 0;) {
+      if (!named || ts_node_is_named(list_[i])) {
+        probe_at_ = i;
+        return list_[i];
       }
-      return TSNode{};
-    }
-    if (!cursor_) return named ? ts_node_prev_named_sibling(node_) : ts_node_prev_sibling(node_);
-    ts_tree_cursor_reset_to(&probe_, &here_);
-    while (ts_tree_cursor_goto_previous_sibling(&probe_)) {
-      const TSNode prev = ts_tree_cursor_current_node(&probe_);
-      if (!named || ts_node_is_named(prev)) return prev;
     }
     return TSNode{};
   }
@@ -103,19 +82,15 @@ class Siblings {
   // Makes the node `before` returned last the current one.
   void step(TSNode prev) {
     node_ = prev;
-    if (listed_) here_at_ = probe_at_;
-    if (cursor_) ts_tree_cursor_reset_to(&here_, &probe_);
+    here_at_ = probe_at_;
   }
 
  private:
   TSNode node_;
-  bool cursor_;
   bool listed_ = false;
   std::span<const TSNode> list_;
   size_t here_at_ = 0;
   size_t probe_at_ = 0;
-  TSTreeCursor here_{};
-  TSTreeCursor probe_{};
 };
 
 void attach(Siblings& siblings, std::string_view bytes,
@@ -135,8 +110,8 @@ void attach(Siblings& siblings, std::string_view bytes,
 }  // namespace
 
 TSNode attached_start(TSNode node, std::string_view bytes,
-                      std::initializer_list<std::string_view> attached, const TSTreeCursor* at) {
-  Siblings siblings(node, at);
+                      std::initializer_list<std::string_view> attached) {
+  Siblings siblings(node);
   attach(siblings, bytes, attached);
   return siblings.node();
 }
@@ -149,10 +124,10 @@ TSNode attached_start(TSNode node, std::string_view bytes,
   return siblings.node();
 }
 
-TSNode run_start(TSNode node, std::string_view bytes,
-                 std::initializer_list<std::string_view> attached, std::string_view stop,
-                 const TSTreeCursor* at) {
-  Siblings siblings(node, at);
+namespace {
+
+TSNode run_start(Siblings& siblings, std::string_view bytes,
+                 std::initializer_list<std::string_view> attached, std::string_view stop) {
   attach(siblings, bytes, attached);
   for (;;) {
     // Named siblings only: a statement's terminator is an anonymous sibling of its own.
@@ -166,13 +141,19 @@ TSNode run_start(TSNode node, std::string_view bytes,
   }
 }
 
-TSNode parent_of(TSNode node, const TSTreeCursor* at) {
-  if (at == nullptr) return ts_node_parent(node);
-  TSTreeCursor up = ts_tree_cursor_copy(at);
-  const TSNode parent =
-      ts_tree_cursor_goto_parent(&up) ? ts_tree_cursor_current_node(&up) : ts_node_parent(node);
-  ts_tree_cursor_delete(&up);
-  return parent;
+}  // namespace
+
+TSNode run_start(TSNode node, std::string_view bytes,
+                 std::initializer_list<std::string_view> attached, std::string_view stop) {
+  Siblings siblings(node);
+  return run_start(siblings, bytes, attached, stop);
+}
+
+TSNode run_start(TSNode node, std::string_view bytes,
+                 std::initializer_list<std::string_view> attached, std::string_view stop,
+                 std::span<const TSNode> before) {
+  Siblings siblings(node, before);
+  return run_start(siblings, bytes, attached, stop);
 }
 
 }  // namespace anchorfs::analysis::code

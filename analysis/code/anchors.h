@@ -31,16 +31,14 @@ uint64_t below_empty_lines(std::string_view bytes, uint64_t offset);
 
 // The node a definition's tag block goes above: `node` itself, or the first of the run of
 // siblings just before it whose type is one of `attached` (comments, annotations, attributes),
-// each starting on its own line and with no blank line between it and what follows.
-// `at`, when given, is a tree cursor standing on `node` (ChildCursors::on): the siblings are
-// then its steps back, where ts_node_prev_sibling searches down from the root for each one,
-// quadratic in a file's declarations.
+// each starting on its own line and with no blank line between it and what follows. The
+// siblings are found by ts_node_prev_sibling, which searches down from the root for each one,
+// quadratic in a file's declarations: a walk gives them from its list (below) when it can.
 TSNode attached_start(TSNode node, std::string_view bytes,
-                      std::initializer_list<std::string_view> attached,
-                      const TSTreeCursor* at = nullptr);
+                      std::initializer_list<std::string_view> attached);
 
 // As above, with the siblings before `node` given in order, named and anonymous (a walk that
-// lists each node's children, code/child_list.h, has them): no search and no cursor step.
+// lists each node's children, code::ChildLists in code/walk.h, has them): no search.
 TSNode attached_start(TSNode node, std::string_view bytes,
                       std::initializer_list<std::string_view> attached,
                       std::span<const TSNode> before);
@@ -50,10 +48,11 @@ TSNode attached_start(TSNode node, std::string_view bytes,
 // Where a block must follow a blank line: gofmt puts one before a comment that follows a
 // top-level declaration, so a block between `}` and the next `func` would not stay put.
 TSNode run_start(TSNode node, std::string_view bytes,
-                 std::initializer_list<std::string_view> attached, std::string_view stop,
-                 const TSTreeCursor* at = nullptr);
+                 std::initializer_list<std::string_view> attached, std::string_view stop);
 
-// The parent of `node`: from `at` (a cursor standing on it) when given, as attached_start.
-TSNode parent_of(TSNode node, const TSTreeCursor* at = nullptr);
+// As above, with the siblings before `node` given in order, named and anonymous.
+TSNode run_start(TSNode node, std::string_view bytes,
+                 std::initializer_list<std::string_view> attached, std::string_view stop,
+                 std::span<const TSNode> before);
 
 }  // namespace anchorfs::analysis::code

@@ -1,12 +1,14 @@
-// The one depth policy of brace-language walks, and reusable child cursors and lists for them.
+// The one depth policy of brace-language walks, and the child lists they walk on.
 #pragma once
 
 #include <tree_sitter/api.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "analysis/code/child_list.h"
@@ -16,48 +18,6 @@ namespace anchorfs::analysis::code {
 // Walks recurse; a syntax tree nested deeper than this is served untagged (the extractor clears
 // `parsed_cleanly`), the same in every brace language. No real source file nests so far.
 inline constexpr int kMaxDepth = 400;
-
-// Tree cursors reused across a walk, one per depth: tree-sitter finds the i-th child of a node
-// by scanning from the first, so a loop over a long child list (a file's declarations, a
-// function's statements) goes through a cursor instead.
-class ChildCursors {
- public:
-  ChildCursors() = default;
-  ChildCursors(const ChildCursors&) = delete;
-  ChildCursors& operator=(const ChildCursors&) = delete;
-  ~ChildCursors() {
-    for (TSTreeCursor& cursor : cursors_) ts_tree_cursor_delete(&cursor);
-  }
-
-  // A cursor of a running loop standing on `node` (below its loop's node), or null: from it the
-  // node's siblings and parent are steps (code::attached_start, parent_of).
-  const TSTreeCursor* on(TSNode node) const {
-    for (auto cursor = cursors_.rbegin(); cursor != cursors_.rend(); ++cursor) {
-      if (ts_node_eq(ts_tree_cursor_current_node(&*cursor), node) &&
-          ts_tree_cursor_current_depth(&*cursor) > 0) {
-        return &*cursor;
-      }
-    }
-    return nullptr;
-  }
-
-  // Calls f on each named child of `node`; `depth` must differ from the depth of every loop
-  // that is running around this one.
-  template <typename F>
-  void each_named(TSNode node, size_t depth, F&& f) {
-    while (cursors_.size() <= depth) cursors_.push_back(ts_tree_cursor_new(node));
-    TSTreeCursor& cursor = cursors_[depth];
-    ts_tree_cursor_reset(&cursor, node);
-    if (!ts_tree_cursor_goto_first_child(&cursor)) return;
-    do {
-      const TSNode child = ts_tree_cursor_current_node(&cursor);
-      if (ts_node_is_named(child)) f(child);
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-
- private:
-  std::deque<TSTreeCursor> cursors_;  // a deque: references stay valid as it grows
-};
 
 // The children each running loop of a walk listed (named and anonymous, as a cursor steps
 // through them: code/child_list.h), one list per depth, reused across the walk. A listed child
@@ -85,6 +45,13 @@ class ChildLists {
   // that is running around this one.
   template <typename F>
   void each_named(TSNode node, size_t depth, F&& f) {
+    each(node, depth, /*named_only=*/true, std::forward<F>(f));
+  }
+
+  // Calls f on each child of `node`, the anonymous ones too unless `named_only`; `depth` as
+  // each_named's.
+  template <typename F>
+  void each(TSNode node, size_t depth, bool named_only, F&& f) {
     while (levels_.size() <= depth) levels_.emplace_back();
     Level& level = levels_[depth];
     level.node = node;
@@ -95,7 +62,7 @@ class ChildLists {
       anchorfs_child_list(node, false, level.children.data(), nullptr, level.count);
     }
     for (uint32_t i = 0; i < level.count; ++i) {
-      if (!ts_node_is_named(level.children[i])) continue;
+      if (named_only && !ts_node_is_named(level.children[i])) continue;
       level.at = i;
       f(level.children[i]);
     }
@@ -105,5 +72,63 @@ class ChildLists {
  private:
   std::deque<Level> levels_;  // a deque: a running loop's Level stays put as deeper ones are added
 };
+
+// A node's named children (ts_node_named_child's, in order), or all its children
+// (ts_node_child's) when kNamedOnly is false, listed once by anchorfs_child_list:
+// ts_node_named_child(i) rescans the children from the first, so a loop of it is quadratic and
+// costs hundreds of instructions a call even on short lists.
+template <bool kNamedOnly>
+class ListedChildren {
+ public:
+  explicit ListedChildren(TSNode node) {
+    if (ts_node_is_null(node)) return;
+    count_ = anchorfs_child_list(node, kNamedOnly, small_.data(), nullptr, kSmall);
+    if (count_ > kSmall) {
+      large_.resize(count_);
+      anchorfs_child_list(node, kNamedOnly, large_.data(), nullptr, count_);
+      data_ = large_.data();
+    }
+  }
+  ListedChildren(const ListedChildren&) = delete;
+  ListedChildren& operator=(const ListedChildren&) = delete;
+
+  uint32_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  // The i-th, or a null node past the end (as ts_node_named_child).
+  TSNode operator[](uint32_t i) const { return i < count_ ? data_[i] : TSNode{}; }
+  const TSNode* begin() const { return data_; }
+  const TSNode* end() const { return data_ + count_; }
+
+ private:
+  static constexpr uint32_t kSmall = 8;  // most lists: parameters, arguments, a type's parts
+  std::array<TSNode, kSmall> small_;
+  std::vector<TSNode> large_;
+  const TSNode* data_ = small_.data();
+  uint32_t count_ = 0;
+};
+using NamedChildren = ListedChildren<true>;
+using AllChildren = ListedChildren<false>;
+
+// Calls f on each child of `node` in field `field`, in order (the children a cursor reports
+// with that field id), from one anchorfs_child_list pass.
+template <typename F>
+void each_in_field(TSNode node, TSFieldId field, F&& f) {
+  constexpr uint32_t kSmall = 16;
+  std::array<TSNode, kSmall> nodes;
+  std::array<TSFieldId, kSmall> fields;
+  const uint32_t count = anchorfs_child_list(node, false, nodes.data(), fields.data(), kSmall);
+  if (count <= kSmall) {
+    for (uint32_t i = 0; i < count; ++i) {
+      if (fields[i] == field) f(nodes[i]);
+    }
+    return;
+  }
+  std::vector<TSNode> wide_nodes(count);
+  std::vector<TSFieldId> wide_fields(count);
+  anchorfs_child_list(node, false, wide_nodes.data(), wide_fields.data(), count);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (wide_fields[i] == field) f(wide_nodes[i]);
+  }
+}
 
 }  // namespace anchorfs::analysis::code

@@ -75,8 +75,8 @@ class Extractor {
 
   void walk_children(TSNode node, uint32_t scope, int depth) {
     if (ts_node_child_count(node) == 0) return;  // most nodes are leaves: no cursor needed
-    cursors_.each_named(node, static_cast<size_t>(depth),
-                        [&](TSNode child) { walk(child, scope, depth + 1); });
+    lists_.each_named(node, static_cast<size_t>(depth),
+                      [&](TSNode child) { walk(child, scope, depth + 1); });
   }
 
   void walk(TSNode node, uint32_t scope, int depth) {
@@ -86,8 +86,8 @@ class Extractor {
     }
     switch (kind_of(node)) {
       case Node::PackageClause:
-        if (ts_node_named_child_count(node) > 0) {
-          facts_.package = std::string(text(ts_node_named_child(node, 0)));
+        if (const code::NamedChildren parts(node); !parts.empty()) {
+          facts_.package = std::string(text(parts[0]));
         }
         return;
       case Node::ImportSpec:
@@ -139,8 +139,12 @@ class Extractor {
   // The `//go:build` line among the comments before the package clause.
   void build_condition(TSNode root) {
     constexpr std::string_view kPrefix = "//go:build";
-    for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
-      const TSNode child = ts_node_named_child(root, i);
+    // Listed up to the first declaration: the file's comments before its package clause.
+    constexpr uint32_t kBatch = 16;
+    TSNode listed[kBatch];
+    const uint32_t count = anchorfs_child_list(root, /*named_only=*/true, listed, nullptr, kBatch);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode child = i < kBatch ? listed[i] : ts_node_named_child(root, i);
       if (kind_of(child) != Node::Comment) return;
       std::string_view line = text(child);
       if (!line.starts_with(kPrefix) || line.size() == kPrefix.size() ||
@@ -159,13 +163,21 @@ class Extractor {
   uint32_t add_definition(code::Definition def, TSNode anchor_node) {
     // A top-level block goes where gofmt already has a blank line: above the run of declarations
     // written without one between them (`}` then `func`), which is then followed by its blocks.
-    const TSTreeCursor* at = cursors_.on(anchor_node);
-    const TSNode parent = code::parent_of(anchor_node, at);
+    // From the walk's list holding the node when there is one (code::ChildLists): tree-sitter
+    // finds a node's parent and earlier siblings by searching down from the root.
+    const code::ChildLists::Level* at = lists_.on(anchor_node);
+    const TSNode parent = at != nullptr ? at->node : ts_node_parent(anchor_node);
     const bool top_level =
         !ts_node_is_null(parent) && std::string_view(ts_node_type(parent)) == "source_file";
-    const TSNode first =
-        top_level ? code::run_start(anchor_node, bytes_, {"comment"}, "package_clause", at)
-                  : code::attached_start(anchor_node, bytes_, {"comment"}, at);
+    TSNode first;
+    if (at != nullptr) {
+      first = top_level ? code::run_start(anchor_node, bytes_, {"comment"}, "package_clause",
+                                          at->before())
+                        : code::attached_start(anchor_node, bytes_, {"comment"}, at->before());
+    } else {
+      first = top_level ? code::run_start(anchor_node, bytes_, {"comment"}, "package_clause")
+                        : code::attached_start(anchor_node, bytes_, {"comment"});
+    }
     if (const auto start = code::own_line_start(bytes_, ts_node_start_byte(first))) {
       def.has_anchor = true;
       def.anchor_offset = *start;
@@ -198,8 +210,7 @@ class Extractor {
     std::string receiver_name;
     std::string owner;
     const TSNode receivers = child(node, Field::Receiver);
-    for (uint32_t i = 0; i < ts_node_named_child_count(receivers); ++i) {
-      const TSNode param = ts_node_named_child(receivers, i);
+    for (const TSNode param : code::NamedChildren(receivers)) {
       if (type_of(param) != std::string_view("parameter_declaration")) continue;
       owner = receiver_type(child(param, Field::Type));
       const TSNode pname = child(param, Field::Name);
@@ -231,14 +242,12 @@ class Extractor {
   std::string receiver_type(TSNode type) {
     while (!ts_node_is_null(type) && (type_of(type) == std::string_view("pointer_type") ||
                                       type_of(type) == std::string_view("parenthesized_type"))) {
-      type = ts_node_named_child(type, 0);
+      type = code::NamedChildren(type)[0];
     }
     if (ts_node_is_null(type)) return {};
     if (type_of(type) == std::string_view("generic_type")) {
       const TSNode args = child(type, Field::TypeArguments);
-      for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
-        type_params_.emplace(text(ts_node_named_child(args, i)));
-      }
+      for (const TSNode arg : code::NamedChildren(args)) type_params_.emplace(text(arg));
       type = child(type, Field::Type);
     }
     if (type_of(type) != std::string_view("type_identifier")) return {};
@@ -257,10 +266,8 @@ class Extractor {
 
   void type_parameters(TSNode list) {
     if (ts_node_is_null(list)) return;
-    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
-      const TSNode decl = ts_node_named_child(list, i);
-      for (uint32_t j = 0; j < ts_node_named_child_count(decl); ++j) {
-        const TSNode child = ts_node_named_child(decl, j);
+    for (const TSNode decl : code::NamedChildren(list)) {
+      for (const TSNode child : code::NamedChildren(decl)) {
         if (type_of(child) == std::string_view("identifier")) type_params_.emplace(text(child));
       }
     }
@@ -272,8 +279,9 @@ class Extractor {
     TSNode result = child(node, Field::Result);
     if (ts_node_is_null(result)) return;
     if (type_of(result) == std::string_view("parameter_list")) {
-      if (ts_node_named_child_count(result) == 0) return;
-      const TSNode first = ts_node_named_child(result, 0);
+      const code::NamedChildren results(result);
+      if (results.empty()) return;
+      const TSNode first = results[0];
       if (type_of(first) != std::string_view("parameter_declaration")) return;
       // Named results are variables of the body too.
       parameters(result, d);
@@ -285,27 +293,18 @@ class Extractor {
 
   void parameters(TSNode list, uint32_t scope) {
     if (ts_node_is_null(list)) return;
-    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
-      const TSNode param = ts_node_named_child(list, i);
+    for (const TSNode param : code::NamedChildren(list)) {
       const bool variadic = type_of(param) == std::string_view("variadic_parameter_declaration");
       if (!variadic && type_of(param) != std::string_view("parameter_declaration")) continue;
       const std::string type = variadic ? std::string() : declared_type(child(param, Field::Type));
-      declare_names(param, "name", scope, type);
+      declare_names(param, scope, type);
     }
   }
 
   // Every child of `node` in field `name` declared in `scope` with `type`.
-  void declare_names(TSNode node, const char* name, uint32_t scope, const std::string& type) {
-    TSTreeCursor cursor = ts_tree_cursor_new(node);
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      do {
-        const char* f = ts_tree_cursor_current_field_name(&cursor);
-        if (f != nullptr && std::string_view(f) == name) {
-          declare(ts_tree_cursor_current_node(&cursor), scope, type);
-        }
-      } while (ts_tree_cursor_goto_next_sibling(&cursor));
-    }
-    ts_tree_cursor_delete(&cursor);
+  void declare_names(TSNode node, uint32_t scope, const std::string& type) {
+    code::each_in_field(node, field_id(Field::Name),
+                        [&](TSNode name) { declare(name, scope, type); });
   }
 
   void declare(TSNode name, uint32_t scope, std::string type) {
@@ -323,10 +322,10 @@ class Extractor {
       declare_untyped(left, scope);
       return;
     }
-    declare(ts_node_named_child(left, 0), scope, {});
+    const code::NamedChildren names(left);
+    declare(names[0], scope, {});
     const std::string ranged = receiver_chain(child(node, Field::Right));
-    declare(ts_node_named_child(left, 1), scope,
-            ranged.empty() ? std::string() : std::string(kRangeOf) + ranged);
+    declare(names[1], scope, ranged.empty() ? std::string() : std::string(kRangeOf) + ranged);
   }
 
   void declare_untyped(TSNode list, uint32_t scope) {
@@ -335,13 +334,11 @@ class Extractor {
       declare(list, scope, {});
       return;
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
-      declare(ts_node_named_child(list, i), scope, {});
-    }
+    for (const TSNode name : code::NamedChildren(list)) declare(name, scope, {});
   }
 
   void type_declaration(TSNode node, uint32_t scope, int depth) {
-    cursors_.each_named(node, static_cast<size_t>(depth), [&](TSNode spec) {
+    lists_.each_named(node, static_cast<size_t>(depth), [&](TSNode spec) {
       // Aliases declare no new type. A grouped spec's block goes above the group too: a comment
       // between two specs ends gofmt's column alignment of the names before it.
       if (kind_of(spec) == Node::TypeSpec) type_spec(spec, node, scope, depth);
@@ -368,9 +365,8 @@ class Extractor {
   }
 
   void struct_fields(TSNode type, uint32_t d) {
-    const TSNode list = ts_node_named_child(type, 0);
-    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
-      const TSNode decl = ts_node_named_child(list, i);
+    const TSNode list = code::NamedChildren(type)[0];
+    for (const TSNode decl : code::NamedChildren(list)) {
       if (type_of(decl) != std::string_view("field_declaration")) continue;
       const TSNode written = child(decl, Field::Type);
       if (ts_node_is_null(child(decl, Field::Name))) {
@@ -384,28 +380,19 @@ class Extractor {
         continue;
       }
       const std::string type_name = declared_type(written);
-      TSTreeCursor cursor = ts_tree_cursor_new(decl);
-      if (ts_tree_cursor_goto_first_child(&cursor)) {
-        do {
-          const char* f = ts_tree_cursor_current_field_name(&cursor);
-          if (f != nullptr && std::string_view(f) == "name") {
-            facts_.typed_names.push_back(
-                {d, std::string(text(ts_tree_cursor_current_node(&cursor))), type_name});
-          }
-        } while (ts_tree_cursor_goto_next_sibling(&cursor));
-      }
-      ts_tree_cursor_delete(&cursor);
+      code::each_in_field(decl, field_id(Field::Name), [&](TSNode name) {
+        facts_.typed_names.push_back({d, std::string(text(name)), type_name});
+      });
     }
   }
 
   // Embedded interfaces are bases; union and approximation elements (constraints) are not.
   void interface_elements(TSNode type, uint32_t d) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(type); ++i) {
-      const TSNode elem = ts_node_named_child(type, i);
+    for (const TSNode elem : code::NamedChildren(type)) {
       if (type_of(elem) != std::string_view("type_elem") || ts_node_named_child_count(elem) != 1) {
         continue;
       }
-      const std::string base = named_type(ts_node_named_child(elem, 0));
+      const std::string base = named_type(code::NamedChildren(elem)[0]);
       if (!base.empty()) facts_.definitions[d].bases.push_back(base);
     }
   }
@@ -418,7 +405,7 @@ class Extractor {
     while (!ts_node_is_null(type)) {
       const std::string_view t = type_of(type);
       if (t == "pointer_type" || t == "parenthesized_type") {
-        type = ts_node_named_child(type, 0);
+        type = code::NamedChildren(type)[0];
       } else if (t == "generic_type") {
         type = child(type, Field::Type);
       } else if (t == "type_identifier" || t == "identifier") {
@@ -457,7 +444,7 @@ class Extractor {
     while (!ts_node_is_null(value)) {
       const std::string_view t = type_of(value);
       if (t == "parenthesized_expression") {
-        value = ts_node_named_child(value, 0);
+        value = code::NamedChildren(value)[0];
       } else if (t == "unary_expression" &&
                  text(ts_node_child(value, 0)) == std::string_view("&")) {
         value = child(value, Field::Operand);
@@ -471,7 +458,7 @@ class Extractor {
         const TSNode function = child(value, Field::Function);
         const TSNode args = child(value, Field::Arguments);
         if (text(function) == std::string_view("new") && ts_node_named_child_count(args) == 1) {
-          return named_type(ts_node_named_child(args, 0));
+          return named_type(code::NamedChildren(args)[0]);
         }
         return receiver_chain(value);
       } else {
@@ -489,7 +476,7 @@ class Extractor {
     const std::string_view t = type_of(node);
     if (t == "identifier") return std::string(text(node));
     if (t == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
-      return receiver_chain(ts_node_named_child(node, 0), length + 1);
+      return receiver_chain(code::NamedChildren(node)[0], length + 1);
     }
     if (t == "selector_expression") {
       std::string operand = receiver_chain(child(node, Field::Operand), length + 1);
@@ -508,16 +495,7 @@ class Extractor {
     std::string type = declared_type(child(node, Field::Type));
     const TSNode values = child(node, Field::Value);
     std::vector<TSNode> names;
-    TSTreeCursor cursor = ts_tree_cursor_new(node);
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      do {
-        const char* f = ts_tree_cursor_current_field_name(&cursor);
-        if (f != nullptr && std::string_view(f) == "name") {
-          names.push_back(ts_tree_cursor_current_node(&cursor));
-        }
-      } while (ts_tree_cursor_goto_next_sibling(&cursor));
-    }
-    ts_tree_cursor_delete(&cursor);
+    code::each_in_field(node, field_id(Field::Name), [&](TSNode name) { names.push_back(name); });
     const bool typed = !ts_node_is_null(child(node, Field::Type));
     for (size_t i = 0; i < names.size(); ++i) {
       declare(names[i], scope, typed ? type : assigned_type(values, i, names.size()));
@@ -525,10 +503,10 @@ class Extractor {
   }
 
   void short_var(TSNode node, uint32_t scope) {
-    const TSNode left = child(node, Field::Left);
-    const uint32_t count = ts_node_named_child_count(left);
-    for (uint32_t i = 0; i < count; ++i) {
-      declare(ts_node_named_child(left, i), scope, assigned_type(child(node, Field::Right), i, count));
+    const code::NamedChildren names(child(node, Field::Left));
+    const TSNode right = child(node, Field::Right);
+    for (uint32_t i = 0; i < names.size(); ++i) {
+      declare(names[i], scope, assigned_type(right, i, names.size()));
     }
   }
 
@@ -536,10 +514,11 @@ class Extractor {
   // there is one per name, the first result of a single call for the first name.
   std::string assigned_type(TSNode values, size_t i, size_t count) const {
     if (ts_node_is_null(values)) return {};
-    const uint32_t n = ts_node_named_child_count(values);
-    if (n == count) return value_type(ts_node_named_child(values, static_cast<uint32_t>(i)));
+    const code::NamedChildren listed(values);
+    const uint32_t n = listed.size();
+    if (n == count) return value_type(listed[static_cast<uint32_t>(i)]);
     if (n == 1 && i == 0) {
-      const TSNode value = ts_node_named_child(values, 0);
+      const TSNode value = listed[0];
       // `v, ok := x.(T)` and `x, err := F()` type their first name.
       const std::string_view t = type_of(value);
       if (t == "call_expression" || t == "type_assertion_expression") return value_type(value);
@@ -634,7 +613,7 @@ class Extractor {
   }
 
   std::string_view bytes_;
-  code::ChildCursors cursors_;
+  code::ChildLists lists_;
   code::CodeFacts& facts_;
   std::set<std::string> type_params_;  // of the function or type being walked
   // Possible package names -> import index.

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/code/child_list.h"
 #include "analysis/code/symbols.h"
 
 namespace anchorfs::analysis::go {
@@ -41,7 +42,7 @@ static_assert(std::size(kFieldNames) == static_cast<size_t>(Field::Value) + 1);
 
 }  // namespace
 
-TSNode child(TSNode node, Field f) {
+TSFieldId field_id(Field f) {
   static const std::vector<TSFieldId> ids = [] {
     std::vector<TSFieldId> v;
     for (const std::string_view name : kFieldNames) {
@@ -49,7 +50,11 @@ TSNode child(TSNode node, Field f) {
     }
     return v;
   }();
-  return ts_node_child_by_field_id(node, ids[static_cast<size_t>(f)]);
+  return ids[static_cast<size_t>(f)];
+}
+
+TSNode child(TSNode node, Field f) {
+  return anchorfs_child_by_field(node, field_id(f));
 }
 
 Node kind_of(TSNode node) {

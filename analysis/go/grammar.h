@@ -56,6 +56,9 @@ enum class Field : uint8_t {
   Value,
 };
 
+// The grammar's id of field `f`.
+TSFieldId field_id(Field f);
+
 // The child of `node` in `f`, or a null node.
 TSNode child(TSNode node, Field f);
 

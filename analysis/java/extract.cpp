@@ -13,6 +13,7 @@
 #include "analysis/code/extract.h"
 #include "analysis/code/symbols.h"
 #include "analysis/code/syntax.h"
+#include "analysis/code/walk.h"
 #include "analysis/java/grammar.h"
 
 namespace anchorfs::analysis::java {
@@ -59,7 +60,7 @@ const FieldIds& fields() {
 }
 
 TSNode by_field(TSNode node, TSFieldId id) {
-  return ts_node_child_by_field_id(node, id);
+  return anchorfs_child_by_field(node, id);
 }
 
 bool is_comment(TSNode node) {
@@ -74,9 +75,7 @@ std::string type_name(TSNode node, std::string_view bytes) {
   if (type == "type_identifier" || type == "identifier") return std::string(text_of(node, bytes));
   if (type == "scoped_type_identifier") {
     std::string out;
-    const uint32_t n = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < n; ++i) {
-      const TSNode part = ts_node_named_child(node, i);
+    for (const TSNode part : code::NamedChildren(node)) {
       const std::string_view part_type = type_of(part);
       if (part_type == "annotation" || part_type == "marker_annotation" || is_comment(part)) {
         continue;
@@ -86,10 +85,11 @@ std::string type_name(TSNode node, std::string_view bytes) {
     }
     return out;
   }
-  if (type == "generic_type") return type_name(ts_node_named_child(node, 0), bytes);
+  if (type == "generic_type") return type_name(code::NamedChildren(node)[0], bytes);
   if (type == "array_type") return type_name(by_field(node, fields().element), bytes) + "[]";
   if (type == "annotated_type") {
-    return type_name(ts_node_named_child(node, ts_node_named_child_count(node) - 1), bytes);
+    const code::NamedChildren parts(node);
+    return type_name(parts[parts.size() - 1], bytes);
   }
   return std::string(text_of(node, bytes));  // a primitive type: never a repository type
 }
@@ -115,13 +115,13 @@ constexpr int kMaxReceiverCalls = 32;
 std::string receiver_name(TSNode node, std::string_view bytes, int calls = 0) {
   std::string_view type = type_of(node);
   while (type == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
-    node = ts_node_named_child(node, 0);
+    node = code::NamedChildren(node)[0];
     type = type_of(node);
   }
   if (type == "object_creation_expression") {
     const TSNode created = by_field(node, fields().type);
-    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-      if (type_of(ts_node_named_child(node, i)) == "class_body") return {};  // anonymous
+    for (const TSNode child : code::NamedChildren(node)) {
+      if (type_of(child) == "class_body") return {};  // anonymous
     }
     const std::string name = type_name(created, bytes);
     return name.empty() ? std::string() : "new " + name;
@@ -137,8 +137,7 @@ std::string receiver_name(TSNode node, std::string_view bytes, int calls = 0) {
     if (calls >= kMaxReceiverCalls) return {};
     const TSNode object_node = by_field(node, fields().object);
     const TSNode name = by_field(node, fields().name);
-    for (uint32_t i = 0; i < ts_node_child_count(node); ++i) {
-      const TSNode child = ts_node_child(node, i);
+    for (const TSNode child : code::AllChildren(node)) {
       if (type_of(child) == "super" && !ts_node_eq(child, object_node)) return {};  // I.super.m()
     }
     const TSNode arguments = by_field(node, fields().arguments);
@@ -170,19 +169,15 @@ std::string receiver_name(TSNode node, std::string_view bytes, int calls = 0) {
 
 uint32_t named_count_without_comments(TSNode node) {
   uint32_t count = 0;
-  const uint32_t n = ts_node_named_child_count(node);
-  for (uint32_t i = 0; i < n; ++i) count += !is_comment(ts_node_named_child(node, i));
+  for (const TSNode child : code::NamedChildren(node)) count += !is_comment(child);
   return count;
 }
 
 bool has_modifier(TSNode declaration, std::string_view word, std::string_view bytes) {
-  const uint32_t n = ts_node_child_count(declaration);
-  for (uint32_t i = 0; i < n; ++i) {
-    const TSNode child = ts_node_child(declaration, i);
+  for (const TSNode child : code::AllChildren(declaration)) {
     if (type_of(child) != "modifiers") continue;
-    const uint32_t m = ts_node_child_count(child);
-    for (uint32_t j = 0; j < m; ++j) {
-      if (text_of(ts_node_child(child, j), bytes) == word) return true;
+    for (const TSNode modifier : code::AllChildren(child)) {
+      if (text_of(modifier, bytes) == word) return true;
     }
   }
   return false;
@@ -251,14 +246,12 @@ class Extractor {
   }
 
   void run(TSNode root) {
-    cursor_ = ts_tree_cursor_new(root);
     push_children(root, 0);
     while (!stack_.empty()) {
       frame_ = stack_.back();
       stack_.pop_back();
       visit(frame_.node, frame_.scope);
     }
-    ts_tree_cursor_delete(&cursor_);
   }
 
  private:
@@ -275,25 +268,30 @@ class Extractor {
   }
   // Named children with children of their own (no leaf matters to the walk), pushed last first so
   // they are visited in source order (definitions are numbered in source order, a parent before
-  // its children). A cursor steps through siblings in constant time each; standing on a
-  // declaration, it also finds the comments attached above it by steps back, where
-  // add_definition without it asks ts_node_prev_sibling, which searches down from the root
-  // (quadratic in a class's members: 1.9 % of java/util's export instructions).
+  // its children). The children are listed in one pass (anchorfs_child_list: a cursor step costs
+  // several times a listed child); a declaration's attached comments are read back from the
+  // list, where add_definition without it asks ts_node_prev_sibling, which searches down from
+  // the root (quadratic in a class's members: 1.9 % of java/util's export instructions).
   void push_children(TSNode node, uint32_t scope) {
+    const uint32_t count = anchorfs_child_list(node, /*named_only=*/false, children_.data(),
+                                               nullptr, static_cast<uint32_t>(children_.size()));
+    if (count > children_.size()) {
+      children_.resize(count);
+      anchorfs_child_list(node, false, children_.data(), nullptr, count);
+    }
     const size_t first = stack_.size();
-    ts_tree_cursor_reset(&cursor_, node);
-    if (!ts_tree_cursor_goto_first_child(&cursor_)) return;
-    do {
-      const TSNode child = ts_tree_cursor_current_node(&cursor_);
+    for (uint32_t i = 0; i < count; ++i) {
+      const TSNode child = children_[i];
       if (!ts_node_is_named(child) || ts_node_child_count(child) == 0) continue;
       Frame frame{child, scope};
       if (const Kind kind = kind_of(child);
           kind == Kind::TypeDeclaration || kind == Kind::Method || kind == Kind::EnumConstant) {
-        frame.attached_from = ts_node_start_byte(code::attached_start(
-            child, bytes_, {"line_comment", "block_comment"}, &cursor_));
+        frame.attached_from = ts_node_start_byte(
+            code::attached_start(child, bytes_, {"line_comment", "block_comment"},
+                                 std::span<const TSNode>(children_.data(), i)));
       }
       stack_.push_back(frame);
-    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
+    }
     std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(first), stack_.end());
   }
 
@@ -302,8 +300,7 @@ class Extractor {
       case Kind::Skip:
         return;
       case Kind::Package:
-        for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-          const TSNode child = ts_node_named_child(node, i);
+        for (const TSNode child : code::NamedChildren(node)) {
           const std::string_view child_type = type_of(child);
           if (child_type == "identifier" || child_type == "scoped_identifier") {
             facts_.package = dotted(child, bytes_);
@@ -339,9 +336,10 @@ class Extractor {
         }
         return push_children(node, scope);
       }
-      case Kind::TypePattern:
-        return add_typed(scope, ts_node_named_child(node, ts_node_named_child_count(node) - 1),
-                         declared_type(ts_node_named_child(node, 0), scope));
+      case Kind::TypePattern: {
+        const code::NamedChildren parts(node);
+        return add_typed(scope, parts[parts.size() - 1], declared_type(parts[0], scope));
+      }
       case Kind::Lambda:
         return lambda(node, scope);
       case Kind::Descend:
@@ -355,8 +353,7 @@ class Extractor {
     bool is_static = false;
     bool wildcard = false;
     std::string name;
-    for (uint32_t i = 0; i < ts_node_child_count(node); ++i) {
-      const TSNode child = ts_node_child(node, i);
+    for (const TSNode child : code::AllChildren(node)) {
       const std::string_view type = type_of(child);
       if (type == "static") is_static = true;
       if (type == "asterisk") wildcard = true;
@@ -410,19 +407,17 @@ class Extractor {
   void record_type_parameters(TSNode node, uint32_t definition) {
     const TSNode parameters = by_field(node, fields().type_parameters);
     if (ts_node_is_null(parameters)) return;
-    for (uint32_t i = 0; i < ts_node_named_child_count(parameters); ++i) {
-      const TSNode parameter = ts_node_named_child(parameters, i);
+    for (const TSNode parameter : code::NamedChildren(parameters)) {
       if (type_of(parameter) != "type_parameter") continue;
       std::string name;
       std::string erasure = "java.lang.Object";
-      for (uint32_t j = 0; j < ts_node_named_child_count(parameter); ++j) {
-        const TSNode part = ts_node_named_child(parameter, j);
+      for (const TSNode part : code::NamedChildren(parameter)) {
         if (type_of(part) == "type_identifier" && name.empty()) {
           name = std::string(text_of(part, bytes_));
         } else if (type_of(part) == "type_bound" && ts_node_named_child_count(part) > 0) {
           // `T extends A & B`: A alone would accept what B rejects.
           erasure = named_count_without_comments(part) == 1
-                        ? type_name(ts_node_named_child(part, 0), bytes_)
+                        ? type_name(code::NamedChildren(part)[0], bytes_)
                         : std::string();
         }
       }
@@ -439,14 +434,12 @@ class Extractor {
     if (ts_node_is_null(list)) return;
     const std::string_view type = type_of(list);
     if (type == "superclass") {
-      d.bases.push_back(type_name(ts_node_named_child(list, 0), bytes_));
+      d.bases.push_back(type_name(code::NamedChildren(list)[0], bytes_));
       return;
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
-      const TSNode child = ts_node_named_child(list, i);
+    for (const TSNode child : code::NamedChildren(list)) {
       if (type_of(child) == "type_list") {
-        for (uint32_t j = 0; j < ts_node_named_child_count(child); ++j) {
-          const TSNode base = ts_node_named_child(child, j);
+        for (const TSNode base : code::NamedChildren(child)) {
           if (!is_comment(base)) d.bases.push_back(type_name(base, bytes_));
         }
       }
@@ -470,20 +463,17 @@ class Extractor {
     def.exported = has_modifier(node, "public", bytes_);
     add_bases(by_field(node, fields().superclass), def);
     add_bases(by_field(node, fields().interfaces), def);
-    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-      const TSNode child = ts_node_named_child(node, i);
+    for (const TSNode child : code::NamedChildren(node)) {
       if (type_of(child) == "extends_interfaces") add_bases(child, facts_.definitions[d]);
     }
     if (role == "record") {
       // Record components are its fields.
-      const TSNode components = by_field(node, fields().parameters);
-      for (uint32_t i = 0; i < ts_node_named_child_count(components); ++i) {
-        const TSNode component = ts_node_named_child(components, i);
+      const code::NamedChildren components(by_field(node, fields().parameters));
+      for (const TSNode component : components) {
         if (!is_comment(component)) declared_variable(component, d);
       }
       record_components_.resize(facts_.definitions.size());
-      for (uint32_t i = 0; i < ts_node_named_child_count(components); ++i) {
-        const TSNode component = ts_node_named_child(components, i);
+      for (const TSNode component : components) {
         if (is_comment(component)) continue;
         const bool plain = type_of(component) == "formal_parameter" && !variable_dimensions(component);
         const std::string written = plain ? type_name(by_field(component, fields().type), bytes_)
@@ -510,8 +500,7 @@ class Extractor {
       if (scope < record_components_.size()) def.parameter_types = record_components_[scope];
       def.arity = static_cast<uint32_t>(def.parameter_types.size());
     } else {
-      for (uint32_t i = 0; i < ts_node_named_child_count(parameters); ++i) {
-        const TSNode parameter = ts_node_named_child(parameters, i);
+      for (const TSNode parameter : code::NamedChildren(parameters)) {
         const std::string_view kind = type_of(parameter);
         if (kind != "formal_parameter" && kind != "spread_parameter") continue;
         ++def.arity;
@@ -534,8 +523,9 @@ class Extractor {
     const std::string name = type_name(type, bytes_);
     add_call(scope, code::CallForm::Construct, "", name, node, by_field(node, fields().arguments));
     TSNode body{};
-    for (uint32_t i = ts_node_named_child_count(node); i-- > 0;) {
-      const TSNode child = ts_node_named_child(node, i);
+    const code::NamedChildren children(node);
+    for (uint32_t i = children.size(); i-- > 0;) {
+      const TSNode child = children[i];
       if (type_of(child) == "class_body") {
         body = child;
       } else if (!ts_node_eq(child, type)) {
@@ -577,9 +567,10 @@ class Extractor {
     } else {
       std::string receiver = receiver_name(object, bytes_);
       // `I.super.m()`: the `super` between the object and the name is no field of its own.
-      for (uint32_t i = 0; i < ts_node_child_count(node) && !receiver.empty(); ++i) {
-        const TSNode child = ts_node_child(node, i);
-        if (type_of(child) == "super" && !ts_node_eq(child, object)) receiver += ".super";
+      if (!receiver.empty()) {
+        for (const TSNode child : code::AllChildren(node)) {
+          if (type_of(child) == "super" && !ts_node_eq(child, object)) receiver += ".super";
+        }
       }
       if (!receiver.empty()) {
         add_call(scope, code::CallForm::Member, std::move(receiver), name, node, arguments);
@@ -599,9 +590,7 @@ class Extractor {
     call.name = std::move(name);
     call.line = line_of(node);
     if (!ts_node_is_null(arguments)) {
-      const uint32_t n = ts_node_named_child_count(arguments);
-      for (uint32_t i = 0; i < n; ++i) {
-        const TSNode argument = ts_node_named_child(arguments, i);
+      for (const TSNode argument : code::NamedChildren(arguments)) {
         if (!is_comment(argument)) call.argument_types.push_back(argument_type(argument, scope));
       }
     }
@@ -613,7 +602,7 @@ class Extractor {
   std::string argument_type(TSNode node, uint32_t scope, int depth = 0) const {
     std::string_view type = type_of(node);
     while (type == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
-      node = ts_node_named_child(node, 0);
+      node = code::NamedChildren(node)[0];
       type = type_of(node);
     }
     if (type == "decimal_integer_literal" || type == "hex_integer_literal" ||
@@ -680,8 +669,7 @@ class Extractor {
   // A formal or spread parameter's type node (a spread parameter's is its element type).
   static TSNode spread_element(TSNode parameter) {
     if (type_of(parameter) == "formal_parameter") return by_field(parameter, fields().type);
-    for (uint32_t i = 0; i < ts_node_named_child_count(parameter); ++i) {
-      const TSNode child = ts_node_named_child(parameter, i);
+    for (const TSNode child : code::NamedChildren(parameter)) {
       const std::string_view type = type_of(child);
       if (type != "modifiers" && type != "annotation" && type != "marker_annotation" &&
           type != "variable_declarator" && !is_comment(child)) {
@@ -696,8 +684,7 @@ class Extractor {
     if (type_of(parameter) == "formal_parameter") {
       return !ts_node_is_null(by_field(parameter, fields().dimensions));
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(parameter); ++i) {
-      const TSNode child = ts_node_named_child(parameter, i);
+    for (const TSNode child : code::NamedChildren(parameter)) {
       if (type_of(child) == "variable_declarator" &&
           !ts_node_is_null(by_field(child, fields().dimensions))) {
         return true;
@@ -751,17 +738,15 @@ class Extractor {
   void declared_variable(TSNode node, uint32_t scope) {
     TSNode type = by_field(node, fields().type);
     if (type_of(node) == "catch_formal_parameter") {
-      for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-        const TSNode child = ts_node_named_child(node, i);
+      for (const TSNode child : code::NamedChildren(node)) {
         if (type_of(child) == "catch_type" && ts_node_named_child_count(child) == 1) {
-          type = ts_node_named_child(child, 0);
+          type = code::NamedChildren(child)[0];
         }
       }
     }
     TSNode name = by_field(node, fields().name);
     if (type_of(node) == "spread_parameter") {
-      for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-        const TSNode child = ts_node_named_child(node, i);
+      for (const TSNode child : code::NamedChildren(node)) {
         if (type_of(child) == "variable_declarator") name = by_field(child, fields().name);
       }
       add_typed(scope, name, {});  // an array of the written type
@@ -777,8 +762,7 @@ class Extractor {
     const TSNode type = by_field(node, fields().type);
     const bool inferred = text_of(type, bytes_) == "var";
     const std::string written = inferred ? std::string() : declared_type(type, scope);
-    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-      const TSNode declarator = ts_node_named_child(node, i);
+    for (const TSNode declarator : code::NamedChildren(node)) {
       if (type_of(declarator) != "variable_declarator") continue;
       const TSNode value = by_field(declarator, fields().value);
       std::string declared = written;
@@ -795,8 +779,7 @@ class Extractor {
   }
 
   static TSNode value_class_body(TSNode creation) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(creation); ++i) {
-      const TSNode child = ts_node_named_child(creation, i);
+    for (const TSNode child : code::NamedChildren(creation)) {
       if (type_of(child) == "class_body") return child;
     }
     return TSNode{};
@@ -809,8 +792,8 @@ class Extractor {
     if (type_of(parameters) == "identifier") {
       add_typed(scope, parameters, {});
     } else if (type_of(parameters) == "inferred_parameters") {
-      for (uint32_t i = 0; i < ts_node_named_child_count(parameters); ++i) {
-        add_typed(scope, ts_node_named_child(parameters, i), {});
+      for (const TSNode parameter : code::NamedChildren(parameters)) {
+        add_typed(scope, parameter, {});
       }
     } else {
       push(parameters, scope);
@@ -822,7 +805,7 @@ class Extractor {
   code::CodeFacts& facts_;
   std::vector<Frame> stack_;
   Frame frame_{};  // the frame being visited
-  TSTreeCursor cursor_{};
+  std::vector<TSNode> children_ = std::vector<TSNode>(64);  // push_children's list, reused
   // By definition: its type parameters (name, erasure).
   std::vector<std::vector<std::pair<std::string, std::string>>> type_parameters_;
   std::vector<uint32_t> anonymous_counts_{0};              // by definition

@@ -3,7 +3,6 @@
 #include "analysis/javascript/extract.h"
 
 #include <algorithm>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -73,7 +72,7 @@ class Walker {
         import_statement(node);
         return;
       case Kind::ExpressionStatement: {
-        const TSNode inner = ts_node_named_child(node, 0);
+        const TSNode inner = code::NamedChildren(node)[0];
         if (!ts_node_is_null(inner) && k_.of(inner) == Kind::Assignment) {
           assignment(inner, scope, depth, node);
           return;
@@ -118,7 +117,7 @@ class Walker {
  private:
   // Absent fields are null nodes; every accessor below takes them (tree-sitter's do not).
   TSNode field(TSNode node, TSFieldId id) const {
-    return ts_node_is_null(node) ? node : ts_node_child_by_field_id(node, id);
+    return ts_node_is_null(node) ? node : anchorfs_child_by_field(node, id);
   }
   std::string_view text(TSNode node) const {
     return ts_node_is_null(node) ? std::string_view{} : text_of(node, bytes_);
@@ -130,68 +129,51 @@ class Walker {
       f_.parsed_cleanly = false;
       return;
     }
-    if (cursors_.size() <= depth) cursors_.resize(depth + 1);
-    std::unique_ptr<Cursor>& slot = cursors_[depth];
-    if (!slot) {
-      slot = std::make_unique<Cursor>(node);
-    } else {
-      ts_tree_cursor_reset(&slot->cursor, node);
-    }
-    TSTreeCursor* cursor = &slot->cursor;
-    if (!ts_tree_cursor_goto_first_child(cursor)) return;
-    do {
-      walk(ts_tree_cursor_current_node(cursor), scope, depth + 1);
-    } while (ts_tree_cursor_goto_next_sibling(cursor));
+    if (ts_node_child_count(node) == 0) return;  // most nodes are leaves: nothing to list
+    // Anonymous children too: a dynamic import's `import` is a keyword token in some grammars.
+    lists_.each(node, depth, /*named_only=*/false,
+                [&](TSNode child) { walk(child, scope, depth + 1); });
   }
 
   // --- Definitions ------------------------------------------------------------------------------
 
   // Where the block of a definition whose statement is `statement` goes: above its doc comments
   // and decorators and the overload signatures before it, when that is the start of a line.
-  // The siblings before it are steps back of the walk's cursor standing on `statement` when
-  // there is one: ts_node_prev_sibling searches down from the root for each, quadratic in a
-  // file's (or a body's) declarations.
+  // The siblings before it are read from the walk's list holding `statement` when there is one
+  // (code::ChildLists): ts_node_prev_sibling searches down from the root for each, quadratic in
+  // a file's (or a body's) declarations.
   void place_anchor(Definition& def, TSNode statement, std::string_view name) {
     TSNode first = statement;
-    const TSTreeCursor* on = cursor_on(statement);
-    TSTreeCursor here = on != nullptr ? ts_tree_cursor_copy(on) : TSTreeCursor{};
-    for (;;) {
-      first = code::attached_start(first, bytes_, {"comment", "decorator"},
-                                   on != nullptr ? &here : nullptr);
-      const TSNode prev = on != nullptr ? named_before(here, first) : ts_node_prev_named_sibling(first);
-      if (ts_node_is_null(prev) || !is_overload_of(prev, name)) break;
-      first = prev;
+    if (const code::ChildLists::Level* on = lists_.on(statement)) {
+      uint32_t at = on->at;  // where `first` is in on->children
+      for (;;) {
+        first = code::attached_start(first, bytes_, {"comment", "decorator"},
+                                     std::span<const TSNode>(on->children.data(), at));
+        while (!ts_node_eq(on->children[at], first)) --at;
+        TSNode prev{};
+        for (uint32_t i = at; i-- > 0;) {
+          if (ts_node_is_named(on->children[i])) {
+            prev = on->children[i];
+            at = i;
+            break;
+          }
+        }
+        if (ts_node_is_null(prev) || !is_overload_of(prev, name)) break;
+        first = prev;
+      }
+    } else {
+      for (;;) {
+        first = code::attached_start(first, bytes_, {"comment", "decorator"});
+        const TSNode prev = ts_node_prev_named_sibling(first);
+        if (ts_node_is_null(prev) || !is_overload_of(prev, name)) break;
+        first = prev;
+      }
     }
-    if (on != nullptr) ts_tree_cursor_delete(&here);
     const auto start = code::own_line_start(bytes_, ts_node_start_byte(first));
     if (!start) return;
     def.has_anchor = true;
     def.anchor_offset = *start;
     def.anchor_indent = std::string(code::indent_at(bytes_, *start));
-  }
-
-  // A cursor of a running child loop standing on `node`, or null.
-  const TSTreeCursor* cursor_on(TSNode node) const {
-    for (auto slot = cursors_.rbegin(); slot != cursors_.rend(); ++slot) {
-      if (*slot && ts_tree_cursor_current_depth(&(*slot)->cursor) > 0 &&
-          ts_node_eq(ts_tree_cursor_current_node(&(*slot)->cursor), node)) {
-        return &(*slot)->cursor;
-      }
-    }
-    return nullptr;
-  }
-
-  // Moves `cursor` (standing on `node` or a later sibling of it) back onto `node`, and returns
-  // the named sibling before it (left under the cursor), or a null node.
-  static TSNode named_before(TSTreeCursor& cursor, TSNode node) {
-    while (!ts_node_eq(ts_tree_cursor_current_node(&cursor), node)) {
-      if (!ts_tree_cursor_goto_previous_sibling(&cursor)) return TSNode{};
-    }
-    while (ts_tree_cursor_goto_previous_sibling(&cursor)) {
-      const TSNode prev = ts_tree_cursor_current_node(&cursor);
-      if (ts_node_is_named(prev)) return prev;
-    }
-    return TSNode{};
   }
 
   bool is_overload_of(TSNode node, std::string_view name) const {
@@ -234,9 +216,7 @@ class Walker {
         return;
       case Kind::Declaration: {
         bool first = true;
-        const uint32_t count = ts_node_named_child_count(node);
-        for (uint32_t i = 0; i < count; ++i) {
-          const TSNode child = ts_node_named_child(node, i);
+        for (const TSNode child : code::NamedChildren(node)) {
           if (k_.of(child) != Kind::Declarator) continue;
           declarator(child, scope, depth + 1, first ? statement : child, exported);
           first = false;
@@ -283,20 +263,15 @@ class Walker {
     const uint32_t d = add(EntityKind::Class, "class", name, name_node, statement, scope, exported);
     // class_heritage: JavaScript holds the base expression; TypeScript extends_clause and
     // implements_clause, whose named children are the types.
-    const uint32_t count = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode child = ts_node_named_child(node, i);
+    for (const TSNode child : code::NamedChildren(node)) {
       if (type_name(child) != "class_heritage") continue;
-      const uint32_t clauses = ts_node_named_child_count(child);
-      for (uint32_t j = 0; j < clauses; ++j) {
-        const TSNode clause = ts_node_named_child(child, j);
+      for (const TSNode clause : code::NamedChildren(child)) {
         const std::string_view type = type_name(clause);
         if (type == "extends_clause") {
           add_base(d, field(clause, k_.value));
           walk_children(clause, scope, depth + 1);
         } else if (type == "implements_clause") {
-          const uint32_t types = ts_node_named_child_count(clause);
-          for (uint32_t t = 0; t < types; ++t) add_base(d, ts_node_named_child(clause, t));
+          for (const TSNode base : code::NamedChildren(clause)) add_base(d, base);
         } else {
           add_base(d, clause);
           walk(clause, scope, depth + 1);
@@ -312,12 +287,9 @@ class Walker {
     if (ts_node_is_null(name_node)) return;
     const uint32_t d = add(EntityKind::Class, "interface", text(name_node), name_node, statement,
                            scope, exported);
-    const uint32_t count = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode child = ts_node_named_child(node, i);
+    for (const TSNode child : code::NamedChildren(node)) {
       if (type_name(child) != "extends_type_clause") continue;
-      const uint32_t types = ts_node_named_child_count(child);
-      for (uint32_t t = 0; t < types; ++t) add_base(d, ts_node_named_child(child, t));
+      for (const TSNode base : code::NamedChildren(child)) add_base(d, base);
     }
   }
 
@@ -352,9 +324,7 @@ class Walker {
       return;
     }
     std::string_view role = "method";
-    const uint32_t count = ts_node_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode child = ts_node_child(node, i);
+    for (const TSNode child : code::AllChildren(node)) {
       if (ts_node_eq(child, name_node)) break;
       const std::string_view word = type_name(child);
       if (word == "get") role = "getter";
@@ -462,9 +432,7 @@ class Walker {
 
   // `const {a, b: c} = require("m")`: named imports of a and b (bound as c).
   void destructured_require(TSNode pattern, std::string_view module, uint32_t line) {
-    const uint32_t count = ts_node_named_child_count(pattern);
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode child = ts_node_named_child(pattern, i);
+    for (const TSNode child : code::NamedChildren(pattern)) {
       const std::string_view type = type_name(child);
       if (type == "shorthand_property_identifier_pattern") {
         f_.imports.push_back(
@@ -487,9 +455,7 @@ class Walker {
       return;
     }
     if (type.find("pattern") == std::string_view::npos || depth > 32) return;
-    const uint32_t count = ts_node_named_child_count(pattern);
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode child = ts_node_named_child(pattern, i);
+    for (const TSNode child : code::NamedChildren(pattern)) {
       if (ts_node_eq(child, field(pattern, k_.key))) continue;
       if (k_.of(pattern) == Kind::AssignmentPattern && !ts_node_eq(child, field(pattern, k_.left))) {
         continue;
@@ -511,9 +477,7 @@ class Walker {
   // definitions and imports, nor evidently typed ones).
   void callback_declarations(TSNode body, int depth = 0) {
     if (ts_node_is_null(body) || depth > 64) return;
-    const uint32_t count = ts_node_named_child_count(body);
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode statement = ts_node_named_child(body, i);
+    for (const TSNode statement : code::NamedChildren(body)) {
       const Kind kind = k_.of(statement);
       if (kind == Kind::FunctionValue || kind == Kind::Function || kind == Kind::Class ||
           kind == Kind::ClassValue) {
@@ -526,9 +490,7 @@ class Walker {
         }
         continue;
       }
-      const uint32_t declarators = ts_node_named_child_count(statement);
-      for (uint32_t j = 0; j < declarators; ++j) {
-        const TSNode declarator = ts_node_named_child(statement, j);
+      for (const TSNode declarator : code::NamedChildren(statement)) {
         if (k_.of(declarator) != Kind::Declarator) continue;
         const TSNode value = field(declarator, k_.value);
         const Kind value_kind = k_.of(value);
@@ -553,18 +515,15 @@ class Walker {
   // ones at file level, are kept aside as callback locals.
   void parameters(TSNode params, uint32_t d, uint32_t owner_class, bool callback = false) {
     if (ts_node_is_null(params)) return;
-    const uint32_t count = ts_node_named_child_count(params);
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode param = ts_node_named_child(params, i);
+    for (const TSNode param : code::NamedChildren(params)) {
       TSNode pattern = param;
       std::string type;
       bool property = false;
       if (k_.of(param) == Kind::RequiredParameter) {
         pattern = field(param, k_.pattern);
         type = annotated_type(field(param, k_.type));
-        const uint32_t parts = ts_node_named_child_count(param);
-        for (uint32_t p = 0; p < parts; ++p) {
-          const std::string_view part = type_name(ts_node_named_child(param, p));
+        for (const TSNode part_node : code::NamedChildren(param)) {
+          const std::string_view part = type_name(part_node);
           if (part == "accessibility_modifier" || part == "override_modifier") property = true;
         }
         if (ts_node_is_null(pattern)) continue;
@@ -596,7 +555,7 @@ class Walker {
   std::string annotated_type(TSNode annotation) const {
     if (ts_node_is_null(annotation)) return {};
     TSNode type = annotation;
-    if (k_.of(annotation) == Kind::TypeAnnotation) type = ts_node_named_child(annotation, 0);
+    if (k_.of(annotation) == Kind::TypeAnnotation) type = code::NamedChildren(annotation)[0];
     if (ts_node_is_null(type)) return {};
     const std::string_view kind = type_name(type);
     if (kind == "generic_type") type = field(type, k_.name);
@@ -651,14 +610,10 @@ class Walker {
     }
     const std::string module = ts_node_is_null(source) ? "" : std::string(string_value(source, bytes_));
     bool any = false;
-    const uint32_t count = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode child = ts_node_named_child(node, i);
+    for (const TSNode child : code::NamedChildren(node)) {
       const std::string_view type = type_name(child);
       if (type == "export_clause") {
-        const uint32_t specifiers = ts_node_named_child_count(child);
-        for (uint32_t s = 0; s < specifiers; ++s) {
-          const TSNode spec = ts_node_named_child(child, s);
+        for (const TSNode spec : code::NamedChildren(child)) {
           const TSNode name = field(spec, k_.name);
           const TSNode alias = field(spec, k_.alias);
           if (ts_node_is_null(name)) continue;
@@ -676,9 +631,8 @@ class Walker {
   }
 
   bool has_default_keyword(TSNode node) const {
-    const uint32_t count = ts_node_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) {
-      if (std::string_view(type_name(ts_node_child(node, i))) == "default") return true;
+    for (const TSNode child : code::AllChildren(node)) {
+      if (std::string_view(type_name(child)) == "default") return true;
     }
     return false;
   }
@@ -710,11 +664,10 @@ class Walker {
 
   void import_statement(TSNode node) {
     const uint32_t line = line_of(node);
-    const uint32_t count = ts_node_named_child_count(node);
+    const code::NamedChildren children(node);
     TSNode source = field(node, k_.source);
     // `import x = require("m")` (TypeScript): the whole module bound as x.
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode child = ts_node_named_child(node, i);
+    for (const TSNode child : children) {
       if (type_name(child) != "import_require_clause") continue;
       const TSNode local = ts_node_named_child(child, 0);
       const TSNode required = field(child, k_.source);
@@ -726,12 +679,9 @@ class Walker {
     if (ts_node_is_null(source)) return;
     const std::string module(string_value(source, bytes_));
     bool bound = false;
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode clause = ts_node_named_child(node, i);
+    for (const TSNode clause : children) {
       if (type_name(clause) != "import_clause") continue;
-      const uint32_t parts = ts_node_named_child_count(clause);
-      for (uint32_t p = 0; p < parts; ++p) {
-        const TSNode part = ts_node_named_child(clause, p);
+      for (const TSNode part : code::NamedChildren(clause)) {
         const std::string_view type = type_name(part);
         if (k_.of(part) == Kind::Identifier) {
           f_.imports.push_back({module, "default", std::string(text(part)), line, false});
@@ -741,9 +691,7 @@ class Walker {
           f_.imports.push_back({module, "*", std::string(text(alias)), line, false});
           bound = true;
         } else if (type == "named_imports") {
-          const uint32_t specifiers = ts_node_named_child_count(part);
-          for (uint32_t s = 0; s < specifiers; ++s) {
-            const TSNode spec = ts_node_named_child(part, s);
+          for (const TSNode spec : code::NamedChildren(part)) {
             const TSNode name = field(spec, k_.name);
             const TSNode alias = field(spec, k_.alias);
             if (ts_node_is_null(name)) continue;
@@ -865,9 +813,7 @@ class Walker {
       }
     }
     if (kind != Kind::Object || scope != 0) return walk(value, scope, depth + 1);
-    const uint32_t count = ts_node_named_child_count(value);
-    for (uint32_t i = 0; i < count; ++i) {
-      const TSNode entry = ts_node_named_child(value, i);
+    for (const TSNode entry : code::NamedChildren(value)) {
       const Kind entry_kind = k_.of(entry);
       if (entry_kind == Kind::ShorthandProperty) {
         const std::string name(text(entry));
@@ -972,15 +918,7 @@ class Walker {
   std::string_view bytes_;
   const NodeKinds& k_;
   CodeFacts& f_;
-  // One cursor per depth, reused across siblings: walking allocates nothing per node.
-  struct Cursor {
-    explicit Cursor(TSNode node) : cursor(ts_tree_cursor_new(node)) {}
-    ~Cursor() { ts_tree_cursor_delete(&cursor); }
-    Cursor(const Cursor&) = delete;
-    Cursor& operator=(const Cursor&) = delete;
-    TSTreeCursor cursor;
-  };
-  std::vector<std::unique_ptr<Cursor>> cursors_;
+  code::ChildLists lists_;  // the walk's child loops, one per depth
   // Names declared by the unnamed functions enclosing the node being walked (innermost last).
   std::vector<std::string_view> callback_locals_;
   // File-level names bound to an object literal (`var app = exports = module.exports = {}`).

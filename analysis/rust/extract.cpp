@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,6 @@ namespace {
 using code::CallForm;
 using code::CodeFacts;
 using code::Definition;
-using code::field;
 using code::line_of;
 using code::text_of;
 using code::type_of;
@@ -97,9 +97,8 @@ Kind kind_of(TSNode node) {
 }
 
 bool has_child_of_type(TSNode node, std::string_view type) {
-  const uint32_t n = ts_node_child_count(node);
-  for (uint32_t i = 0; i < n; ++i) {
-    if (type_of(ts_node_child(node, i)) == type) return true;
+  for (const TSNode child : code::AllChildren(node)) {
+    if (type_of(child) == type) return true;
   }
   return false;
 }
@@ -119,11 +118,12 @@ uint32_t last_row(TSNode node) {
 }
 
 // The node a definition's block goes above: the run of outer doc comments, comments and
-// attributes directly above it (each on its own line, no blank line between).
-TSNode attached_start(TSNode node, std::string_view bytes) {
+// attributes directly above it (each on its own line, no blank line between). `before` holds
+// the siblings before it, named and anonymous, in order.
+TSNode attached_start(TSNode node, std::span<const TSNode> before, std::string_view bytes) {
   TSNode first = node;
-  for (TSNode prev = ts_node_prev_sibling(node); !ts_node_is_null(prev);
-       prev = ts_node_prev_sibling(prev)) {
+  for (size_t i = before.size(); i-- > 0;) {
+    const TSNode prev = before[i];
     const std::string_view type = type_of(prev);
     const bool comment = type == "line_comment" || type == "block_comment";
     if (!comment && type != "attribute_item") break;
@@ -131,9 +131,8 @@ TSNode attached_start(TSNode node, std::string_view bytes) {
     if (!code::own_line_start(bytes, ts_node_start_byte(prev))) {
       // A comment trailing an attribute (`#[derive(Debug)] // why`) goes with it: a block below
       // that line would split the attribute from its item (rustfmt re-indents it).
-      const TSNode before = ts_node_prev_sibling(prev);
-      if (comment && !ts_node_is_null(before) && type_of(before) == "attribute_item" &&
-          last_row(before) == ts_node_start_point(prev).row) {
+      if (comment && i > 0 && type_of(before[i - 1]) == "attribute_item" &&
+          last_row(before[i - 1]) == ts_node_start_point(prev).row) {
         continue;
       }
       break;
@@ -144,17 +143,18 @@ TSNode attached_start(TSNode node, std::string_view bytes) {
   return first;
 }
 
-// The value of a `#[path = "..."]` attribute directly above a `mod name;`, or "".
-std::string path_attribute(TSNode mod, std::string_view bytes) {
-  for (TSNode prev = ts_node_prev_sibling(mod); !ts_node_is_null(prev);
-       prev = ts_node_prev_sibling(prev)) {
+// The value of a `#[path = "..."]` attribute directly above a `mod name;`, or "". `before` as
+// attached_start's.
+std::string path_attribute(std::span<const TSNode> before, std::string_view bytes) {
+  for (size_t i = before.size(); i-- > 0;) {
+    const TSNode prev = before[i];
     const std::string_view type = type_of(prev);
     if (type == "line_comment" || type == "block_comment") continue;
     if (type != "attribute_item") break;
-    const TSNode attribute = ts_node_named_child(prev, 0);
+    const TSNode attribute = code::NamedChildren(prev)[0];
     if (ts_node_is_null(attribute)) continue;
-    const TSNode name = ts_node_named_child(attribute, 0);
-    const TSNode value = field(attribute, "value");
+    const TSNode name = code::NamedChildren(attribute)[0];
+    const TSNode value = field(attribute, Field::Value);
     if (ts_node_is_null(name) || ts_node_is_null(value) || text_of(name, bytes) != "path" ||
         type_of(value) != "string_literal") {
       continue;
@@ -175,30 +175,32 @@ std::string receiver_text(TSNode value, std::string_view bytes, int depth = 0);
 std::string value_type(TSNode value, std::string_view bytes, int depth = 0) {
   if (ts_node_is_null(value) || depth > kMaxReceiverDepth) return {};
   const std::string_view kind = type_of(value);
-  if (kind == "struct_expression") return path_text(field(value, "name"), bytes);
+  if (kind == "struct_expression") return path_text(field(value, Field::Name), bytes);
   if (kind == "reference_expression" || kind == "parenthesized_expression") {
-    const TSNode inner = kind == "reference_expression" ? field(value, "value")
-                                                         : ts_node_named_child(value, 0);
+    const TSNode inner =
+        kind == "reference_expression" ? field(value, Field::Value) : code::NamedChildren(value)[0];
     return value_type(inner, bytes, depth + 1);
   }
   TSNode unwrapped{};
-  if (kind == "try_expression") unwrapped = ts_node_named_child(value, 0);
+  if (kind == "try_expression") unwrapped = code::NamedChildren(value)[0];
   if (kind == "call_expression") {
-    TSNode function = field(value, "function");
-    if (type_of(function) == "generic_function") function = field(function, "function");
+    TSNode function = field(value, Field::Function);
+    if (type_of(function) == "generic_function") function = field(function, Field::Function);
     const std::string_view function_kind = type_of(function);
     if (function_kind == "identifier" || function_kind == "scoped_identifier") {
       const std::string path = path_text(function, bytes);
       return path.empty() ? std::string() : path + std::string(kCallResult);
     }
     if (function_kind == "field_expression") {
-      const std::string_view method = text_of(field(function, "field"), bytes);
+      const std::string_view method = text_of(field(function, Field::Field), bytes);
       if (method == "unwrap" || method == "expect") {
-        unwrapped = field(function, "value");
+        unwrapped = field(function, Field::Value);
       } else {
         // `x.m()`: what m returns on x's type ("x.m()").
-        const std::string receiver = receiver_text(field(function, "value"), bytes, depth + 1);
-        if (receiver.empty() || type_of(field(function, "field")) != "field_identifier") return {};
+        const std::string receiver = receiver_text(field(function, Field::Value), bytes, depth + 1);
+        if (receiver.empty() || type_of(field(function, Field::Field)) != "field_identifier") {
+          return {};
+        }
         return receiver + "." + std::string(method) + std::string(kCallResult);
       }
     }
@@ -216,10 +218,10 @@ std::string receiver_text(TSNode value, std::string_view bytes, int depth) {
   const std::string_view kind = type_of(value);
   if (kind == "self" || kind == "identifier") return std::string(text_of(value, bytes));
   if (kind == "field_expression") {
-    const TSNode name = field(value, "field");
+    const TSNode name = field(value, Field::Field);
     const std::string_view name_kind = type_of(name);
     if (name_kind != "field_identifier" && name_kind != "integer_literal") return {};
-    const std::string object = receiver_text(field(value, "value"), bytes, depth + 1);
+    const std::string object = receiver_text(field(value, Field::Value), bytes, depth + 1);
     if (object.empty() || object.front() == kFallible) return {};
     return object + "." + std::string(text_of(name, bytes));
   }
@@ -236,7 +238,7 @@ bool takes_expressions(TSNode invocation, std::string_view bytes) {
       "format_args",   "matches",          "panic",     "print",        "println",
       "todo",          "unimplemented",    "unreachable", "vec",        "write",
       "writeln",       "assert_matches"};
-  const std::string macro = path_text(field(invocation, "macro"), bytes);
+  const std::string macro = path_text(field(invocation, Field::Macro), bytes);
   const std::string_view name = last_segment(macro);
   if (macro != name && !macro.starts_with("std::") && !macro.starts_with("core::")) return false;
   return std::find(kExpressionMacros.begin(), kExpressionMacros.end(), name) !=
@@ -249,16 +251,17 @@ std::string iterated(TSNode value, std::string_view bytes) {
   for (int peeled = 0; peeled < 4 && !ts_node_is_null(value); ++peeled) {
     const std::string_view kind = type_of(value);
     if (kind == "reference_expression") {
-      value = field(value, "value");
+      value = field(value, Field::Value);
       continue;
     }
     if (kind == "call_expression") {
-      const TSNode function = field(value, "function");
-      const std::string_view method =
-          type_of(function) == "field_expression" ? text_of(field(function, "field"), bytes) : "";
+      const TSNode function = field(value, Field::Function);
+      const std::string_view method = type_of(function) == "field_expression"
+                                          ? text_of(field(function, Field::Field), bytes)
+                                          : "";
       if ((method == "iter" || method == "iter_mut" || method == "into_iter") &&
-          ts_node_named_child_count(field(value, "arguments")) == 0) {
-        value = field(function, "value");
+          ts_node_named_child_count(field(value, Field::Arguments)) == 0) {
+        value = field(function, Field::Value);
         continue;
       }
     }
@@ -273,22 +276,20 @@ std::string iterated(TSNode value, std::string_view bytes) {
 // `$(,)?` allowed) and its transcriber uses `$e` outside `stringify!`.
 bool wraps_expression(TSNode macro, std::string_view bytes) {
   uint32_t rules = 0;
-  const uint32_t n = ts_node_named_child_count(macro);
-  for (uint32_t i = 0; i < n; ++i) {
-    const TSNode rule = ts_node_named_child(macro, i);
+  for (const TSNode rule : code::NamedChildren(macro)) {
     if (type_of(rule) != "macro_rule") continue;
     ++rules;
-    const TSNode left = field(rule, "left");
-    const TSNode right = field(rule, "right");
+    const TSNode left = field(rule, Field::Left);
+    const TSNode right = field(rule, Field::Right);
     if (ts_node_is_null(left) || ts_node_is_null(right)) return false;
     std::string_view binding;
-    const uint32_t tokens = ts_node_child_count(left);
-    for (uint32_t t = 1; t + 1 < tokens; ++t) {  // inside the delimiters
-      const TSNode token = ts_node_child(left, t);
+    const code::AllChildren tokens(left);
+    for (uint32_t t = 1; t + 1 < tokens.size(); ++t) {  // inside the delimiters
+      const TSNode token = tokens[t];
       const std::string_view kind = type_of(token);
       if (kind == "token_binding_pattern" && binding.empty() &&
-          text_of(field(token, "type"), bytes) == "expr") {
-        binding = text_of(field(token, "name"), bytes);
+          text_of(field(token, Field::Type), bytes) == "expr") {
+        binding = text_of(field(token, Field::Name), bytes);
       } else if (kind != "token_repetition_pattern" || text_of(token, bytes) != "$(,)?") {
         return false;
       }
@@ -304,36 +305,42 @@ bool wraps_expression(TSNode macro, std::string_view bytes) {
 
 // A macro invocation's argument token tree (its last named child).
 TSNode field_less_token_tree(TSNode invocation) {
-  const uint32_t n = ts_node_named_child_count(invocation);
-  return n == 0 ? TSNode{} : ts_node_named_child(invocation, n - 1);
+  const code::NamedChildren children(invocation);
+  return children.empty() ? TSNode{} : children[children.size() - 1];
 }
 
 class Walker {
  public:
   Walker(std::string_view bytes, CodeFacts& facts) : bytes_(bytes), facts_(facts) {}
 
-  void run(TSNode root) {
-    TSTreeCursor cursor = ts_tree_cursor_new(root);
-    children(cursor, 0, 0);
-    ts_tree_cursor_delete(&cursor);
-  }
+  void run(TSNode root) { children(root, 0, 0); }
 
  private:
-  void children(TSTreeCursor& cursor, uint32_t scope, int depth) {
+  void children(TSNode node, uint32_t scope, int depth) {
     if (depth > code::kMaxDepth) {
       facts_.parsed_cleanly = false;  // code::kMaxDepth: too deep is served untagged
       return;
     }
-    if (!ts_tree_cursor_goto_first_child(&cursor)) return;
-    do {
-      visit(cursor, scope, depth + 1);
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-    ts_tree_cursor_goto_parent(&cursor);
+    if (ts_node_child_count(node) == 0) return;  // most nodes are leaves: nothing to list
+    lists_.each_named(node, static_cast<size_t>(depth),
+                      [&](TSNode child) { visit(child, scope, depth + 1); });
   }
 
-  void visit(TSTreeCursor& cursor, uint32_t scope, int depth) {
-    const TSNode node = ts_tree_cursor_current_node(&cursor);
-    if (!ts_node_is_named(node)) return;
+  // The siblings before `node` (named and anonymous, in order): from the walk's list holding it
+  // (code::ChildLists), where tree-sitter's ts_node_prev_sibling searches down from the root for
+  // each, quadratic in a module's items; gathered by that search for a node outside the walk.
+  std::span<const TSNode> before(TSNode node) {
+    if (const code::ChildLists::Level* at = lists_.on(node)) return at->before();
+    gathered_.clear();
+    for (TSNode prev = ts_node_prev_sibling(node); !ts_node_is_null(prev);
+         prev = ts_node_prev_sibling(prev)) {
+      gathered_.push_back(prev);
+    }
+    std::reverse(gathered_.begin(), gathered_.end());
+    return gathered_;
+  }
+
+  void visit(TSNode node, uint32_t scope, int depth) {
     switch (kind_of(node)) {
       case Kind::Skip:
         return;
@@ -359,22 +366,22 @@ class Walker {
         scope = impl(node, scope);
         break;
       case Kind::Mod:
-        if (ts_node_is_null(field(node, "body"))) {
+        if (ts_node_is_null(field(node, Field::Body))) {
           mod_declaration(node, scope);
           return;
         }
-        scope = define(node, field(node, "name"), EntityKind::Class,
-                       std::string(text_of(field(node, "name"), bytes_)), kRoleMod, scope);
+        scope = define(node, field(node, Field::Name), EntityKind::Class,
+                       std::string(text_of(field(node, Field::Name), bytes_)), kRoleMod, scope);
         break;
       case Kind::Macro: {
         const uint32_t d =
-            define(node, field(node, "name"), EntityKind::Function,
-                   std::string(text_of(field(node, "name"), bytes_)) + "!", kRoleMacro, scope);
+            define(node, field(node, Field::Name), EntityKind::Function,
+                   std::string(text_of(field(node, Field::Name), bytes_)) + "!", kRoleMacro, scope);
         facts_.definitions[d].arity = wraps_expression(node, bytes_) ? 1 : 0;
         return;  // its rules are token trees: nothing in them is a definition or a call
       }
       case Kind::Use:
-        use(field(node, "argument"), {}, scope, has_child_of_type(node, "visibility_modifier"),
+        use(field(node, Field::Argument), {}, scope, has_child_of_type(node, "visibility_modifier"),
             line_of(node), 0);
         return;
       case Kind::ExternCrate:
@@ -393,23 +400,24 @@ class Walker {
         call(node, scope);
         break;
       case Kind::Let:
-        typed(scope, field(node, "pattern"),
-              ts_node_is_null(field(node, "type")) ? value_type(field(node, "value"), bytes_)
-                                                    : type_path(field(node, "type"), bytes_));
+        typed(scope, field(node, Field::Pattern),
+              ts_node_is_null(field(node, Field::Type))
+                  ? value_type(field(node, Field::Value), bytes_)
+                  : type_path(field(node, Field::Type), bytes_));
         break;
       case Kind::For:
-        if (const std::string collection = iterated(field(node, "value"), bytes_);
+        if (const std::string collection = iterated(field(node, Field::Value), bytes_);
             !collection.empty()) {
-          typed(scope, field(node, "pattern"), kElementOf + collection);
+          typed(scope, field(node, Field::Pattern), kElementOf + collection);
         }
         break;
       case Kind::Parameter:
-        typed(scope, field(node, "pattern"), type_path(field(node, "type"), bytes_));
+        typed(scope, field(node, Field::Pattern), type_path(field(node, Field::Type), bytes_));
         return;
       case Kind::Field:
         if (facts_.definitions[scope].role == kRoleStruct ||
             facts_.definitions[scope].role == kRoleUnion) {
-          typed(scope, field(node, "name"), type_path(field(node, "type"), bytes_));
+          typed(scope, field(node, Field::Name), type_path(field(node, Field::Type), bytes_));
         }
         return;
       case Kind::TupleFields:
@@ -420,14 +428,14 @@ class Walker {
         bounds(node, scope);
         return;
     }
-    children(cursor, scope, depth);
+    children(node, scope, depth);
   }
 
   // `name!(...)`, `crate::name!` or `$crate::name!`: a call of a macro of this crate, written
   // as a plain call of "name!" (macros have a namespace of their own). Its index in the calls,
   // or their count when it names another crate's macro.
   size_t macro_call(TSNode node, uint32_t scope) {
-    std::string macro = path_text(field(node, "macro"), bytes_);
+    std::string macro = path_text(field(node, Field::Macro), bytes_);
     for (std::string_view prefix : {"crate::", "$crate::"}) {
       if (macro.starts_with(prefix)) macro.erase(0, prefix.size());
     }
@@ -447,10 +455,8 @@ class Walker {
       facts_.parsed_cleanly = false;
       return;
     }
-    std::vector<TSNode> list;
-    const uint32_t n = ts_node_child_count(tree);
-    list.reserve(n);
-    for (uint32_t i = 0; i < n; ++i) list.push_back(ts_node_child(tree, i));
+    std::vector<TSNode> list(anchorfs_child_list(tree, /*named_only=*/false, nullptr, nullptr, 0));
+    anchorfs_child_list(tree, false, list.data(), nullptr, static_cast<uint32_t>(list.size()));
     for (size_t i = 0; i < list.size(); ++i) {
       if (type_of(list[i]) != "token_tree") continue;
       // A nested macro's tokens (`name!(...)`) are that macro's business.
@@ -525,8 +531,8 @@ class Walker {
     d.line = line_of(ts_node_is_null(name_node) ? node : name_node);
     d.role = std::string(role);
     d.exported = has_child_of_type(node, "visibility_modifier");
-    const std::optional<uint64_t> line_start =
-        code::own_line_start(bytes_, ts_node_start_byte(attached_start(node, bytes_)));
+    const std::optional<uint64_t> line_start = code::own_line_start(
+        bytes_, ts_node_start_byte(attached_start(node, before(node), bytes_)));
     if (line_start) {
       d.has_anchor = true;
       d.anchor_offset = *line_start;
@@ -542,26 +548,25 @@ class Walker {
     const bool in_type = role_of(parent) == kRoleImpl || role_of(parent) == kRoleTrait;
     const bool signature = kind_of(node) == Kind::FunctionSignature;
     const std::string_view role = in_type ? kRoleMethod : signature ? kRoleExternFn : kRoleFn;
-    const TSNode name = field(node, "name");
+    const TSNode name = field(node, Field::Name);
     const uint32_t d =
         define(node, name, EntityKind::Function, std::string(text_of(name, bytes_)), role, parent);
-    std::string returns = type_path(field(node, "return_type"), bytes_);
+    std::string returns = type_path(field(node, Field::ReturnType), bytes_);
     if (!returns.empty()) facts_.typed_names.push_back({d, std::string(kReturnType), returns});
     return d;
   }
 
   uint32_t type_definition(TSNode node, uint32_t parent, std::string_view role) {
-    const TSNode name = field(node, "name");
+    const TSNode name = field(node, Field::Name);
     return define(node, name, EntityKind::Class, std::string(text_of(name, bytes_)), role,
                   parent);
   }
 
   uint32_t trait(TSNode node, uint32_t parent) {
     const uint32_t d = type_definition(node, parent, kRoleTrait);
-    const TSNode bounds = field(node, "bounds");
-    const uint32_t n = ts_node_is_null(bounds) ? 0 : ts_node_named_child_count(bounds);
-    for (uint32_t i = 0; i < n; ++i) {
-      std::string base = path_text(ts_node_named_child(bounds, i), bytes_);
+    const TSNode bounds = field(node, Field::Bounds);
+    for (const TSNode bound : code::NamedChildren(bounds)) {
+      std::string base = path_text(bound, bytes_);
       if (!base.empty()) facts_.definitions[d].bases.push_back(std::move(base));
     }
     return d;
@@ -570,15 +575,15 @@ class Walker {
   // An impl block is named after its type (`impl<T> Display for &Foo<T>` is "Foo"); a negative
   // impl (`impl !Send for Foo`) has no trait as a base.
   uint32_t impl(TSNode node, uint32_t parent) {
-    TSNode type = field(node, "type");
+    TSNode type = field(node, Field::Type);
     while (type_of(type) == "reference_type" || type_of(type) == "pointer_type") {
-      type = field(type, "type");
+      type = field(type, Field::Type);
     }
     std::string owner = path_text(type, bytes_);
     const uint32_t d =
         define(node, type, EntityKind::Class, std::string(last_segment(owner)), kRoleImpl, parent);
     facts_.definitions[d].owner = std::move(owner);
-    const TSNode trait = field(node, "trait");
+    const TSNode trait = field(node, Field::Trait);
     if (!ts_node_is_null(trait) && !has_child_of_type(node, "!")) {
       std::string base = path_text(trait, bytes_);
       if (!base.empty()) facts_.definitions[d].bases.push_back(std::move(base));
@@ -589,8 +594,8 @@ class Walker {
   void mod_declaration(TSNode node, uint32_t scope) {
     code::Import declared;
     declared.source = std::string(kModDeclaration);
-    declared.name = std::string(text_of(field(node, "name"), bytes_));
-    declared.alias = path_attribute(node, bytes_);
+    declared.name = std::string(text_of(field(node, Field::Name), bytes_));
+    declared.alias = path_attribute(before(node), bytes_);
     declared.line = line_of(node);
     declared.reexport = has_child_of_type(node, "visibility_modifier");
     declared.scope = scope;
@@ -615,24 +620,23 @@ class Walker {
     if (ts_node_is_null(clause) || depth > 16) return;
     const std::string_view kind = type_of(clause);
     if (kind == "use_list") {
-      const uint32_t n = ts_node_named_child_count(clause);
-      for (uint32_t i = 0; i < n; ++i) {
-        use(ts_node_named_child(clause, i), prefix, scope, reexport, line, depth + 1);
+      for (const TSNode child : code::NamedChildren(clause)) {
+        use(child, prefix, scope, reexport, line, depth + 1);
       }
     } else if (kind == "scoped_use_list") {
-      use(field(clause, "list"), joined(prefix, path_text(field(clause, "path"), bytes_)), scope,
-          reexport, line, depth + 1);
+      use(field(clause, Field::List), joined(prefix, path_text(field(clause, Field::Path), bytes_)),
+          scope, reexport, line, depth + 1);
     } else if (kind == "use_wildcard") {
-      const TSNode path = ts_node_named_child(clause, 0);
+      const TSNode path = code::NamedChildren(clause)[0];
       const std::string module =
           joined(prefix, ts_node_is_null(path) ? std::string() : path_text(path, bytes_));
       if (!module.empty()) add_import(module, "*", {}, scope, reexport, line);
     } else if (kind == "use_as_clause") {
-      std::string path = joined(prefix, path_text(field(clause, "path"), bytes_));
+      std::string path = joined(prefix, path_text(field(clause, Field::Path), bytes_));
       if (path.ends_with("::self")) path.resize(path.size() - 6);
       if (path.empty()) return;
       const std::string name(last_segment(path));
-      add_import(std::move(path), name, std::string(text_of(field(clause, "alias"), bytes_)),
+      add_import(std::move(path), name, std::string(text_of(field(clause, Field::Alias), bytes_)),
                  scope, reexport, line);
     } else {
       std::string path = joined(prefix, path_text(clause, bytes_));
@@ -644,15 +648,15 @@ class Walker {
   }
 
   void extern_crate(TSNode node, uint32_t scope) {
-    const std::string name(text_of(field(node, "name"), bytes_));
-    const TSNode alias = field(node, "alias");
+    const std::string name(text_of(field(node, Field::Name), bytes_));
+    const TSNode alias = field(node, Field::Alias);
     add_import(name, name, ts_node_is_null(alias) ? std::string() : std::string(text_of(alias, bytes_)),
                scope, has_child_of_type(node, "visibility_modifier"), line_of(node));
   }
 
   void call(TSNode node, uint32_t scope) {
-    TSNode function = field(node, "function");
-    if (type_of(function) == "generic_function") function = field(function, "function");
+    TSNode function = field(node, Field::Function);
+    if (type_of(function) == "generic_function") function = field(function, Field::Function);
     const std::string_view kind = type_of(function);
     code::Call c;
     c.scope = scope;
@@ -661,13 +665,13 @@ class Walker {
       c.name = std::string(text_of(function, bytes_));
     } else if (kind == "scoped_identifier") {
       c.form = CallForm::Path;
-      c.receiver = path_text(field(function, "path"), bytes_);
-      c.name = std::string(text_of(field(function, "name"), bytes_));
+      c.receiver = path_text(field(function, Field::Path), bytes_);
+      c.name = std::string(text_of(field(function, Field::Name), bytes_));
       if (c.receiver.empty()) return;
     } else if (kind == "field_expression") {
       c.form = CallForm::Member;
-      c.receiver = receiver_text(field(function, "value"), bytes_);
-      c.name = std::string(text_of(field(function, "field"), bytes_));
+      c.receiver = receiver_text(field(function, Field::Value), bytes_);
+      c.name = std::string(text_of(field(function, Field::Field), bytes_));
       if (c.receiver.empty()) return;
     } else {
       return;
@@ -686,9 +690,7 @@ class Walker {
   // `struct Regex(Exec, pub Pool)`: fields named by position ("0", "1").
   void tuple_fields(TSNode list, uint32_t scope) {
     uint32_t position = 0;
-    const uint32_t n = ts_node_named_child_count(list);
-    for (uint32_t i = 0; i < n; ++i) {
-      const TSNode child = ts_node_named_child(list, i);
+    for (const TSNode child : code::NamedChildren(list)) {
       const std::string_view kind = type_of(child);
       if (kind == "attribute_item" || kind == "visibility_modifier") continue;
       std::string type = type_path(child, bytes_);
@@ -702,21 +704,22 @@ class Walker {
   // `T: A + B` in a parameter list or a where clause: T's methods are A's and B's.
   void bounds(TSNode node, uint32_t scope) {
     const bool parameter = kind_of(node) == Kind::TypeParameter;
-    const TSNode name = field(node, parameter ? "name" : "left");
-    const TSNode list = field(node, "bounds");
+    const TSNode name = field(node, parameter ? Field::Name : Field::Left);
+    const TSNode list = field(node, Field::Bounds);
     if (ts_node_is_null(name) || ts_node_is_null(list) || type_of(name) != "type_identifier") {
       return;
     }
     const std::string bound_name = kBoundOpen + std::string(text_of(name, bytes_)) + ">";
-    const uint32_t n = ts_node_named_child_count(list);
-    for (uint32_t i = 0; i < n; ++i) {
-      std::string trait = path_text(ts_node_named_child(list, i), bytes_);
+    for (const TSNode bound : code::NamedChildren(list)) {
+      std::string trait = path_text(bound, bytes_);
       if (!trait.empty()) facts_.typed_names.push_back({scope, bound_name, std::move(trait)});
     }
   }
 
   std::string_view bytes_;
   CodeFacts& facts_;
+  code::ChildLists lists_;
+  std::vector<TSNode> gathered_;  // before()'s siblings of a node outside the walk
 };
 
 }  // namespace

@@ -2,12 +2,13 @@
 #include "analysis/rust/syntax_names.h"
 
 #include "analysis/code/syntax.h"
+#include "analysis/code/walk.h"
 #include "analysis/rust/facts_layout.h"
+#include "analysis/rust/grammar.h"
 
 namespace anchorfs::analysis::rust {
 namespace {
 
-using code::field;
 using code::text_of;
 using code::type_of;
 
@@ -19,11 +20,9 @@ constexpr int kMaxPathDepth = 64;
 std::string path_text_at(TSNode node, std::string_view bytes, int depth);
 
 TSNode first_type_argument(TSNode generic) {
-  const TSNode arguments = field(generic, "type_arguments");
+  const TSNode arguments = field(generic, Field::TypeArguments);
   if (ts_node_is_null(arguments)) return arguments;
-  const uint32_t n = ts_node_named_child_count(arguments);
-  for (uint32_t i = 0; i < n; ++i) {
-    const TSNode argument = ts_node_named_child(arguments, i);
+  for (const TSNode argument : code::NamedChildren(arguments)) {
     if (type_of(argument) != "lifetime") return argument;
   }
   return TSNode{};
@@ -33,13 +32,13 @@ std::string type_path_at(TSNode type, std::string_view bytes, int depth) {
   if (ts_node_is_null(type) || depth > kMaxTypeDepth) return {};
   const std::string_view kind = type_of(type);
   if (kind == "reference_type" || kind == "pointer_type") {
-    return type_path_at(field(type, "type"), bytes, depth + 1);
+    return type_path_at(field(type, Field::Type), bytes, depth + 1);
   }
   if (kind == "dynamic_type" || kind == "abstract_type") {
-    return type_path_at(field(type, "trait"), bytes, depth + 1);
+    return type_path_at(field(type, Field::Trait), bytes, depth + 1);
   }
   if (kind == "generic_type") {
-    std::string base = path_text(field(type, "type"), bytes);
+    std::string base = path_text(field(type, Field::Type), bytes);
     const std::string_view name = last_segment(base);
     if (name == "Box" || name == "Rc" || name == "Arc") {
       return type_path_at(first_type_argument(type), bytes, depth + 1);
@@ -61,7 +60,7 @@ std::string type_path_at(TSNode type, std::string_view bytes, int depth) {
   }
   if (kind == "type_identifier" || kind == "scoped_type_identifier") return path_text(type, bytes);
   if (kind == "array_type") {
-    const std::string element = type_path_at(field(type, "element"), bytes, depth + 1);
+    const std::string element = type_path_at(field(type, Field::Element), bytes, depth + 1);
     if (element.empty() || element.front() == kFallible || element.front() == kElementsOf) {
       return {};
     }
@@ -78,12 +77,12 @@ std::string path_text_at(TSNode node, std::string_view bytes, int depth) {
     return std::string(text_of(node, bytes));
   }
   if (kind == "generic_type" || kind == "generic_type_with_turbofish") {
-    return path_text_at(field(node, "type"), bytes, depth + 1);
+    return path_text_at(field(node, Field::Type), bytes, depth + 1);
   }
   if (kind == "scoped_identifier" || kind == "scoped_type_identifier") {
-    const std::string name = path_text_at(field(node, "name"), bytes, depth + 1);
+    const std::string name = path_text_at(field(node, Field::Name), bytes, depth + 1);
     if (name.empty()) return {};
-    const TSNode qualifier = field(node, "path");
+    const TSNode qualifier = field(node, Field::Path);
     // `::std::x`: a path from the extern prelude, never a repository module.
     if (ts_node_is_null(qualifier)) return "::" + name;
     std::string path = path_text_at(qualifier, bytes, depth + 1);

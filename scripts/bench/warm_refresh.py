@@ -20,10 +20,12 @@ helper; Python: two module-level functions, as issue 29 measures on sympy's core
 per run, so no earlier tree's cached view is hit) appended to FILE (a path inside REPO: work on a
 copy, e.g. `cp -al` with FILE itself copied): seconds until the mount shows the new bytes and the
 new tag block, daemon CPU (and its system part: page faults, fresh pages zeroed) and minor page
-faults until then, CPU until idle, RSS and how much of it the kernel may take back (LazyFree). `--pause S`: S seconds
-of quiet before each edit (refreshes spaced as an agent's edits are: the allocator has returned
-what the last one freed by then; the records are written after 10 s of quiet, so S > 11 also
-leaves them out of the next refresh). FILE is restored at the end. A mount that
+faults until then, CPU until idle, RSS and how much of it the kernel may take back (LazyFree).
+`--pause S`: S seconds of quiet before each edit, the first included (refreshes spaced as an
+agent's edits are: the allocator has returned what the last one freed by then; the records are
+written after 10 s of quiet, so S > 11 also leaves them out of the next refresh); with
+ANCHORFS_BENCH_GAP=S and no --pause, S seconds of quiet after each refresh settles before the next
+edit. FILE is restored at the end. A mount that
 started from a cached view makes that view's analysis again once it serves (the priming: in its
 "once idle" CPU), so its first refresh starts from it like the later ones.
 A refresh's graph and view records are written once the tree has been quiet for 10 s or at
@@ -40,6 +42,10 @@ import time
 
 TICK = os.sysconf("SC_CLK_TCK")
 ENV = dict(os.environ, HOME=os.environ.get("ANCHORFS_BENCH_HOME", "/tmp/anchorfs-bench-home"))
+# refresh: seconds of quiet after a refresh settles before the next edit (ANCHORFS_BENCH_GAP; 0 by
+# default: back to back). An agent's edits come seconds to minutes apart, by when the allocator
+# has returned the last refresh's freed pages.
+GAP = float(os.environ.get("ANCHORFS_BENCH_GAP", "0"))
 
 
 def cpu(pid, task=None):
@@ -147,6 +153,8 @@ def refresh(anchorfs, cache, repo, mnt, rel, reps=3, pause=0.0):
         for rep in range(int(reps)):
             if pause > 0:
                 time.sleep(pause)
+            elif rep > 0:
+                time.sleep(GAP)
             name = f"anchorfs_probe_{os.getpid()}_{rep}"
             probe, signature = probe_source(rel, name)
             before, start, faults = cpu(daemon.pid), time.monotonic(), minflt(daemon.pid)

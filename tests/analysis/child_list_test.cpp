@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/code/walk.h"
+
 extern "C" const TSLanguage* tree_sitter_python();
 extern "C" const TSLanguage* tree_sitter_javascript();
 extern "C" const TSLanguage* tree_sitter_typescript();
@@ -78,8 +80,36 @@ size_t compare_everywhere(const TSLanguage* language, const std::string& source)
         EXPECT_EQ(got.fields[i], want.fields[i]) << describe(n) << " child " << i;
       }
       compared += want.nodes.size();
+      // The walkers' lists (code/walk.h) give what indexed access gives: ts_node_named_child(i)
+      // and ts_node_child(i), which the brace front ends called before.
+      if (named_only) {
+        const anchorfs::analysis::code::NamedChildren listed(n);
+        EXPECT_EQ(listed.size(), ts_node_named_child_count(n)) << describe(n);
+        for (uint32_t i = 0; i < listed.size(); ++i) {
+          EXPECT_TRUE(ts_node_eq(listed[i], ts_node_named_child(n, i))) << describe(n) << " " << i;
+        }
+        EXPECT_TRUE(ts_node_is_null(listed[listed.size()]));
+      } else {
+        const anchorfs::analysis::code::AllChildren listed(n);
+        EXPECT_EQ(listed.size(), ts_node_child_count(n)) << describe(n);
+        for (uint32_t i = 0; i < listed.size(); ++i) {
+          EXPECT_TRUE(ts_node_eq(listed[i], ts_node_child(n, i))) << describe(n) << " " << i;
+        }
+      }
       if (named_only) {
         for (TSFieldId f = 0; f <= ts_language_field_count(language); ++f) {
+          // each_in_field: the children a cursor reports in field f.
+          std::vector<TSNode> in_field;
+          anchorfs::analysis::code::each_in_field(n, f, [&](TSNode c) { in_field.push_back(c); });
+          std::vector<TSNode> want_in_field;
+          const Listed all = by_cursor(n, false);
+          for (size_t i = 0; i < all.nodes.size(); ++i) {
+            if (all.fields[i] == f) want_in_field.push_back(all.nodes[i]);
+          }
+          EXPECT_EQ(in_field.size(), want_in_field.size()) << describe(n) << " field " << f;
+          for (size_t i = 0; i < in_field.size() && i < want_in_field.size(); ++i) {
+            EXPECT_TRUE(ts_node_eq(in_field[i], want_in_field[i])) << describe(n) << " field " << f;
+          }
           const TSNode want_field = ts_node_child_by_field_id(n, f);
           const TSNode got_field = anchorfs_child_by_field(n, f);
           EXPECT_TRUE(ts_node_eq(got_field, want_field)) << describe(n) << " field " << f;
@@ -133,7 +163,9 @@ TEST(ChildList, OtherGrammarsHiddenNodesAndInheritedFields) {
       {tree_sitter_javascript(),
        "import {a as b} from 'm';\nexport default class A extends B {\n  #p = 1; static { "
        "this.x = `t${y}`; }\n  get v() { return <div a={1}>x</div>; }\n}\n"
-       "const {q, ...r} = o?.f?.(1);\n"},
+       "const {q, ...r} = o?.f?.(1);\n"
+       // Wider than the walkers' buffers on the stack (code/walk.h): their second pass.
+       "const wide = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];\n"},
       {tree_sitter_typescript(),
        "interface I<T extends U = V> { m?(x: T): void }\ntype F = (a: number) => string | "
        "undefined;\nenum E { A = 1 }\nabstract class K implements I<number> {}\n"},
@@ -144,7 +176,9 @@ TEST(ChildList, OtherGrammarsHiddenNodesAndInheritedFields) {
       {tree_sitter_go(),
        "package m\nimport (f \"fmt\"; _ \"x\")\ntype T[K comparable] struct { a, b int `tag` }"
        "\nfunc (t *T[K]) M(x ...int) (r int, err error) {\n  select { case v := <-ch: _ = v }\n"
-       "  return\n}\n"},
+       "  return\n}\n"
+       // A node wider than each_in_field's buffer with fields on its children.
+       "var a, b, c, d, e, f, g, h, i, j, k int\n"},
       {tree_sitter_rust(),
        "#[derive(Debug)]\npub struct S<'a, T: Tr> { f: &'a T }\nimpl<T> Tr for S<'_, T> where "
        "T: Copy { fn m(&self) -> i32 { macro_rules! m { ($x:expr) => { $x } } m!(1) } }\n"},

@@ -50,6 +50,22 @@ TEST(ParseSchedule, AFileOverTheBudgetStillRunsAlone) {
   EXPECT_FALSE(schedule.next());
 }
 
+// TypeScript's lib/: six bundles of 6-11.5 MB, every one over the budget, and a small file.
+TEST(ParseSchedule, OnceOnlyFilesOverTheBudgetAreLeftTheLargestGoesFirst) {
+  const std::vector<uint64_t> sizes = {6, 11, 10, 8, 12, 1};
+  ParseSchedule schedule(sizes, 2);
+  EXPECT_EQ(schedule.next(), 4u);  // 12
+  EXPECT_EQ(schedule.next(), 5u);  // over budget beside it: the small file fills in
+  schedule.finished(5);
+  EXPECT_EQ(schedule.next(), 1u);  // nothing small left: 11, not 6
+  schedule.finished(4);
+  EXPECT_EQ(schedule.next(), 2u);  // 10
+  schedule.finished(1);
+  EXPECT_EQ(schedule.next(), 3u);  // 8
+  EXPECT_EQ(schedule.next(), 0u);  // 6 last
+  EXPECT_FALSE(schedule.next());
+}
+
 TEST(ParseSchedule, ManyThreadsGetEveryFileExactlyOnce) {
   std::vector<uint64_t> sizes;
   for (uint64_t i = 0; i < 2000; ++i) sizes.push_back((i * 7919) % 1500);

@@ -127,6 +127,28 @@ TEST_F(SnapshotBuilderTest, ABuildToldTheChangedPathsPatchesItsLastScan) {
       << served_bytes(*built.snapshot, "pkg/a.py");
 }
 
+// A patched scan whose entries are the last scan's selects the same sources (the builder reuses
+// its last selection); one told of a source added or removed selects them again.
+TEST_F(SnapshotBuilderTest, ABuildToldOfAnAddedOrRemovedSourceSelectsItsSourcesAgain) {
+  options_.will_refresh = true;
+  SnapshotBuilder builder(options_);
+  builder.build();
+  put(root_, "pkg/c.py", "from pkg.a import helper\n\n\ndef other():\n    helper()\n");
+  const std::vector<std::string> added{"pkg/c.py"};
+  Built built = builder.build({}, &added);
+  EXPECT_NE(served_bytes(*built.snapshot, "pkg/a.py").find("pkg/c.py:other"), std::string::npos)
+      << served_bytes(*built.snapshot, "pkg/a.py");
+  put(root_, "pkg/b.py", "def user():\n    return 2\n");  // same entries: the selection kept
+  const std::vector<std::string> edited{"pkg/b.py"};
+  built = builder.build({}, &edited);
+  EXPECT_NE(served_bytes(*built.snapshot, "pkg/a.py").find("pkg/c.py:other"), std::string::npos);
+  std::filesystem::remove(root_ + "/pkg/c.py");
+  built = builder.build({}, &added);
+  EXPECT_EQ(served_bytes(*built.snapshot, "pkg/c.py"), "<missing>");
+  EXPECT_EQ(served_bytes(*built.snapshot, "pkg/a.py").find("pkg/c.py"), std::string::npos)
+      << served_bytes(*built.snapshot, "pkg/a.py");
+}
+
 TEST_F(SnapshotBuilderTest, AddedDeletedAndRenamedFilesAreFollowed) {
   SnapshotBuilder builder(options_);
   builder.build();

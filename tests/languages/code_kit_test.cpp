@@ -116,38 +116,80 @@ TEST(Anchors, FileAnchorSkipsByteOrderMarkAndShebangButNotInnerAttributes) {
 }
 
 extern "C" const TSLanguage* tree_sitter_c();
+extern "C" const TSLanguage* tree_sitter_go();
 
-// The comments a definition takes along, found from its listed siblings as from a cursor.
-TEST(Anchors, AttachedStartFromListedSiblingsIsTheCursors) {
+// A parse of `text` and its root's children, named and anonymous, as a walk lists them
+// (child_list_test checks the listing against a cursor's).
+class ListedRoot {
+ public:
+  ListedRoot(const TSLanguage* language, const std::string& text) : parser_(ts_parser_new()) {
+    ts_parser_set_language(parser_, language);
+    tree_ =
+        ts_parser_parse_string(parser_, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+    const TSNode root = ts_tree_root_node(tree_);
+    children.resize(anchorfs_child_list(root, false, nullptr, nullptr, 0));
+    anchorfs_child_list(root, false, children.data(), nullptr,
+                        static_cast<uint32_t>(children.size()));
+  }
+  ListedRoot(const ListedRoot&) = delete;
+  ListedRoot& operator=(const ListedRoot&) = delete;
+  ~ListedRoot() {
+    ts_tree_delete(tree_);
+    ts_parser_delete(parser_);
+  }
+
+  std::span<const TSNode> before(size_t i) const { return {children.data(), i}; }
+
+  std::vector<TSNode> children;
+
+ private:
+  TSParser* parser_;
+  TSTree* tree_;
+};
+
+// The comments a definition takes along, found from its listed siblings as by tree-sitter's
+// sibling search.
+TEST(Anchors, AttachedStartFromListedSiblingsMatchesTheSiblingSearch) {
   const std::string text =
       "int a;\n\n/* doc */\n// more\nint f(void) { return 0; }\n;\n/* c */ int g;\n"
       "/* far */\n\nint h;\n";
-  TSParser* parser = ts_parser_new();
-  ts_parser_set_language(parser, tree_sitter_c());
-  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
-  const TSNode root = ts_tree_root_node(tree);
-  std::vector<TSNode> children(anchorfs_child_list(root, false, nullptr, nullptr, 0));
-  ASSERT_EQ(anchorfs_child_list(root, false, children.data(), nullptr,
-                                static_cast<uint32_t>(children.size())),
-            children.size());
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  ASSERT_TRUE(ts_tree_cursor_goto_first_child(&cursor));
+  const ListedRoot file(tree_sitter_c(), text);
   std::vector<std::string> starts;
-  for (size_t i = 0; i < children.size(); ++i, ts_tree_cursor_goto_next_sibling(&cursor)) {
-    ASSERT_TRUE(ts_node_eq(ts_tree_cursor_current_node(&cursor), children[i]));
-    const TSNode listed = attached_start(children[i], text, {"comment"},
-                                         std::span<const TSNode>(children.data(), i));
-    EXPECT_TRUE(ts_node_eq(listed, attached_start(children[i], text, {"comment"}, &cursor)));
-    if (ts_node_is_named(children[i]) && std::string_view(ts_node_type(children[i])) != "comment") {
+  for (size_t i = 0; i < file.children.size(); ++i) {
+    const TSNode child = file.children[i];
+    const TSNode listed = attached_start(child, text, {"comment"}, file.before(i));
+    EXPECT_TRUE(ts_node_eq(listed, attached_start(child, text, {"comment"})));
+    if (ts_node_is_named(child) && std::string_view(ts_node_type(child)) != "comment") {
       starts.emplace_back(text.substr(ts_node_start_byte(listed), 5));
     }
   }
   // f takes both comments above it; the lone `;` (a statement) and g keep theirs; h's is
   // detached by a blank line.
   EXPECT_EQ(starts, (std::vector<std::string>{"int a", "/* do", ";\n/* ", "/* c ", "int h"}));
-  ts_tree_cursor_delete(&cursor);
-  ts_tree_delete(tree);
-  ts_parser_delete(parser);
+}
+
+// A top-level Go declaration's run (gofmt's blank-line rule), found from its listed siblings
+// (the Go walk's code::ChildLists) as by tree-sitter's sibling search.
+TEST(Anchors, RunStartFromListedSiblingsMatchesTheSiblingSearch) {
+  const std::string text =
+      "// Package p.\npackage p\n\n// A is.\ntype A int\nfunc (A) m() {}\n// B\nfunc B() {}\n"
+      "\nvar c = 1\n\n/* d */\n\n// e\nfunc e() {}\nfunc f() {}\n";
+  const ListedRoot file(tree_sitter_go(), text);
+  std::vector<std::string> starts;
+  for (size_t i = 0; i < file.children.size(); ++i) {
+    const TSNode child = file.children[i];
+    const std::string_view type = ts_node_type(child);
+    if (type != "function_declaration" && type != "method_declaration" &&
+        type != "type_declaration" && type != "var_declaration") {
+      continue;
+    }
+    const TSNode listed = run_start(child, text, {"comment"}, "package_clause", file.before(i));
+    EXPECT_TRUE(ts_node_eq(listed, run_start(child, text, {"comment"}, "package_clause")));
+    starts.emplace_back(text.substr(ts_node_start_byte(listed), 4));
+  }
+  // A, m and B run together under A's comment; c stands alone; e takes its comment (not the
+  // detached one) and f runs on from e.
+  EXPECT_EQ(starts, (std::vector<std::string>{"// A", "// A", "// A", "var ", "// e", "// e"}));
 }
 
 }  // namespace

@@ -1,0 +1,38 @@
+// run_on_threads: one piece of work on several plain threads at once, joined by blocking.
+#pragma once
+
+#include <cstddef>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace anchorfs::analysis {
+
+// Runs `work()` on `count` threads at once (the calling thread one of them; at least one) and
+// returns once every one has returned; an exception any of them threw is rethrown here (the
+// first by thread). Plain threads rather than oneTBB tasks for long drains: a fresh thread runs
+// as soon as a core is free, where a TBB worker that has just left another arena can spend a
+// long time yielding before it joins (under load, half a second of a cold mount's parse ran on
+// one core while the worker yielded), and a thread that waits here blocks instead of spinning.
+template <typename Work>
+void run_on_threads(size_t count, const Work& work) {
+  const size_t threads = count == 0 ? 1 : count;
+  std::vector<std::exception_ptr> failures(threads);
+  const auto guarded = [&](size_t t) {
+    try {
+      work();
+    } catch (...) {
+      failures[t] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> helpers;
+  helpers.reserve(threads - 1);
+  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(guarded, t);
+  guarded(0);
+  for (std::thread& helper : helpers) helper.join();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+}
+
+}  // namespace anchorfs::analysis

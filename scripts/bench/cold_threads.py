@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Cold mounts measured per daemon thread: is any core idle before the mount serves?
+
+    scripts/bench/cold_threads.py ROUNDS REPO ANCHORFS [ANCHORFS ...]
+
+ROUNDS times, each ANCHORFS in turn (alternated, so the machine's load falls on all alike): a
+cold mount (`mount -f --threads 2 --view auto`, a fresh cache directory) and, at its "mounted"
+line, the daemon's CPU (user+system, /proc) in all and per thread, busiest first; then unmount.
+On a quiet 2-core machine the wall follows the busiest thread; the gap between the two busiest is
+CPU one core ran while the other had nothing to do ("rest": threads that are gone or small).
+Walls on a loaded machine are the load's: compare the busiest thread and the gap.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TICK = os.sysconf("SC_CLK_TCK")
+ENV = dict(os.environ, HOME=os.environ.get("ANCHORFS_BENCH_HOME", "/tmp/anchorfs-bench-home"))
+
+
+def cpu(stat_path):
+    fields = open(stat_path).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def cold_mount(anchorfs, repo, work):
+    cache, mnt, log = (os.path.join(work, name) for name in ("cache", "mnt", "log"))
+    shutil.rmtree(cache, ignore_errors=True)
+    os.makedirs(cache)
+    os.makedirs(mnt, exist_ok=True)
+    os.makedirs(ENV["HOME"], exist_ok=True)
+    start = time.monotonic()
+    daemon = subprocess.Popen([anchorfs, "mount", "-f", "--threads", "2", "--cache-dir", cache,
+                               "--view", "auto", repo, mnt],
+                              stdout=open(log, "w"), stderr=subprocess.STDOUT, env=ENV)
+    while "mounted" not in open(log).read():
+        if daemon.poll() is not None:
+            sys.exit("mount failed:\n" + open(log).read())
+        time.sleep(0.01)
+    wall = time.monotonic() - start
+    total = cpu(f"/proc/{daemon.pid}/stat")
+    tasks = f"/proc/{daemon.pid}/task"
+    threads = sorted((cpu(f"{tasks}/{t}/stat") for t in os.listdir(tasks)), reverse=True)
+    subprocess.run([anchorfs, "unmount", mnt], env=ENV, check=True)
+    daemon.wait()
+    return wall, total, threads + [0.0, 0.0]
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    rounds, repo, binaries = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    with tempfile.TemporaryDirectory(prefix="cold-threads-") as work:
+        for _ in range(rounds):
+            for anchorfs in binaries:
+                load = open("/proc/loadavg").read().split()[0]
+                wall, total, threads = cold_mount(anchorfs, repo, work)
+                print(f"{anchorfs}: load {load} wall {wall:.2f} s, CPU {total:.2f} s: busiest "
+                      f"thread {threads[0]:.2f}, second {threads[1]:.2f}, gap "
+                      f"{threads[0] - threads[1]:.2f}, rest {total - threads[0] - threads[1]:.2f}",
+                      flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+// run_on_threads: the work runs on that many distinct threads, the caller one of them; failures reach the caller.
+#include "analysis/plain_threads.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "sync/mutex.h"
+
+namespace anchorfs::analysis {
+namespace {
+
+std::set<std::thread::id> threads_that_ran(size_t count) {
+  sync::Mutex mutex;
+  std::set<std::thread::id> seen;
+  run_on_threads(count, [&] {
+    const sync::MutexLock lock(mutex);
+    seen.insert(std::this_thread::get_id());
+  });
+  return seen;
+}
+
+TEST(RunOnThreads, EachOfThemRunsTheWorkOnceTheCallerIncluded) {
+  const std::set<std::thread::id> seen = threads_that_ran(3);
+  EXPECT_EQ(seen.size(), 3u);
+  EXPECT_TRUE(seen.contains(std::this_thread::get_id()));
+}
+
+TEST(RunOnThreads, NoneOrOneIsTheCallerAlone) {
+  EXPECT_EQ(threads_that_ran(0), std::set<std::thread::id>{std::this_thread::get_id()});
+  EXPECT_EQ(threads_that_ran(1), std::set<std::thread::id>{std::this_thread::get_id()});
+}
+
+TEST(RunOnThreads, AFailureOnAHelperReachesTheCallerOnceAllHaveReturned) {
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> returned{0};
+  EXPECT_THROW(run_on_threads(2,
+                              [&] {
+                                const bool helper = std::this_thread::get_id() != caller;
+                                returned.fetch_add(1);
+                                if (helper) throw std::runtime_error("helper failed");
+                              }),
+               std::runtime_error);
+  EXPECT_EQ(returned.load(), 2);
+}
+
+}  // namespace
+}  // namespace anchorfs::analysis
