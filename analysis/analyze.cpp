@@ -358,7 +358,10 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   const auto resolve_language = [&](size_t l) {
     const LanguageFrontEnd& language = *front_ends()[l];
     states[l] = language.prepare_resolution({tree.root, by_language[l]});
-    const ResolverInput input{tree.root, by_language[l], states[l].get()};
+    // Threads no other front end's resolution takes are this one's to use (the Python resolver
+    // faults its tables' pages in on one).
+    const size_t threads = present.size() < concurrency ? concurrency - present.size() + 1 : 1;
+    const ResolverInput input{tree.root, by_language[l], states[l].get(), threads};
     if (memories != nullptr && (*memories)[l] == nullptr && options.cache != nullptr &&
         options.resolution_memo->restore_from()) {
       // The last resolution of a tree whose view was served from a record, kept by the process

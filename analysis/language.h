@@ -56,6 +56,8 @@ struct ResolverInput {
   // What this front end's prepare_resolution made from the same root and files; nullptr when it
   // makes nothing.
   ResolutionState* state = nullptr;
+  // How many threads the resolution may keep busy at once (the caller's thread included).
+  size_t threads = 1;
 };
 
 // What the caller asks of an analysis that a front end must honour.

@@ -220,23 +220,28 @@ void GraphIndex::index_links(const std::vector<uint8_t>& selected,
     std::vector<uint32_t> begin;
     bucket(
         n, *side, [](const Keyed& k) { return k.key; }, begin, sorted);
-    for (size_t e = 0; e < n; ++e) {
-      auto first = sorted.begin() + begin[e];
-      auto last = sorted.begin() + begin[e + 1];
-      if (!std::is_sorted(first, last, by_relation_other))
-        std::sort(first, last, by_relation_other);
+    // Run by run of one key (a neighbourhood's few thousand, not every entity of the graph).
+    for (size_t first = 0; first < sorted.size();) {
+      const size_t last = begin[sorted[first].key + 1];
+      if (!std::is_sorted(sorted.begin() + first, sorted.begin() + last, by_relation_other)) {
+        std::sort(sorted.begin() + first, sorted.begin() + last, by_relation_other);
+      }
+      first = last;
     }
     auto equal = [](const Keyed& a, const Keyed& b) {
       return a.key == b.key && a.link.relation == b.link.relation && a.link.other == b.link.other;
     };
+    const size_t bucketed = sorted.size();
     sorted.erase(std::unique(sorted.begin(), sorted.end(), equal), sorted.end());
     Adjacency& adjacency = side == &forward ? out_ : in_;
-    adjacency.begin.assign(n + 1, 0);
     adjacency.links.reserve(sorted.size());
-    for (const Keyed& k : sorted) {
-      ++adjacency.begin[k.key + 1];
-      adjacency.links.push_back(k.link);
+    for (const Keyed& k : sorted) adjacency.links.push_back(k.link);
+    if (sorted.size() == bucketed) {
+      adjacency.begin = std::move(begin);  // no duplicate dropped: the buckets' offsets hold
+      continue;
     }
+    adjacency.begin.assign(n + 1, 0);
+    for (const Keyed& k : sorted) ++adjacency.begin[k.key + 1];
     std::partial_sum(adjacency.begin.begin(), adjacency.begin.end(), adjacency.begin.begin());
   }
 

@@ -130,9 +130,12 @@ class Walker {
       return;
     }
     if (ts_node_child_count(node) == 0) return;  // most nodes are leaves: nothing to list
-    // Anonymous children too: a dynamic import's `import` is a keyword token in some grammars.
-    lists_.each(node, depth, /*named_only=*/false,
-                [&](TSNode child) { walk(child, scope, depth + 1); });
+    // Anonymous children too, when they have children of their own. An anonymous leaf (a
+    // punctuation or keyword token, a dynamic import's `import` included) takes no case of
+    // walk's and is deep only where this node already was: walking it does nothing.
+    lists_.each(node, depth, /*named_only=*/false, [&](TSNode child) {
+      if (ts_node_is_named(child) || ts_node_child_count(child) > 0) walk(child, scope, depth + 1);
+    });
   }
 
   // --- Definitions ------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ std::unique_ptr<analysis::ResolutionState> PythonFrontEnd::prepare_resolution(
 
 void PythonFrontEnd::resolve(const analysis::ResolverInput& input, std::vector<Edge>& edges) const {
   const auto& resolution = static_cast<const Resolution&>(*input.state);
-  python::resolve(resolution.input(), resolution.imports(), edges);
+  python::resolve(resolution.input(), resolution.imports(), edges, nullptr, input.threads);
 }
 
 void PythonFrontEnd::resolve_again(const analysis::ResolverInput& input,

@@ -139,7 +139,8 @@ void resolve_again(const analysis::ResolverInput& input,
     ++resolved_count;
     last = nullptr;
     auto base = std::make_shared<ResolutionBase>();
-    next->quiet_round = resolve(resolution.input(), resolution.imports(), edges, base.get());
+    next->quiet_round =
+        resolve(resolution.input(), resolution.imports(), edges, base.get(), input.threads);
     next->base = std::move(base);
     if (!localize(input, edges, begin, next->edges)) return;
   }

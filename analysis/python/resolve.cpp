@@ -20,6 +20,14 @@ void Resolver::run() {
   index_files();
   // Sympy ends with ~0.3 variables per expression; the reserve is address space only.
   vars_.reserve(expr_count_ + 4 * scopes_.size(), expr_count_);
+  // Sympy's statements read ~8 variables each (~14 bytes); moves need some slack.
+  stmt_reads_ = ReadLists(stmt_count_, size_t{32} * stmt_count_);
+  // What the tables will likely fill, faulted in beside setup and the first rounds, in the order
+  // they fill; each estimate is ~1.2 x what sympy uses (pages past it are faulted as they are
+  // reached, pages within it it never reaches cost resident memory only).
+  vars_.prefault(prefault_, expr_count_ / 2, expr_count_ / 2);
+  calls_.prefault(prefault_);
+  stmt_reads_.prefault(prefault_, size_t{12} * stmt_count_);
   bind_names();
   expand_star_imports();
   bind_imports();
@@ -31,8 +39,6 @@ void Resolver::run() {
   index_params();
   resolve_trace("setup done exprs %u stmts %u scopes %zu", expr_count_, stmt_count_,
                 scopes_.size());
-  // Sympy's statements read ~8 variables each (~14 bytes); moves need some slack.
-  stmt_reads_ = ReadLists(stmt_count_, size_t{32} * stmt_count_);
   stmt_round_.assign(stmt_count_, 0);
   second_round_ = new_var();
   if (base_ != nullptr) {
@@ -60,6 +66,7 @@ void Resolver::run() {
       break;
     }
   }
+  prefault_.finish();
   if (resolve_trace_enabled()) trace_tables();
   if (base_ != nullptr) export_base();
   release_evaluation_state();
@@ -1110,8 +1117,8 @@ void Resolver::call_builtin(const Ctx& ctx, Builtin b, const Args& args, SiteId 
 }  // namespace detail
 
 int resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges,
-            ResolutionBase* base) {
-  detail::Resolver resolver(input, imports, edges, base);
+            ResolutionBase* base, size_t threads) {
+  detail::Resolver resolver(input, imports, edges, base, threads);
   resolver.run();
   return resolver.quiet_round();
 }

@@ -17,7 +17,9 @@ inline constexpr int kMaxRounds = 12;
 // `imports` resolved. Returns the first round that changed nothing, kMaxRounds when every round
 // changed something (a refresh that adds statements compares the two: docs/resolver.md).
 // With `base`, also fills it for later refreshes that append to one file (resolution_base.h).
+// With `threads` > 1, a helper thread faults in the pages of the tables it fills (the edges are
+// the same either way).
 int resolve(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges,
-            ResolutionBase* base = nullptr);
+            ResolutionBase* base = nullptr, size_t threads = 1);
 
 }  // namespace anchorfs::analysis::python

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/graph.h"
+#include "analysis/page_prefault.h"
 #include "analysis/python/resolve_ids.h"
 #include "analysis/python/resolve_value_set.h"
 
@@ -75,6 +76,10 @@ class CallSites {
  public:
   // Most call sites resolve to something: one entry each.
   void reserve(size_t sites) { sites_.reserve(sites); }
+  // Has `prefault` fault in the pages of the reserved sites.
+  void prefault(analysis::PagePrefaulter& prefault) const {
+    prefault.add_reserved(sites_, sites_.capacity());
+  }
 
   void direct(EntityIndex caller, EntityIndex callee) { direct_.insert(pack(caller, callee)); }
 

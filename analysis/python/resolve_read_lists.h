@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "analysis/page_prefault.h"
 #include "analysis/python/resolve_ids.h"
 #include "analysis/radix_sort.h"
 
@@ -26,6 +27,10 @@ class ReadLists {
   ReadLists() = default;
 
   size_t bytes() const { return pool_.size() * sizeof(VarId) + lists_.size() * sizeof(List); }
+  // Has `prefault` fault in the pages the pool's first `reads` entries will take.
+  void prefault(analysis::PagePrefaulter& prefault, size_t reads) const {
+    prefault.add_reserved(pool_, reads);
+  }
 
   // Replaces the list of `stmt` with `vars`.
   void store(StmtId stmt, std::span<const VarId> vars) {

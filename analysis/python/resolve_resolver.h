@@ -75,8 +75,13 @@ inline void unite(Set& dst, const Set& src) {
 class Resolver {
  public:
   Resolver(const ResolverInput& input, const ImportTable& imports, std::vector<Edge>& edges,
-           ResolutionBase* base)
-      : input_(input), out_(edges), modules_(imports.modules()), imports_(imports), base_(base) {}
+           ResolutionBase* base, size_t threads)
+      : input_(input),
+        out_(edges),
+        modules_(imports.modules()),
+        imports_(imports),
+        base_(base),
+        prefault_(threads > 1) {}
 
   void run();
 
@@ -520,6 +525,8 @@ class Resolver {
   const ModuleIndex& modules_;
   const ImportTable& imports_;
   ResolutionBase* base_;
+  // Faults in the reserved tables' pages on a second thread while setup and rounds fill them.
+  analysis::PagePrefaulter prefault_;
   // Per file: the tick of its last first-round statement and the values made by then (for base_).
   struct FirstRoundEnd {
     uint32_t tick = 0;

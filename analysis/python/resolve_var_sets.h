@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/page_prefault.h"
 #include "analysis/python/resolve_ids.h"
 #include "analysis/python/resolve_value_set.h"
 
@@ -23,6 +24,12 @@ class VarSets {
   void reserve(size_t vars, size_t pooled_values) {
     slots_.reserve(vars);
     pool_.reserve(pooled_values);
+  }
+  // Has `prefault` fault in the pages the first `vars` records and `pooled_values` pooled values
+  // will take (within the reservation).
+  void prefault(analysis::PagePrefaulter& prefault, size_t vars, size_t pooled_values) const {
+    prefault.add_reserved(slots_, vars);
+    prefault.add_reserved(pool_, pooled_values);
   }
   // A new, empty variable.
   VarId add() {

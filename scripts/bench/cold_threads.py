@@ -8,7 +8,10 @@ cold mount (`mount -f --threads 2 --view auto`, a fresh cache directory) and, at
 line, the daemon's CPU (user+system, /proc) in all and per thread, busiest first; then unmount.
 On a quiet 2-core machine the wall follows the busiest thread; the gap between the two busiest is
 CPU one core ran while the other had nothing to do ("rest": threads that are gone or small).
-Walls on a loaded machine are the load's: compare the busiest thread and the gap.
+Walls on a loaded machine are the load's: compare the busiest thread and the gap. Since the
+parse runs on plain threads (analysis/plain_threads.h) its helper thread has exited by the
+"mounted" line, so its CPU is in "rest" and "second" says little: use scripts/bench/
+alone_samples.py for idle cores then; the busiest thread still bounds a quiet machine's wall.
 """
 import os
 import shutil

@@ -264,5 +264,37 @@ TEST(ChangedFilesTest, TheSameUnderCapsAndAHubFilterThatTurnOnDegrees) {
   check(policy, 150);
 }
 
+// The index promises each entity's links sorted and unique whatever order the graph's edges come
+// in (the analysis sorts them; a hand-made graph may not): edges reversed and repeated give the
+// same links, whole or for a neighbourhood.
+TEST(ChangedFilesTest, AnIndexOverUnsortedRepeatedEdgesListsWhatTheSortedOnesDo) {
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    const analysis::Graph sorted = Model(seed).graph();
+    analysis::Graph shuffled = sorted;
+    std::reverse(shuffled.edges.begin(), shuffled.edges.end());
+    shuffled.edges.insert(shuffled.edges.end(), sorted.edges.begin(), sorted.edges.end());
+    const GraphIndex expected(sorted);
+    const GraphIndex whole(shuffled);
+    GraphIndex neighbourhood(shuffled, GraphIndex::WithoutLinks{});
+    std::vector<size_t> every_file(shuffled.files.size());
+    for (size_t f = 0; f < every_file.size(); ++f) every_file[f] = f;
+    neighbourhood.add_neighbourhood(every_file);
+    const auto same = [](std::span<const Link> a, std::span<const Link> b) {
+      return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Link& x, const Link& y) {
+        return x.relation == y.relation && x.other == y.other;
+      });
+    };
+    for (EntityIndex e = 0; e < sorted.entities.size(); ++e) {
+      for (const Relation r : {Relation::Contains, Relation::Imports, Relation::Calls,
+                               Relation::Inherits}) {
+        ASSERT_TRUE(same(whole.out(e, r), expected.out(e, r))) << "seed " << seed;
+        ASSERT_TRUE(same(whole.in(e, r), expected.in(e, r))) << "seed " << seed;
+        ASSERT_TRUE(same(neighbourhood.out(e, r), expected.out(e, r))) << "seed " << seed;
+        ASSERT_TRUE(same(neighbourhood.in(e, r), expected.in(e, r))) << "seed " << seed;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace anchorfs::render::testing
