@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+
+#include "analysis/parse_arena.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -33,19 +36,52 @@ int64_t usable(void* p) {
   return static_cast<int64_t>(malloc_usable_size(p));
 }
 
+// In a ParseArena's scope the budget counts the arena's bytes: what the file's tree-sitter memory
+// takes, blocks freed under the last one included (the arena does not reuse them).
+int64_t arena_used() {
+  return static_cast<int64_t>(arena_hooks::used());
+}
+
 void* counted_malloc(size_t n) {
+  if (arena_hooks::in_scope()) {
+    const int64_t before = arena_used();
+    void* p = arena_hooks::allocate(n);
+    if (p == nullptr) std::abort();
+    if (counting()) account(arena_used() - before);
+    return p;
+  }
   void* p = std::malloc(n);
   if (p != nullptr && counting()) account(usable(p));
   return p;
 }
 
 void* counted_calloc(size_t count, size_t n) {
+  if (arena_hooks::in_scope()) {
+    // Arena pages are reused from file to file: not zero.
+    void* p = counted_malloc(count * n);
+    std::memset(p, 0, count * n);
+    return p;
+  }
   void* p = std::calloc(count, n);
   if (p != nullptr && counting()) account(usable(p));
   return p;
 }
 
 void* counted_realloc(void* old, size_t n) {
+  if (arena_hooks::in_scope() && (old == nullptr || arena_hooks::owns(old))) {
+    const int64_t before = arena_used();
+    void* p = arena_hooks::reallocate(old, n);
+    if (p == nullptr) std::abort();
+    if (counting()) account(arena_used() - before);
+    return p;
+  }
+  if (old != nullptr && arena_hooks::owns(old)) {
+    // A block from an arena no longer in scope (none is resized so): copied out to the heap.
+    void* p = std::malloc(n);
+    const uint64_t size = arena_hooks::size_of(old);
+    if (p != nullptr) std::memcpy(p, old, size < n ? size : n);
+    return p;
+  }
   if (!counting()) return std::realloc(old, n);
   const int64_t before = old == nullptr ? 0 : usable(old);
   void* p = std::realloc(old, n);
@@ -55,6 +91,12 @@ void* counted_realloc(void* old, size_t n) {
 
 void counted_free(void* p) {
   if (p == nullptr) return;
+  if (arena_hooks::owns(p)) {
+    const int64_t before = arena_used();
+    arena_hooks::release(p);
+    if (counting()) account(arena_used() - before);
+    return;
+  }
   if (counting()) account(-usable(p));
   std::free(p);
 }

@@ -945,12 +945,12 @@ bool plain_tree_fits_budget(uint64_t items, uint64_t size) {
   return items <= (parse_budget_bytes(size) - kPlainTreeFixedBytes) / kPlainTreeBytesPerItem;
 }
 
-code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect) {
+code::CodeFacts extract_facts(std::string_view bytes, Dialect dialect) {
   if (const auto items = plain_directive_items(bytes);
       items && plain_tree_fits_budget(*items, bytes.size())) {
     return plain_directive_facts(bytes, dialect);
   }
-  return extract_facts_by_parse(parser, bytes, dialect);
+  return extract_facts_by_parse(bytes, dialect);
 }
 
 // What code::extract and the walk give such a file, without the tree: the layout; then, as for
@@ -978,9 +978,9 @@ code::CodeFacts plain_directive_facts(std::string_view bytes, Dialect dialect) {
   return facts;
 }
 
-code::CodeFacts extract_facts_by_parse(TSParser* parser, std::string_view bytes, Dialect dialect) {
+code::CodeFacts extract_facts_by_parse(std::string_view bytes, Dialect dialect) {
   return code::extract(
-      parser, bytes, {.grammar = grammar_of(dialect), .errors_clear_anchors = false},
+      bytes, {.grammar = grammar_of(dialect), .errors_clear_anchors = false},
       [&](TSNode root, code::CodeFacts& facts) { Extractor(bytes, dialect, facts).run(root); });
 }
 

@@ -17,10 +17,10 @@ namespace anchorfs::analysis::cfamily {
 // parsed as ("c" or "c++"): resolution reads C++ calls more strictly.
 // A file of plain directives only (directives_only.h) whose tree would fit its parse budget is
 // not parsed: its facts are plain_directive_facts, which equal extract_facts_by_parse's.
-code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect);
+code::CodeFacts extract_facts(std::string_view bytes, Dialect dialect);
 
 // The facts from the syntax tree, whatever the file holds.
-code::CodeFacts extract_facts_by_parse(TSParser* parser, std::string_view bytes, Dialect dialect);
+code::CodeFacts extract_facts_by_parse(std::string_view bytes, Dialect dialect);
 
 // The facts of a file of plain directives only, read without a syntax tree.
 code::CodeFacts plain_directive_facts(std::string_view bytes, Dialect dialect);

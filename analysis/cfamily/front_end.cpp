@@ -74,11 +74,11 @@ bool CFamilyFrontEnd::is_test_path(std::string_view path) const {
   return stem.ends_with("_test") || stem.ends_with("_unittest");
 }
 
-code::CodeFacts CFamilyFrontEnd::extract_code(TSParser* parser, std::string_view bytes,
+code::CodeFacts CFamilyFrontEnd::extract_code(std::string_view bytes,
                                               const FrontEndOptions& options) const {
   const std::string_view d = dialect(options.path);
   const bool cpp = d == "cpp" || (d == "h" && looks_like_cpp(bytes));
-  return extract_facts(parser, bytes, cpp ? Dialect::Cpp : Dialect::C);
+  return extract_facts(bytes, cpp ? Dialect::Cpp : Dialect::C);
 }
 
 std::vector<std::string_view> CFamilyFrontEnd::resolution_inputs(

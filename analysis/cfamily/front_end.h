@@ -19,7 +19,7 @@ class CFamilyFrontEnd final : public code::CodeFrontEnd {
                      std::vector<Edge>& edges) const override;
 
  protected:
-  code::CodeFacts extract_code(TSParser* parser, std::string_view bytes,
+  code::CodeFacts extract_code(std::string_view bytes,
                                const FrontEndOptions& options) const override;
 };
 

@@ -8,11 +8,11 @@
 
 namespace anchorfs::analysis::code {
 
-CodeFacts extract(TSParser* parser, std::string_view bytes, const ExtractRules& rules,
+CodeFacts extract(std::string_view bytes, const ExtractRules& rules,
                   const std::function<void(TSNode root, CodeFacts& facts)>& walk) {
   CodeFacts facts;
   set_layout(facts, bytes);
-  const ParsedTree tree(parser, rules.grammar, bytes);
+  const ParsedTree tree(rules.grammar, bytes);
   if (!tree) return facts;
   const TSNode root = tree.root();
   facts.parsed_cleanly = true;

@@ -26,7 +26,7 @@ struct ExtractRules {
 // The facts of one file: its layout always; when it parses within its budget, parsed_cleanly
 // and the file's anchor, then `walk` over the syntax tree (which clears parsed_cleanly when the
 // tree is deeper than code::kMaxDepth), then the anchors syntax errors rule out are dropped.
-CodeFacts extract(TSParser* parser, std::string_view bytes, const ExtractRules& rules,
+CodeFacts extract(std::string_view bytes, const ExtractRules& rules,
                   const std::function<void(TSNode root, CodeFacts& facts)>& walk);
 
 }  // namespace anchorfs::analysis::code

@@ -1,8 +1,6 @@
 // CodeFrontEnd: the parts of a brace-language front end that do not depend on the language.
 #include "analysis/code/front_end.h"
 
-#include "analysis/code/syntax.h"
-
 namespace anchorfs::analysis::code {
 
 CodeFrontEnd::CodeFrontEnd(std::string_view magic, std::string_view fingerprint,
@@ -13,13 +11,14 @@ CodeFrontEnd::CodeFrontEnd(std::string_view magic, std::string_view fingerprint,
       separate_blocks_(separate_blocks) {}
 
 std::unique_ptr<ExtractorState> CodeFrontEnd::new_state() const {
-  return std::make_unique<ParserState>();
+  // Nothing per thread: each file's parse makes its parser in the thread's ParseArena.
+  return std::make_unique<ExtractorState>();
 }
 
-std::unique_ptr<LanguageFacts> CodeFrontEnd::extract(ExtractorState& state, std::string_view bytes,
+std::unique_ptr<LanguageFacts> CodeFrontEnd::extract(ExtractorState& /*state*/,
+                                                     std::string_view bytes,
                                                      const FrontEndOptions& options) const {
-  TSParser* parser = static_cast<ParserState&>(state).parser();
-  auto facts = std::make_unique<CodeFacts>(extract_code(parser, bytes, options));
+  auto facts = std::make_unique<CodeFacts>(extract_code(bytes, options));
   // These languages have no dense facts yet: what was extracted serves every view, and cached
   // facts are not extracted again for a dense analysis.
   facts->dense_extracted = true;

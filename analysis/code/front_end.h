@@ -1,4 +1,4 @@
-// What every brace-language front end shares: a parser per thread, CodeFacts encoded under the
+// What every brace-language front end shares: CodeFacts encoded under the
 // front end's own magic, versioned by its source fingerprint, and `//` tag lines.
 #pragma once
 
@@ -32,9 +32,8 @@ class CodeFrontEnd : public LanguageFrontEnd {
   CodeFrontEnd(std::string_view magic, std::string_view fingerprint, bool nesting_shown_by_indent,
                bool separate_blocks = false);
 
-  // One file's facts, parsing it once with `parser`; any bytes, never a crash.
-  virtual CodeFacts extract_code(TSParser* parser, std::string_view bytes,
-                                 const FrontEndOptions& options) const = 0;
+  // One file's facts, parsing it once (code::ParsedTree); any bytes, never a crash.
+  virtual CodeFacts extract_code(std::string_view bytes, const FrontEndOptions& options) const = 0;
 
  private:
   std::string_view magic_;

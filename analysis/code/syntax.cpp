@@ -7,7 +7,8 @@
 
 namespace anchorfs::analysis::code {
 
-ParsedTree::ParsedTree(TSParser* parser, const TSLanguage* language, std::string_view bytes) {
+ParsedTree::ParsedTree(const TSLanguage* language, std::string_view bytes) {
+  TSParser* parser = arena_.parser();
   if (bytes.size() > UINT32_MAX || nests_too_deep_to_parse(bytes) ||
       !ts_parser_set_language(parser, language)) {
     return;

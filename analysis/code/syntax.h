@@ -1,5 +1,5 @@
-// Tree-sitter plumbing every brace-language front end shares: a parser per thread, a bounded
-// parse, node text and lines.
+// Tree-sitter plumbing every brace-language front end shares: a bounded parse in the thread's
+// parse arena, node text and lines.
 #pragma once
 
 #include <tree_sitter/api.h>
@@ -7,29 +7,17 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analysis/language.h"
+#include "analysis/parse_arena.h"
 
 namespace anchorfs::analysis::code {
 
-// An ExtractorState holding one tree-sitter parser.
-class ParserState final : public ExtractorState {
- public:
-  ParserState() : parser_(ts_parser_new()) {}
-  ~ParserState() override { ts_parser_delete(parser_); }
-  ParserState(const ParserState&) = delete;
-  ParserState& operator=(const ParserState&) = delete;
-  TSParser* parser() { return parser_; }
-
- private:
-  TSParser* parser_;
-};
-
 // An owned syntax tree; empty when the bytes could not be parsed within their memory budget
-// (analysis/parse_budget.h) or are too large for tree-sitter's 32-bit offsets.
+// (analysis/parse_budget.h) or are too large for tree-sitter's 32-bit offsets. It is parsed by
+// its own parser in the thread's ParseArena and goes with the arena, all at once: nothing from
+// the tree (nodes, cursors) may be used after it.
 class ParsedTree {
  public:
-  ParsedTree(TSParser* parser, const TSLanguage* language, std::string_view bytes);
-  ~ParsedTree() { ts_tree_delete(tree_); }
+  ParsedTree(const TSLanguage* language, std::string_view bytes);
   ParsedTree(const ParsedTree&) = delete;
   ParsedTree& operator=(const ParsedTree&) = delete;
 
@@ -37,6 +25,7 @@ class ParsedTree {
   TSNode root() const { return ts_tree_root_node(tree_); }
 
  private:
+  ParseArena arena_;  // holds the tree: it goes with the arena
   TSTree* tree_ = nullptr;
 };
 

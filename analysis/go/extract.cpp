@@ -624,9 +624,9 @@ class Extractor {
 
 }  // namespace
 
-code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
+code::CodeFacts extract_facts(std::string_view bytes) {
   return code::extract(
-      parser, bytes, {.grammar = tree_sitter_go(), .separated = true},
+      bytes, {.grammar = tree_sitter_go(), .separated = true},
       [&](TSNode root, code::CodeFacts& facts) { Extractor(bytes, facts).run(root); });
 }
 

@@ -33,6 +33,6 @@ inline constexpr std::string_view kRangeOf = "range ";
 // - calls: Plain `f()`, Member `x.f()` with the receiver as a chain of names and calls
 //   ("x", "a.b", "F()", "a.f().g"). Composite literals `T{}` run no code and are not calls; a
 //   conversion `T(x)` is recorded like a call and resolves to no function.
-code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes);
+code::CodeFacts extract_facts(std::string_view bytes);
 
 }  // namespace anchorfs::analysis::go

@@ -1,4 +1,4 @@
-// The Go front end: file selection, a tree-sitter parser per thread, the facts encoding.
+// The Go front end: file selection, the facts encoding.
 #include "analysis/go/front_end.h"
 
 #include <string>
@@ -40,9 +40,9 @@ bool GoFrontEnd::is_test_path(std::string_view path) const {
   return path.ends_with("_test.go");
 }
 
-code::CodeFacts GoFrontEnd::extract_code(TSParser* parser, std::string_view bytes,
+code::CodeFacts GoFrontEnd::extract_code(std::string_view bytes,
                                          const FrontEndOptions& /*options*/) const {
-  return extract_facts(parser, bytes);
+  return extract_facts(bytes);
 }
 
 std::vector<std::string_view> GoFrontEnd::resolution_inputs(

@@ -816,9 +816,9 @@ class Extractor {
 }  // namespace
 
 // Comments may precede `package`; a block above the first line keeps it the first declaration.
-code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
+code::CodeFacts extract_facts(std::string_view bytes) {
   return code::extract(
-      parser, bytes, {.grammar = tree_sitter_java()},
+      bytes, {.grammar = tree_sitter_java()},
       [&](TSNode root, code::CodeFacts& facts) { Extractor(bytes, facts).run(root); });
 }
 

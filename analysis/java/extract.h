@@ -43,6 +43,6 @@ namespace anchorfs::analysis::java {
 //   (scope: a method) for a method's result type; a name whose type is not evident (lambda
 //   parameters, `var` from other expressions, a type parameter) gets an empty type, so it still
 //   hides a field of the same name.
-code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes);
+code::CodeFacts extract_facts(std::string_view bytes);
 
 }  // namespace anchorfs::analysis::java

@@ -1,4 +1,4 @@
-// The Java front end: file selection, a parser per thread, the facts encoding, the resolver.
+// The Java front end: file selection, the facts encoding, the resolver.
 #include "analysis/java/front_end.h"
 
 #include <string>
@@ -38,9 +38,9 @@ bool JavaFrontEnd::is_test_path(std::string_view path) const {
   return path.ends_with("Test.java") || path.ends_with("Tests.java");
 }
 
-code::CodeFacts JavaFrontEnd::extract_code(TSParser* parser, std::string_view bytes,
+code::CodeFacts JavaFrontEnd::extract_code(std::string_view bytes,
                                            const FrontEndOptions& /*options*/) const {
-  return extract_facts(parser, bytes);
+  return extract_facts(bytes);
 }
 
 void JavaFrontEnd::resolve(const ResolverInput& input, std::vector<Edge>& edges) const {

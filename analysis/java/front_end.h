@@ -15,7 +15,7 @@ class JavaFrontEnd final : public code::CodeFrontEnd {
   void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;
 
  protected:
-  code::CodeFacts extract_code(TSParser* parser, std::string_view bytes,
+  code::CodeFacts extract_code(std::string_view bytes,
                                const FrontEndOptions& options) const override;
 };
 

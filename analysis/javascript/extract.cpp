@@ -930,8 +930,8 @@ class Walker {
 
 }  // namespace
 
-CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect) {
-  return code::extract(parser, bytes, {.grammar = grammar_of(dialect), .shebang = true},
+CodeFacts extract_facts(std::string_view bytes, Dialect dialect) {
+  return code::extract(bytes, {.grammar = grammar_of(dialect), .shebang = true},
                        [&](TSNode root, CodeFacts& facts) {
                          Walker(bytes, node_kinds(dialect), facts).walk(root, 0, 0);
                        });

@@ -23,6 +23,6 @@ namespace anchorfs::analysis::javascript {
 //   `module.exports = {b: a}`): name is the local name, alias the exported one;
 // - TypedName::type "" marks an untyped local or parameter (it shadows outer names); a class's
 //   fields are named "this.<field>".
-code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes, Dialect dialect);
+code::CodeFacts extract_facts(std::string_view bytes, Dialect dialect);
 
 }  // namespace anchorfs::analysis::javascript

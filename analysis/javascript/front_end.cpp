@@ -50,9 +50,9 @@ bool JavaScriptFrontEnd::is_test_path(std::string_view path) const {
          base.find(".spec.") != std::string_view::npos;
 }
 
-code::CodeFacts JavaScriptFrontEnd::extract_code(TSParser* parser, std::string_view bytes,
+code::CodeFacts JavaScriptFrontEnd::extract_code(std::string_view bytes,
                                                  const FrontEndOptions& options) const {
-  return extract_facts(parser, bytes, dialect_of(options.path).value_or(Dialect::JavaScript));
+  return extract_facts(bytes, dialect_of(options.path).value_or(Dialect::JavaScript));
 }
 
 std::vector<std::string_view> JavaScriptFrontEnd::resolution_inputs(

@@ -14,6 +14,7 @@
 
 #include "analysis/code/child_list.h"
 #include "analysis/error_regions.h"
+#include "analysis/parse_arena.h"
 #include "analysis/parse_budget.h"
 #include "analysis/python/child_walk.h"
 #include "analysis/python/dense_collector.h"
@@ -1254,7 +1255,9 @@ void shrink_to_size(FileFacts& f) {
 
 }  // namespace
 
-FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
+FileFacts extract_facts(std::string_view bytes, bool dense) {
+  const ParseArena arena;
+  TSParser* parser = arena.parser();
   ts_parser_set_language(parser, tree_sitter_python());
   FileFacts facts;
   if (bytes.size() > UINT32_MAX) {
@@ -1284,7 +1287,6 @@ FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense) {
   // One sink per thread: its buffers keep their capacity from file to file.
   thread_local FactSink sink;
   facts = Extractor(bytes, sink, dense).run(root);
-  ts_tree_delete(tree);
   shrink_to_size(facts);
   return facts;
 }

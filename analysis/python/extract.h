@@ -10,10 +10,10 @@ struct TSParser;
 
 namespace anchorfs::analysis::python {
 
-// Parses `bytes` with `parser` (set to the Python language by this call) and extracts its facts
+// Parses `bytes` (in a ParseArena, with the arena's parser) and extracts its facts
 // in one walk of the tree, the dense view's facts too when `dense`. The facts are compact
 // (docs/extraction.md): opaque lists hold only sub-expressions with effects, operator chains are
 // one opaque expression, and there is one Name expression per (scope, name).
-FileFacts extract_facts(TSParser* parser, std::string_view bytes, bool dense = true);
+FileFacts extract_facts(std::string_view bytes, bool dense = true);
 
 }  // namespace anchorfs::analysis::python

@@ -1,11 +1,10 @@
-// The Python front end: file selection, a tree-sitter parser per thread, the resolver.
+// The Python front end: file selection, the extraction entry, the resolver.
 #include "analysis/python/front_end.h"
 
 #include <tree_sitter/api.h>
 
 #include <string>
 
-#include "analysis/code/syntax.h"
 #include "analysis/python/dense_parts.h"
 #include "analysis/python/dense_resolve.h"
 #include "analysis/python/entry_points.h"
@@ -20,8 +19,6 @@
 #include "python_facts_fingerprint.h"
 
 namespace anchorfs::analysis::python {
-
-using code::ParserState;
 
 // Stub files (.pyi) are not analysed: they duplicate the module names of the sources they
 // describe and hold no calls, so they would only add ambiguity; they are served unchanged.
@@ -44,22 +41,22 @@ std::string_view PythonFrontEnd::facts_version() const {
 }
 
 std::unique_ptr<ExtractorState> PythonFrontEnd::new_state() const {
-  return std::make_unique<ParserState>();
+  // Nothing per thread: each file's parse makes its parser in the thread's ParseArena.
+  return std::make_unique<ExtractorState>();
 }
 
 // The parser reads UTF-8. A file declaring another encoding is parsed re-encoded (so a Latin-1
 // identifier such as `caf\xE9` stays whole), its anchors mapped back to the original bytes, and
 // its tag text is kept to ASCII, which every codec Python accepts for source can represent.
-std::unique_ptr<LanguageFacts> PythonFrontEnd::extract(ExtractorState& state,
+std::unique_ptr<LanguageFacts> PythonFrontEnd::extract(ExtractorState& /*state*/,
                                                        std::string_view bytes,
                                                        const FrontEndOptions& options) const {
-  TSParser* parser = static_cast<ParserState&>(state).parser();
   const std::optional<std::string> codec = declared_encoding(bytes);
   if (!codec || is_utf8_codec(*codec)) {
-    return std::make_unique<FileFacts>(extract_facts(parser, bytes, options.dense));
+    return std::make_unique<FileFacts>(extract_facts(bytes, options.dense));
   }
   const Utf8Source source(bytes, *codec);
-  auto facts = std::make_unique<FileFacts>(extract_facts(parser, source.text(), options.dense));
+  auto facts = std::make_unique<FileFacts>(extract_facts(source.text(), options.dense));
   facts->ascii_tags = true;
   facts->file_anchor = source.original_offset(facts->file_anchor);
   for (Scope& scope : facts->scopes) {

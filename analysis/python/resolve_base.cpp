@@ -140,7 +140,7 @@ void Resolver::export_base() {
       const VarId var = find_var(module, name);
       if (var == kNoVar) continue;
       NameCall call;
-      call.name = std::string(strings_by_id_[name]);
+      call.name = std::string(strings_.by_id()[name]);
       call.late = i >= setup_module_names_[f];
       call.callable = !call.late;
       call.tick = vars_.changed(var);

@@ -127,6 +127,7 @@ class PairMap {
   }
   void set(First a, Second b, Value value) { map_.set(pack(a, b), value); }
   void clear() { map_.clear(); }
+  void reserve(size_t expected) { map_.reserve(expected); }
 
  private:
   FlatMap<uint64_t, Value> map_;

@@ -47,7 +47,7 @@ void Resolver::trace_tables() const {
       mb(object_vars_.bytes()), mb(heap_.element_bytes()), mb(values_.bytes()),
       mb(values_.index_bytes()), mb(defining_class_.bytes()),
       mb(instance_vars_of_.bytes() + vec(instance_vars_pool_)),
-      mb(vec(gstr_) + vec(strings_by_id_)));
+      mb(vec(gstr_) + vec(strings_.by_id())));
 }
 
 FileId Resolver::file_of_entity(EntityIndex e) const {

@@ -27,6 +27,7 @@
 #include "analysis/python/modules.h"
 #include "analysis/python/resolve_call_sites.h"
 #include "analysis/python/resolve_flat_map.h"
+#include "analysis/python/resolve_names.h"
 #include "analysis/python/resolve_heap.h"
 #include "analysis/python/resolve_ids.h"
 #include "analysis/python/resolve.h"
@@ -539,8 +540,7 @@ class Resolver {
   IdVector<FileId, FileRec> files_;
   IdVector<ScopeId, ScopeRec> scopes_;
   uint32_t expr_count_ = 0;
-  std::unordered_map<std::string_view, NameId> strings_;
-  IdVector<NameId, std::string_view> strings_by_id_;
+  NameTable strings_;
   std::vector<NameId> gstr_;  // per file string (from its FileRec::str_base)
 
   Values values_;

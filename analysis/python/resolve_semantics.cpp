@@ -114,7 +114,7 @@ void Resolver::sort_method(const Ctx& ctx, const Set& objects, const Args& args,
 
 LiteralIndex Resolver::literal_index_of(FileId f, const Expr& subscript) const {
   if (subscript.str == kNone) return {};
-  return parse_literal_index(strings_by_id_[gs(f, subscript.str)]);
+  return parse_literal_index(strings_.by_id()[gs(f, subscript.str)]);
 }
 
 // The positions of a container site whose elements variable exists: a tuple/list literal's,
@@ -210,7 +210,7 @@ void Resolver::store_literal_index(ValueId container, const LiteralIndex& litera
 NameId Resolver::literal_key_of(FileId f, const Expr& subscript) const {
   if (subscript.str == kNone) return kNoName;
   const NameId key = gs(f, subscript.str);
-  return strings_by_id_[key].starts_with('\'') ? key : kNoName;
+  return strings_.by_id()[key].starts_with('\'') ? key : kNoName;
 }
 
 bool Resolver::is_dict_display(ValueId container) const {

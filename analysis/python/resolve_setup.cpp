@@ -9,11 +9,7 @@
 
 namespace anchorfs::analysis::python::detail {
 
-NameId Resolver::global_string(std::string_view s) {
-  const auto [it, inserted] = strings_.try_emplace(s, strings_by_id_.next_id());
-  if (inserted) strings_by_id_.push_back(s);
-  return it->second;
-}
+NameId Resolver::global_string(std::string_view s) { return strings_.intern(s); }
 
 void Resolver::index_files() {
   files_.resize(input_.files.size());
@@ -82,8 +78,8 @@ void Resolver::index_files() {
   name_roles_.assign(strings_.size(), 0);
   for (const auto& [name, role] : named) name_roles_[name] |= role;
   for (const NameId name : builtin_ids_) name_roles_[name] |= kBuiltin;
-  // Every name is interned by now; strings_by_id_ is the table from here on.
-  std::unordered_map<std::string_view, NameId>().swap(strings_);
+  // Every name is interned by now; the strings by id are the table from here on.
+  strings_.release();
 }
 
 void Resolver::bind(ScopeId scope, NameId name) {
@@ -192,7 +188,7 @@ void Resolver::bind_names() {
 std::vector<NameId> Resolver::exports(FileId f) {
   std::vector<NameId> out;
   for (const NameId name : module_names_[f]) {
-    if (imports_.star_exports(raw(f), strings_by_id_[name])) out.push_back(name);
+    if (imports_.star_exports(raw(f), strings_.by_id()[name])) out.push_back(name);
   }
   return out;
 }

@@ -724,8 +724,8 @@ class Walker {
 
 }  // namespace
 
-CodeFacts extract_facts(TSParser* parser, std::string_view bytes) {
-  return code::extract(parser, bytes, {.grammar = tree_sitter_rust(), .shebang = true},
+CodeFacts extract_facts(std::string_view bytes) {
+  return code::extract(bytes, {.grammar = tree_sitter_rust(), .shebang = true},
                        [&](TSNode root, CodeFacts& facts) { Walker(bytes, facts).run(root); });
 }
 

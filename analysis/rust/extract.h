@@ -10,7 +10,7 @@
 
 namespace anchorfs::analysis::rust {
 
-// Parses `bytes` once with `parser`; facts of an unparsable file say only that (never tagged).
-code::CodeFacts extract_facts(TSParser* parser, std::string_view bytes);
+// Parses `bytes` once; facts of an unparsable file say only that (never tagged).
+code::CodeFacts extract_facts(std::string_view bytes);
 
 }  // namespace anchorfs::analysis::rust

@@ -1,4 +1,4 @@
-// The Rust front end: file selection, a parser per thread, the facts encoding, the resolver.
+// The Rust front end: file selection, the facts encoding, the resolver.
 #include "analysis/rust/front_end.h"
 
 #include <string>
@@ -31,9 +31,9 @@ bool RustFrontEnd::is_test_path(std::string_view path) const {
          path.ends_with("/tests.rs") || path == "tests.rs";
 }
 
-code::CodeFacts RustFrontEnd::extract_code(TSParser* parser, std::string_view bytes,
+code::CodeFacts RustFrontEnd::extract_code(std::string_view bytes,
                                            const FrontEndOptions& /*options*/) const {
-  return extract_facts(parser, bytes);
+  return extract_facts(bytes);
 }
 
 // The repository's top Cargo.toml. Manifests further down (workspace members, or crates side by

@@ -17,7 +17,7 @@ class RustFrontEnd final : public code::CodeFrontEnd {
   void resolve(const ResolverInput& input, std::vector<Edge>& edges) const override;
 
  protected:
-  code::CodeFacts extract_code(TSParser* parser, std::string_view bytes,
+  code::CodeFacts extract_code(std::string_view bytes,
                                const FrontEndOptions& options) const override;
 };
 

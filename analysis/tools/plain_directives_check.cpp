@@ -17,11 +17,13 @@
 #include "analysis/cfamily/directives_only.h"
 #include "analysis/cfamily/extract.h"
 #include "analysis/cfamily/grammar.h"
+#include "analysis/parse_arena.h"
 #include "analysis/parse_budget.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using anchorfs::analysis::ParseArena;
 using anchorfs::analysis::ParseBudget;
 using anchorfs::analysis::cfamily::Dialect;
 
@@ -62,14 +64,13 @@ int main(int argc, char** argv) {
       plain.emplace_back(entry.path().string(), std::move(bytes));
     }
   }
-  TSParser* parser = ts_parser_new();
   size_t differences = 0;
   double parse_seconds = 0;
   double lexical_seconds = 0;
   for (const auto& [path, bytes] : plain) {
     for (const Dialect dialect : {Dialect::C, Dialect::Cpp}) {
       double start = thread_cpu_seconds();
-      const auto parsed = extract_facts_by_parse(parser, bytes, dialect);
+      const auto parsed = extract_facts_by_parse(bytes, dialect);
       parse_seconds += thread_cpu_seconds() - start;
       start = thread_cpu_seconds();
       const auto lexical = plain_directive_facts(bytes, dialect);
@@ -88,12 +89,14 @@ int main(int argc, char** argv) {
   for (const auto& [path, bytes] : plain) {
     const uint64_t items = *plain_directive_items(bytes);
     for (const Dialect dialect : {Dialect::C, Dialect::Cpp}) {
-      ts_parser_set_language(parser, grammar_of(dialect));
       int64_t peak = 0;
       {
-        const ParseBudget unbounded(parser, UINT64_MAX);
-        ts_tree_delete(ts_parser_parse_string(parser, nullptr, bytes.data(),
-                                              static_cast<uint32_t>(bytes.size())));
+        // As a file's parse runs: in the thread's arena, whose bytes the budget counts.
+        const ParseArena arena;
+        ts_parser_set_language(arena.parser(), grammar_of(dialect));
+        const ParseBudget unbounded(arena.parser(), UINT64_MAX);
+        (void)ts_parser_parse_string(arena.parser(), nullptr, bytes.data(),
+                                     static_cast<uint32_t>(bytes.size()));
         peak = static_cast<int64_t>(unbounded.peak_bytes());
       }
       // Small files show the parser's fixed cost; large ones the cost per item.
@@ -104,7 +107,6 @@ int main(int argc, char** argv) {
       }
     }
   }
-  ts_parser_delete(parser);
   std::printf(
       "files %zu, plain-directive files %zu (%zu bytes), differences %zu (both dialects)\n"
       "parse path %.3f s, lexical path %.3f s (CPU, both dialects)\n"

@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "analysis/python/resolve_call_sites.h"
 #include "analysis/python/resolve_ids.h"
+#include "analysis/python/resolve_names.h"
 #include "analysis/python/resolve_values.h"
 
 namespace anchorfs::analysis::python {
@@ -28,6 +30,24 @@ TEST(IdVector, IndexesByItsKindAndCountsIds) {
   EXPECT_EQ(seen, (std::vector<uint32_t>{0, 1, 2}));
   EXPECT_EQ(per_scope[ScopeId{1}], 9);
   EXPECT_EQ(per_scope.next_id(), ScopeId{3});
+}
+
+TEST(NameTable, EqualStringsShareOneIdInFirstSeenOrderAcrossGrowth) {
+  // Enough strings to grow the slots several times; each interned twice, the second time from
+  // a different buffer, so equal text (not an equal pointer) must find the first id.
+  std::vector<std::string> first, again;
+  for (int i = 0; i < 5000; ++i) first.push_back("name_" + std::to_string(i * 7919 % 5003));
+  again = first;
+  NameTable table;
+  for (size_t i = 0; i < first.size(); ++i) {
+    EXPECT_EQ(table.intern(first[i]), NameId{static_cast<uint32_t>(i)});
+  }
+  for (size_t i = 0; i < again.size(); ++i) {
+    EXPECT_EQ(table.intern(again[i]), NameId{static_cast<uint32_t>(i)});
+  }
+  EXPECT_EQ(table.size(), first.size());
+  table.release();
+  EXPECT_EQ(table.by_id()[NameId{42}], first[42]);
 }
 
 TEST(Values, EqualValuesShareOneIdInCreationOrder) {

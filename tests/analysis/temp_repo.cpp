@@ -9,10 +9,7 @@
 namespace anchorfs::analysis::test {
 
 python::FileFacts extract_python(std::string_view source) {
-  TSParser* parser = ts_parser_new();
-  python::FileFacts facts = python::extract_facts(parser, source);
-  ts_parser_delete(parser);
-  return facts;
+  return python::extract_facts(source);
 }
 
 TempRepo::TempRepo() = default;

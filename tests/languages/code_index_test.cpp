@@ -24,8 +24,7 @@ constexpr SymbolKind<Kind> kNamed[] = {
 // Collects the kinds of every node of a C file's tree in document order.
 std::vector<Kind> kinds_in(const SymbolTable<Kind>& table, const std::string& source) {
   std::vector<Kind> out;
-  ParserState state;
-  const ParsedTree tree(state.parser(), tree_sitter_c(), source);
+  const ParsedTree tree(tree_sitter_c(), source);
   EXPECT_TRUE(tree);
   std::vector<TSNode> stack{tree.root()};
   while (!stack.empty()) {
@@ -61,10 +60,9 @@ TEST(SymbolTable, ErrorNodesTakeTheErrorKind) {
 }
 
 TEST(Extract, WalksOnlyWhatParsesAndSetsTheLayoutAlways) {
-  ParserState state;
   int walks = 0;
   const CodeFacts facts =
-      extract(state.parser(), "#!/bin/x\r\nint f(void);\r\n",
+      extract("#!/bin/x\r\nint f(void);\r\n",
               {.grammar = tree_sitter_c(), .shebang = true, .errors_clear_anchors = false},
               [&](TSNode, CodeFacts& f) {
                 ++walks;

@@ -11,10 +11,7 @@ namespace anchorfs::analysis::java {
 namespace {
 
 code::CodeFacts extract(std::string_view source) {
-  TSParser* parser = ts_parser_new();
-  code::CodeFacts facts = extract_facts(parser, source);
-  ts_parser_delete(parser);
-  return facts;
+  return extract_facts(source);
 }
 
 const code::Definition* named(const code::CodeFacts& facts, std::string_view name) {

@@ -15,8 +15,7 @@ namespace anchorfs::analysis::javascript {
 namespace {
 
 code::CodeFacts extract(std::string_view source, Dialect dialect = Dialect::JavaScript) {
-  code::ParserState state;
-  return extract_facts(state.parser(), source, dialect);
+  return extract_facts(source, dialect);
 }
 
 // "Parent.name:role" per definition, in source order.
@@ -246,7 +245,7 @@ TEST(JavaScriptExtract, FileSelectionAndGrammarPerExtension) {
   EXPECT_EQ(front_end.grammar("x.jsx"), grammar_of(Dialect::JavaScript));
   EXPECT_NE(front_end.dialect("x.ts"), front_end.dialect("x.tsx"));
   // `<T>x` is a type assertion in .ts but an element in .tsx: each parses with its own grammar.
-  code::ParserState state;
+  ExtractorState state;
   const auto ts = front_end.extract(state, "const y = <T>x;\n", {.dense = true, .path = "a.ts"});
   const auto tsx = front_end.extract(state, "const y = <T>x;\n", {.dense = true, .path = "a.tsx"});
   EXPECT_TRUE(ts->parsed_cleanly);
@@ -256,7 +255,7 @@ TEST(JavaScriptExtract, FileSelectionAndGrammarPerExtension) {
 
 TEST(JavaScriptExtract, FactsSurviveTheCacheEncodingAndGarbageIsRejected) {
   const JavaScriptFrontEnd front_end;
-  code::ParserState state;
+  ExtractorState state;
   const auto facts = front_end.extract(
       state, "import {a} from './a';\nexport class C extends a.B { m() { a.f(); } }\n",
       {.dense = true, .path = "x.ts"});

@@ -19,8 +19,7 @@ using analysis::EntityKind;
 using analysis::code::CodeFacts;
 
 CodeFacts extract(std::string_view source) {
-  analysis::code::ParserState state;
-  return analysis::rust::extract_facts(state.parser(), source);
+  return analysis::rust::extract_facts(source);
 }
 
 std::vector<std::string> ids(const analysis::Graph& graph) {

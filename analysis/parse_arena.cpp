@@ -1,0 +1,167 @@
+// The per-thread bump arena for one file's tree-sitter memory, and its allocator entry points.
+#include "analysis/parse_arena.h"
+
+#include <sanitizer/asan_interface.h>
+#include <sys/mman.h>
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace anchorfs::analysis {
+namespace {
+
+// Address space a thread reserves once (not memory: pages are committed as the arena first
+// reaches them). A parse is cancelled near kMaxParseBytes, far below it.
+constexpr size_t kReservedBytes = size_t{16} << 30;
+constexpr size_t kCommitStep = size_t{32} << 20;
+constexpr size_t kHeader = 8;
+constexpr size_t kHugePage = size_t{2} << 20;
+
+constexpr size_t round8(size_t n) { return (n + 7) & ~size_t{7}; }
+
+struct Arena {
+  char* reservation = nullptr;  // what mmap gave; base is its first 2 MiB boundary
+  char* base = nullptr;        // [base, committed) is readable and writable
+  char* committed = nullptr;
+  char* bump = nullptr;        // the next block's header
+  char* high_water = nullptr;  // the most bump reached since the pages were last returned
+  bool in_scope = false;
+};
+
+// Trivially destructible, so the hooks read it without a TLS guard; Unmapper frees the
+// reservation when the thread ends.
+constinit thread_local Arena t_arena;
+
+struct Unmapper {
+  ~Unmapper() {
+    if (t_arena.reservation != nullptr) {
+      // The next mapping at these addresses must not inherit the poison.
+      ASAN_UNPOISON_MEMORY_REGION(t_arena.base, t_arena.committed - t_arena.base);
+      munmap(t_arena.reservation, kReservedBytes);
+    }
+    t_arena = Arena{};
+  }
+};
+
+void reserve(Arena& a) {
+  void* p = mmap(nullptr, kReservedBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  if (p == MAP_FAILED) std::abort();
+  // Huge pages, as jemalloc's thp:always gave tree-sitter before (cli/jemalloc_options.cpp):
+  // fewer faults while the arena first grows, fewer TLB misses in every walk of a tree. The
+  // arena starts at the reservation's first 2 MiB boundary, so that its huge pages line up.
+  char* aligned = reinterpret_cast<char*>(
+      (reinterpret_cast<uintptr_t>(p) + kHugePage - 1) & ~uintptr_t{kHugePage - 1});
+  madvise(aligned, kReservedBytes - kHugePage, MADV_HUGEPAGE);
+  thread_local Unmapper unmapper;
+  (void)unmapper;
+  a.reservation = static_cast<char*>(p);
+  a.base = a.committed = a.bump = a.high_water = aligned;
+}
+
+// Makes [bump, bump + need) writable; false when the reservation is spent.
+[[gnu::noinline]] bool commit(Arena& a, size_t need) {
+  constexpr size_t kUsable = kReservedBytes - kHugePage;
+  const size_t used = static_cast<size_t>(a.bump - a.base);
+  if (need > kUsable - used) return false;
+  size_t target = static_cast<size_t>(a.committed - a.base);
+  while (target < used + need) target += kCommitStep;
+  if (target > kUsable) target = kUsable;
+  const size_t grow = target - static_cast<size_t>(a.committed - a.base);
+  if (mprotect(a.committed, grow, PROT_READ | PROT_WRITE) != 0) return false;
+  ASAN_POISON_MEMORY_REGION(a.committed, grow);
+  a.committed += grow;
+  return true;
+}
+
+uint64_t& header_of(const void* p) {
+  return *reinterpret_cast<uint64_t*>(static_cast<char*>(const_cast<void*>(p)) - kHeader);
+}
+
+}  // namespace
+
+ParseArena::ParseArena() {
+  Arena& a = t_arena;
+  if (a.base == nullptr) reserve(a);
+  a.in_scope = true;
+  parser_ = ts_parser_new();
+}
+
+ParseArena::~ParseArena() {
+  Arena& a = t_arena;
+  a.in_scope = false;
+  const size_t used = static_cast<size_t>(a.high_water - a.base);
+  ASAN_POISON_MEMORY_REGION(a.base, used);
+  a.bump = a.base;
+  if (used > kKeptArenaBytes) {
+    // After a large file, its pages beyond the kept ones go back to the system (they read as
+    // zero if reached again).
+    madvise(a.base + kKeptArenaBytes, used - kKeptArenaBytes, MADV_DONTNEED);
+    a.high_water = a.base + kKeptArenaBytes;
+  }
+}
+
+namespace arena_hooks {
+
+bool in_scope() { return t_arena.in_scope; }
+
+bool owns(const void* p) {
+  const Arena& a = t_arena;
+  return p >= a.base && p < a.committed;
+}
+
+void* allocate(size_t n) {
+  Arena& a = t_arena;
+  const size_t need = kHeader + round8(n);
+  if (need > static_cast<size_t>(a.committed - a.bump) && !commit(a, need)) return nullptr;
+  char* block = a.bump;
+  a.bump += need;
+  if (a.bump > a.high_water) a.high_water = a.bump;
+  ASAN_UNPOISON_MEMORY_REGION(block, kHeader + n);
+  *reinterpret_cast<uint64_t*>(block) = n;
+  return block + kHeader;
+}
+
+uint64_t size_of(const void* p) { return header_of(p); }
+
+uint64_t used() { return static_cast<uint64_t>(t_arena.bump - t_arena.base); }
+
+void* reallocate(void* p, size_t n) {
+  if (p == nullptr) return allocate(n);
+  Arena& a = t_arena;
+  uint64_t& size = header_of(p);
+  char* const data = static_cast<char*>(p);
+  if (data + round8(size) == a.bump) {
+    // The last block grows (or shrinks) where it is.
+    const size_t want = round8(n);
+    if (want <= round8(size) || want - round8(size) <= static_cast<size_t>(a.committed - a.bump) ||
+        commit(a, want - round8(size))) {
+      ASAN_POISON_MEMORY_REGION(data, round8(size));
+      ASAN_UNPOISON_MEMORY_REGION(data, n);
+      a.bump = data + want;
+      if (a.bump > a.high_water) a.high_water = a.bump;
+      size = n;
+      return p;
+    }
+    return nullptr;
+  }
+  void* moved = allocate(n);
+  if (moved != nullptr) std::memcpy(moved, p, size < n ? size : n);
+  return moved;
+}
+
+void release(void* p) {
+  Arena& a = t_arena;
+  if (!a.in_scope) return;  // the arena was reset under it already
+  char* const data = static_cast<char*>(p);
+  const size_t size = round8(header_of(p));
+  if (data + size == a.bump) {
+    a.bump = data - kHeader;
+    ASAN_POISON_MEMORY_REGION(a.bump, kHeader + size);
+  }
+}
+
+}  // namespace arena_hooks
+}  // namespace anchorfs::analysis

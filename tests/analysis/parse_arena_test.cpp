@@ -1,0 +1,131 @@
+// One file's tree-sitter memory comes from the thread's arena and goes with it in one step.
+#include "analysis/parse_arena.h"
+
+#include <gtest/gtest.h>
+#include <sanitizer/asan_interface.h>
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "analysis/code/syntax.h"
+#include "analysis/parse_budget.h"
+#include "analysis/python/grammar.h"
+#include "tests/support/sanitizer.h"
+
+// tree-sitter's allocator hooks (alloc.c): what its own allocations call.
+extern "C" {
+extern void* (*ts_current_malloc)(size_t);
+extern void* (*ts_current_realloc)(void*, size_t);
+extern void (*ts_current_free)(void*);
+}
+
+namespace anchorfs::analysis {
+namespace {
+
+const std::string kSource =
+    "import os\n\nclass A:\n    def f(self, x):\n        return os.path.join(x, 'y')\n";
+
+TEST(ParseArena, ATreeParsedInScopeLivesInTheArenaAndGoesWithIt) {
+  {
+    const ParseArena arena;
+    EXPECT_TRUE(arena_hooks::owns(arena.parser()));
+    ts_parser_set_language(arena.parser(), tree_sitter_python());
+    TSTree* tree = ts_parser_parse_string(arena.parser(), nullptr, kSource.data(),
+                                          static_cast<uint32_t>(kSource.size()));
+    ASSERT_NE(tree, nullptr);
+    EXPECT_TRUE(arena_hooks::owns(tree));
+    EXPECT_GT(arena_hooks::used(), kSource.size());
+    // A cursor made and deleted in the scope (as the walks do) is arena memory too.
+    TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
+    EXPECT_TRUE(ts_tree_cursor_goto_first_child(&cursor));
+    ts_tree_cursor_delete(&cursor);
+    if (test_support::kAddressSanitizer) {
+      EXPECT_FALSE(__asan_address_is_poisoned(tree));
+    }
+    // No ts_tree_delete: the scope's end releases the tree.
+  }
+  EXPECT_EQ(arena_hooks::used(), 0u);
+}
+
+TEST(ParseArena, ReleasedMemoryIsReusedByTheNextFileAndPoisonedUnderAsan) {
+  const void* first = nullptr;
+  for (int file = 0; file < 3; ++file) {
+    const code::ParsedTree tree(tree_sitter_python(), kSource);
+    ASSERT_TRUE(tree);
+    const void* here = tree.root().tree;
+    EXPECT_TRUE(arena_hooks::owns(here));
+    // Each file's parse starts from the same empty arena, so it lands where the last one did.
+    if (first == nullptr) first = here;
+    EXPECT_EQ(here, first);
+  }
+  if (test_support::kAddressSanitizer) {
+    // A read of the last file's tree after its scope is an ASan report, not a silent reuse.
+    EXPECT_TRUE(__asan_address_is_poisoned(first));
+  }
+}
+
+TEST(ParseArena, TheLastBlockGrowsInPlaceAndOthersMoveWithTheirBytes) {
+  const ParseArena arena;
+  char* a = static_cast<char*>(ts_current_malloc(24));
+  std::memcpy(a, "0123456789abcdefghijklm", 24);
+  char* b = static_cast<char*>(ts_current_malloc(8));
+  char* grown = static_cast<char*>(ts_current_realloc(b, 4096));
+  EXPECT_EQ(grown, b);
+  char* moved = static_cast<char*>(ts_current_realloc(a, 100));
+  EXPECT_NE(moved, a);
+  EXPECT_STREQ(moved, "0123456789abcdefghijklm");
+  const uint64_t before = arena_hooks::used();
+  ts_current_free(moved);  // the last block: given back
+  EXPECT_LT(arena_hooks::used(), before);
+}
+
+TEST(ParseArena, HeapBlocksGoOnLivingOnTheHeap) {
+  // tree-sitter memory from outside any scope (a parser kept by a caller) is freed and resized
+  // by the heap even while a scope is open: under ASan a wrong free is a report, a lost one a leak.
+  void* outside = ts_current_malloc(64);
+  ASSERT_FALSE(arena_hooks::owns(outside));
+  {
+    const ParseArena arena;
+    outside = ts_current_realloc(outside, 4096);
+    EXPECT_FALSE(arena_hooks::owns(outside));
+    ts_current_free(outside);
+  }
+  EXPECT_EQ(arena_hooks::used(), 0u);
+}
+
+TEST(ParseArena, EachThreadHasItsOwnArena) {
+  const ParseArena mine;
+  void* ours = ts_current_malloc(16);
+  bool other_owns_ours = true;
+  bool other_owns_its_own = false;
+  std::thread([&] {
+    const ParseArena theirs;
+    other_owns_ours = arena_hooks::owns(ours);
+    other_owns_its_own = arena_hooks::owns(ts_current_malloc(16));
+  }).join();
+  EXPECT_FALSE(other_owns_ours);
+  EXPECT_TRUE(other_owns_its_own);
+}
+
+// The budget counts the arena's bytes: a token-dense file is still cancelled at its bound.
+TEST(ParseArena, ABudgetStillCancelsAParseOverIt) {
+  std::string dense = "x = [";
+  for (int i = 0; i < 200000; ++i) dense += "k(), ";
+  dense += "]\n";
+  const ParseArena arena;
+  ts_parser_set_language(arena.parser(), tree_sitter_python());
+  const ParseBudget budget(arena.parser(), uint64_t{4} << 20);
+  EXPECT_EQ(ts_parser_parse_string(arena.parser(), nullptr, dense.data(),
+                                   static_cast<uint32_t>(dense.size())),
+            nullptr);
+  EXPECT_TRUE(budget.exceeded());
+  EXPECT_GE(budget.peak_bytes(), uint64_t{4} << 20);
+  ts_parser_reset(arena.parser());
+}
+
+}  // namespace
+}  // namespace anchorfs::analysis
