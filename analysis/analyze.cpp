@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "analysis/extracted_facts.h"
+#include "analysis/graph_buffers.h"
 #include "analysis/graph_serialize.h"
 #include "analysis/kept_memory.h"
 #include "analysis/language.h"
@@ -273,6 +274,12 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
              std::vector<FileResult>& results, const AnalysisOptions& options, size_t concurrency,
              const std::function<void()>& alongside, Analysis& result) {
   Graph& graph = result.graph;
+  GraphBuffers* const buffers = options.buffers;
+  if (buffers != nullptr) {  // emptied already; their capacity is what is wanted
+    graph.entities = std::move(buffers->entities);
+    graph.files = std::move(buffers->files);
+    graph.edges = std::move(buffers->edges);
+  }
   // Per front end, its files in path order with their File entity. Entity numbers are counted
   // here in path order; the entities themselves are filled per file in parallel (on the kernel,
   // millions of names built one file after another held the second core idle for a second).
@@ -316,6 +323,8 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
         {sources[i].path, r.facts.get(), first_entity[i], r.digest ? &*r.digest : nullptr,
          r.facts});
   }
+  reserve_with_headroom(graph.entities, entity_total);
+  reserve_with_headroom(graph.files, file_total);
   graph.entities.resize(entity_total);
   graph.files.resize(file_total);
   tbb::parallel_for(size_t{0}, sources.size(), [&](size_t i) {
@@ -331,13 +340,18 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   });
   // Each front end's per-analysis state (say, its module index) serves both of its steps. Front
   // ends resolve independently of each other (each reads only its own files' facts), so they run
-  // side by side; their edges are joined in front-end order and sorted, whatever finished first.
+  // side by side; their edges are joined and sorted, whatever finished first.
   std::vector<std::unique_ptr<ResolutionState>> states(by_language.size());
   std::vector<std::vector<Edge>> edges_by_language(by_language.size());
   std::vector<size_t> present;
+  size_t most = 0;  // the front end with the most files
   for (size_t l = 0; l < by_language.size(); ++l) {
     if (!by_language[l].empty()) present.push_back(l);
+    if (by_language[l].size() > by_language[most].size()) most = l;
   }
+  // It writes most edges: into the graph's own buffer, which the others' are appended to (on the
+  // kernel, 2 M edges not copied; a refresher's kept buffer filled in place, no fresh pages).
+  edges_by_language[most] = std::move(graph.edges);
   // Each front end's own memory slot, sized before the threads start (each touches only its own).
   std::vector<std::unique_ptr<ResolutionMemory>>* memories =
       options.resolution_memo != nullptr ? &options.resolution_memo->slots(by_language.size())
@@ -386,22 +400,25 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
+  graph.edges = std::move(edges_by_language[most]);
   size_t edge_total = graph.edges.size() + graph.entities.size();  // containment: one each
   for (const std::vector<Edge>& edges : edges_by_language) edge_total += edges.size();
-  graph.edges.reserve(edge_total);
+  reserve_with_headroom(graph.edges, edge_total);
   for (std::vector<Edge>& edges : edges_by_language) {
     graph.edges.insert(graph.edges.end(), edges.begin(), edges.end());
     std::vector<Edge>().swap(edges);
   }
   add_containment(graph);
-  sort_edges(graph.edges);
+  std::vector<Edge> spare_scratch;
+  std::vector<Edge>& scratch = buffers != nullptr ? buffers->sorted : spare_scratch;
+  sort_edges(graph.edges, scratch);
   // Dense relations build on the final topology (calls, inheritance, imports).
   if (options.dense) {
     for (size_t l = 0; l < by_language.size(); ++l) {
       if (by_language[l].empty()) continue;
       front_ends()[l]->resolve_dense({tree.root, by_language[l], states[l].get()}, graph);
     }
-    sort_edges(graph.edges);
+    sort_edges(graph.edges, scratch);
   }
   std::sort(graph.labels.begin(), graph.labels.end(), [](const Label& a, const Label& b) {
     if (a.entity != b.entity) return a.entity < b.entity;
@@ -468,8 +485,11 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
     }
   }
   if (options.survey_memo != nullptr) {
-    if (!record) record = SurveyMemo::record(tree, result.sources, result.states, now);
-    options.survey_memo->remember(std::move(*record));
+    if (record) {
+      options.survey_memo->remember(std::move(*record));
+    } else {
+      options.survey_memo->remember(tree, result.sources, result.states, now);
+    }
   }
   result.key = resolution_key(tree, result.sources, result.states, options);
   result.seconds = seconds_since(start);

@@ -19,7 +19,8 @@
 
 namespace anchorfs::analysis {
 
-class SurveyMemo;  // analysis/source_survey.h
+class SurveyMemo;     // analysis/source_survey.h
+struct GraphBuffers;  // analysis/graph_buffers.h
 struct Analysis;
 
 // What each front end kept of the last resolution (LanguageFrontEnd::resolve_again), for a
@@ -78,6 +79,9 @@ class FactsMemo {
 
 struct AnalysisOptions {
   unsigned threads = 0;              // 0: all cores
+  // The graph is built in these buffers' capacity, and the edge sort's second buffer is
+  // taken from and left there (analysis/graph_buffers.h); null: fresh ones.
+  GraphBuffers* buffers = nullptr;
   FactCache* cache = nullptr;        // optional
   size_t max_file_bytes = 16 << 20;  // larger source files are served unchanged
   // Called from worker threads, possibly concurrently, as files finish parsing.

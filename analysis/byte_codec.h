@@ -5,11 +5,16 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace anchorfs::analysis {
 
 class ByteWriter {
  public:
+  ByteWriter() = default;
+  // Appends to `into` (cleared first): a caller writing the same record again and again hands
+  // back the last one's buffer instead of growing a fresh string.
+  explicit ByteWriter(std::string into) : out_(std::move(into)) { out_.clear(); }
   void u64(uint64_t v) {
     while (v >= 0x80) {
       out_.push_back(static_cast<char>((v & 0x7f) | 0x80));

@@ -41,12 +41,21 @@ std::string_view relation_name(Relation relation) {
 // Least significant digit first: on the kernel's four million edges std::sort's comparisons
 // were a third of a one-file refresh's instructions.
 void sort_edges(std::vector<Edge>& edges) {
+  std::vector<Edge> scratch;
+  sort_edges(edges, scratch);
+}
+
+void sort_edges(std::vector<Edge>& edges, std::vector<Edge>& scratch) {
   if (edges.size() < 1024) {  // a pass clears 64 Ki counters
     std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
       return std::tie(a.relation, a.from, a.to) < std::tie(b.relation, b.from, b.to);
     });
   } else {
-    std::vector<Edge> out(edges.size());
+    std::vector<Edge>& out = scratch;
+    out.clear();
+    // As roomy as `edges`: the two buffers trade places, and either may hold the next sort.
+    if (out.capacity() < edges.size()) out.reserve(edges.capacity());
+    out.resize(edges.size());
     std::vector<size_t> counts(size_t{1} << 16);
     radix_pass(edges, out, counts, [](const Edge& e) { return e.to & 0xffff; });
     radix_pass(edges, out, counts, [](const Edge& e) { return e.to >> 16; });

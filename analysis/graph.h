@@ -89,5 +89,8 @@ struct Graph {
 
 // Puts `edges` in Graph::edges' order, (relation, from, to), and drops duplicates.
 void sort_edges(std::vector<Edge>& edges);
+// The same with `scratch` as the sort's second buffer (its contents dropped): it holds the other
+// buffer afterwards, for the caller to hand in again.
+void sort_edges(std::vector<Edge>& edges, std::vector<Edge>& scratch);
 
 }  // namespace anchorfs::analysis

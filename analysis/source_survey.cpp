@@ -87,38 +87,55 @@ const SourceState* SurveyMemo::find(std::string_view wanted, size_t front_end,
 void SurveyMemo::remember(const SourceTree& tree, const std::vector<SourceFile>& sources,
                           const std::vector<SourceState>& states,
                           std::chrono::system_clock::time_point now) {
-  remember(record(tree, sources, states, now));
+  // Written over the last record's buffers: refresh after refresh they are as large (on the
+  // kernel ~8 MB of record and ~7 MB of index), and fresh ones are pages the kernel zeroes again.
+  Record again;
+  again.bytes = std::move(bytes_);
+  write_record(tree, sources, states, now, again);
+  if (!read_record(std::move(again.bytes))) *this = SurveyMemo{};
 }
 
 void SurveyMemo::remember(Record record) {
-  std::optional<SurveyMemo> recorded = decode(std::move(record.bytes));
-  *this = recorded ? std::move(*recorded) : SurveyMemo{};
+  if (!read_record(std::move(record.bytes))) *this = SurveyMemo{};
 }
 
 SurveyMemo::Record SurveyMemo::record(const SourceTree& tree,
                                       const std::vector<SourceFile>& sources,
                                       const std::vector<SourceState>& states,
                                       std::chrono::system_clock::time_point now) {
-  const std::vector<const TreeEntry*> entries = regular_entries(tree, sources);
-  ByteWriter out;
   Record result;
+  write_record(tree, sources, states, now, result);
+  return result;
+}
+
+void SurveyMemo::write_record(const SourceTree& tree, const std::vector<SourceFile>& sources,
+                              const std::vector<SourceState>& states,
+                              std::chrono::system_clock::time_point now, Record& into) {
+  const std::vector<const TreeEntry*> entries = regular_entries(tree, sources);
+  ByteWriter out(std::move(into.bytes));
+  into.files = 0;
   for (size_t i = 0; i < sources.size() && i < states.size(); ++i) {
     if (entries[i] == nullptr || racily_clean(*entries[i], now)) continue;
     out.str(sources[i].path);
     out.u64(sources[i].front_end);
     put_identity(out, stat_identity(*entries[i]));
     put_state(out, states[i]);
-    ++result.files;
+    ++into.files;
   }
-  result.bytes = out.take();
-  return result;
+  into.bytes = out.take();
 }
 
 std::optional<SurveyMemo> SurveyMemo::decode(std::string bytes) {
-  if (bytes.size() > UINT32_MAX) return std::nullopt;
   SurveyMemo memo;
-  memo.bytes_ = std::move(bytes);
-  ByteReader in(memo.bytes_);
+  if (!memo.read_record(std::move(bytes))) return std::nullopt;
+  return memo;
+}
+
+bool SurveyMemo::read_record(std::string bytes) {
+  if (bytes.size() > UINT32_MAX) return false;
+  bytes_ = std::move(bytes);
+  files_.clear();  // its capacity kept: see remember()
+  ByteReader in(bytes_);
   while (in.ok() && !in.at_end()) {
     Known known;
     const uint64_t size = in.u64();
@@ -126,14 +143,11 @@ std::optional<SurveyMemo> SurveyMemo::decode(std::string bytes) {
     known.path_size = static_cast<uint32_t>(in.view(size).size());
     known.front_end = in.u64();
     known.identity = get_identity(in);
-    if (!get_state(in, known.state)) return std::nullopt;
-    if (!memo.files_.empty() && !(memo.path(memo.files_.back()) < memo.path(known))) {
-      return std::nullopt;
-    }
-    memo.files_.push_back(std::move(known));
+    if (!get_state(in, known.state)) return false;
+    if (!files_.empty() && !(path(files_.back()) < path(known))) return false;
+    files_.push_back(std::move(known));
   }
-  if (!in.ok()) return std::nullopt;
-  return memo;
+  return in.ok();
 }
 
 std::vector<SourceState> survey_sources(const SourceTree& tree,

@@ -33,7 +33,8 @@ class SurveyMemo {
   const SourceState* find(std::string_view path, size_t front_end,
                           const StatIdentity& identity) const;
   bool empty() const { return files_.empty(); }
-  // Replaces what is remembered by this survey of `sources` (states in the same order).
+  // Replaces what is remembered by this survey of `sources` (states in the same order), written
+  // over the buffers of what was.
   void remember(const SourceTree& tree, const std::vector<SourceFile>& sources,
                 const std::vector<SourceState>& states, std::chrono::system_clock::time_point now);
 
@@ -52,7 +53,18 @@ class SurveyMemo {
   // Replaces what is remembered by what record() made of a survey.
   void remember(Record record);
 
+  // The record's buffer, for tests that check remember() writes over it.
+  const char* record_data() const { return bytes_.data(); }
+
  private:
+  // record() into `into`, whose bytes' buffer is written over.
+  static void write_record(const SourceTree& tree, const std::vector<SourceFile>& sources,
+                           const std::vector<SourceState>& states,
+                           std::chrono::system_clock::time_point now, Record& into);
+  // Replaces what is remembered by what `bytes` holds, keeping files_' capacity; false (the memo
+  // then half filled: the caller clears it) when they are not a record in ascending path order.
+  bool read_record(std::string bytes);
+
   struct Known {
     uint32_t path_offset = 0;  // in bytes_
     uint32_t path_size = 0;

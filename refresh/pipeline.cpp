@@ -34,6 +34,7 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
   result.survey_memo = options.survey_memo;
   result.resolution_memo = options.resolution_memo;
   result.facts_memo = options.facts_memo;
+  result.buffers = options.graph_buffers;
   result.defer_graph_record = options.defer_records;
   result.previous = options.previous_analysis;
   result.sources = options.sources;

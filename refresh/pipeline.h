@@ -38,6 +38,8 @@ struct PipelineOptions {
   analysis::ResolutionMemo* resolution_memo = nullptr;
   // Likewise: see AnalysisOptions::facts_memo.
   analysis::FactsMemo* facts_memo = nullptr;
+  // Likewise: see AnalysisOptions::buffers.
+  analysis::GraphBuffers* graph_buffers = nullptr;
   // Neither the rendered view nor the graph is written to the cache here, nor are the facts the
   // analysis made committed: Prepared::unsaved_view and Analysis::graph_record_owed say under
   // which keys the caller keeps them once it is idle (SnapshotBuilder::keep_records, which

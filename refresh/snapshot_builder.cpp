@@ -145,8 +145,12 @@ void SnapshotBuilder::prime(const analysis::SourceTree& tree) {
   options.survey_memo = &survey_memo_;
   options.resolution_memo = &resolution_memo_;
   options.facts_memo = &facts_memo_;
+  options.graph_buffers = &graph_buffers_;
   std::optional<analysis::Analysis> analysis = analyse_behind_view(tree, options, *served_view_);
   if (!analysis) return;
+  // The first refresh would otherwise fill fresh pages (no analysis before this one to leave it
+  // its buffers): made here, off its latency, as large as the refreshes after it keep.
+  graph_buffers_.make_room_like(analysis->graph);
   // The served plans were rendered from this very graph (the record is keyed by its resolution
   // key), so the next refresh compares against it as against the graph of a refresh of its own.
   previous_choice_ = render::choose_view(analysis->graph, options_.view);
@@ -175,15 +179,24 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     patched = analysis::rescan_paths(*previous_scan_, *changed, scan_options, &origin);
     same_entries = patched && same_layout(*previous_scan_, *patched, origin);
   }
-  previous_scan_.reset();  // set again once this build succeeds
+  // Set again once this build succeeds; till then its memory is the copy's below.
+  std::optional<analysis::SourceTree> scanned = std::move(previous_scan_);
+  previous_scan_.reset();
   std::vector<analysis::SourceFile> last_sources = std::move(previous_sources_);
   previous_sources_.clear();
   analysis::SourceTree tree =
       patched ? std::move(*patched) : analysis::scan_tree(options_.repo, scan_options);
   // Kept for the next build to patch and for prime() (a copy: the snapshot takes the tree; far
-  // cheaper than listing every directory and an lstat of every entry of a large tree again).
-  std::optional<analysis::SourceTree> scanned;
-  if (options_.will_refresh) scanned = tree;
+  // cheaper than listing every directory and an lstat of every entry of a large tree again),
+  // assigned over the last one: its entries and their paths are written in place (on the kernel
+  // 84 k paths not allocated again, and no fresh pages).
+  if (!options_.will_refresh) {
+    scanned.reset();
+  } else if (scanned) {
+    *scanned = tree;
+  } else {
+    scanned = tree;
+  }
   // Selected once for the git view's patterns, the signatures and the survey (on the kernel each
   // selection, 55 k paths claimed, copied and sorted, was ~0.15 G instructions); after an edit
   // that added, removed or retyped no entry, the last build's selection with the sizes read again.
@@ -224,6 +237,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     options.survey_memo = &survey_memo_;
     options.resolution_memo = &resolution_memo_;
     options.facts_memo = &facts_memo_;
+    options.graph_buffers = &graph_buffers_;
     options.defer_records = true;
     options.sources = &sources;
     // The view was loaded from its record: its graph record (written beside it) lets this
@@ -257,6 +271,9 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     built.rendered_files = prepared.rendered_files;
     built.view_reason = prepared.choice.reason;
     built.view_prefetched = prepared.view_prefetched;
+    // Its graph's buffers are the next analysis's (this one's are prepared.analysis's now).
+    if (previous_analysis_) graph_buffers_.keep(std::move(previous_analysis_->graph));
+    graph_buffers_.let_kernel_reclaim();
     previous_analysis_.reset();
     // Served from a record, the view has no resolution behind it in this process: the first
     // refresh starts from the memory the analysis that rendered it kept in the cache.

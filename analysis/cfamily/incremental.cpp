@@ -206,6 +206,9 @@ class Memory final : public ResolutionMemory {
   uint64_t paths = 0;
   std::vector<std::string> include_dirs;
   std::vector<FileMemory> files;
+  // The files of the memory before this one, emptied: the next resolution's `files` (on the
+  // kernel 8 MB, which fresh would be pages the kernel zeroes on every refresh).
+  std::vector<FileMemory> spare_files;
   std::unique_ptr<Tables> tables;
 };
 
@@ -313,7 +316,10 @@ void resolve_again(const ResolverInput& input, std::unique_ptr<ResolutionMemory>
     return;
   }
   std::unique_ptr<ResolutionMemory> previous = std::move(memory);
+  auto* const previous_memory = dynamic_cast<Memory*>(previous.get());
   auto next = std::make_unique<Memory>();
+  if (previous_memory != nullptr) next->files = std::move(previous_memory->spare_files);
+  next->files.clear();
   Hasher paths;
   for (const ResolverFile& file : input.files) paths.add(file.path);
   next->root = input.root;
@@ -324,7 +330,11 @@ void resolve_again(const ResolverInput& input, std::unique_ptr<ResolutionMemory>
     next->files[f].digest = *input.files[f].digest;
     next->files[f].facts = input.files[f].shared_facts;
   }
-  resolve_changed(input, dynamic_cast<Memory*>(previous.get()), *next, edges);
+  resolve_changed(input, previous_memory, *next, edges);
+  if (previous_memory != nullptr) {
+    next->spare_files = std::move(previous_memory->files);
+    next->spare_files.clear();
+  }
   memory = std::move(next);
 }
 

@@ -2,7 +2,7 @@
 """Warm remount and one-file refresh of one repository, measured on the daemon itself.
 
     scripts/bench/warm_refresh.py warm    ANCHORFS CACHE REPO MNT [REPS]
-    scripts/bench/warm_refresh.py refresh ANCHORFS CACHE REPO MNT FILE.c|FILE.py [REPS]
+    scripts/bench/warm_refresh.py refresh ANCHORFS CACHE REPO MNT FILE.c|FILE.py [REPS] [--pause S]
     scripts/bench/warm_refresh.py touch   ANCHORFS CACHE REPO MNT FILE [REPS]
     scripts/bench/warm_refresh.py middle  ANCHORFS CACHE REPO MNT FILE.py NEEDLE [REPS]
 
@@ -19,8 +19,13 @@ refresh: one watching mount, then REPS times a helper function and a caller of i
 helper; Python: two module-level functions, as issue 29 measures on sympy's core/numbers.py; names unique
 per run, so no earlier tree's cached view is hit) appended to FILE (a path inside REPO: work on a
 copy, e.g. `cp -al` with FILE itself copied): seconds until the mount shows the new bytes and the
-new tag block, daemon CPU until then and until idle; with ANCHORFS_BENCH_GAP=S, S seconds of quiet
-after each refresh settles before the next edit. FILE is restored at the end. A mount that
+new tag block, daemon CPU (and its system part: page faults, fresh pages zeroed) and minor page
+faults until then, CPU until idle, RSS and how much of it the kernel may take back (LazyFree).
+`--pause S`: S seconds of quiet before each edit, the first included (refreshes spaced as an
+agent's edits are: the allocator has returned what the last one freed by then; the records are
+written after 10 s of quiet, so S > 11 also leaves them out of the next refresh); with
+ANCHORFS_BENCH_GAP=S and no --pause, S seconds of quiet after each refresh settles before the next
+edit. FILE is restored at the end. A mount that
 started from a cached view makes that view's analysis again once it serves (the priming: in its
 "once idle" CPU), so its first refresh starts from it like the later ones.
 A refresh's graph and view records are written once the tree has been quiet for 10 s or at
@@ -49,6 +54,15 @@ def cpu(pid, task=None):
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def minflt(pid):
+    return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[7])
+
+
+def system_cpu(pid):
+    """The daemon's CPU seconds in the kernel (page faults and the zeroing of fresh pages)."""
+    return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[12]) / TICK
+
+
 def idle(pid):
     last = cpu(pid)
     while True:
@@ -64,6 +78,14 @@ def memory_mb(pid, key):
         if line.startswith(key):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def lazyfree_mb(pid):
+    """Pages the daemon let the kernel take back (MADV_FREE) that RSS still counts."""
+    for line in open(f"/proc/{pid}/smaps_rollup"):
+        if line.startswith("LazyFree:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def mount(anchorfs, cache, repo, mnt, log):
@@ -120,18 +142,23 @@ def probe_source(rel, name):
             f"int {name}(void)\n{{\n\treturn {name}_helper();\n}}\n", f"int {name}(void)")
 
 
-def refresh(anchorfs, cache, repo, mnt, rel, reps=3):
+def refresh(anchorfs, cache, repo, mnt, rel, reps=3, pause=0.0):
     daemon, _ = mount(anchorfs, cache, repo, mnt, f"{mnt}.log")
-    print(f"mounted; daemon CPU {idle(daemon.pid):.2f} s once idle", flush=True)
+    print(f"mounted; daemon CPU {idle(daemon.pid):.2f} s once idle; RSS "
+          f"{memory_mb(daemon.pid, 'VmRSS'):.0f} MB ({lazyfree_mb(daemon.pid):.0f} MB of it "
+          f"LazyFree)", flush=True)
     path = os.path.join(repo, rel)
     original = open(path, "rb").read()
     try:
         for rep in range(int(reps)):
-            if rep > 0:
+            if pause > 0:
+                time.sleep(pause)
+            elif rep > 0:
                 time.sleep(GAP)
             name = f"anchorfs_probe_{os.getpid()}_{rep}"
             probe, signature = probe_source(rel, name)
-            before, start = cpu(daemon.pid), time.monotonic()
+            before, start, faults = cpu(daemon.pid), time.monotonic(), minflt(daemon.pid)
+            system_before = system_cpu(daemon.pid)
             with open(path, "ab") as f:
                 f.write(probe.encode())
             want_bytes, want_tags = signature.encode(), f"function: {rel}:{name}".encode()
@@ -147,10 +174,15 @@ def refresh(anchorfs, cache, repo, mnt, rel, reps=3):
                     break
                 time.sleep(0.02)
             wall, shown = time.monotonic() - start, cpu(daemon.pid) - before
+            shown_faults = minflt(daemon.pid) - faults
+            shown_system = system_cpu(daemon.pid) - system_before
             settled = idle(daemon.pid) - before
             print(f"refresh {rep}: bytes {seen_bytes:.2f} s, tags {wall:.2f} s wall; daemon CPU "
-                  f"{shown:.2f} s until shown, {settled:.2f} s until idle; RSS "
-                  f"{memory_mb(daemon.pid, 'VmRSS'):.0f} MB", flush=True)
+                  f"{shown:.2f} s until shown (system {shown_system:.2f} s), {settled:.2f} s "
+                  f"until idle; minor faults {shown_faults} until shown; RSS "
+                  f"{memory_mb(daemon.pid, 'VmRSS'):.0f} MB ({lazyfree_mb(daemon.pid):.0f} MB "
+                  f"of it LazyFree)",
+                  flush=True)
     finally:
         with open(path, "wb") as f:
             f.write(original)
@@ -189,6 +221,16 @@ def middle(anchorfs, cache, repo, mnt, rel, needle, reps=3):
 
 
 if __name__ == "__main__":
+    pause = 0.0
+    if "--pause" in sys.argv:
+        at = sys.argv.index("--pause")
+        pause = float(sys.argv[at + 1])
+        del sys.argv[at:at + 2]
+        if sys.argv[1] != "refresh":
+            sys.exit("--pause is refresh's option")
     if len(sys.argv) < 6 or sys.argv[1] not in ("warm", "refresh", "touch", "middle"):
         sys.exit(__doc__)
-    {"warm": warm, "refresh": refresh, "touch": touch, "middle": middle}[sys.argv[1]](*sys.argv[2:])
+    if sys.argv[1] == "refresh":
+        refresh(*sys.argv[2:], pause=pause)
+    else:
+        {"warm": warm, "touch": touch, "middle": middle}[sys.argv[1]](*sys.argv[2:])

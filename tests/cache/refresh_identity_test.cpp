@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -426,6 +427,32 @@ TEST_F(RefreshIdentityTest, ATagBudgetServesWhatAColdBuildServes) {
   view_.tag_budget = 5.0;
   check_seeds(2, 10);
   EXPECT_EQ(partial_renders_, 0u);  // what a budget leaves out depends on every file
+}
+
+// Each refresh builds its graph in the buffers of the graph before the one it replaces
+// (analysis/graph_buffers.h), emptied: whatever those held last (more entities and edges, or
+// fewer) must not show. Shrink the tree a function at a time, then grow it past what it held.
+TEST_F(RefreshIdentityTest, RefreshesInTheBuffersOfAnEarlierGraphServeWhatAColdBuildServes) {
+  Corpus corpus(3);
+  std::string history;
+  const std::unique_ptr<SnapshotBuilder> live = start(corpus, history, true);
+  size_t fewest = SIZE_MAX, most = 0;
+  const auto refresh = [&](Lang lang, size_t m, size_t kind) {
+    history += corpus.edit(lang, m, kind) + "\n";
+    const std::vector<std::string> changed = write(corpus);
+    const Built built = live->build({}, &changed);
+    expect_cold_identical(built, corpus, history);
+    fewest = std::min(fewest, built.entities);
+    most = std::max(most, built.entities);
+  };
+  for (size_t m = 0; m < kModules && !HasFatalFailure(); ++m) {
+    for (int i = 0; i < 3 && !HasFatalFailure(); ++i) refresh(Lang::C, m, 1);
+  }
+  for (int i = 0; i < 8 && !HasFatalFailure(); ++i) {
+    refresh(Lang::C, static_cast<size_t>(i) % kModules, 0);
+    refresh(Lang::Python, static_cast<size_t>(i) % kModules, 0);
+  }
+  EXPECT_GT(most, fewest + 12);
 }
 
 // A warm mount serves its view from the record, with no analysis behind it; primed once served

@@ -176,6 +176,29 @@ TEST_F(SurveyMemoTest, ASurveyTakesTheSourcesItsCallerSelected) {
   EXPECT_EQ(survey.states.size(), selected.size());
 }
 
+// A refresher's memo is remembered again after every survey of the same tree: it writes the new
+// record over its own buffer (no fresh pages for the kernel to zero, on the kernel ~8 MB) and
+// knows every file at its new state.
+TEST_F(SurveyMemoTest, RememberingAgainWritesOverTheMemosOwnRecord) {
+  const analysis::SourceTree tree = analysis::scan_tree(repo_);
+  const auto sources = analysis::select_sources(tree);
+  std::vector<analysis::SourceState> states = analysis::survey_sources(tree, sources, aged(nullptr));
+  analysis::SurveyMemo memo;
+  memo.remember(tree, sources, states, later());
+  const char* const buffer = memo.record_data();
+  ASSERT_GE(states.size(), 2u);
+  states[1].digest.low ^= 1;  // as if the file had been read again with other bytes
+  memo.remember(tree, sources, states, later());
+  EXPECT_EQ(memo.record_data(), buffer);
+  const auto entries = analysis::regular_entries(tree, sources);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const analysis::SourceState* known = memo.find(sources[i].path, sources[i].front_end,
+                                                   analysis::stat_identity(*entries[i]));
+    ASSERT_NE(known, nullptr) << sources[i].path;
+    EXPECT_EQ(known->digest, states[i].digest) << sources[i].path;
+  }
+}
+
 // What the memo keeps: every aged regular file with its state, none written within the racy
 // window, only at the front end it was surveyed for, in path order.
 TEST_F(SurveyMemoTest, ARecordHoldsOnlyAgedFilesAndDecodesToTheirStates) {
