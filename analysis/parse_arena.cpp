@@ -19,11 +19,13 @@ constexpr size_t kCommitStep = size_t{32} << 20;
 constexpr size_t kHeader = 8;
 constexpr size_t kHugePage = size_t{2} << 20;
 
-constexpr size_t round8(size_t n) { return (n + 7) & ~size_t{7}; }
+constexpr size_t round8(size_t n) {
+  return (n + 7) & ~size_t{7};
+}
 
 struct Arena {
   char* reservation = nullptr;  // what mmap gave; base is its first 2 MiB boundary
-  char* base = nullptr;        // [base, committed) is readable and writable
+  char* base = nullptr;         // [base, committed) is readable and writable
   char* committed = nullptr;
   char* bump = nullptr;        // the next block's header
   char* high_water = nullptr;  // the most bump reached since the pages were last returned
@@ -46,14 +48,14 @@ struct Unmapper {
 };
 
 void reserve(Arena& a) {
-  void* p = mmap(nullptr, kReservedBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+  void* p =
+      mmap(nullptr, kReservedBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) std::abort();
   // Huge pages, as jemalloc's thp:always gave tree-sitter before (cli/jemalloc_options.cpp):
   // fewer faults while the arena first grows, fewer TLB misses in every walk of a tree. The
   // arena starts at the reservation's first 2 MiB boundary, so that its huge pages line up.
-  char* aligned = reinterpret_cast<char*>(
-      (reinterpret_cast<uintptr_t>(p) + kHugePage - 1) & ~uintptr_t{kHugePage - 1});
+  char* aligned = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(p) + kHugePage - 1) &
+                                          ~uintptr_t{kHugePage - 1});
   madvise(aligned, kReservedBytes - kHugePage, MADV_HUGEPAGE);
   thread_local Unmapper unmapper;
   (void)unmapper;
@@ -85,16 +87,19 @@ uint64_t& header_of(const void* p) {
 ParseArena::ParseArena() {
   Arena& a = t_arena;
   if (a.base == nullptr) reserve(a);
+  mark_ = a.bump;
+  outer_in_scope_ = a.in_scope;
   a.in_scope = true;
   parser_ = ts_parser_new();
 }
 
 ParseArena::~ParseArena() {
   Arena& a = t_arena;
-  a.in_scope = false;
+  ASAN_POISON_MEMORY_REGION(mark_, static_cast<size_t>(a.high_water - mark_));
+  a.bump = mark_;
+  a.in_scope = outer_in_scope_;
+  if (outer_in_scope_) return;  // the enclosing file's memory stays; its scope trims
   const size_t used = static_cast<size_t>(a.high_water - a.base);
-  ASAN_POISON_MEMORY_REGION(a.base, used);
-  a.bump = a.base;
   if (used > kKeptArenaBytes) {
     // After a large file, its pages beyond the kept ones go back to the system (they read as
     // zero if reached again).
@@ -112,7 +117,9 @@ void release_parse_arena_pages() {
 
 namespace arena_hooks {
 
-bool in_scope() { return t_arena.in_scope; }
+bool in_scope() {
+  return t_arena.in_scope;
+}
 
 bool owns(const void* p) {
   const Arena& a = t_arena;
@@ -131,9 +138,13 @@ void* allocate(size_t n) {
   return block + kHeader;
 }
 
-uint64_t size_of(const void* p) { return header_of(p); }
+uint64_t size_of(const void* p) {
+  return header_of(p);
+}
 
-uint64_t used() { return static_cast<uint64_t>(t_arena.bump - t_arena.base); }
+uint64_t used() {
+  return static_cast<uint64_t>(t_arena.bump - t_arena.base);
+}
 
 void* reallocate(void* p, size_t n) {
   if (p == nullptr) return allocate(n);

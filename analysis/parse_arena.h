@@ -1,4 +1,5 @@
-// A per-thread bump arena holding everything tree-sitter allocates for one file: parser, tree, cursors.
+// A per-thread bump arena holding everything tree-sitter allocates for one file: parser, tree,
+// cursors.
 #pragma once
 
 #include <cstddef>
@@ -18,7 +19,9 @@ namespace anchorfs::analysis {
 //
 // The scope makes its own parser in the arena: a parser kept across files would hold pooled
 // subtrees and stack nodes from the arena past its reset. Nothing made in the scope may be used
-// after it (under ASan the reset memory is poisoned). One scope per thread at a time.
+// after it (under ASan the reset memory is poisoned). Scopes on one thread nest like a stack: an
+// inner one (a parse begun while another file's tree is alive, e.g. a task stolen while waiting)
+// gives back only what it allocated, so the outer file's tree stays intact.
 class ParseArena {
  public:
   ParseArena();
@@ -30,6 +33,8 @@ class ParseArena {
 
  private:
   TSParser* parser_;
+  char* mark_;           // where this scope's memory begins: the arena's bump when it opened
+  bool outer_in_scope_;  // whether an enclosing scope was open on this thread
 };
 
 // Pages a thread's arena keeps mapped between files.

@@ -3,17 +3,19 @@
 
 #include <cstddef>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 namespace anchorfs::analysis {
 
 // Runs `work()` on `count` threads at once (the calling thread one of them; at least one) and
-// returns once every one has returned; an exception any of them threw is rethrown here (the
-// first by thread). Plain threads rather than oneTBB tasks for long drains: a fresh thread runs
-// as soon as a core is free, where a TBB worker that has just left another arena can spend a
-// long time yielding before it joins (under load, half a second of a cold mount's parse ran on
-// one core while the worker yielded), and a thread that waits here blocks instead of spinning.
+// returns once every one has returned (fewer when the system gives no more threads: each `work()`
+// must drain a shared queue, as every caller's does); an exception any of them threw is rethrown
+// here (the first by thread). Plain threads rather than oneTBB tasks for long drains: a fresh
+// thread runs as soon as a core is free, where a TBB worker that has just left another arena can
+// spend a long time yielding before it joins (under load, half a second of a cold mount's parse ran
+// on one core while the worker yielded), and a thread that waits here blocks instead of spinning.
 template <typename Work>
 void run_on_threads(size_t count, const Work& work) {
   const size_t threads = count == 0 ? 1 : count;
@@ -27,7 +29,13 @@ void run_on_threads(size_t count, const Work& work) {
   };
   std::vector<std::thread> helpers;
   helpers.reserve(threads - 1);
-  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(guarded, t);
+  for (size_t t = 1; t < threads; ++t) {
+    try {
+      helpers.emplace_back(guarded, t);
+    } catch (const std::system_error&) {
+      break;  // no thread to be had (EAGAIN under a process limit): the work runs on fewer
+    }
+  }
   guarded(0);
   for (std::thread& helper : helpers) helper.join();
   for (const std::exception_ptr& failure : failures) {

@@ -69,6 +69,28 @@ TEST(ParseArena, ReleasedMemoryIsReusedByTheNextFileAndPoisonedUnderAsan) {
   }
 }
 
+// The tree's S-expression, freed by tree-sitter's own hook (in a scope it is arena memory).
+std::string sexp_of(TSNode node) {
+  char* text = ts_node_string(node);
+  std::string copy(text);
+  ts_current_free(text);
+  return copy;
+}
+
+TEST(ParseArena, AnInnerScopeGivesBackOnlyWhatItAllocated) {
+  const code::ParsedTree outer(tree_sitter_python(), kSource);
+  ASSERT_TRUE(outer);
+  const std::string before = sexp_of(outer.root());
+  // Two inner parses in turn: the second would write over the outer tree if the first had
+  // reset the whole arena.
+  for (const char* inner_source : {"x = [1, 2, 3]\nwhile x:\n    x.pop()\n", "def g(): pass\n"}) {
+    const code::ParsedTree inner(tree_sitter_python(), inner_source);
+    ASSERT_TRUE(inner);
+  }
+  EXPECT_TRUE(arena_hooks::in_scope());
+  EXPECT_EQ(sexp_of(outer.root()), before);
+}
+
 TEST(ParseArena, AnEndedAnalysisReturnsTheThreadsPages) {
   const auto resident = [](const void* p) {
     const uintptr_t page = reinterpret_cast<uintptr_t>(p) & ~uintptr_t{4095};
