@@ -20,6 +20,7 @@
 #include "analysis/graph_serialize.h"
 #include "analysis/kept_memory.h"
 #include "analysis/language.h"
+#include "analysis/parse_arena.h"
 #include "analysis/parse_schedule.h"
 #include "analysis/plain_threads.h"
 #include "analysis/resolution_key.h"
@@ -552,6 +553,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
       if (options.on_progress) options.on_progress(n, sources.size());
     }
   });
+  release_parse_arena_pages();
   result.stats.parse_seconds = surveyed_tree.seconds + seconds_since(parse_start);
   // Parsing churns through large, short-lived syntax trees in per-thread malloc arenas; hand
   // that memory back before the long-lived resolution data is built. Facts decoded from the

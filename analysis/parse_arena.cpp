@@ -103,6 +103,13 @@ ParseArena::~ParseArena() {
   }
 }
 
+void release_parse_arena_pages() {
+  Arena& a = t_arena;
+  if (a.base == nullptr || a.in_scope || a.high_water == a.base) return;
+  madvise(a.base, static_cast<size_t>(a.high_water - a.base), MADV_DONTNEED);
+  a.high_water = a.base;
+}
+
 namespace arena_hooks {
 
 bool in_scope() { return t_arena.in_scope; }

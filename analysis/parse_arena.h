@@ -35,6 +35,11 @@ class ParseArena {
 // Pages a thread's arena keeps mapped between files.
 inline constexpr uint64_t kKeptArenaBytes = uint64_t{64} << 20;
 
+// Returns this thread's arena pages to the system (outside a scope): after an analysis's parse,
+// so that the thread that ran it keeps none while the mount serves. The parse's other threads
+// end with the parse, and their arenas with them.
+void release_parse_arena_pages();
+
 namespace arena_hooks {
 // The tree-sitter allocator hooks (parse_budget.cpp) route through these: allocation while this
 // thread's arena is in scope, and any free or realloc of a block from this thread's arena.

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <sanitizer/asan_interface.h>
+#include <sys/mman.h>
 #include <tree_sitter/api.h>
 
 #include <cstdint>
@@ -66,6 +67,23 @@ TEST(ParseArena, ReleasedMemoryIsReusedByTheNextFileAndPoisonedUnderAsan) {
     // A read of the last file's tree after its scope is an ASan report, not a silent reuse.
     EXPECT_TRUE(__asan_address_is_poisoned(first));
   }
+}
+
+TEST(ParseArena, AnEndedAnalysisReturnsTheThreadsPages) {
+  const auto resident = [](const void* p) {
+    const uintptr_t page = reinterpret_cast<uintptr_t>(p) & ~uintptr_t{4095};
+    unsigned char in_core = 0;
+    EXPECT_EQ(mincore(reinterpret_cast<void*>(page), 4096, &in_core), 0);
+    return (in_core & 1) != 0;
+  };
+  const void* tree = nullptr;
+  {
+    const code::ParsedTree parsed(tree_sitter_python(), kSource);
+    tree = parsed.root().tree;
+  }
+  EXPECT_TRUE(resident(tree));  // kept for the next file
+  release_parse_arena_pages();
+  EXPECT_FALSE(resident(tree));
 }
 
 TEST(ParseArena, TheLastBlockGrowsInPlaceAndOthersMoveWithTheirBytes) {
