@@ -18,10 +18,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
+
+import warm_refresh  # scripts/bench: the same foreground mount
 
 TICK = os.sysconf("SC_CLK_TCK")
-ENV = dict(os.environ, HOME=os.environ.get("ANCHORFS_BENCH_HOME", "/tmp/anchorfs-bench-home"))
+ENV = warm_refresh.ENV
 
 
 def cpu(stat_path):
@@ -34,16 +35,7 @@ def cold_mount(anchorfs, repo, work):
     shutil.rmtree(cache, ignore_errors=True)
     os.makedirs(cache)
     os.makedirs(mnt, exist_ok=True)
-    os.makedirs(ENV["HOME"], exist_ok=True)
-    start = time.monotonic()
-    daemon = subprocess.Popen([anchorfs, "mount", "-f", "--threads", "2", "--cache-dir", cache,
-                               "--view", "auto", repo, mnt],
-                              stdout=open(log, "w"), stderr=subprocess.STDOUT, env=ENV)
-    while "mounted" not in open(log).read():
-        if daemon.poll() is not None:
-            sys.exit("mount failed:\n" + open(log).read())
-        time.sleep(0.01)
-    wall = time.monotonic() - start
+    daemon, wall = warm_refresh.mount(anchorfs, cache, repo, mnt, log, view="auto")
     total = cpu(f"/proc/{daemon.pid}/stat")
     tasks = f"/proc/{daemon.pid}/task"
     threads = sorted((cpu(f"{tasks}/{t}/stat") for t in os.listdir(tasks)), reverse=True)

@@ -88,11 +88,12 @@ def lazyfree_mb(pid):
     return 0.0
 
 
-def mount(anchorfs, cache, repo, mnt, log):
+def mount(anchorfs, cache, repo, mnt, log, view="topo"):
+    """A foreground mount on 2 threads, returned at its "mounted" line: (daemon, seconds)."""
     os.makedirs(ENV["HOME"], exist_ok=True)
     start = time.monotonic()
     daemon = subprocess.Popen([anchorfs, "mount", "-f", "--threads", "2", "--cache-dir", cache,
-                               "--view", "topo", repo, mnt],
+                               "--view", view, repo, mnt],
                               stdout=open(log, "w"), stderr=subprocess.STDOUT, env=ENV)
     while "mounted" not in open(log).read():
         if daemon.poll() is not None:
