@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <system_error>
 
 namespace anchorfs::analysis {
 
@@ -21,10 +22,17 @@ constexpr size_t kStep = size_t{2} << 20;
 }  // namespace
 
 PagePrefaulter::PagePrefaulter(bool enabled) {
-  if (enabled) thread_ = std::thread([this] { work(); });
+  if (!enabled) return;
+  try {
+    thread_ = std::thread([this] { work(); });
+  } catch (const std::system_error&) {
+    // No thread to be had (a process limit): the owner faults its own pages, as without one.
+  }
 }
 
-PagePrefaulter::~PagePrefaulter() { finish(); }
+PagePrefaulter::~PagePrefaulter() {
+  finish();
+}
 
 void PagePrefaulter::add(const void* begin, size_t bytes) {
   if (!thread_.joinable() || bytes == 0) return;

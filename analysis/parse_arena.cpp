@@ -4,6 +4,7 @@
 #include <sanitizer/asan_interface.h>
 #include <sys/mman.h>
 #include <tree_sitter/api.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -13,8 +14,10 @@ namespace anchorfs::analysis {
 namespace {
 
 // Address space a thread reserves once (not memory: pages are committed as the arena first
-// reaches them). A parse is cancelled near kMaxParseBytes, far below it.
-constexpr size_t kReservedBytes = size_t{16} << 30;
+// reaches them), the largest of these the process may map: under an address-space limit
+// (`ulimit -v`, RLIMIT_AS) a smaller one. A parse is cancelled near kMaxParseBytes (384 MiB), well
+// within the smallest.
+constexpr size_t kReservations[] = {size_t{16} << 30, size_t{4} << 30, size_t{1} << 30};
 constexpr size_t kCommitStep = size_t{32} << 20;
 constexpr size_t kHeader = 8;
 constexpr size_t kHugePage = size_t{2} << 20;
@@ -25,6 +28,7 @@ constexpr size_t round8(size_t n) {
 
 struct Arena {
   char* reservation = nullptr;  // what mmap gave; base is its first 2 MiB boundary
+  size_t reserved = 0;          // its length
   char* base = nullptr;         // [base, committed) is readable and writable
   char* committed = nullptr;
   char* bump = nullptr;        // the next block's header
@@ -41,36 +45,49 @@ struct Unmapper {
     if (t_arena.reservation != nullptr) {
       // The next mapping at these addresses must not inherit the poison.
       ASAN_UNPOISON_MEMORY_REGION(t_arena.base, t_arena.committed - t_arena.base);
-      munmap(t_arena.reservation, kReservedBytes);
+      munmap(t_arena.reservation, t_arena.reserved);
     }
     t_arena = Arena{};
   }
 };
 
 void reserve(Arena& a) {
-  void* p =
-      mmap(nullptr, kReservedBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) std::abort();
+  void* p = MAP_FAILED;
+  size_t reserved = 0;
+  for (const size_t bytes : kReservations) {
+    p = mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) {
+      reserved = bytes;
+      break;
+    }
+  }
+  if (p == MAP_FAILED) {
+    static constexpr char kMessage[] =
+        "anchorfs: cannot reserve 1 GiB of address space for parsing (ulimit -v too low?)\n";
+    (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    std::abort();
+  }
   // Huge pages, as jemalloc's thp:always gave tree-sitter before (cli/jemalloc_options.cpp):
   // fewer faults while the arena first grows, fewer TLB misses in every walk of a tree. The
   // arena starts at the reservation's first 2 MiB boundary, so that its huge pages line up.
   char* aligned = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(p) + kHugePage - 1) &
                                           ~uintptr_t{kHugePage - 1});
-  madvise(aligned, kReservedBytes - kHugePage, MADV_HUGEPAGE);
+  madvise(aligned, reserved - kHugePage, MADV_HUGEPAGE);
   thread_local Unmapper unmapper;
   (void)unmapper;
   a.reservation = static_cast<char*>(p);
+  a.reserved = reserved;
   a.base = a.committed = a.bump = a.high_water = aligned;
 }
 
 // Makes [bump, bump + need) writable; false when the reservation is spent.
 [[gnu::noinline]] bool commit(Arena& a, size_t need) {
-  constexpr size_t kUsable = kReservedBytes - kHugePage;
+  const size_t usable = a.reserved - kHugePage;
   const size_t used = static_cast<size_t>(a.bump - a.base);
-  if (need > kUsable - used) return false;
+  if (need > usable - used) return false;
   size_t target = static_cast<size_t>(a.committed - a.base);
   while (target < used + need) target += kCommitStep;
-  if (target > kUsable) target = kUsable;
+  if (target > usable) target = usable;
   const size_t grow = target - static_cast<size_t>(a.committed - a.base);
   if (mprotect(a.committed, grow, PROT_READ | PROT_WRITE) != 0) return false;
   ASAN_POISON_MEMORY_REGION(a.committed, grow);

@@ -4,11 +4,15 @@
 #include <gtest/gtest.h>
 #include <sanitizer/asan_interface.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <tree_sitter/api.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -89,6 +93,38 @@ TEST(ParseArena, AnInnerScopeGivesBackOnlyWhatItAllocated) {
   }
   EXPECT_TRUE(arena_hooks::in_scope());
   EXPECT_EQ(sexp_of(outer.root()), before);
+}
+
+// The process's mapped address space (VmSize), in bytes.
+uint64_t mapped_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmSize:", 0) == 0) return std::stoull(line.substr(7)) * 1024;
+  }
+  return 0;
+}
+
+TEST(ParseArena, AnAddressSpaceLimitGetsASmallerReservationNotACrash) {
+  if (test_support::kAddressSanitizer) GTEST_SKIP() << "ASan's shadow and RLIMIT_AS do not mix";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // Room for a thread and a 4 GiB reservation, not for 16 GiB: `ulimit -v` in a sandbox.
+    const rlimit limit{mapped_bytes() + (uint64_t{6} << 30), mapped_bytes() + (uint64_t{6} << 30)};
+    if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(3);
+    bool parsed = false;
+    std::thread fresh([&] {  // a thread with no arena yet
+      const code::ParsedTree tree(tree_sitter_python(), kSource);
+      parsed = static_cast<bool>(tree) && ts_node_named_child_count(tree.root()) == 2;
+    });
+    fresh.join();
+    _exit(parsed ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(ParseArena, AnEndedAnalysisReturnsTheThreadsPages) {
