@@ -546,19 +546,17 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
       const SourceState* seen = surveyed.empty() ? nullptr : &surveyed[*i];
       results[*i] = process(tree, sources[*i], seen, options, local, extracted);
       schedule.finished(*i);
-      // A large file's syntax tree is freed by now but would stay resident in this thread's
-      // malloc arena, where the next (smaller) files cannot use all of it.
-      if (!results[*i].from_cache && sources[*i].size >= kTrimAfterSourceBytes) ::malloc_trim(0);
       const size_t n = done.fetch_add(1) + 1;
       if (options.on_progress) options.on_progress(n, sources.size());
     }
   });
   release_parse_arena_pages();
   result.stats.parse_seconds = surveyed_tree.seconds + seconds_since(parse_start);
-  // Parsing churns through large, short-lived syntax trees in per-thread malloc arenas; hand
-  // that memory back before the long-lived resolution data is built. Facts decoded from the
-  // cache churn nothing, and a trim after a refresh's few parsed files only costs page faults
-  // when the resolution touches the returned pages again.
+  // Syntax trees live in the parse arena (trimmed by itself after a large file, released just
+  // above), but extraction churns its short-lived buffers through malloc; hand that memory back
+  // before the long-lived resolution data is built. Facts decoded from the cache churn nothing,
+  // and a trim after a refresh's few parsed files only costs page faults when the resolution
+  // touches the returned pages again.
   uint64_t parsed_bytes = 0;
   for (size_t i = 0; i < sources.size(); ++i) {
     if (!results[i].from_cache) parsed_bytes += sources[i].size;
