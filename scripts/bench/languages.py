@@ -5,7 +5,7 @@
                                [--corpus LANG=PATH ...] [--output FILE|-]
 
 For each corpus (defaults: Debian's sympy, Go standard library, OpenJDK's java.base, the Rust
-crates of Debian's cargo registry, and TypeScript's own sources from node-typescript), in one run:
+crates of Debian's cargo registry (librust-tokio-dev and its dependencies), and TypeScript's own sources from node-typescript), in one run:
 lines and files of the language, the one-thread parse floor (anchorfs_parse_floor: tree-sitter
 alone), the cold mount (a fresh cache; `anchorfs mount` returns when the view is ready; 2 analysis
 threads) and the warm remount (same cache). Each repetition measures the floor, then the cold and
