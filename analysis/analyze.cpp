@@ -552,7 +552,7 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   });
   release_parse_arena_pages();
   result.stats.parse_seconds = surveyed_tree.seconds + seconds_since(parse_start);
-  // Syntax trees live in the parse arena (trimmed by itself after a large file, released just
+  // Syntax trees live in the parse arena (its pages kept from file to file, released just
   // above), but extraction churns its short-lived buffers through malloc; hand that memory back
   // before the long-lived resolution data is built. Facts decoded from the cache churn nothing,
   // and a trim after a refresh's few parsed files only costs page faults when the resolution

@@ -115,14 +115,11 @@ ParseArena::~ParseArena() {
   ASAN_POISON_MEMORY_REGION(mark_, static_cast<size_t>(a.high_water - mark_));
   a.bump = mark_;
   a.in_scope = outer_in_scope_;
-  if (outer_in_scope_) return;  // the enclosing file's memory stays; its scope trims
-  const size_t used = static_cast<size_t>(a.high_water - a.base);
-  if (used > kKeptArenaBytes) {
-    // After a large file, its pages beyond the kept ones go back to the system (they read as
-    // zero if reached again).
-    madvise(a.base + kKeptArenaBytes, used - kKeptArenaBytes, MADV_DONTNEED);
-    a.high_water = a.base + kKeptArenaBytes;
-  }
+  // Every page stays for the next file, a large file's too: the parse's threads end with it and
+  // the calling thread returns its pages then (release_parse_arena_pages). Trimming to 64 MiB
+  // after each large file made every following bundle fault and zero its pages afresh
+  // (TypeScript's 6-11.5 MB bundles: 130-190 MB of tree each, a fifth of a cold mount's CPU in
+  // clear_page_erms; docs/benchmarks.md, session 13).
 }
 
 void release_parse_arena_pages() {

@@ -14,8 +14,8 @@ namespace anchorfs::analysis {
 // block gives it back only when it is the last one (so a growing array's realloc grows in place);
 // the tree is never deleted node by node (ts_tree_delete was ~5 % of a cold sympy mount's CPU)
 // but dropped with the whole arena when the scope ends. The arena's pages stay mapped for the
-// next file, so tree-sitter stops faulting fresh zeroed pages after the first files; pages beyond
-// kKeptArenaBytes are returned after a larger file.
+// next file, so tree-sitter stops faulting fresh zeroed pages after the first files, until the
+// thread ends or release_parse_arena_pages returns them.
 //
 // The scope makes its own parser in the arena: a parser kept across files would hold pooled
 // subtrees and stack nodes from the arena past its reset. Nothing made in the scope may be used
@@ -36,9 +36,6 @@ class ParseArena {
   char* mark_;           // where this scope's memory begins: the arena's bump when it opened
   bool outer_in_scope_;  // whether an enclosing scope was open on this thread
 };
-
-// Pages a thread's arena keeps mapped between files.
-inline constexpr uint64_t kKeptArenaBytes = uint64_t{64} << 20;
 
 // Returns this thread's arena pages to the system (outside a scope): after an analysis's parse,
 // so that the thread that ran it keeps none while the mount serves. The parse's other threads

@@ -37,8 +37,10 @@ packages+=(valgrind)  # the CI performance guard counts instructions (scripts/be
 # samples of these Debian corpora.
 packages+=(golang-go golang-1.19-go rustfmt black golang-1.19-src librust-regex-dev node-express)
 # scripts/bench/languages.py's TypeScript row reads TypeScript's own sources from node-typescript
-# (/usr/share/nodejs/typescript); without it the row is skipped.
-packages+=(node-typescript)
+# (/usr/share/nodejs/typescript), its Rust row the crates of tokio and its dependencies (81 crates,
+# 2,468 files in /usr/share/cargo/registry, not regex alone); without them the rows are skipped
+# or small.
+packages+=(node-typescript librust-tokio-dev)
 [ "$quickstart" = 0 ] || packages=("${packages[@]:0:quickstart_count}")
 packages+=("$@")
 

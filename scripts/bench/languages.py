@@ -4,13 +4,16 @@
     scripts/bench/languages.py [--anchorfs BIN] [--parse-floor BIN] [--reps N] [--work DIR]
                                [--corpus LANG=PATH ...] [--output FILE|-]
 
-For each corpus (defaults: Debian's Go standard library, OpenJDK's java.base, the Rust crates
-of Debian's cargo registry, and TypeScript's own sources from node-typescript), in one run:
+For each corpus (defaults: Debian's sympy, Go standard library, OpenJDK's java.base, the Rust
+crates of Debian's cargo registry (librust-tokio-dev and its dependencies), and TypeScript's own sources from node-typescript), in one run:
 lines and files of the language, the one-thread parse floor (anchorfs_parse_floor: tree-sitter
 alone), the cold mount (a fresh cache; `anchorfs mount` returns when the view is ready; 2 analysis
-threads) and the warm remount (same cache), medians of --reps. Budgets (issue 13): cold mount
-within 1.5x the parse time on 2 cores (the one-thread floor / 2), warm remount <= 0.3 s. Prints
-a Markdown table; with --output FILE writes it between the `languages` markers of FILE.
+threads) and the warm remount (same cache). Each repetition measures the floor, then the cold and
+the warm mount, so a slow minute of a shared machine weighs on both sides of the ratio; the table
+gives medians of --reps. Budgets (issue 29): cold mount within 1.2x the parse time on 2 cores (the
+one-thread floor / 2) for Python, 1.3x for the others; warm remount <= 0.2 s for Python, 0.3 s for
+the others (issue 13). Prints a Markdown table; with --output FILE writes it between the
+`languages` markers of FILE.
 """
 import argparse
 import json
@@ -29,12 +32,16 @@ sys.path.insert(0, HERE)
 from system import BenchError, is_mounted, log  # noqa: E402
 
 DEFAULT_CORPORA = {
+    "python": "/usr/lib/python3/dist-packages/sympy",
     "go": "/usr/share/go-1.19/src",
     "java": "java.base from /usr/lib/jvm/openjdk-17/lib/src.zip",
     "rust": "/usr/share/cargo/registry",
     "javascript": "/usr/share/nodejs/typescript",
 }
 BEGIN, END = "<!-- languages:begin -->", "<!-- languages:end -->"
+COLD_BUDGET = {"python": 1.2}  # cold / (floor / 2); issue 29
+WARM_BUDGET = {"python": 0.2}  # seconds
+DEFAULT_COLD_BUDGET, DEFAULT_WARM_BUDGET = 1.3, 0.3
 
 
 def java_base(work):
@@ -85,16 +92,17 @@ def timed_mount(anchorfs, root, mnt, cache):
 
 
 def measure(language, root, args, work):
-    floor = parse_floor(args.parse_floor, root)
     stats, row = language_row(args.anchorfs, root, language)
     mnt = os.path.join(work, "mnt")
     os.makedirs(mnt, exist_ok=True)
-    cold, warm = [], []
+    floors, cold, warm = [], [], []
     for _ in range(args.reps):
+        floors.append(parse_floor(args.parse_floor, root))
         cache = tempfile.mkdtemp(dir=work, prefix="cache-")
         cold.append(timed_mount(args.anchorfs, root, mnt, cache))
         warm.append(timed_mount(args.anchorfs, root, mnt, cache))
         shutil.rmtree(cache, ignore_errors=True)
+    floor = statistics.median(floors)
     cold_s, warm_s = statistics.median(cold), statistics.median(warm)
     ratio = cold_s / (floor / 2) if floor > 0 else float("nan")
     return {
@@ -107,19 +115,22 @@ def measure(language, root, args, work):
 def table(rows, reps):
     lines = [
         f"Per-language mount budgets (`scripts/bench/languages.py`, medians of {reps}; "
-        "parse floor = one-thread tree-sitter CPU, budget: cold ≤ 1.5 × floor / 2 on 2 cores, "
-        "warm ≤ 0.3 s):",
+        "parse floor = one-thread tree-sitter CPU, measured before each cold mount; budgets of "
+        "issue 29: cold ≤ 1.2 × floor / 2 on 2 cores for Python, 1.3 × for the others; warm ≤ 0.2 s "
+        "for Python, 0.3 s for the others):",
         "",
         "| language | corpus | lines | files | CALLS | parse floor (1 thread) | cold mount | "
-        "cold / (floor/2) | warm remount |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "cold / (floor/2) | budget | warm remount |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
-        verdict = "ok" if r["ratio"] <= 1.5 else "**MISS**"
-        warm = "ok" if r["warm"] <= 0.3 else "**MISS**"
+        cold_budget = COLD_BUDGET.get(r["language"], DEFAULT_COLD_BUDGET)
+        warm_budget = WARM_BUDGET.get(r["language"], DEFAULT_WARM_BUDGET)
+        verdict = "ok" if r["ratio"] <= cold_budget else "**MISS**"
+        warm = "ok" if r["warm"] <= warm_budget else "**MISS**"
         lines.append(
             f"| {r['language']} | `{r['root']}` | {r['lines']:,} | {r['files']:,} | {r['calls']:,} | "
-            f"{r['floor']:.2f} s | {r['cold']:.2f} s | {r['ratio']:.2f}× ({verdict}) | "
+            f"{r['floor']:.2f} s | {r['cold']:.2f} s | {r['ratio']:.2f}× ({verdict}) | ≤ {cold_budget}× | "
             f"{r['warm']:.2f} s ({warm}) |")
     return "\n".join(lines) + "\n"
 
