@@ -82,6 +82,7 @@ class Resolver {
         modules_(imports.modules()),
         imports_(imports),
         base_(base),
+        threads_(threads),
         prefault_(threads > 1) {}
 
   void run();
@@ -307,7 +308,12 @@ class Resolver {
   // Param(i) instead of p's values (every caller's argument), and call_result puts each call's
   // own argument in its place. So a registration method returning the function it registers on
   // one path and a decorator on another does not give every registered function to every call.
+  // Reads only the facts, the scope table and find_identities' result.
   void find_param_returns();
+  // The variables of the defaults of find_param_returns' parameters (made after the seeds').
+  void create_default_vars();
+  // Which of g's first 32 parameters (file f's local string `name`) is named so, or kNone.
+  uint32_t param_index(FileId f, ScopeId g, uint32_t name) const;
 
   // The i-th positional argument of the call at hand of `function` (`receiver` as argument 0
   // when bound): a positional argument, else, for a positional parameter, a keyword argument
@@ -526,6 +532,7 @@ class Resolver {
   const ModuleIndex& modules_;
   const ImportTable& imports_;
   ResolutionBase* base_;
+  size_t threads_;  // threads this resolution may use (ResolverInput::threads)
   // Faults in the reserved tables' pages on a second thread while setup and rounds fill them.
   analysis::PagePrefaulter prefault_;
   // Per file: the tick of its last first-round statement and the values made by then (for base_).

@@ -409,6 +409,14 @@ void Resolver::find_identities() {
   }
 }
 
+uint32_t Resolver::param_index(FileId f, ScopeId g, uint32_t name) const {
+  const Scope& sc = facts(f).scopes[scopes_[g].local];
+  for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
+    if (facts(f).params[sc.params_begin + p].name == name) return p;
+  }
+  return kNone;
+}
+
 void Resolver::find_param_returns() {
   forwardable_.assign(scopes_.size(), 0);
   for (const ScopeId g : scopes_.ids()) {
@@ -423,13 +431,6 @@ void Resolver::find_param_returns() {
       }
     }
   }
-  const auto param_of = [&](FileId f, ScopeId g, uint32_t name) -> uint32_t {
-    const Scope& sc = facts(f).scopes[scopes_[g].local];
-    for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
-      if (facts(f).params[sc.params_begin + p].name == name) return p;
-    }
-    return kNone;
-  };
   // A parameter rebound anywhere in its function (or named by a nested `nonlocal`/`global`) is
   // no longer the argument.
   IdVector<ScopeId, uint8_t> gives_back(scopes_.size(), 0);
@@ -439,7 +440,7 @@ void Resolver::find_param_returns() {
       const ScopeId g = gscope(f, s.scope);
       if (s.kind == StmtKind::Nonlocal || s.kind == StmtKind::Global) {
         for (ScopeId p = g; p != kNoScope; p = scopes_[p].parent) {
-          const uint32_t i = forwardable_[p] == 0 ? kNone : param_of(f, p, s.str);
+          const uint32_t i = forwardable_[p] == 0 ? kNone : param_index(f, p, s.str);
           if (i != kNone) forwardable_[p] &= ~(1u << i);
         }
         continue;
@@ -461,6 +462,9 @@ void Resolver::find_param_returns() {
   for (const ScopeId g : scopes_.ids()) {
     if (gives_back[g] == 0) forwardable_[g] = 0;
   }
+}
+
+void Resolver::create_default_vars() {
   // Defaults: what a parameter is when the call passes nothing for it.
   for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
@@ -468,7 +472,7 @@ void Resolver::find_param_returns() {
       if (s.kind != StmtKind::Assign || ff.exprs[s.a].kind != ExprKind::ScopedName) continue;
       const Expr& t = ff.exprs[s.a];
       const ScopeId g = gscope(f, t.a);
-      const uint32_t i = forwardable_[g] == 0 ? kNone : param_of(f, g, t.str);
+      const uint32_t i = forwardable_[g] == 0 ? kNone : param_index(f, g, t.str);
       if (i == kNone || (forwardable_[g] & (1u << i)) == 0) continue;
       const auto [var, inserted] = default_vars_.try_emplace(g, gs(f, t.str), VarId{0});
       if (inserted) *var = new_var();
