@@ -257,7 +257,9 @@ class Resolver {
 
   void bind(ScopeId scope, NameId name);
 
-  void bind_target(FileId f, ScopeId scope, uint32_t e, int depth = 0);
+  // Lists the (scope, name) bindings of assignment target `e`, packed, in binding order.
+  void bind_target(FileId f, ScopeId scope, uint32_t e, std::vector<uint64_t>& bindings,
+                   int depth = 0);
 
   void collect_stored_names(FileId f, uint32_t e, int depth);
 
@@ -310,7 +312,7 @@ class Resolver {
   // one path and a decorator on another does not give every registered function to every call.
   // Reads only the facts, the scope table and find_identities' result.
   void find_param_returns();
-  // The variables of the defaults of find_param_returns' parameters (made after the seeds').
+  // The variables of the defaults find_param_returns found (made after the seeds', in order).
   void create_default_vars();
   // Which of g's first 32 parameters (file f's local string `name`) is named so, or kNone.
   uint32_t param_index(FileId f, ScopeId g, uint32_t name) const;
@@ -624,6 +626,13 @@ class Resolver {
   // return may give it back (see find_param_returns); 0 for functions without Param returns.
   IdVector<ScopeId, uint32_t> forwardable_;
   PairMap<ScopeId, NameId, VarId> default_vars_;  // (function, parameter) -> its default's values
+  // A parameter default find_param_returns found (file f's local string `name` of `function`).
+  struct DefaultParam {
+    FileId file;
+    ScopeId function;
+    uint32_t name;
+  };
+  std::vector<DefaultParam> default_params_;  // in statement order, until create_default_vars
   // A pseudo-variable changed when the second round starts: statements deferred to it read it.
   VarId second_round_ = kNoVar;
   bool changed_ = false;
