@@ -1,4 +1,5 @@
-// run_on_threads: one piece of work on several plain threads at once, joined by blocking.
+// run_on_threads: one piece of work on several plain threads at once, joined by blocking;
+// run_beside: two pieces of work side by side.
 #pragma once
 
 #include <cstddef>
@@ -41,6 +42,42 @@ void run_on_threads(size_t count, const Work& work) {
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
+}
+
+// Runs `side()` on a helper thread while the calling thread runs `main()`, and returns once both
+// have. With `beside` false, or no thread to be had, `side()` runs on the calling thread after
+// `main()`: callers pass two pieces of work that share nothing one of them writes, so the order
+// does not matter. An exception either threw is rethrown here (main's first).
+template <typename Main, typename Side>
+void run_beside(bool beside, const Main& main, const Side& side) {
+  std::exception_ptr side_failure;
+  std::thread helper;
+  if (beside) {
+    try {
+      helper = std::thread([&] {
+        try {
+          side();
+        } catch (...) {
+          side_failure = std::current_exception();
+        }
+      });
+    } catch (const std::system_error&) {
+      // no thread to be had: side() runs below
+    }
+  }
+  std::exception_ptr main_failure;
+  try {
+    main();
+  } catch (...) {
+    main_failure = std::current_exception();
+  }
+  if (helper.joinable()) {
+    helper.join();
+  } else if (!main_failure) {
+    side();
+  }
+  if (main_failure) std::rethrow_exception(main_failure);
+  if (side_failure) std::rethrow_exception(side_failure);
 }
 
 }  // namespace anchorfs::analysis

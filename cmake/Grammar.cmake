@@ -68,9 +68,11 @@ target_compile_definitions(tree_sitter_runtime PRIVATE
   _POSIX_C_SOURCE=200112L _DEFAULT_SOURCE _BSD_SOURCE _DARWIN_C_SOURCE)
 set_target_properties(tree_sitter_runtime PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
 target_compile_options(tree_sitter_runtime PRIVATE -O3 -w)
-# anchorfs's one extension of the runtime: a node's children in one pass (it reads the private
-# subtree layout, so it is built with the runtime's private headers and flags).
-target_sources(tree_sitter_runtime PRIVATE "${PROJECT_SOURCE_DIR}/analysis/code/child_list.c")
+# anchorfs's extensions of the runtime: a node's children in one pass, and the nodes a walk stops
+# at under a node (they read the private subtree layout, so they are built with the runtime's
+# private headers and flags).
+target_sources(tree_sitter_runtime PRIVATE "${PROJECT_SOURCE_DIR}/analysis/code/child_list.c"
+  "${PROJECT_SOURCE_DIR}/analysis/code/stops.c")
 target_include_directories(tree_sitter_runtime PRIVATE "${PROJECT_SOURCE_DIR}")
 
 # anchorfs_grammar(TARGET PACKAGE VERSION SHA512 SRC_DIR): fetches PACKAGE@VERSION (as

@@ -3,6 +3,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <cstddef>
 #include <initializer_list>
 #include <span>
 #include <string_view>
@@ -48,9 +49,13 @@ class SymbolTable {
 
   Kind of(TSNode node) const {
     if (ts_node_is_null(node)) return error_;
-    const TSSymbol symbol = ts_node_symbol(node);
-    return symbol < kinds_.size() ? kinds_[symbol] : error_;
+    return at(ts_node_symbol(node));
   }
+
+  // The kind of a symbol (as ts_node_symbol gives it), for tables indexed by symbol; `size()`
+  // symbols in all, every other one (an ERROR's) `error`.
+  Kind at(TSSymbol symbol) const { return symbol < kinds_.size() ? kinds_[symbol] : error_; }
+  size_t size() const { return kinds_.size(); }
 
  private:
   static bool contains(std::initializer_list<std::string_view> names, std::string_view name) {

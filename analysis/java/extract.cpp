@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analysis/code/anchors.h"
 #include "analysis/code/extract.h"
+#include "analysis/code/stops.h"
 #include "analysis/code/symbols.h"
 #include "analysis/code/syntax.h"
 #include "analysis/code/walk.h"
@@ -234,9 +236,38 @@ constexpr code::SymbolKind<Kind> kNamed[] = {
     {"lambda_expression", Kind::Lambda},
 };
 
-Kind kind_of(TSNode node) {
-  static const code::SymbolTable<Kind> kinds(tree_sitter_java(), kNamed, Kind::Descend);
-  return kinds.of(node);
+const code::SymbolTable<Kind>& kinds() {
+  static const code::SymbolTable<Kind> table(tree_sitter_java(), kNamed, Kind::Descend);
+  return table;
+}
+
+Kind kind_of(TSNode node) { return kinds().of(node); }
+
+// What anchorfs_stops does at each symbol (code/stops.h): the walk stops at every node with work
+// of its own, a declaration with where it sits among its siblings (its attached comments), and
+// passes over what it skips.
+const std::vector<uint8_t>& stop_actions() {
+  static const std::vector<uint8_t> table = [] {
+    std::vector<uint8_t> out(kinds().size(), ANCHORFS_DESCEND);
+    for (size_t s = 0; s < out.size(); ++s) {
+      switch (kinds().at(static_cast<TSSymbol>(s))) {
+        case Kind::Descend:
+          break;
+        case Kind::Skip:
+          out[s] = ANCHORFS_DROP;
+          break;
+        case Kind::TypeDeclaration:
+        case Kind::Method:
+        case Kind::EnumConstant:
+          out[s] = ANCHORFS_STOP_LISTED;
+          break;
+        default:
+          out[s] = ANCHORFS_STOP;
+      }
+    }
+    return out;
+  }();
+  return table;
 }
 
 class Extractor {
@@ -246,7 +277,7 @@ class Extractor {
   }
 
   void run(TSNode root) {
-    push_children(root, 0);
+    push_stops(root, 0);
     while (!stack_.empty()) {
       frame_ = stack_.back();
       stack_.pop_back();
@@ -260,12 +291,53 @@ class Extractor {
   struct Frame {
     TSNode node;
     uint32_t scope;
-    uint32_t attached_from = kUnknown;  // code::attached_start, when push_children found it
+    uint32_t attached_from = kUnknown;  // code::attached_start, when the push found it
   };
 
   void push(TSNode node, uint32_t scope) {
     if (!ts_node_is_null(node)) stack_.push_back({node, scope});
   }
+  // The nodes under `node` with work of their own (anchorfs_stops: a Descend node's children are
+  // looked at in the same pass, not visited one by one), pushed last first so they are visited in
+  // source order, as push_children would reach them. A declaration's attached comments are read
+  // from its parent's child list, listed once for all the declarations in it.
+  void push_stops(TSNode node, uint32_t scope) {
+    const std::vector<uint8_t>& actions = stop_actions();
+    uint32_t count = anchorfs_stops(node, actions.data(), static_cast<uint32_t>(actions.size()),
+                                    stops_.data(), static_cast<uint32_t>(stops_.size()));
+    if (count == UINT32_MAX) return push_children(node, scope);  // hidden nodes nested absurdly
+    if (count > stops_.size()) {
+      stops_.resize(count);
+      anchorfs_stops(node, actions.data(), static_cast<uint32_t>(actions.size()), stops_.data(),
+                     count);
+    }
+    for (uint32_t i = count; i-- > 0;) {
+      const AnchorfsStop& stop = stops_[i];
+      Frame frame{stop.node, scope};
+      if (!ts_node_is_null(stop.parent)) {
+        if (!ts_node_eq(stop.parent, siblings_of_)) {
+          list_children(stop.parent, siblings_);
+          siblings_of_ = stop.parent;
+        }
+        frame.attached_from = ts_node_start_byte(
+            code::attached_start(stop.node, bytes_, {"line_comment", "block_comment"},
+                                 std::span<const TSNode>(siblings_.data(), stop.index)));
+      }
+      stack_.push_back(frame);
+    }
+  }
+
+  // All of node's children (named and anonymous) into `list` (grown to hold them); how many.
+  static uint32_t list_children(TSNode node, std::vector<TSNode>& list) {
+    const uint32_t count = anchorfs_child_list(node, /*named_only=*/false, list.data(), nullptr,
+                                               static_cast<uint32_t>(list.size()));
+    if (count > list.size()) {
+      list.resize(count);
+      anchorfs_child_list(node, false, list.data(), nullptr, count);
+    }
+    return count;
+  }
+
   // Named children with children of their own (no leaf matters to the walk), pushed last first so
   // they are visited in source order (definitions are numbered in source order, a parent before
   // its children). The children are listed in one pass (anchorfs_child_list: a cursor step costs
@@ -273,12 +345,7 @@ class Extractor {
   // list, where add_definition without it asks ts_node_prev_sibling, which searches down from
   // the root (quadratic in a class's members: 1.9 % of java/util's export instructions).
   void push_children(TSNode node, uint32_t scope) {
-    const uint32_t count = anchorfs_child_list(node, /*named_only=*/false, children_.data(),
-                                               nullptr, static_cast<uint32_t>(children_.size()));
-    if (count > children_.size()) {
-      children_.resize(count);
-      anchorfs_child_list(node, false, children_.data(), nullptr, count);
-    }
+    const uint32_t count = list_children(node, children_);
     const size_t first = stack_.size();
     for (uint32_t i = 0; i < count; ++i) {
       const TSNode child = children_[i];
@@ -323,18 +390,18 @@ class Extractor {
         add_call(scope, code::CallForm::Construct, "",
                  std::string(text_of(by_field(node, fields().constructor), bytes_)), node,
                  by_field(node, fields().arguments));
-        return push_children(node, scope);
+        return push_stops(node, scope);
       case Kind::Variables:
         return variables(node, scope);
       case Kind::DeclaredVariable:
         declared_variable(node, scope);
-        return push_children(node, scope);
+        return push_stops(node, scope);
       case Kind::Instanceof: {
         const TSNode name = by_field(node, fields().name);
         if (!ts_node_is_null(name)) {
           add_typed(scope, name, declared_type(by_field(node, fields().right), scope));
         }
-        return push_children(node, scope);
+        return push_stops(node, scope);
       }
       case Kind::TypePattern: {
         const code::NamedChildren parts(node);
@@ -343,7 +410,7 @@ class Extractor {
       case Kind::Lambda:
         return lambda(node, scope);
       case Kind::Descend:
-        return push_children(node, scope);
+        return push_stops(node, scope);
     }
   }
 
@@ -806,6 +873,9 @@ class Extractor {
   std::vector<Frame> stack_;
   Frame frame_{};  // the frame being visited
   std::vector<TSNode> children_ = std::vector<TSNode>(64);  // push_children's list, reused
+  std::vector<AnchorfsStop> stops_ = std::vector<AnchorfsStop>(256);  // push_stops', reused
+  TSNode siblings_of_{};                                     // whose children siblings_ lists
+  std::vector<TSNode> siblings_ = std::vector<TSNode>(64);
   // By definition: its type parameters (name, erasure).
   std::vector<std::vector<std::pair<std::string, std::string>>> type_parameters_;
   std::vector<uint32_t> anonymous_counts_{0};              // by definition

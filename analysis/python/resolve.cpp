@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "analysis/plain_threads.h"
 #include "analysis/python/resolve_resolver.h"
 #include "analysis/python/resolve_trace.h"
 
@@ -31,14 +32,25 @@ void Resolver::run() {
   // Sympy ends with ~0.8 scope variables per statement: sized once, the table is not rehashed
   // seven times on the way (it is only looked up, never walked, so its capacity changes nothing).
   scope_vars_.reserve(stmt_count_);
-  bind_names();
-  expand_star_imports();
-  bind_imports();
-  seed_receivers();
-  seed_variadic_params();
-  order_files();
-  find_wrappers();
-  find_param_returns();
+  // The pattern scans read only the facts and the scope table and write only their own tables,
+  // which the binding passes before the rounds never read (nor do they create a variable or a
+  // value): they run on a second thread, the bindings' variables and values are made in the same
+  // order as on one.
+  analysis::run_beside(
+      threads_ > 1,
+      [this] {
+        bind_names();
+        expand_star_imports();
+        bind_imports();
+        seed_receivers();
+        seed_variadic_params();
+        order_files();
+      },
+      [this] {
+        find_wrappers();
+        find_param_returns();
+      });
+  create_default_vars();
   index_params();
   resolve_trace("setup done exprs %u stmts %u scopes %zu", expr_count_, stmt_count_,
                 scopes_.size());

@@ -82,6 +82,7 @@ class Resolver {
         modules_(imports.modules()),
         imports_(imports),
         base_(base),
+        threads_(threads),
         prefault_(threads > 1) {}
 
   void run();
@@ -256,7 +257,9 @@ class Resolver {
 
   void bind(ScopeId scope, NameId name);
 
-  void bind_target(FileId f, ScopeId scope, uint32_t e, int depth = 0);
+  // Lists the (scope, name) bindings of assignment target `e`, packed, in binding order.
+  void bind_target(FileId f, ScopeId scope, uint32_t e, std::vector<uint64_t>& bindings,
+                   int depth = 0);
 
   void collect_stored_names(FileId f, uint32_t e, int depth);
 
@@ -307,7 +310,12 @@ class Resolver {
   // Param(i) instead of p's values (every caller's argument), and call_result puts each call's
   // own argument in its place. So a registration method returning the function it registers on
   // one path and a decorator on another does not give every registered function to every call.
+  // Reads only the facts, the scope table and find_identities' result.
   void find_param_returns();
+  // The variables of the defaults find_param_returns found (made after the seeds', in order).
+  void create_default_vars();
+  // Which of g's first 32 parameters (file f's local string `name`) is named so, or kNone.
+  uint32_t param_index(FileId f, ScopeId g, uint32_t name) const;
 
   // The i-th positional argument of the call at hand of `function` (`receiver` as argument 0
   // when bound): a positional argument, else, for a positional parameter, a keyword argument
@@ -526,6 +534,7 @@ class Resolver {
   const ModuleIndex& modules_;
   const ImportTable& imports_;
   ResolutionBase* base_;
+  size_t threads_;  // threads this resolution may use (ResolverInput::threads)
   // Faults in the reserved tables' pages on a second thread while setup and rounds fill them.
   analysis::PagePrefaulter prefault_;
   // Per file: the tick of its last first-round statement and the values made by then (for base_).
@@ -617,6 +626,13 @@ class Resolver {
   // return may give it back (see find_param_returns); 0 for functions without Param returns.
   IdVector<ScopeId, uint32_t> forwardable_;
   PairMap<ScopeId, NameId, VarId> default_vars_;  // (function, parameter) -> its default's values
+  // A parameter default find_param_returns found (file f's local string `name` of `function`).
+  struct DefaultParam {
+    FileId file;
+    ScopeId function;
+    uint32_t name;
+  };
+  std::vector<DefaultParam> default_params_;  // in statement order, until create_default_vars
   // A pseudo-variable changed when the second round starts: statements deferred to it read it.
   VarId second_round_ = kNoVar;
   bool changed_ = false;

@@ -92,24 +92,25 @@ void Resolver::bind(ScopeId scope, NameId name) {
   scope_var(scope, name);
 }
 
-void Resolver::bind_target(FileId f, ScopeId scope, uint32_t e, int depth) {
+void Resolver::bind_target(FileId f, ScopeId scope, uint32_t e, std::vector<uint64_t>& bindings,
+                           int depth) {
   if (depth > kMaxEvalDepth) return;
   const Expr& x = expr_at(f, e);
   switch (x.kind) {
     case ExprKind::Name:
-      bind(scope, gs(f, x.str));
+      bindings.push_back(pack(scope, gs(f, x.str)));
       break;
     case ExprKind::ScopedName:
-      bind(gscope(f, x.a), gs(f, x.str));
+      bindings.push_back(pack(gscope(f, x.a), gs(f, x.str)));
       break;
     case ExprKind::Tuple:
     case ExprKind::Container:
       for (uint32_t i = 0; i < x.list_count; ++i) {
-        bind_target(f, scope, list_item(f, x.list_begin + i), depth + 1);
+        bind_target(f, scope, list_item(f, x.list_begin + i), bindings, depth + 1);
       }
       break;
     case ExprKind::Star:
-      bind_target(f, scope, x.a, depth + 1);
+      bind_target(f, scope, x.a, bindings, depth + 1);
       break;
     default:
       break;
@@ -140,33 +141,48 @@ void Resolver::bind_names() {
       }
     }
   }
+  // A file's bindings are listed first and bound in that order: each is a lookup at a random
+  // place in the 8 MB scope-variable table (on sympy a cache miss each, a quarter of the setup),
+  // so the line of the binding a few ahead is asked for while this one is bound.
+  constexpr size_t kAhead = 8;
+  std::vector<uint64_t> bindings;
   for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (const Stmt& s : ff.stmts) {
       if (s.kind == StmtKind::Assign) collect_stored_names(f, s.a, 0);
     }
+    bindings.clear();
     for (uint32_t s = 1; s < ff.scopes.size(); ++s) {
       const Scope& sc = ff.scopes[s];
       for (uint32_t p = 0; p < sc.params_count; ++p) {
-        bind(gscope(f, s), gs(f, ff.params[sc.params_begin + p].name));
+        bindings.push_back(pack(gscope(f, s), gs(f, ff.params[sc.params_begin + p].name)));
       }
     }
     for (const Stmt& s : ff.stmts) {
       const ScopeId scope = gscope(f, s.scope);
       switch (s.kind) {
         case StmtKind::Assign:
-          bind_target(f, scope, s.a);
+          bind_target(f, scope, s.a, bindings);
           break;
         case StmtKind::Define:
-          bind(scope, gs(f, ff.scopes[s.a].name));
+          bindings.push_back(pack(scope, gs(f, ff.scopes[s.a].name)));
           break;
         case StmtKind::ImportModule:
         case StmtKind::ImportFrom:
-          bind(scope, gs(f, s.str));
+          bindings.push_back(pack(scope, gs(f, s.str)));
           break;
         default:
           break;
       }
+    }
+    for (size_t i = 0; i < bindings.size(); ++i) {
+      if (i + kAhead < bindings.size()) {
+        const uint64_t next = bindings[i + kAhead];
+        scope_vars_.prefetch(ScopeId{static_cast<uint32_t>(next >> 32)},
+                             NameId{static_cast<uint32_t>(next)});
+      }
+      bind(ScopeId{static_cast<uint32_t>(bindings[i] >> 32)},
+           NameId{static_cast<uint32_t>(bindings[i])});
     }
   }
   // nonlocal names alias the nearest enclosing function's binding.
@@ -409,6 +425,14 @@ void Resolver::find_identities() {
   }
 }
 
+uint32_t Resolver::param_index(FileId f, ScopeId g, uint32_t name) const {
+  const Scope& sc = facts(f).scopes[scopes_[g].local];
+  for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
+    if (facts(f).params[sc.params_begin + p].name == name) return p;
+  }
+  return kNone;
+}
+
 void Resolver::find_param_returns() {
   forwardable_.assign(scopes_.size(), 0);
   for (const ScopeId g : scopes_.ids()) {
@@ -423,13 +447,6 @@ void Resolver::find_param_returns() {
       }
     }
   }
-  const auto param_of = [&](FileId f, ScopeId g, uint32_t name) -> uint32_t {
-    const Scope& sc = facts(f).scopes[scopes_[g].local];
-    for (uint32_t p = 0; p < sc.params_count && p < 32; ++p) {
-      if (facts(f).params[sc.params_begin + p].name == name) return p;
-    }
-    return kNone;
-  };
   // A parameter rebound anywhere in its function (or named by a nested `nonlocal`/`global`) is
   // no longer the argument.
   IdVector<ScopeId, uint8_t> gives_back(scopes_.size(), 0);
@@ -439,7 +456,7 @@ void Resolver::find_param_returns() {
       const ScopeId g = gscope(f, s.scope);
       if (s.kind == StmtKind::Nonlocal || s.kind == StmtKind::Global) {
         for (ScopeId p = g; p != kNoScope; p = scopes_[p].parent) {
-          const uint32_t i = forwardable_[p] == 0 ? kNone : param_of(f, p, s.str);
+          const uint32_t i = forwardable_[p] == 0 ? kNone : param_index(f, p, s.str);
           if (i != kNone) forwardable_[p] &= ~(1u << i);
         }
         continue;
@@ -461,19 +478,29 @@ void Resolver::find_param_returns() {
   for (const ScopeId g : scopes_.ids()) {
     if (gives_back[g] == 0) forwardable_[g] = 0;
   }
-  // Defaults: what a parameter is when the call passes nothing for it.
+  // Defaults: what a parameter is when the call passes nothing for it (their variables are made
+  // by create_default_vars, in this order).
+  default_params_.clear();
   for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (const Stmt& s : ff.stmts) {
       if (s.kind != StmtKind::Assign || ff.exprs[s.a].kind != ExprKind::ScopedName) continue;
       const Expr& t = ff.exprs[s.a];
       const ScopeId g = gscope(f, t.a);
-      const uint32_t i = forwardable_[g] == 0 ? kNone : param_of(f, g, t.str);
+      const uint32_t i = forwardable_[g] == 0 ? kNone : param_index(f, g, t.str);
       if (i == kNone || (forwardable_[g] & (1u << i)) == 0) continue;
-      const auto [var, inserted] = default_vars_.try_emplace(g, gs(f, t.str), VarId{0});
-      if (inserted) *var = new_var();
+      default_params_.push_back({f, g, t.str});
     }
   }
+}
+
+void Resolver::create_default_vars() {
+  for (const DefaultParam& d : default_params_) {
+    const auto [var, inserted] =
+        default_vars_.try_emplace(d.function, gs(d.file, d.name), VarId{0});
+    if (inserted) *var = new_var();
+  }
+  std::vector<DefaultParam>().swap(default_params_);
 }
 
 bool Resolver::expr_names(const FileFacts& ff, uint32_t e, uint32_t name, int depth) {
@@ -520,9 +547,18 @@ bool Resolver::expr_calls_name(const FileFacts& ff, uint32_t e, uint32_t name, i
 
 void Resolver::index_params() {
   param_summary_.assign(scopes_.size(), {});
+  // Each parameter's variable is a lookup at a random place of the scope-variable table: the
+  // lines of a scope a few ahead are asked for while this one's are read (as bind_names does).
+  constexpr uint32_t kAhead = 4;
   for (const FileId f : files_.ids()) {
     const FileFacts& ff = facts(f);
     for (uint32_t s = 0; s < ff.scopes.size(); ++s) {
+      if (s + kAhead < ff.scopes.size()) {
+        const Scope& next = ff.scopes[s + kAhead];
+        for (uint32_t p = 0; p < next.params_count; ++p) {
+          scope_vars_.prefetch(gscope(f, s + kAhead), gs(f, ff.params[next.params_begin + p].name));
+        }
+      }
       const Scope& sc = ff.scopes[s];
       const ScopeId g = gscope(f, s);
       ParamSummary& summary = param_summary_[g];
