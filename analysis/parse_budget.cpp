@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "analysis/parse_arena.h"
 
@@ -135,14 +136,22 @@ ParseBudget::~ParseBudget() {
   t_limit = std::numeric_limits<int64_t>::max();
 }
 
-bool nests_too_deep_to_parse(std::string_view bytes) {
-  // More brackets open at once than opened in all: impossible. Nearly every file is shorter than
-  // the bound, and counting (branch-free) costs a fraction of the ordered scan, which was 2 % of a
-  // Java cold analysis's instructions.
-  if (bytes.size() <= static_cast<uint64_t>(kMaxOpenBrackets)) return false;
+namespace {
+
+// Brackets opened and closed in `block`: branch-free, so the compiler vectorises it.
+std::pair<int64_t, int64_t> brackets_in(std::string_view block) {
   int64_t opened = 0;
-  for (const char c : bytes) opened += static_cast<int64_t>((c == '(') | (c == '[') | (c == '{'));
-  if (opened <= kMaxOpenBrackets) return false;
+  int64_t closed = 0;
+  for (const char c : block) {
+    opened += static_cast<int64_t>((c == '(') | (c == '[') | (c == '{'));
+    closed += static_cast<int64_t>((c == ')') | (c == ']') | (c == '}'));
+  }
+  return {opened, closed};
+}
+
+// Whether more than kMaxOpenBrackets are open at once, bracket by bracket (a close with none open
+// is ignored).
+bool exceeds_bound_in_order(std::string_view bytes) {
   int64_t open = 0;
   for (const char c : bytes) {
     if (c == '(' || c == '[' || c == '{') {
@@ -150,6 +159,26 @@ bool nests_too_deep_to_parse(std::string_view bytes) {
     } else if ((c == ')' || c == ']' || c == '}') && open > 0) {
       --open;
     }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool nests_too_deep_to_parse(std::string_view bytes) {
+  // Nearly every file is shorter than the bound. A longer one is first bounded block by block
+  // from counts alone (branch-free): the depth at a block's end is at most the larger of (the
+  // bound at its start + its opens - its closes) and its opens (a run starting inside it), and
+  // within it at most the bound at its start + its opens. Only a file whose bound crosses the
+  // limit gets the ordered scan, which mispredicts on every bracket: 18 instructions a byte, 1.7 %
+  // of a cold TypeScript bundle's (generated bundles are long and bracket-dense).
+  if (bytes.size() <= static_cast<uint64_t>(kMaxOpenBrackets)) return false;
+  constexpr size_t kBlock = 4096;
+  int64_t bound = 0;  // on the depth at the current block's start
+  for (size_t at = 0; at < bytes.size(); at += kBlock) {
+    const auto [opened, closed] = brackets_in(bytes.substr(at, kBlock));
+    if (bound + opened > kMaxOpenBrackets) return exceeds_bound_in_order(bytes);
+    bound = std::max(bound + opened - closed, opened);
   }
   return false;
 }

@@ -178,13 +178,16 @@ bool has_tag_delimiter(std::string_view text) {
   // rules out nearly every file before the line-by-line check (this runs over every source on
   // every mount whose survey reads it; four memmem passes were 1 % of a cold kernel sample's
   // instructions).
-  if (!holds_tag_word(text)) return false;
-  pos = start;
-  while (pos < text.size()) {
-    TextLine line = line_at(text, pos);
+  // Then only the lines holding such a word: generated code can hold thousands of JSDoc
+  // `/** @class */` lines among a million others (TypeScript's bundles: checking every line was
+  // 2.8 % of a cold mount's instructions).
+  for (size_t q = next_tag_word(text, start); q != std::string_view::npos;) {
+    const size_t terminator = text.find_last_of("\r\n", q);
+    const size_t begin = terminator == std::string_view::npos ? start : terminator + 1;
+    const TextLine line = line_at(text, std::max(begin, start));
     std::string_view content = text.substr(line.begin, line.content_end - line.begin);
     if (delimiter_kind(content) || is_lean_header(content)) return true;
-    pos = line.end;
+    q = line.end < text.size() ? next_tag_word(text, line.end) : std::string_view::npos;
   }
   return false;
 }

@@ -36,8 +36,8 @@ bool candidate(std::string_view text, size_t q) {
 
 }  // namespace
 
-bool holds_tag_word(std::string_view text) {
-  size_t i = 0;
+size_t next_tag_word(std::string_view text, size_t from) {
+  size_t i = from;
 #if defined(__SSE2__)
   // Sixteen offsets at a time (their next bytes read too): '@', or '=' before '='. Code holds
   // few of either, so most blocks are passed over with no byte looked at.
@@ -51,14 +51,19 @@ bool holds_tag_word(std::string_view text) {
         _mm_cmpeq_epi8(here, at),
         _mm_and_si128(_mm_cmpeq_epi8(here, equals), _mm_cmpeq_epi8(next, equals)));
     for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit)); mask != 0; mask &= mask - 1) {
-      if (word_at(text, i + static_cast<size_t>(__builtin_ctz(mask)))) return true;
+      const size_t q = i + static_cast<size_t>(__builtin_ctz(mask));
+      if (word_at(text, q)) return q;
     }
   }
 #endif
   for (; i < text.size(); ++i) {
-    if (candidate(text, i) && word_at(text, i)) return true;
+    if (candidate(text, i) && word_at(text, i)) return i;
   }
-  return false;
+  return std::string_view::npos;
+}
+
+bool holds_tag_word(std::string_view text) {
+  return next_tag_word(text, 0) != std::string_view::npos;
 }
 
 }  // namespace anchorfs::render

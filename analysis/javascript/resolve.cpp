@@ -4,6 +4,7 @@
 #include "analysis/javascript/resolve.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,7 +12,9 @@
 #include <utility>
 
 #include "analysis/code/code_facts.h"
+#include "analysis/file_edges.h"
 #include "analysis/javascript/module_paths.h"
+#include "analysis/plain_threads.h"
 
 namespace anchorfs::analysis::javascript {
 namespace {
@@ -79,60 +82,80 @@ bool is_instantiable(const Definition& d) {
   return d.kind == EntityKind::Class && d.role == "class";
 }
 
+// Calls f(i) for each file index i below `count` on up to `threads` plain threads (a few bundles
+// or thousands of modules): this runs beside the fact records' writer, and a TBB worker joining
+// late left a cold TypeScript mount's bundles on one thread (perf).
+template <typename F>
+void each_file(size_t count, size_t threads, const F& f) {
+  std::atomic<size_t> next{0};
+  run_on_threads(std::min(threads, count), [&] {
+    for (size_t i = next++; i < count; i = next++) f(static_cast<uint32_t>(i));
+  });
+}
+
+// Every file's index: import targets and its sorted tables, built file by file in parallel (each
+// writes only its own slot; ModulePaths is read-only).
+std::vector<FileIndex> index_files(const ResolverInput& input, const ProjectConfig& config) {
+  std::vector<std::string_view> paths;
+  paths.reserve(input.files.size());
+  for (const ResolverFile& file : input.files) paths.push_back(file.path);
+  const ModulePaths modules(paths, config);
+  std::vector<FileIndex> files(input.files.size());
+  each_file(files.size(), input.threads, [&](uint32_t i) {
+    FileIndex& index = files[i];
+    index.facts = static_cast<const CodeFacts*>(input.files[i].facts);
+    index.entity = input.files[i].entity;
+    const CodeFacts& f = *index.facts;
+    index.members.reserve(f.definitions.size());
+    for (uint32_t d = 1; d < f.definitions.size(); ++d) {
+      index.members.push_back({f.definitions[d].parent, f.definitions[d].name, d});
+    }
+    index.locals.reserve(f.typed_names.size());
+    for (uint32_t t = 0; t < f.typed_names.size(); ++t) {
+      index.locals.push_back({f.typed_names[t].scope, f.typed_names[t].name, t});
+    }
+    index.import_targets.reserve(f.imports.size());
+    for (uint32_t m = 0; m < f.imports.size(); ++m) {
+      const Import& imp = f.imports[m];
+      index.import_targets.push_back(
+          imp.source.empty() ? std::nullopt : modules.resolve(paths[i], imp.source));
+      if (!imp.reexport && !imp.alias.empty()) index.bindings.push_back({0, imp.alias, m});
+    }
+    std::stable_sort(index.members.begin(), index.members.end());
+    std::stable_sort(index.locals.begin(), index.locals.end());
+    std::stable_sort(index.bindings.begin(), index.bindings.end());
+  });
+  return files;
+}
+
+// Resolves one file's facts against every file's index. One per file, each with its own memo of
+// exports: what a file resolves to depends on its facts and the indexes alone, not on which files
+// were resolved before it (a memo shared across files in order would carry an answer cut short by
+// kMaxHops from one file to the next), so files resolve on any thread in any order.
 class Resolver {
  public:
-  Resolver(const ResolverInput& input, const ProjectConfig& config, std::vector<Edge>& edges)
-      : edges_(edges) {
-    std::vector<std::string_view> paths;
-    paths.reserve(input.files.size());
-    for (const ResolverFile& file : input.files) paths.push_back(file.path);
-    const ModulePaths modules(paths, config);
-    files_.resize(input.files.size());
-    for (uint32_t i = 0; i < input.files.size(); ++i) {
-      FileIndex& index = files_[i];
-      index.facts = static_cast<const CodeFacts*>(input.files[i].facts);
-      index.entity = input.files[i].entity;
-      const CodeFacts& f = *index.facts;
-      for (uint32_t d = 1; d < f.definitions.size(); ++d) {
-        index.members.push_back({f.definitions[d].parent, f.definitions[d].name, d});
-      }
-      for (uint32_t t = 0; t < f.typed_names.size(); ++t) {
-        index.locals.push_back({f.typed_names[t].scope, f.typed_names[t].name, t});
-      }
-      index.import_targets.reserve(f.imports.size());
-      for (uint32_t m = 0; m < f.imports.size(); ++m) {
-        const Import& imp = f.imports[m];
-        index.import_targets.push_back(
-            imp.source.empty() ? std::nullopt : modules.resolve(paths[i], imp.source));
-        if (!imp.reexport && !imp.alias.empty()) index.bindings.push_back({0, imp.alias, m});
-      }
-      std::stable_sort(index.members.begin(), index.members.end());
-      std::stable_sort(index.locals.begin(), index.locals.end());
-      std::stable_sort(index.bindings.begin(), index.bindings.end());
-    }
-  }
+  explicit Resolver(const std::vector<FileIndex>& files) : files_(files) {}
 
-  void run() {
-    for (uint32_t i = 0; i < files_.size(); ++i) {
-      const FileIndex& index = files_[i];
-      const CodeFacts& f = *index.facts;
-      for (uint32_t d = 1; d < f.definitions.size(); ++d) {
-        for (const std::string& base : f.definitions[d].bases) {
-          if (const Ref r = class_of_type(i, f.definitions[d].parent, base, 0)) {
-            edges_.push_back({entity(i, d), entity(r.file, r.def), Relation::Inherits});
-          }
+  // File i's inheritance, import and call edges, in that order (the order a serial pass gave).
+  void run(uint32_t i, std::vector<Edge>& edges) {
+    const FileIndex& index = files_[i];
+    const CodeFacts& f = *index.facts;
+    for (uint32_t d = 1; d < f.definitions.size(); ++d) {
+      for (const std::string& base : f.definitions[d].bases) {
+        if (const Ref r = class_of_type(i, f.definitions[d].parent, base, 0)) {
+          edges.push_back({entity(i, d), entity(r.file, r.def), Relation::Inherits});
         }
       }
-      for (uint32_t m = 0; m < f.imports.size(); ++m) {
-        const std::optional<uint32_t> target = index.import_targets[m];
-        if (target && *target != i) {
-          edges_.push_back({index.entity, files_[*target].entity, Relation::Imports});
-        }
+    }
+    for (uint32_t m = 0; m < f.imports.size(); ++m) {
+      const std::optional<uint32_t> target = index.import_targets[m];
+      if (target && *target != i) {
+        edges.push_back({index.entity, files_[*target].entity, Relation::Imports});
       }
-      for (const Call& c : f.calls) {
-        if (const Ref r = callee(i, c)) {
-          edges_.push_back({entity(i, c.scope), entity(r.file, r.def), Relation::Calls});
-        }
+    }
+    for (const Call& c : f.calls) {
+      if (const Ref r = callee(i, c)) {
+        edges.push_back({entity(i, c.scope), entity(r.file, r.def), Relation::Calls});
       }
     }
   }
@@ -417,15 +440,17 @@ class Resolver {
     return {};
   }
 
-  std::vector<Edge>& edges_;
-  std::vector<FileIndex> files_;
+  const std::vector<FileIndex>& files_;
   std::map<std::pair<uint32_t, std::string>, Ref> exports_;  // export_of, memoised
 };
 
 }  // namespace
 
 void resolve(const ResolverInput& input, const ProjectConfig& config, std::vector<Edge>& edges) {
-  Resolver(input, config, edges).run();
+  const std::vector<FileIndex> files = index_files(input, config);
+  std::vector<std::vector<Edge>> by_file(files.size());
+  each_file(files.size(), input.threads, [&](uint32_t i) { Resolver(files).run(i, by_file[i]); });
+  join_file_edges(by_file, edges);
 }
 
 }  // namespace anchorfs::analysis::javascript

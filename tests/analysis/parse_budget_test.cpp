@@ -6,7 +6,10 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "tests/analysis/temp_repo.h"
 #include "tests/support/sanitizer.h"
@@ -82,6 +85,27 @@ TEST(ParseBudget, BracketsNestedTooDeepAreNotParsed) {
       EXPECT_FALSE(info.taggable);
     }
   }
+}
+
+// The block-by-block bound that spares long files the ordered scan decides as that scan does:
+// brackets open across blocks, closes with none open ignored, depths one either side of the bound.
+TEST(ParseBudget, LongFilesAreJudgedByTheDeepestRunOfOpenBrackets) {
+  const auto runs = [](std::initializer_list<std::pair<char, int64_t>> parts) {
+    std::string text;
+    for (const auto& [c, n] : parts) text.append(static_cast<size_t>(n), c);
+    return text;
+  };
+  const int64_t k = kMaxOpenBrackets;
+  EXPECT_TRUE(nests_too_deep_to_parse(runs({{'}', 5000}, {'(', k + 1}})));
+  EXPECT_FALSE(nests_too_deep_to_parse(runs({{'}', 5000}, {'(', k}})));
+  EXPECT_TRUE(nests_too_deep_to_parse(runs({{'(', 30000}, {')', 10000}, {'[', k - 19999}})));
+  EXPECT_FALSE(nests_too_deep_to_parse(runs({{'(', 30000}, {')', 10001}, {'[', k - 19999}})));
+  EXPECT_TRUE(nests_too_deep_to_parse(runs({{'x', 7000}, {'{', k / 2}, {'y', 9999}, {'{', k / 2 + 1}})));
+  // A long bracket-dense file that never nests deep (a generated bundle's shape).
+  std::string flat;
+  for (int i = 0; i < 60000; ++i) flat += "f(a[{b: c}]);\n";
+  EXPECT_FALSE(nests_too_deep_to_parse(flat));
+  EXPECT_TRUE(nests_too_deep_to_parse(flat + std::string(static_cast<size_t>(k) + 1, '(')));
 }
 
 // Real code of the same size class stays well inside its budget and is analysed in full.

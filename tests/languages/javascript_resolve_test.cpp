@@ -94,6 +94,27 @@ TEST(JavaScriptResolve, EsmCommonJsAndMixedTypeScript) {
             4);
 }
 
+// What a file resolves to does not depend on the files resolved before it (they resolve in
+// parallel): a.js, resolved first, reaches f through a re-export chain longer than the hop limit
+// and finds nothing; z.js imports f from the chain's middle and still finds it (a memo of
+// exports shared across files once handed z.js a.js's cut-short answer).
+TEST(JavaScriptResolve, AFileFindsWhatItsOwnImportsReachWhateverWasResolvedBefore) {
+  TempRepo repo;
+  constexpr int kChain = 20;
+  for (int k = 0; k < kChain; ++k) {
+    repo.write("m" + std::to_string(100 + k) + ".js",
+               "export * from './m" + std::to_string(101 + k) + "';\n");
+  }
+  repo.write("m" + std::to_string(100 + kChain) + ".js", "export function f() {}\n");
+  repo.write("a.js", "import { f } from './m100';\nexport function run() { f(); }\n");
+  repo.write("z.js", "import { f } from './m110';\nexport function run() { f(); }\n");
+  for (const unsigned threads : {1u, 2u}) {
+    const std::vector<std::string> lines = languages_test::edge_lines(repo.analyze(threads).graph);
+    EXPECT_FALSE(has(lines, "a.js:run calls m120.js:f")) << threads;  // beyond the hop limit
+    EXPECT_TRUE(has(lines, "z.js:run calls m120.js:f")) << threads;
+  }
+}
+
 TEST(JavaScriptResolve, ClassesThisSuperTypedReceiversAndNoGuesses) {
   TempRepo repo;
   repo.write("base.ts",

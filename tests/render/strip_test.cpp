@@ -110,6 +110,22 @@ TEST(Strip, RemovesLeanBlocksAndLeavesLookalikes) {
   EXPECT_FALSE(has_tag_delimiter("# @property\n@property\n"));
 }
 
+// Only lines holding a tag word are checked: a delimiter after thousands of `/** @class */` lines
+// (a TypeScript bundle's shape) is found on whichever line ending, and those lines alone are none.
+TEST(Strip, FindsADelimiterAmongManyLinesHoldingTagWords) {
+  std::string bundle = "\xEF\xBB\xBFvar A = /** @class */ (function () {\n";
+  for (int i = 0; i < 5000; ++i) bundle += "    var B = /** @class */ (function (_super) {\r\n  x == y;\r";
+  EXPECT_FALSE(has_tag_delimiter(bundle));
+  EXPECT_FALSE(has_tag_delimiter(bundle + "x = 1; // @class K\n"));
+  for (const std::string_view end : {"\n", "\r\n", "\r", ""}) {
+    EXPECT_TRUE(has_tag_delimiter(bundle + "  // @class K" + std::string(end))) << end;
+    EXPECT_TRUE(has_tag_delimiter(bundle + "// === Class Annotation ===" + std::string(end))) << end;
+    EXPECT_TRUE(has_tag_delimiter(bundle + "x\r# === File Annotation ===" + std::string(end))) << end;
+  }
+  EXPECT_TRUE(has_tag_delimiter("# @class K"));
+  EXPECT_FALSE(has_tag_delimiter("x = 1 # @class K\n# @class"));
+}
+
 TEST(Strip, TakesTheSeparatorOfDefinitionBlocksAndOfABlockStartingTheText) {
   const std::string code = "func f() {}\n";
   EXPECT_EQ(strip("// === Function Annotation ===\n// CALLS: g\n// === Function Annotation ===\n\n" +

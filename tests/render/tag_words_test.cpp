@@ -51,5 +51,19 @@ TEST(TagWords, AgreesWithASearchForEachWord) {
   }
 }
 
+// next_tag_word: each occurrence in turn, as its '@' or first "=" (a word starting just before
+// `from` is none: it must start on the line searched).
+TEST(TagWords, NextFindsEachOccurrenceInTurn) {
+  const std::string text = "a @class b\n" + std::string(40, 'x') + " Annotation === @file c";
+  const size_t first = next_tag_word(text, 0);
+  EXPECT_EQ(first, text.find('@'));
+  const size_t title = next_tag_word(text, first + 1);
+  EXPECT_EQ(title, text.find("=="));
+  EXPECT_EQ(next_tag_word(text, title + 1), text.rfind('@'));
+  EXPECT_EQ(next_tag_word(text, text.rfind('@') + 1), std::string_view::npos);
+  EXPECT_EQ(next_tag_word(" @file x", 1), 1u);
+  EXPECT_EQ(next_tag_word("\n@file x", 1), std::string_view::npos);
+}
+
 }  // namespace
 }  // namespace anchorfs::render::testing
