@@ -63,6 +63,20 @@ uint32_t anchorfs_stops(TSNode node, const uint8_t* actions, uint32_t action_cou
       continue;
     }
     const Subtree* child = &frame->children[frame->next];
+    if (child->data.is_inline) {
+      // A small leaf (most of a tree's children): only its place in the list counts.
+      TSSymbol alias = 0;
+      if (!child->data.extra) {
+        if (frame->aliases) alias = frame->aliases[frame->structural];
+        frame->structural++;
+      }
+      if (child->data.visible || alias != 0) stack[frame->level].listed++;
+      if (frame->next > 0) frame->position = length_add(frame->position, ts_subtree_padding(*child));
+      frame->position.bytes += child->data.size_bytes;  // an inline leaf spans no line break
+      frame->position.extent.column += child->data.size_bytes;
+      frame->next++;
+      continue;
+    }
     if (frame->next > 0) frame->position = length_add(frame->position, ts_subtree_padding(*child));
     const Length at = frame->position;
     frame->position = length_add(frame->position, ts_subtree_size(*child));

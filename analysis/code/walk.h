@@ -109,6 +109,47 @@ class ListedChildren {
 using NamedChildren = ListedChildren<true>;
 using AllChildren = ListedChildren<false>;
 
+// A node's children with their fields, listed once (anchorfs_child_list), for a walk that asks
+// several fields of one node: each anchorfs_child_by_field steps from the first child again.
+// [field] is the first child a cursor reports in the field: ts_node_child_by_field_id's node in
+// the brace grammars (tests/analysis/child_list_test.cpp; not Python's match_statement `body`).
+class FieldChildren {
+ public:
+  explicit FieldChildren(TSNode node) {
+    if (ts_node_is_null(node)) return;
+    count_ = anchorfs_child_list(node, false, nodes_.data(), fields_.data(), kSmall);
+    if (count_ > kSmall) {
+      wide_nodes_.resize(count_);
+      wide_fields_.resize(count_);
+      anchorfs_child_list(node, false, wide_nodes_.data(), wide_fields_.data(), count_);
+      nodes_data_ = wide_nodes_.data();
+      fields_data_ = wide_fields_.data();
+    }
+  }
+  FieldChildren(const FieldChildren&) = delete;
+  FieldChildren& operator=(const FieldChildren&) = delete;
+
+  TSNode operator[](TSFieldId field) const {
+    if (field == 0) return TSNode{};
+    for (uint32_t i = 0; i < count_; ++i) {
+      if (fields_data_[i] == field) return nodes_data_[i];
+    }
+    return TSNode{};
+  }
+  // All the children, named and anonymous (AllChildren's list).
+  std::span<const TSNode> all() const { return {nodes_data_, count_}; }
+
+ private:
+  static constexpr uint32_t kSmall = 16;  // a declaration's or a call's children
+  std::array<TSNode, kSmall> nodes_;
+  std::array<TSFieldId, kSmall> fields_;
+  std::vector<TSNode> wide_nodes_;
+  std::vector<TSFieldId> wide_fields_;
+  const TSNode* nodes_data_ = nodes_.data();
+  const TSFieldId* fields_data_ = fields_.data();
+  uint32_t count_ = 0;
+};
+
 // Calls f on each child of `node` in field `field`, in order (the children a cursor reports
 // with that field id), from one anchorfs_child_list pass.
 template <typename F>

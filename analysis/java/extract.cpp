@@ -175,14 +175,22 @@ uint32_t named_count_without_comments(TSNode node) {
   return count;
 }
 
-bool has_modifier(TSNode declaration, std::string_view word, std::string_view bytes) {
-  for (const TSNode child : code::AllChildren(declaration)) {
+// The access words among a declaration's modifiers, read in one pass over its children.
+struct Access {
+  bool is_public = false;
+  bool is_private = false;
+};
+Access access_of(std::span<const TSNode> declaration_children, std::string_view bytes) {
+  Access out;
+  for (const TSNode child : declaration_children) {
     if (type_of(child) != "modifiers") continue;
     for (const TSNode modifier : code::AllChildren(child)) {
-      if (text_of(modifier, bytes) == word) return true;
+      const std::string_view word = text_of(modifier, bytes);
+      out.is_public = out.is_public || word == "public";
+      out.is_private = out.is_private || word == "private";
     }
   }
-  return false;
+  return out;
 }
 
 // What the walk does at a node, by grammar symbol (one table lookup instead of comparing names).
@@ -471,8 +479,7 @@ class Extractor {
 
   // A definition's type parameters with their erasures (the first bound as written,
   // "java.lang.Object" when unbounded).
-  void record_type_parameters(TSNode node, uint32_t definition) {
-    const TSNode parameters = by_field(node, fields().type_parameters);
+  void record_type_parameters(TSNode parameters, uint32_t definition) {
     if (ts_node_is_null(parameters)) return;
     for (const TSNode parameter : code::NamedChildren(parameters)) {
       if (type_of(parameter) != "type_parameter") continue;
@@ -522,20 +529,21 @@ class Extractor {
     for (const auto& [node_type, word] : kRoles) {
       if (node_type == type) role = word;
     }
-    const TSNode name = by_field(node, fields().name);
+    const code::FieldChildren parts(node);  // its fields, listed once
+    const TSNode name = parts[fields().name];
     const uint32_t d = add_definition(node, EntityKind::Class, scope,
                                       std::string(text_of(name, bytes_)), role, name);
-    record_type_parameters(node, d);
+    record_type_parameters(parts[fields().type_parameters], d);
     code::Definition& def = facts_.definitions[d];
-    def.exported = has_modifier(node, "public", bytes_);
-    add_bases(by_field(node, fields().superclass), def);
-    add_bases(by_field(node, fields().interfaces), def);
-    for (const TSNode child : code::NamedChildren(node)) {
+    def.exported = access_of(parts.all(), bytes_).is_public;
+    add_bases(parts[fields().superclass], def);
+    add_bases(parts[fields().interfaces], def);
+    for (const TSNode child : parts.all()) {
       if (type_of(child) == "extends_interfaces") add_bases(child, facts_.definitions[d]);
     }
     if (role == "record") {
       // Record components are its fields.
-      const code::NamedChildren components(by_field(node, fields().parameters));
+      const code::NamedChildren components(parts[fields().parameters]);
       for (const TSNode component : components) {
         if (!is_comment(component)) declared_variable(component, d);
       }
@@ -549,20 +557,22 @@ class Extractor {
                                                                                : written);
       }
     }
-    push(by_field(node, fields().body), d);
+    push(parts[fields().body], d);
   }
 
   void method(TSNode node, std::string_view type, uint32_t scope) {
     const bool constructor = type != "method_declaration";
-    const TSNode name = by_field(node, fields().name);
+    const code::FieldChildren parts(node);  // its fields, listed once
+    const TSNode name = parts[fields().name];
     const uint32_t d = add_definition(node, EntityKind::Function, scope,
                                       std::string(text_of(name, bytes_)),
                                       constructor ? "constructor" : "method", name);
-    record_type_parameters(node, d);
+    record_type_parameters(parts[fields().type_parameters], d);
     code::Definition& def = facts_.definitions[d];
-    def.exported = has_modifier(node, "public", bytes_);
-    def.private_scope = has_modifier(node, "private", bytes_);
-    const TSNode parameters = by_field(node, fields().parameters);
+    const Access access = access_of(parts.all(), bytes_);
+    def.exported = access.is_public;
+    def.private_scope = access.is_private;
+    const TSNode parameters = parts[fields().parameters];
     if (type == "compact_constructor_declaration") {
       if (scope < record_components_.size()) def.parameter_types = record_components_[scope];
       def.arity = static_cast<uint32_t>(def.parameter_types.size());
@@ -579,9 +589,9 @@ class Extractor {
     }
     if (!constructor) {
       // Its result type, under a name no variable can have.
-      facts_.typed_names.push_back({d, "return", declared_type(by_field(node, fields().type), d)});
+      facts_.typed_names.push_back({d, "return", declared_type(parts[fields().type], d)});
     }
-    push(by_field(node, fields().body), d);
+    push(parts[fields().body], d);
     if (type != "compact_constructor_declaration") push(parameters, d);  // visited first
   }
 
@@ -626,16 +636,17 @@ class Extractor {
   }
 
   void invocation(TSNode node, uint32_t scope) {
-    const TSNode object = by_field(node, fields().object);
-    const std::string name(text_of(by_field(node, fields().name), bytes_));
-    const TSNode arguments = by_field(node, fields().arguments);
+    const code::FieldChildren parts(node);  // its fields, listed once
+    const TSNode object = parts[fields().object];
+    const std::string name(text_of(parts[fields().name], bytes_));
+    const TSNode arguments = parts[fields().arguments];
     if (ts_node_is_null(object)) {
       add_call(scope, code::CallForm::Plain, "", name, node, arguments);
     } else {
       std::string receiver = receiver_name(object, bytes_);
       // `I.super.m()`: the `super` between the object and the name is no field of its own.
       if (!receiver.empty()) {
-        for (const TSNode child : code::AllChildren(node)) {
+        for (const TSNode child : parts.all()) {
           if (type_of(child) == "super" && !ts_node_eq(child, object)) receiver += ".super";
         }
       }
