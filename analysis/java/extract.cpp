@@ -579,9 +579,19 @@ class Extractor {
     } else {
       for (const TSNode parameter : code::NamedChildren(parameters)) {
         const std::string_view kind = type_of(parameter);
-        if (kind != "formal_parameter" && kind != "spread_parameter") continue;
+        if (kind == "formal_parameter") {
+          // variable_dimensions and spread_element of a formal parameter, from one list.
+          const code::FieldChildren listed(parameter);
+          ++def.arity;
+          def.variadic = false;
+          def.parameter_types.push_back(!ts_node_is_null(listed[fields().dimensions])
+                                            ? std::string()
+                                            : parameter_type(listed[fields().type], d));
+          continue;
+        }
+        if (kind != "spread_parameter") continue;
         ++def.arity;
-        def.variadic = kind == "spread_parameter";
+        def.variadic = true;
         def.parameter_types.push_back(variable_dimensions(parameter)
                                           ? std::string()
                                           : parameter_type(spread_element(parameter), d));
@@ -814,17 +824,20 @@ class Extractor {
 
   // A parameter, resource, catch or for-each variable: one name, one type.
   void declared_variable(TSNode node, uint32_t scope) {
-    TSNode type = by_field(node, fields().type);
-    if (type_of(node) == "catch_formal_parameter") {
-      for (const TSNode child : code::NamedChildren(node)) {
+    // Its fields, listed once; a named child's type is never an anonymous token's text.
+    const code::FieldChildren parts(node);
+    const std::string_view node_type = type_of(node);
+    TSNode type = parts[fields().type];
+    if (node_type == "catch_formal_parameter") {
+      for (const TSNode child : parts.all()) {
         if (type_of(child) == "catch_type" && ts_node_named_child_count(child) == 1) {
           type = code::NamedChildren(child)[0];
         }
       }
     }
-    TSNode name = by_field(node, fields().name);
-    if (type_of(node) == "spread_parameter") {
-      for (const TSNode child : code::NamedChildren(node)) {
+    TSNode name = parts[fields().name];
+    if (node_type == "spread_parameter") {
+      for (const TSNode child : parts.all()) {
         if (type_of(child) == "variable_declarator") name = by_field(child, fields().name);
       }
       add_typed(scope, name, {});  // an array of the written type
@@ -832,7 +845,7 @@ class Extractor {
     }
     if (ts_node_is_null(name)) return;  // `try (existing)`
     std::string written = ts_node_is_null(type) ? std::string() : declared_type(type, scope);
-    if (!ts_node_is_null(by_field(node, fields().dimensions))) written.clear();
+    if (!ts_node_is_null(parts[fields().dimensions])) written.clear();
     add_typed(scope, name, std::move(written));
   }
 

@@ -13,6 +13,7 @@ void Resolver::release_evaluation_state() {
   reads_.release();
   expr_slot_.release();
   scope_vars_ = {};
+  scope_names_.release();
   object_vars_ = {};
   heap_.release_sites();
   object_shapes_ = {};

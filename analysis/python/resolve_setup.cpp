@@ -48,6 +48,7 @@ void Resolver::index_files() {
   values_ = Values(scopes_.size());
   scope_shape_.assign(scopes_.size(), kNoVar);
   attribute_shape_.assign(scopes_.size(), kNoVar);
+  scope_names_.assign(scopes_.size(), 0);
   for (size_t b = 0; b < static_cast<size_t>(Builtin::kCount); ++b) {
     builtin_ids_.push_back(global_string(kBuiltinNames[b]));
   }
