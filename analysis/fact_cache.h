@@ -48,7 +48,9 @@ class FactCache {
   virtual std::optional<std::string> load_graph(const ResolutionKey& /*key*/) {
     return std::nullopt;
   }
-  virtual void store_graph(const ResolutionKey& /*key*/, std::string_view /*analysis*/) {}
+  // By value, as store_derived: a serialized analysis or view is moved into the pending write, not
+  // copied (hundreds of MB on a kernel, each copy fresh pages).
+  virtual void store_graph(const ResolutionKey& /*key*/, std::string /*analysis*/) {}
 
   // Surveys by stat alias (analysis/resolution_key.h, stat_alias_key): every source's digest as
   // a tree whose files kept their stat identity had them. Optional like whole analyses; never
@@ -72,7 +74,7 @@ class FactCache {
   virtual std::optional<std::string> load_derived(const ResolutionKey& /*key*/) {
     return std::nullopt;
   }
-  virtual void store_derived(const ResolutionKey& /*key*/, std::string_view /*bytes*/) {}
+  virtual void store_derived(const ResolutionKey& /*key*/, std::string /*bytes*/) {}
 };
 
 }  // namespace anchorfs::analysis

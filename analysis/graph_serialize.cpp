@@ -2,6 +2,7 @@
 #include "analysis/graph_serialize.h"
 
 #include <tuple>
+#include <utility>
 
 #include "analysis/byte_codec.h"
 
@@ -67,6 +68,23 @@ bool relations_are_consistent(const Graph& g) {
     if (i > 0 && !(label_order(g.labels[i - 1]) < label_order(l))) return false;
   }
   return true;
+}
+
+// At least the bytes write_graph writes: every varint at its widest (10 bytes for a u64, 5 for
+// a 32-bit value, 2 for an enum).
+size_t graph_bytes_bound(const Graph& g) {
+  size_t bytes = 3 * 10;
+  for (const Entity& e : g.entities) {
+    bytes += 2 + 5 + 5 + 10 + e.name.size() + 5 + 1;
+    if (e.anchor) bytes += 10 + 10 + e.anchor->indent.size();
+  }
+  for (const FileInfo& f : g.files) {
+    bytes += 5 + 10 + f.language.size() + 10 + f.newline.size() + 1 + 5 + 1 + 10;
+  }
+  bytes += 10 + g.edges.size() * (2 + 5 + 5);
+  bytes += 10;
+  for (const Label& l : g.labels) bytes += 5 + 2 + 10 + l.value.size();
+  return bytes;
 }
 
 void write_graph(ByteWriter& w, const Graph& g) {
@@ -162,8 +180,16 @@ bool graph_is_consistent(const Graph& graph) {
          relations_are_consistent(graph);
 }
 
+size_t serialized_bytes_bound(const Analysis& a) {
+  size_t bound = kMagic.size() + 3 * 10 + graph_bytes_bound(a.graph);
+  for (const SkippedFile& s : a.skipped) bound += 20 + s.path.size() + s.reason.size();
+  return bound;
+}
+
 std::string serialize_analysis(const Analysis& a) {
-  ByteWriter w;
+  std::string buffer;
+  buffer.reserve(serialized_bytes_bound(a));
+  ByteWriter w(std::move(buffer));
   w.raw(kMagic);
   w.u64(kGraphFormatVersion);
   w.u64(a.stats.source_files);

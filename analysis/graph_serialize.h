@@ -18,7 +18,12 @@ inline constexpr uint32_t kGraphFormatVersion = 4;
 // Keeps the graph, the skipped list and the statistics that describe the tree (source_files,
 // lines). How the analysis was obtained (parsed, from_cache, graph_from_cache, timings) is the
 // loader's to fill in.
+// The bytes are written into one buffer of serialized_bytes_bound() reserved first, not a string
+// doubling its way up (each step above jemalloc's 8 MiB oversize threshold takes fresh pages,
+// zeroed on first touch, and purges the old ones); the bound's untouched tail is address space.
 std::string serialize_analysis(const Analysis& analysis);
+// At least serialize_analysis(analysis).size(): every varint counted at its widest.
+size_t serialized_bytes_bound(const Analysis& analysis);
 
 // nullopt for anything that is not a well-formed encoding of this format version
 // (garbage, truncation, trailing bytes, out-of-range or unsorted references); never crashes.

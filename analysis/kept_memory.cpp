@@ -4,6 +4,8 @@
 
 #include <xxhash.h>
 
+#include <utility>
+
 #include "analysis/byte_codec.h"
 
 namespace anchorfs::analysis {
@@ -31,8 +33,8 @@ void keep_memories(FactCache& cache, ResolutionMemo& memo) {
   for (size_t l = 0; l < slots.size(); ++l) {
     if (slots[l] == nullptr) continue;
     const LanguageFrontEnd& language = *front_ends()[l];
-    const std::string bytes = language.serialize_memory(*slots[l]);
-    if (!bytes.empty()) cache.store_derived(memory_key(*key, language.name()), bytes);
+    std::string bytes = language.serialize_memory(*slots[l]);
+    if (!bytes.empty()) cache.store_derived(memory_key(*key, language.name()), std::move(bytes));
   }
   memo.set_unsaved(std::nullopt);
 }

@@ -11,6 +11,10 @@
 #include <cstring>
 
 namespace anchorfs::analysis {
+
+// Unmapper frees the reservation when the thread ends.
+constinit thread_local arena_hooks::detail::Arena arena_hooks::detail::t_arena;
+
 namespace {
 
 // Address space a thread reserves once (not memory: pages are committed as the arena first
@@ -19,26 +23,12 @@ namespace {
 // within the smallest.
 constexpr size_t kReservations[] = {size_t{16} << 30, size_t{4} << 30, size_t{1} << 30};
 constexpr size_t kCommitStep = size_t{32} << 20;
-constexpr size_t kHeader = 8;
 constexpr size_t kHugePage = size_t{2} << 20;
 
-constexpr size_t round8(size_t n) {
-  return (n + 7) & ~size_t{7};
-}
-
-struct Arena {
-  char* reservation = nullptr;  // what mmap gave; base is its first 2 MiB boundary
-  size_t reserved = 0;          // its length
-  char* base = nullptr;         // [base, committed) is readable and writable
-  char* committed = nullptr;
-  char* bump = nullptr;        // the next block's header
-  char* high_water = nullptr;  // the most bump reached since the pages were last returned
-  bool in_scope = false;
-};
-
-// Trivially destructible, so the hooks read it without a TLS guard; Unmapper frees the
-// reservation when the thread ends.
-constinit thread_local Arena t_arena;
+using arena_hooks::detail::Arena;
+using arena_hooks::detail::kHeader;
+using arena_hooks::detail::round8;
+using arena_hooks::detail::t_arena;
 
 struct Unmapper {
   ~Unmapper() {
@@ -131,33 +121,13 @@ void release_parse_arena_pages() {
 
 namespace arena_hooks {
 
-bool in_scope() {
-  return t_arena.in_scope;
-}
-
-bool owns(const void* p) {
-  const Arena& a = t_arena;
-  return p >= a.base && p < a.committed;
-}
-
-void* allocate(size_t n) {
-  Arena& a = t_arena;
-  const size_t need = kHeader + round8(n);
-  if (need > static_cast<size_t>(a.committed - a.bump) && !commit(a, need)) return nullptr;
-  char* block = a.bump;
-  a.bump += need;
-  if (a.bump > a.high_water) a.high_water = a.bump;
-  ASAN_UNPOISON_MEMORY_REGION(block, kHeader + n);
-  *reinterpret_cast<uint64_t*>(block) = n;
-  return block + kHeader;
+void* detail::allocate_committing(size_t n) {
+  if (!commit(t_arena, kHeader + round8(n))) return nullptr;
+  return allocate(n);
 }
 
 uint64_t size_of(const void* p) {
   return header_of(p);
-}
-
-uint64_t used() {
-  return static_cast<uint64_t>(t_arena.bump - t_arena.base);
 }
 
 void* reallocate(void* p, size_t n) {

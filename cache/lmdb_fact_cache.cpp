@@ -591,12 +591,11 @@ std::optional<std::string> LmdbFactCache::load_graph(const analysis::ResolutionK
   return remote;
 }
 
-void LmdbFactCache::store_graph(const analysis::ResolutionKey& resolution,
-                                std::string_view analysis) {
+void LmdbFactCache::store_graph(const analysis::ResolutionKey& resolution, std::string analysis) {
   std::string key = encode_key(graph_namespace(), resolution);
   const sync::MutexLock lock(pending_mutex_);
   pending_graphs_.insert_or_assign(std::move(key),
-                                   Pending{std::string(analysis), remote_ != nullptr});
+                                   Pending{std::move(analysis), remote_ != nullptr});
 }
 
 std::optional<std::string> LmdbFactCache::peek_local(const std::string& key) {
@@ -676,8 +675,10 @@ void LmdbFactCache::use_derived(const analysis::ResolutionKey& key) {
   ++total_.graph_hits;
 }
 
-void LmdbFactCache::store_derived(const analysis::ResolutionKey& key, std::string_view bytes) {
-  store_local(derived_namespace(), key, bytes);
+void LmdbFactCache::store_derived(const analysis::ResolutionKey& key, std::string bytes) {
+  const sync::MutexLock lock(pending_mutex_);
+  pending_graphs_.insert_or_assign(encode_key(derived_namespace(), key),
+                                   Pending{std::move(bytes), false});
 }
 
 bool LmdbFactCache::room_for(uint64_t bytes) {
@@ -732,10 +733,10 @@ int LmdbFactCache::commit_pending_locked() {
     if (rc != 0) return rc;
     const uint64_t clock = read_counter(txn, dbs_, kClockCounter);
     for (const auto& [kind, record] : records) {
-      const std::string value = encode_value(record->first, record->second.payload);
+      const std::string& payload = record->second.payload;
       rc = record->second.replaces
-               ? replace_record(txn, dbs_, kind, record->first, value, clock)
-               : insert_record(txn, dbs_, kind, record->first, value, clock);
+               ? replace_record(txn, dbs_, kind, record->first, payload, clock)
+               : insert_record(txn, dbs_, kind, record->first, payload, clock);
       if (rc != 0) return rc;
     }
     for (const std::string& key : used_facts_) {

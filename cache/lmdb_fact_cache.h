@@ -70,7 +70,7 @@ class LmdbFactCache final : public analysis::FactCache {
   // Queued in memory (visible to load() at once); written to disk (and the remote) by flush().
   void store(const analysis::FactsKey& key, std::string_view facts) override;
   std::optional<std::string> load_graph(const analysis::ResolutionKey& key) override;
-  void store_graph(const analysis::ResolutionKey& key, std::string_view analysis) override;
+  void store_graph(const analysis::ResolutionKey& key, std::string analysis) override;
   // Kept in the graph table under a namespace of their own (record_codec.h), local only.
   std::optional<std::string> load_alias(const analysis::ResolutionKey& alias) override;
   void store_alias(const analysis::ResolutionKey& alias, std::string_view survey) override;
@@ -79,7 +79,7 @@ class LmdbFactCache final : public analysis::FactCache {
   void replace_survey_memo(const analysis::ResolutionKey& key, std::string_view memo) override;
   // Kept like aliases, in a namespace of their own; a hit counts as a graph hit.
   std::optional<std::string> load_derived(const analysis::ResolutionKey& key) override;
-  void store_derived(const analysis::ResolutionKey& key, std::string_view bytes) override;
+  void store_derived(const analysis::ResolutionKey& key, std::string bytes) override;
   // load_derived in two steps, for a read the caller may throw away (a prefetch started before
   // it knows which record it needs): peek_derived neither counts a hit nor marks the record used;
   // use_derived does both, once the caller uses what it peeked.

@@ -5,6 +5,7 @@
 
 #include "cache/le64.h"
 #include "cache/mdb_bytes.h"
+#include "cache/record_codec.h"
 
 namespace anchorfs::cache {
 namespace {
@@ -21,6 +22,18 @@ constexpr size_t kNodeOverheadBytes = 16;
 
 void append_be64(std::string& out, uint64_t value) {
   for (size_t i = 8; i-- > 0;) out += static_cast<char>((value >> (8 * i)) & 0xffu);
+}
+
+// mdb_put of encode_value(key, payload), encoded in the space LMDB reserves for it: no string of
+// the whole value is made (on a kernel its view record alone is hundreds of MB of fresh pages).
+// Returns mdb_put's code (MDB_KEYEXIST under MDB_NOOVERWRITE: nothing written).
+int put_value(MDB_txn* txn, MDB_dbi dbi, std::string_view key, std::string_view payload,
+              unsigned flags) {
+  MDB_val k = as_val(key);
+  MDB_val v{encoded_value_bytes(payload), nullptr};
+  const int rc = mdb_put(txn, dbi, &k, &v, flags | MDB_RESERVE);
+  if (rc == 0) encode_value_into(static_cast<char*>(v.mv_data), key, payload);
+  return rc;
 }
 
 std::string index_key(RecordKind kind, std::string_view key) {
@@ -120,13 +133,11 @@ int add_to_counter(MDB_txn* txn, const StoreDbs& dbs, std::string_view name, int
 }
 
 int insert_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::string_view key,
-                  std::string_view value, uint64_t clock) {
-  MDB_val k = as_val(key);
-  MDB_val v = as_val(value);
-  const int rc = mdb_put(txn, dbs.of(kind), &k, &v, MDB_NOOVERWRITE);
+                  std::string_view payload, uint64_t clock) {
+  const int rc = put_value(txn, dbs.of(kind), key, payload, MDB_NOOVERWRITE);
   if (rc == MDB_KEYEXIST) return touch_record(txn, dbs, kind, key, clock);
   if (rc != 0) return rc;
-  const uint64_t size = accounted_bytes(key.size(), value.size());
+  const uint64_t size = accounted_bytes(key.size(), encoded_value_bytes(payload));
   if (const int stamped = put_stamp(txn, dbs, index_key(kind, key), clock, size); stamped != 0) {
     return stamped;
   }
@@ -134,20 +145,18 @@ int insert_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::strin
 }
 
 int replace_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::string_view key,
-                   std::string_view value, uint64_t clock) {
+                   std::string_view payload, uint64_t clock) {
   const std::string index = index_key(kind, key);
   MDB_val sk = as_val(index);
   MDB_val sv{};
   int rc = mdb_get(txn, dbs.stamps, &sk, &sv);
-  if (rc == MDB_NOTFOUND) return insert_record(txn, dbs, kind, key, value, clock);
+  if (rc == MDB_NOTFOUND) return insert_record(txn, dbs, kind, key, payload, clock);
   if (rc != 0) return rc;
   const uint64_t old_stamp = read_le64(as_view(sv));
   const uint64_t old_size = read_le64(as_view(sv).substr(8));
   if ((rc = delete_if_present(txn, dbs.age, age_key(old_stamp, index))) != 0) return rc;
-  MDB_val k = as_val(key);
-  MDB_val v = as_val(value);
-  if ((rc = mdb_put(txn, dbs.of(kind), &k, &v, 0)) != 0) return rc;
-  const uint64_t size = accounted_bytes(key.size(), value.size());
+  if ((rc = put_value(txn, dbs.of(kind), key, payload, 0)) != 0) return rc;
+  const uint64_t size = accounted_bytes(key.size(), encoded_value_bytes(payload));
   if ((rc = put_stamp(txn, dbs, index, clock, size)) != 0) return rc;
   return add_to_counter(txn, dbs, kBytesCounter,
                         static_cast<int64_t>(size) - static_cast<int64_t>(old_size));

@@ -47,15 +47,16 @@ HitCounts read_hit_counts(MDB_txn* txn, const StoreDbs& dbs);
 // free list's own pages): what the cap is measured against.
 uint64_t used_bytes(MDB_txn* txn, const StoreDbs& dbs);
 
-// Inserts a record unless one exists under `key` (records are deterministic: same key, same
-// value), and stamps it `clock`. Keeps the byte total.
+// Inserts the record encode_value(key, payload) unless one exists under `key` (records are
+// deterministic: same key, same value), and stamps it `clock`. Keeps the byte total. The value is
+// encoded straight into LMDB's page (MDB_RESERVE), never copied into a string first.
 int insert_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::string_view key,
-                  std::string_view value, uint64_t clock);
+                  std::string_view payload, uint64_t clock);
 
-// Writes `value` under `key` whatever it held (a record that names something, rather than one
-// its key determines), and stamps it `clock`. Keeps the byte total.
+// Writes encode_value(key, payload) under `key` whatever it held (a record that names something,
+// rather than one its key determines), and stamps it `clock`. Keeps the byte total.
 int replace_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::string_view key,
-                   std::string_view value, uint64_t clock);
+                   std::string_view payload, uint64_t clock);
 
 // Marks an existing record as used at `clock`; nothing when it is gone (evicted meanwhile).
 int touch_record(MDB_txn* txn, const StoreDbs& dbs, RecordKind kind, std::string_view key,

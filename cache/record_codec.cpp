@@ -80,12 +80,20 @@ std::optional<uint64_t> key_version(std::string_view key) {
 }
 
 std::string encode_value(std::string_view key, std::string_view payload) {
-  std::string value;
-  value.reserve(kHeaderBytes + payload.size());
-  value.append(kRecordMagic);
-  append_le64(value, checksum(key, payload));
-  value.append(payload);
+  std::string value(encoded_value_bytes(payload), '\0');
+  encode_value_into(value.data(), key, payload);
   return value;
+}
+
+size_t encoded_value_bytes(std::string_view payload) { return kHeaderBytes + payload.size(); }
+
+void encode_value_into(char* out, std::string_view key, std::string_view payload) {
+  std::memcpy(out, kRecordMagic.data(), kRecordMagic.size());
+  const uint64_t sum = checksum(key, payload);
+  for (size_t i = 0; i < sizeof sum; ++i) {
+    out[kRecordMagic.size() + i] = static_cast<char>((sum >> (8 * i)) & 0xffu);  // as append_le64
+  }
+  if (!payload.empty()) std::memcpy(out + kHeaderBytes, payload.data(), payload.size());
 }
 
 std::optional<std::string_view> decode_value(std::string_view key, std::string_view value) {

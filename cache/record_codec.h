@@ -37,6 +37,12 @@ std::optional<uint64_t> key_version(std::string_view key);
 
 // Magic, then an xxh3-64 checksum of (key, payload), then the payload.
 std::string encode_value(std::string_view key, std::string_view payload);
+// The bytes encode_value(key, payload) takes.
+size_t encoded_value_bytes(std::string_view payload);
+// Writes encode_value(key, payload) to `out` (encoded_value_bytes(payload) bytes): straight into
+// the space LMDB reserves for a record, so a view or graph of hundreds of MB is not copied once
+// more into a string first.
+void encode_value_into(char* out, std::string_view key, std::string_view payload);
 
 // Whether `value` starts like a record (a cheap structural check; decode_value verifies).
 bool has_record_magic(std::string_view value);

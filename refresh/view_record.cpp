@@ -64,6 +64,7 @@ std::string encode_view(const ViewParts& view) {
   }
   // Last, as FileLayout reads it (render/laid_out_plans.h): loading copies no text.
   std::string bytes = w.take();
+  bytes.reserve(bytes.size() + view.plans.section_bytes());
   view.plans.append_bytes(bytes);
   return bytes;
 }

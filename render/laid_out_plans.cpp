@@ -17,6 +17,13 @@ void append_u64(std::string& out, uint64_t v) {
   out.append(bytes, sizeof v);
 }
 
+// Bytes append_varint writes for `v`.
+size_t varint_bytes(uint64_t v) {
+  size_t n = 1;
+  for (; v >= 0x80; v >>= 7) ++n;
+  return n;
+}
+
 void append_varint(std::string& out, uint64_t v) {
   while (v >= 0x80) {
     out.push_back(static_cast<char>((v & 0x7f) | 0x80));
@@ -212,6 +219,15 @@ void LaidOutPlans::append_bytes(std::string& out) const {
     append_entry(out, plan.path, plan.insertions, plan.text_bytes);
     out.append(plan.data, 16 * plan.insertions + plan.text_bytes);
   }
+}
+
+size_t LaidOutPlans::section_bytes() const {
+  size_t bytes = varint_bytes(files_.size());
+  for (const LaidOutPlan& plan : files_) {
+    bytes += varint_bytes(plan.path.size()) + plan.path.size() + varint_bytes(plan.insertions) +
+             varint_bytes(plan.text_bytes) + 16 * plan.insertions + plan.text_bytes;
+  }
+  return bytes;
 }
 
 PlansByPath LaidOutPlans::plans() const {

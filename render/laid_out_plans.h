@@ -83,6 +83,10 @@ class LaidOutPlans {
   const LaidOutPlan* find(std::string_view path) const;
   // Appends the section as stored (read() takes it back).
   void append_bytes(std::string& out) const;
+  // How many bytes append_bytes() appends: a record reserves them first, so that the view's
+  // bytes are written once into their final buffer instead of a string doubling its way up
+  // (each step above jemalloc's 8 MiB oversize threshold is fresh pages, the old ones purged).
+  size_t section_bytes() const;
   std::string bytes() const {
     std::string out;
     append_bytes(out);

@@ -278,6 +278,57 @@ const std::vector<uint8_t>& stop_actions() {
   return table;
 }
 
+// An argument expression's form, by grammar symbol (argument_type asks it of every argument;
+// a chain of name comparisons cost more than the rest of the answer). "true", "false" and "this"
+// are matched as tokens too, as the names compared before were.
+enum class Arg : uint8_t {
+  Other,
+  Parenthesized,
+  Integer,
+  Floating,
+  Character,
+  Boolean,
+  String,
+  Null,
+  This,
+  Identifier,
+  FieldAccess,
+  Creation,
+  Cast,
+  Invocation,
+  Unary,
+  Binary,
+};
+
+constexpr code::SymbolKind<Arg> kArgs[] = {
+    {"parenthesized_expression", Arg::Parenthesized},
+    {"decimal_integer_literal", Arg::Integer},
+    {"hex_integer_literal", Arg::Integer},
+    {"octal_integer_literal", Arg::Integer},
+    {"binary_integer_literal", Arg::Integer},
+    {"decimal_floating_point_literal", Arg::Floating},
+    {"hex_floating_point_literal", Arg::Floating},
+    {"character_literal", Arg::Character},
+    {"true", Arg::Boolean},
+    {"false", Arg::Boolean},
+    {"string_literal", Arg::String},
+    {"null_literal", Arg::Null},
+    {"this", Arg::This},
+    {"identifier", Arg::Identifier},
+    {"field_access", Arg::FieldAccess},
+    {"object_creation_expression", Arg::Creation},
+    {"cast_expression", Arg::Cast},
+    {"method_invocation", Arg::Invocation},
+    {"unary_expression", Arg::Unary},
+    {"binary_expression", Arg::Binary},
+};
+
+Arg arg_of(TSNode node) {
+  static const code::SymbolTable<Arg> table(tree_sitter_java(), kArgs, Arg::Other,
+                                            {"true", "false", "this"});
+  return table.of(node);
+}
+
 class Extractor {
  public:
   Extractor(std::string_view bytes, code::CodeFacts& facts) : bytes_(bytes), facts_(facts) {
@@ -579,9 +630,19 @@ class Extractor {
     } else {
       for (const TSNode parameter : code::NamedChildren(parameters)) {
         const std::string_view kind = type_of(parameter);
-        if (kind != "formal_parameter" && kind != "spread_parameter") continue;
+        if (kind == "formal_parameter") {
+          // variable_dimensions and spread_element of a formal parameter, from one list.
+          const code::FieldChildren listed(parameter);
+          ++def.arity;
+          def.variadic = false;
+          def.parameter_types.push_back(!ts_node_is_null(listed[fields().dimensions])
+                                            ? std::string()
+                                            : parameter_type(listed[fields().type], d));
+          continue;
+        }
+        if (kind != "spread_parameter") continue;
         ++def.arity;
-        def.variadic = kind == "spread_parameter";
+        def.variadic = true;
         def.parameter_types.push_back(variable_dimensions(parameter)
                                           ? std::string()
                                           : parameter_type(spread_element(parameter), d));
@@ -678,27 +739,26 @@ class Extractor {
 
   // An argument's static type where the expression shows it (see extract.h), else "".
   std::string argument_type(TSNode node, uint32_t scope, int depth = 0) const {
-    std::string_view type = type_of(node);
-    while (type == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
+    Arg kind = arg_of(node);
+    while (kind == Arg::Parenthesized && ts_node_named_child_count(node) == 1) {
       node = code::NamedChildren(node)[0];
-      type = type_of(node);
+      kind = arg_of(node);
     }
-    if (type == "decimal_integer_literal" || type == "hex_integer_literal" ||
-        type == "octal_integer_literal" || type == "binary_integer_literal") {
+    if (kind == Arg::Integer) {
       const std::string_view text = text_of(node, bytes_);
       return text.ends_with('l') || text.ends_with('L') ? "long" : "int";
     }
-    if (type == "decimal_floating_point_literal" || type == "hex_floating_point_literal") {
+    if (kind == Arg::Floating) {
       const std::string_view text = text_of(node, bytes_);
       return text.ends_with('f') || text.ends_with('F') ? "float" : "double";
     }
-    if (type == "character_literal") return "char";
-    if (type == "true" || type == "false") return "boolean";
-    if (type == "string_literal") return "java.lang.String";
-    if (type == "null_literal") return "null";
-    if (type == "this") return "this";
-    if (type == "identifier") return "var:" + std::string(text_of(node, bytes_));
-    if (type == "field_access") {
+    if (kind == Arg::Character) return "char";
+    if (kind == Arg::Boolean) return "boolean";
+    if (kind == Arg::String) return "java.lang.String";
+    if (kind == Arg::Null) return "null";
+    if (kind == Arg::This) return "this";
+    if (kind == Arg::Identifier) return "var:" + std::string(text_of(node, bytes_));
+    if (kind == Arg::FieldAccess) {
       const TSNode object = by_field(node, fields().object);
       const TSNode field = by_field(node, fields().field);
       if ((type_of(object) == "identifier" || type_of(object) == "this") &&
@@ -708,19 +768,19 @@ class Extractor {
       }
       return {};
     }
-    if (type == "object_creation_expression") {
+    if (kind == Arg::Creation) {
       return ts_node_is_null(value_class_body(node))
                  ? declared_type(by_field(node, fields().type), scope)
                  : std::string();
     }
-    if (type == "cast_expression") return declared_type(by_field(node, fields().type), scope);
-    if (type == "method_invocation") {
+    if (kind == Arg::Cast) return declared_type(by_field(node, fields().type), scope);
+    if (kind == Arg::Invocation) {
       // Typed by resolution through the callee's declared result, as a receiver is.
       const std::string chain = receiver_name(node, bytes_);
       return chain.empty() ? std::string() : "call:" + chain;
     }
     if (depth >= kMaxReceiverCalls) return {};
-    if (type == "unary_expression") {
+    if (kind == Arg::Unary) {
       // A negated or unary-plus numeric literal keeps the literal's type.
       const std::string_view op = text_of(by_field(node, fields().operator_), bytes_);
       const std::string operand = argument_type(by_field(node, fields().operand), scope, depth + 1);
@@ -731,7 +791,7 @@ class Extractor {
                  ? operand
                  : std::string();
     }
-    if (type == "binary_expression" && text_of(by_field(node, fields().operator_), bytes_) == "+") {
+    if (kind == Arg::Binary && text_of(by_field(node, fields().operator_), bytes_) == "+") {
       // String concatenation: a `+` with a string literal (or another concatenation) on a side.
       for (const TSNode side : {by_field(node, fields().left), by_field(node, fields().right)}) {
         const std::string_view side_type = type_of(side);
@@ -814,17 +874,20 @@ class Extractor {
 
   // A parameter, resource, catch or for-each variable: one name, one type.
   void declared_variable(TSNode node, uint32_t scope) {
-    TSNode type = by_field(node, fields().type);
-    if (type_of(node) == "catch_formal_parameter") {
-      for (const TSNode child : code::NamedChildren(node)) {
+    // Its fields, listed once; a named child's type is never an anonymous token's text.
+    const code::FieldChildren parts(node);
+    const std::string_view node_type = type_of(node);
+    TSNode type = parts[fields().type];
+    if (node_type == "catch_formal_parameter") {
+      for (const TSNode child : parts.all()) {
         if (type_of(child) == "catch_type" && ts_node_named_child_count(child) == 1) {
           type = code::NamedChildren(child)[0];
         }
       }
     }
-    TSNode name = by_field(node, fields().name);
-    if (type_of(node) == "spread_parameter") {
-      for (const TSNode child : code::NamedChildren(node)) {
+    TSNode name = parts[fields().name];
+    if (node_type == "spread_parameter") {
+      for (const TSNode child : parts.all()) {
         if (type_of(child) == "variable_declarator") name = by_field(child, fields().name);
       }
       add_typed(scope, name, {});  // an array of the written type
@@ -832,7 +895,7 @@ class Extractor {
     }
     if (ts_node_is_null(name)) return;  // `try (existing)`
     std::string written = ts_node_is_null(type) ? std::string() : declared_type(type, scope);
-    if (!ts_node_is_null(by_field(node, fields().dimensions))) written.clear();
+    if (!ts_node_is_null(parts[fields().dimensions])) written.clear();
     add_typed(scope, name, std::move(written));
   }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "analysis/byte_codec.h"
@@ -85,6 +86,40 @@ TEST(GraphSerialize, RoundTripKeepsEveryField) {
   ASSERT_TRUE(loaded.has_value());
   expect_same_analysis(original, *loaded);
   EXPECT_EQ(serialize_analysis(*loaded), bytes);
+}
+
+// serialize_analysis reserves serialized_bytes_bound() and writes into it: the bound must hold
+// for the widest values every field can take, not only for typical ones.
+TEST(GraphSerialize, TheReservedBoundHoldsForTheWidestValues) {
+  const Analysis sample = sample_analysis();
+  EXPECT_LE(serialize_analysis(sample).size(), serialized_bytes_bound(sample));
+  EXPECT_LE(serialize_analysis(Analysis{}).size(), serialized_bytes_bound(Analysis{}));
+  Analysis wide;
+  wide.stats.source_files = UINT64_MAX;
+  wide.stats.lines = UINT64_MAX;
+  wide.skipped.push_back({std::string(200, 'p'), std::string(300, 'r')});
+  for (uint32_t i = 0; i < 50; ++i) {
+    Entity e;
+    e.kind = EntityKind::Function;
+    e.file = UINT32_MAX - 1;
+    e.parent = UINT32_MAX - 1;
+    e.name = std::string(i * 7, 'n');
+    e.line = UINT32_MAX;
+    e.anchor = Anchor{UINT64_MAX, std::string(i, ' ')};
+    wide.graph.entities.push_back(e);
+    wide.graph.edges.push_back({UINT32_MAX - i, UINT32_MAX, Relation::Calls});
+    wide.graph.labels.push_back({UINT32_MAX, Relation::EnvVar, std::string(i * 3, 'v')});
+  }
+  FileInfo file;
+  file.entity = UINT32_MAX;
+  file.language = "javascript";
+  file.newline = "\r\n";
+  file.taggable = true;
+  file.error_regions = UINT32_MAX;
+  file.ascii_tags = true;
+  file.size = UINT64_MAX;
+  wide.graph.files.push_back(file);
+  EXPECT_LE(serialize_analysis(wide).size(), serialized_bytes_bound(wide));
 }
 
 TEST(GraphSerialize, EmptyAnalysisRoundTrips) {

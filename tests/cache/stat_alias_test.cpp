@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 #include "analysis/analyze.h"
 #include "analysis/graph_serialize.h"
@@ -32,8 +33,8 @@ class CountingCache final : public analysis::FactCache {
   std::optional<std::string> load_graph(const analysis::ResolutionKey& key) override {
     return store_.load_graph(key);
   }
-  void store_graph(const analysis::ResolutionKey& key, std::string_view analysis) override {
-    store_.store_graph(key, analysis);
+  void store_graph(const analysis::ResolutionKey& key, std::string analysis) override {
+    store_.store_graph(key, std::move(analysis));
   }
   std::optional<std::string> load_alias(const analysis::ResolutionKey& alias) override {
     auto survey = store_.load_alias(alias);

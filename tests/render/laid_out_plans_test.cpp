@@ -72,6 +72,22 @@ TEST(LaidOutPlans, RandomPlansReadBackTheSame) {
   }
 }
 
+// A view record reserves the section's size before writing it: the size must be exact, counts
+// and lengths of more than one varint byte included.
+TEST(LaidOutPlans, TheSectionsSizeIsKnownBeforeItIsWritten) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 20; ++round) {
+    const auto laid_out = LaidOutPlans::lay_out(random_plans(rng, rng() % 12));
+    EXPECT_EQ(laid_out->section_bytes(), laid_out->bytes().size());
+  }
+  PlansByPath many = random_plans(rng, 200);
+  TagPlan large;
+  for (uint64_t k = 0; k < 300; ++k) large.insertions.push_back({k * 1000, std::string(200, 'x')});
+  many.emplace_back("z/" + std::string(150, 'p') + ".py", std::move(large));
+  const auto laid_out = LaidOutPlans::lay_out(many);
+  EXPECT_EQ(laid_out->section_bytes(), laid_out->bytes().size());
+}
+
 TEST(LaidOutPlans, UnsortedOrDuplicatePlansAreRefusedWithTheirPath) {
   PlansByPath unsorted_offsets{{"a.py", TagPlan{{{5, "#"}, {2, "#"}}}}};
   try {
