@@ -620,10 +620,10 @@ std::optional<std::string> LmdbFactCache::load_local(uint64_t name_space,
 }
 
 void LmdbFactCache::store_local(uint64_t name_space, const analysis::ResolutionKey& local,
-                                std::string_view payload) {
+                                std::string payload) {
   const sync::MutexLock lock(pending_mutex_);
   pending_graphs_.insert_or_assign(encode_key(name_space, local),
-                                   Pending{std::string(payload), false});
+                                   Pending{std::move(payload), false});
 }
 
 std::optional<std::string> LmdbFactCache::load_alias(const analysis::ResolutionKey& alias) {
@@ -631,7 +631,7 @@ std::optional<std::string> LmdbFactCache::load_alias(const analysis::ResolutionK
 }
 
 void LmdbFactCache::store_alias(const analysis::ResolutionKey& alias, std::string_view survey) {
-  store_local(alias_namespace(), alias, survey);
+  store_local(alias_namespace(), alias, std::string(survey));
 }
 
 std::optional<std::string> LmdbFactCache::load_survey_memo(const analysis::ResolutionKey& key) {
@@ -676,9 +676,7 @@ void LmdbFactCache::use_derived(const analysis::ResolutionKey& key) {
 }
 
 void LmdbFactCache::store_derived(const analysis::ResolutionKey& key, std::string bytes) {
-  const sync::MutexLock lock(pending_mutex_);
-  pending_graphs_.insert_or_assign(encode_key(derived_namespace(), key),
-                                   Pending{std::move(bytes), false});
+  store_local(derived_namespace(), key, std::move(bytes));
 }
 
 bool LmdbFactCache::room_for(uint64_t bytes) {

@@ -150,7 +150,7 @@ class LmdbFactCache final : public analysis::FactCache {
   // The same, not marked used.
   std::optional<std::string> peek_local(const std::string& key);
   void store_local(uint64_t name_space, const analysis::ResolutionKey& local,
-                   std::string_view payload);
+                   std::string payload);
 
   // A verified record (no lock required); a damaged one marks the store corrupt.
   std::optional<std::string> read_record(RecordKind kind, const std::string& key);
