@@ -2,7 +2,7 @@
 """Per-language mount budgets: cold mount vs tree-sitter's parse time, and warm remount.
 
     scripts/bench/languages.py [--anchorfs BIN] [--parse-floor BIN] [--reps N] [--work DIR]
-                               [--corpus LANG=PATH ...] [--output FILE|-]
+                               [--corpus LANG=PATH ...] [--output FILE|-] [--vs BIN]
 
 For each corpus (defaults: Debian's sympy, Go standard library, OpenJDK's java.base, the Rust
 crates of Debian's cargo registry (librust-tokio-dev and its dependencies), and TypeScript's own sources from node-typescript), in one run:
@@ -13,7 +13,8 @@ the warm mount, so a slow minute of a shared machine weighs on both sides of the
 gives medians of --reps. Budgets (issue 29): cold mount within 1.2x the parse time on 2 cores (the
 one-thread floor / 2) for Python, 1.3x for the others; warm remount <= 0.2 s for Python, 0.3 s for
 the others (issue 13). Prints a Markdown table; with --output FILE writes it between the
-`languages` markers of FILE.
+`languages` markers of FILE. With --vs BIN, BIN's cold mounts alternate with --anchorfs's in
+every repetition (which goes first alternates too) and a second table compares the two.
 """
 import argparse
 import json
@@ -95,21 +96,56 @@ def measure(language, root, args, work):
     stats, row = language_row(args.anchorfs, root, language)
     mnt = os.path.join(work, "mnt")
     os.makedirs(mnt, exist_ok=True)
-    floors, cold, warm = [], [], []
-    for _ in range(args.reps):
+    floors, cold, warm, other = [], [], [], []
+    for rep in range(args.reps):
         floors.append(parse_floor(args.parse_floor, root))
+        # With --vs, the other build's cold mount alternates sides with this one's.
+        if args.vs and rep % 2 == 1:
+            other.append(cold_mount(args.vs, root, mnt, work))
         cache = tempfile.mkdtemp(dir=work, prefix="cache-")
         cold.append(timed_mount(args.anchorfs, root, mnt, cache))
         warm.append(timed_mount(args.anchorfs, root, mnt, cache))
         shutil.rmtree(cache, ignore_errors=True)
+        if args.vs and rep % 2 == 0:
+            other.append(cold_mount(args.vs, root, mnt, work))
     floor = statistics.median(floors)
     cold_s, warm_s = statistics.median(cold), statistics.median(warm)
-    ratio = cold_s / (floor / 2) if floor > 0 else float("nan")
-    return {
+    result = {
         "language": language, "root": root, "lines": stats["files"]["lines"],
         "files": row["files"] if row else 0, "calls": row["edges"]["calls"] if row else 0,
-        "floor": floor, "cold": cold_s, "warm": warm_s, "ratio": ratio,
+        "floor": floor, "cold": cold_s, "warm": warm_s, "ratio": ratio_to(cold_s, floor),
     }
+    if other:
+        result["vs_cold"] = statistics.median(other)
+        result["vs_ratio"] = ratio_to(result["vs_cold"], floor)
+    return result
+
+
+def ratio_to(cold_s, floor):
+    return cold_s / (floor / 2) if floor > 0 else float("nan")
+
+
+def cold_mount(anchorfs, root, mnt, work):
+    cache = tempfile.mkdtemp(dir=work, prefix="cache-")
+    try:
+        return timed_mount(anchorfs, root, mnt, cache)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def vs_table(rows, vs):
+    lines = [
+        "",
+        f"Cold mounts alternating with `{vs}` (medians; same floors):",
+        "",
+        "| language | cold mount | cold / (floor/2) | other build | other / (floor/2) | change |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        change = (r["cold"] / r["vs_cold"] - 1) * 100
+        lines.append(f"| {r['language']} | {r['cold']:.2f} s | {r['ratio']:.2f}× | {r['vs_cold']:.2f} s | "
+                     f"{r['vs_ratio']:.2f}× | {change:+.1f} % |")
+    return "\n".join(lines) + "\n"
 
 
 def table(rows, reps):
@@ -154,6 +190,8 @@ def main():
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "anchorfs-bench-languages"))
     parser.add_argument("--corpus", action="append", default=[], metavar="LANG=PATH")
     parser.add_argument("--output", default="-")
+    parser.add_argument("--vs", metavar="BIN", help="another anchorfs build whose cold mounts alternate "
+                        "with --anchorfs's (an A/B on the same floors and minutes)")
     args = parser.parse_args()
     corpora = dict(DEFAULT_CORPORA)
     if args.corpus:
@@ -168,6 +206,8 @@ def main():
         log(f"{language}: {root}")
         rows.append(measure(language, root, args, args.work))
     text = table(rows, args.reps)
+    if args.vs:
+        text += vs_table(rows, args.vs)
     if args.output == "-":
         sys.stdout.write(text)
     else:
