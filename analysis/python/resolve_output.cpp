@@ -12,8 +12,6 @@ void Resolver::release_evaluation_state() {
   stmt_round_.release();
   reads_.release();
   expr_slot_.release();
-  scope_vars_ = {};
-  scope_names_.release();
   object_vars_ = {};
   heap_.release_sites();
   object_shapes_ = {};
@@ -22,6 +20,11 @@ void Resolver::release_evaluation_state() {
   instance_vars_of_ = {};
   std::vector<VarId>().swap(instance_vars_pool_);
   args_.release();
+}
+
+void Resolver::release_lookup_state() {
+  scope_vars_ = {};
+  scope_names_.release();
   classes_.release_orders();
 }
 

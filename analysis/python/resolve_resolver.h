@@ -91,8 +91,11 @@ class Resolver {
   int quiet_round() const { return quiet_round_; }
 
   // What only the rounds need goes before the edges are built, so that building them does not
-  // raise the peak.
+  // raise the peak (and reuses the freed memory rather than fresh pages).
   void release_evaluation_state();
+  // What the rounds and export_base need (the scope-variable table, its name masks, the MROs):
+  // after export_base, which may run beside the edges.
+  void release_lookup_state();
 
   // Debug trace only: set sizes, table sizes and the largest tables' capacity in MB.
   void trace_tables() const;
