@@ -6,6 +6,7 @@
 #include <tree_sitter/api.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -26,8 +27,7 @@ constexpr size_t kCommitStep = size_t{32} << 20;
 constexpr size_t kHugePage = size_t{2} << 20;
 
 using arena_hooks::detail::Arena;
-using arena_hooks::detail::kHeader;
-using arena_hooks::detail::round8;
+using arena_hooks::block_bytes;
 using arena_hooks::detail::t_arena;
 
 struct Unmapper {
@@ -85,8 +85,27 @@ void reserve(Arena& a) {
   return true;
 }
 
-uint64_t& header_of(const void* p) {
-  return *reinterpret_cast<uint64_t*>(static_cast<char*>(const_cast<void*>(p)) - kHeader);
+// How many of the `n` bytes from p (an arena block that is not the last) a moved copy takes: all
+// that lie below the bump, i.e. the block's own bytes and maybe later blocks' (realloc leaves the
+// bytes past the old length unspecified). Under ASan only up to the block's poisoned padding or
+// the next freed range, which a copy must not read.
+// gcc defines a macro under ASan, clang a feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define ANCHORFS_ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ANCHORFS_ARENA_ASAN 1
+#endif
+#endif
+
+size_t bytes_to_move(const Arena& a, const char* p, size_t n) {
+  size_t bytes = std::min(n, static_cast<size_t>(a.bump - p));
+#ifdef ANCHORFS_ARENA_ASAN
+  if (const void* poisoned = __asan_region_is_poisoned(const_cast<char*>(p), bytes)) {
+    bytes = static_cast<size_t>(static_cast<const char*>(poisoned) - p);
+  }
+#endif
+  return bytes;
 }
 
 }  // namespace
@@ -95,6 +114,7 @@ ParseArena::ParseArena() {
   Arena& a = t_arena;
   if (a.base == nullptr) reserve(a);
   mark_ = a.bump;
+  a.last = nullptr;  // an enclosing scope's last block is not this scope's to grow or give back
   outer_in_scope_ = a.in_scope;
   a.in_scope = true;
   parser_ = ts_parser_new();
@@ -104,6 +124,7 @@ ParseArena::~ParseArena() {
   Arena& a = t_arena;
   ASAN_POISON_MEMORY_REGION(mark_, static_cast<size_t>(a.high_water - mark_));
   a.bump = mark_;
+  a.last = nullptr;
   a.in_scope = outer_in_scope_;
   // Every page stays for the next file, a large file's too: the parse's threads end with it and
   // the calling thread returns its pages then (release_parse_arena_pages). Trimming to 64 MiB
@@ -122,35 +143,39 @@ void release_parse_arena_pages() {
 namespace arena_hooks {
 
 void* detail::allocate_committing(size_t n) {
-  if (!commit(t_arena, kHeader + round8(n))) return nullptr;
+  if (!commit(t_arena, block_bytes(n))) return nullptr;
   return allocate(n);
 }
 
-uint64_t size_of(const void* p) {
-  return header_of(p);
+void* copy_to_heap(const void* p, size_t n) {
+  const Arena& a = t_arena;
+  const char* const data = static_cast<const char*>(p);
+  void* copy = std::malloc(n);
+  if (copy != nullptr) std::memcpy(copy, data, std::min(n, static_cast<size_t>(a.committed - data)));
+  return copy;
 }
 
 void* reallocate(void* p, size_t n) {
   if (p == nullptr) return allocate(n);
   Arena& a = t_arena;
-  uint64_t& size = header_of(p);
   char* const data = static_cast<char*>(p);
-  if (data + round8(size) == a.bump) {
+  if (data == a.last) {
     // The last block grows (or shrinks) where it is.
-    const size_t want = round8(n);
-    if (want <= round8(size) || want - round8(size) <= static_cast<size_t>(a.committed - a.bump) ||
-        commit(a, want - round8(size))) {
-      ASAN_POISON_MEMORY_REGION(data, round8(size));
+    const size_t have = static_cast<size_t>(a.bump - data);
+    const size_t want = block_bytes(n);
+    if (want <= have || want - have <= static_cast<size_t>(a.committed - a.bump) ||
+        commit(a, want - have)) {
+      ASAN_POISON_MEMORY_REGION(data, have);
       ASAN_UNPOISON_MEMORY_REGION(data, n);
       a.bump = data + want;
       if (a.bump > a.high_water) a.high_water = a.bump;
-      size = n;
       return p;
     }
     return nullptr;
   }
+  const size_t bytes = bytes_to_move(a, data, n);
   void* moved = allocate(n);
-  if (moved != nullptr) std::memcpy(moved, p, size < n ? size : n);
+  if (moved != nullptr) std::memcpy(moved, p, bytes);
   return moved;
 }
 
@@ -158,10 +183,12 @@ void release(void* p) {
   Arena& a = t_arena;
   if (!a.in_scope) return;  // the arena was reset under it already
   char* const data = static_cast<char*>(p);
-  const size_t size = round8(header_of(p));
-  if (data + size == a.bump) {
-    a.bump = data - kHeader;
-    ASAN_POISON_MEMORY_REGION(a.bump, kHeader + size);
+  if (data == a.last) {
+    // Only the one most recent block is known: a free of the block below it stays (tree-sitter
+    // frees few blocks during a parse, 0.9 % of sympy's trees' bytes).
+    ASAN_POISON_MEMORY_REGION(data, static_cast<size_t>(a.bump - data));
+    a.bump = data;
+    a.last = nullptr;
   }
 }
 

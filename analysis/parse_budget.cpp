@@ -45,10 +45,9 @@ int64_t arena_used() {
 
 void* counted_malloc(size_t n) {
   if (arena_hooks::in_scope()) {
-    const int64_t before = arena_used();
     void* p = arena_hooks::allocate(n);
     if (p == nullptr) std::abort();
-    if (counting()) account(arena_used() - before);
+    if (counting()) account(static_cast<int64_t>(arena_hooks::block_bytes(n)));
     return p;
   }
   void* p = std::malloc(n);
@@ -78,10 +77,7 @@ void* counted_realloc(void* old, size_t n) {
   }
   if (old != nullptr && arena_hooks::owns(old)) {
     // A block from an arena no longer in scope (none is resized so): copied out to the heap.
-    void* p = std::malloc(n);
-    const uint64_t size = arena_hooks::size_of(old);
-    if (p != nullptr) std::memcpy(p, old, size < n ? size : n);
-    return p;
+    return arena_hooks::copy_to_heap(old, n);
   }
   if (!counting()) return std::realloc(old, n);
   const int64_t before = old == nullptr ? 0 : usable(old);
