@@ -137,6 +137,15 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
   r.keep_unchanged = surveyed != nullptr && !r.changed_since_survey
                          ? surveyed->keep_unchanged
                          : options.keep_unchanged && options.keep_unchanged(language, source.bytes);
+  if (surveyed == nullptr && digest) {
+    // The survey is this read (AnalysisOptions::survey_in_parse): the cache is asked now.
+    if ((r.facts = cached_facts(*options.cache, *digest, file.front_end, file.path, options)) ||
+        (r.facts = extracted.find(memo_key(*digest, file.front_end, file.path)))) {
+      r.from_cache = true;
+      r.digest = digest;
+      return r;
+    }
+  }
   ExtractorState& state = states.state_for(file.front_end);
   r.facts = language.extract(state, source.bytes, {.dense = options.dense, .path = file.path});
   r.digest = digest;
@@ -433,6 +442,70 @@ tbb::task_arena arena_for(const AnalysisOptions& options) {
                                               : static_cast<int>(options.threads));
 }
 
+// Whether the cache may know this tree's content: it holds the facts of one of a sample of its
+// sources, spread over the path order (a checkout of another commit of a tree it analysed keeps
+// most files' bytes). When it holds none, neither can it hold the tree's whole analysis, unless
+// evicted apart from its facts: the parse then surveys (AnalysisOptions::survey_in_parse).
+bool cache_may_know(const SourceTree& tree, const std::vector<SourceFile>& sources,
+                    const AnalysisOptions& options) {
+  constexpr size_t kSampleFiles = 8;
+  const size_t sample = std::min(sources.size(), kSampleFiles);
+  for (size_t s = 0; s < sample; ++s) {
+    const SourceFile& file = sources[s * sources.size() / sample];
+    const SourceBytes source = read_source(tree.root, file.path, options.max_file_bytes);
+    if (!source.ok) continue;
+    const LanguageFrontEnd& language = *front_ends()[file.front_end];
+    if (options.cache->load(
+            {digest_of(source.bytes), language.name(), facts_version_for(language, file.path)})) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The end of a survey once its states are known (from the survey's reads or the parse's): the
+// survey memo's record when worth keeping, the caller's memo, and the resolution key. `now` is
+// the clock reading the survey began at.
+void finish_survey(const SourceTree& tree, const AnalysisOptions& options,
+                   std::chrono::system_clock::time_point now, Survey& result) {
+  std::optional<SurveyMemo::Record> record;  // of this survey, once made
+  if (result.memo_key && result.read > 0) {
+    // Files the memo knew it still knows (their identity is unchanged, so they are not racy
+    // now either): only more files remembered makes a new record worth writing.
+    record = SurveyMemo::record(tree, result.sources, result.states, now);
+    if (record->files > result.sources.size() - result.read) {
+      result.memo_to_store = Survey::MemoRecord{*result.memo_key, record->bytes};
+    }
+  }
+  if (options.survey_memo != nullptr) {
+    if (record) {
+      options.survey_memo->remember(std::move(*record));
+    } else {
+      options.survey_memo->remember(tree, result.sources, result.states, now);
+    }
+  }
+  result.key = resolution_key(tree, result.sources, result.states, options);
+}
+
+// A survey left to the parse (Survey::in_parse) finished from the parse's reads.
+void finish_survey_from(const SourceTree& tree, const AnalysisOptions& options,
+                        const std::vector<FileResult>& results, Survey& survey) {
+  survey.states.assign(results.size(), SourceState{});
+  for (size_t i = 0; i < results.size(); ++i) {
+    const FileResult& r = results[i];
+    SourceState& state = survey.states[i];
+    if (!r.digest) {
+      state.problem = r.problem;
+      continue;
+    }
+    state.ok = true;
+    state.digest = *r.digest;
+    state.keep_unchanged = r.keep_unchanged;
+  }
+  survey.read = results.size();
+  finish_survey(tree, options, survey.began, survey);
+}
+
 }  // namespace
 
 Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
@@ -447,7 +520,6 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
   const auto now = options.now();
   const std::optional<ResolutionKey> alias = stat_alias_key(tree, result.sources, options, now);
   std::optional<std::vector<SourceState>> aliased;
-  std::optional<SurveyMemo::Record> record;  // of this survey, once made
   if (alias) {
     if (const auto stored = options.cache->load_alias(*alias)) {
       aliased = decode_survey(*stored, result.sources.size());
@@ -470,28 +542,22 @@ Survey survey(const SourceTree& tree, const AnalysisOptions& options) {
       }
       memo = kept ? &*kept : nullptr;
     }
+    result.alias_to_store = alias;
+    if (options.survey_in_parse && memo == nullptr &&
+        !cache_may_know(tree, result.sources, options)) {
+      result.in_parse = true;
+      result.memo_key = memo_key;
+      result.began = now;
+      result.seconds = seconds_since(start);
+      return result;
+    }
     tbb::task_arena arena = arena_for(options);
     arena.execute([&] {
       result.states = survey_sources(tree, result.sources, options, memo, &result.read);
     });
-    result.alias_to_store = alias;
-    if (memo_key && result.read > 0) {
-      // Files the memo knew it still knows (their identity is unchanged, so they are not racy
-      // now either): only more files remembered makes a new record worth writing.
-      record = SurveyMemo::record(tree, result.sources, result.states, now);
-      if (record->files > result.sources.size() - result.read) {
-        result.memo_to_store = Survey::MemoRecord{*memo_key, record->bytes};
-      }
-    }
+    result.memo_key = memo_key;
   }
-  if (options.survey_memo != nullptr) {
-    if (record) {
-      options.survey_memo->remember(std::move(*record));
-    } else {
-      options.survey_memo->remember(tree, result.sources, result.states, now);
-    }
-  }
-  result.key = resolution_key(tree, result.sources, result.states, options);
+  finish_survey(tree, options, now, result);
   result.seconds = seconds_since(start);
   return result;
 }
@@ -551,6 +617,10 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
     }
   });
   release_parse_arena_pages();
+  if (surveyed_tree.in_parse) {
+    finish_survey_from(tree, options, results, surveyed_tree);
+    result.stats.survey_reads = surveyed_tree.read;
+  }
   result.stats.parse_seconds = surveyed_tree.seconds + seconds_since(parse_start);
   // Syntax trees live in the parse arena (its pages kept from file to file, released just
   // above), but extraction churns its short-lived buffers through malloc; hand that memory back

@@ -118,6 +118,12 @@ struct AnalysisOptions {
   // select_sources(tree) of the very tree analysed, when the caller made it already (a refresher
   // selects once per build for its signatures and the git view's patterns too): not made again.
   const std::vector<SourceFile>* sources = nullptr;
+  // With a cache: a tree neither its stat alias nor a survey memo knows, and of which the cache
+  // holds no facts for a sample of its files (whose whole analysis then cannot be cached either,
+  // unless evicted apart), is not surveyed before the parse: the parse reads and digests each
+  // file once, starting at once, and the survey's states and key are made from its reads. The
+  // result is the same; a cold mount skips a pass over every file before its first parse.
+  bool survey_in_parse = false;
 };
 
 // A source file that was not analysed, and why (too large, binary, unreadable, syntax errors).

@@ -2,6 +2,7 @@
 // rendered view) by the analysis's resolution key without loading the analysis at all.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,12 @@ struct Survey {
   // How many sources were read and digested: those neither the stat alias nor a memo knew.
   size_t read = 0;
   double seconds = 0;
+  // Left to the parse (AnalysisOptions::survey_in_parse): `states`, `key` and `memo_to_store`
+  // are filled by analyze() from the parse's reads, with the survey memo's key and the clock
+  // reading the survey began at.
+  bool in_parse = false;
+  std::optional<ResolutionKey> memo_key;
+  std::chrono::system_clock::time_point began;
 };
 
 // Every source read and digested, unless its survey is found by stat alias or known to the

@@ -38,6 +38,7 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
   result.defer_graph_record = options.defer_records;
   result.previous = options.previous_analysis;
   result.sources = options.sources;
+  result.survey_in_parse = true;
   result.keep_unchanged = [](const analysis::LanguageFrontEnd&, std::string_view bytes) {
     return render::has_tag_delimiter(bytes);
   };
@@ -149,6 +150,7 @@ std::optional<analysis::Analysis> analyse_behind_view(const analysis::SourceTree
                                                       const analysis::ResolutionKey& served_view) {
   const bool dense = view_needs_dense(options.view);
   analysis::AnalysisOptions analysis_options_now = analysis_options(options, dense);
+  analysis_options_now.survey_in_parse = false;  // the served view's key is wanted first
   analysis::Survey survey = analysis::survey(tree, analysis_options_now);
   if (!survey.key || !(view_key(*survey.key, options.view) == served_view)) return std::nullopt;
   PipelineOptions from_facts = options;
