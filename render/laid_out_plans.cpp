@@ -112,6 +112,19 @@ std::shared_ptr<const LaidOutPlans> LaidOutPlans::lay_out(const PlansByPath& pla
   return laid_out;
 }
 
+std::shared_ptr<const LaidOutPlans> LaidOutPlans::adopt(Buffers buffers,
+                                                        std::vector<LaidOutPlan> files) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    if ((i > 0 && !(files[i - 1].path < files[i].path)) || !well_formed(files[i])) {
+      throw std::logic_error("adopted tag plans are not sorted by path or not well formed");
+    }
+  }
+  auto result = std::make_shared<LaidOutPlans>();
+  result->buffers_ = std::make_shared<const Buffers>(std::move(buffers));
+  result->files_ = std::move(files);
+  return result;
+}
+
 std::shared_ptr<const LaidOutPlans> LaidOutPlans::read(std::shared_ptr<const std::string> buffer,
                                                        size_t begin) {
   if (buffer == nullptr || begin > buffer->size()) return nullptr;

@@ -52,6 +52,8 @@ void append_laid_out(std::string& out, const TagPlan& plan);
 // Thread-safety: immutable once made.
 class LaidOutPlans {
  public:
+  using Buffers = std::vector<std::shared_ptr<const std::string>>;
+
   // An empty set.
   LaidOutPlans();
   // Lays out `plans` (sorted by path; empty plans kept, so callers still see their paths).
@@ -68,6 +70,9 @@ class LaidOutPlans {
   // twice the bytes still served, when everything is laid out again in one buffer.
   static std::shared_ptr<const LaidOutPlans> combine(const LaidOutPlans& base,
                                                      const std::vector<Part>& parts);
+  // Plans already laid out in `buffers` (each plan's path and data inside one of them), `files`
+  // sorted by path: taken as they are, checked as read() checks them (std::logic_error if not).
+  static std::shared_ptr<const LaidOutPlans> adopt(Buffers buffers, std::vector<LaidOutPlan> files);
   // Reads a section `append_bytes()` wrote, taken from `buffer` starting at byte `begin` and running to
   // its end. Every count, length and order is checked (a damaged record is rejected, nullptr):
   // paths strictly ascending, offsets sorted, text ends non-decreasing and within the section.
@@ -96,7 +101,6 @@ class LaidOutPlans {
   std::shared_ptr<const void> owner() const { return buffers_; }
 
  private:
-  using Buffers = std::vector<std::shared_ptr<const std::string>>;
   // Every buffer a plan points into: one, or those combine() kept.
   std::shared_ptr<const Buffers> buffers_;
   std::vector<LaidOutPlan> files_;

@@ -11,6 +11,7 @@
 #include "render/changed_files.h"
 #include "render/graph_index.h"
 #include "render/render_index.h"
+#include "render/render_laid_out.h"
 
 namespace anchorfs::render {
 
@@ -29,7 +30,7 @@ std::shared_ptr<const LaidOutPlans> lay_out_plans(const analysis::Graph& graph,
       previous->choice == nullptr || !same_rendering(*previous->choice, choice) ||
       choice.view == View::None) {
     if (rendered != nullptr) *rendered = graph.files.size();
-    return LaidOutPlans::lay_out(plans_by_path(graph, choice));
+    return render_laid_out(graph, choice);
   }
   GraphIndex index(graph, GraphIndex::WithoutLinks{});
   const std::vector<size_t> files = files_to_render(*previous->graph, graph, index);

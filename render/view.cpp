@@ -68,12 +68,12 @@ std::optional<LineLayout> line_layout(const analysis::FileInfo& info) {
                     syntax.nesting_shown_by_indent, syntax.separate_blocks};
 }
 
-TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy& policy,
-                    BlockScratch& scratch) {
+void render_file_tags(const GraphIndex& index, size_t file_info, const BlockPolicy& policy,
+                      BlockScratch& scratch, FileTags& tags) {
+  tags.clear();
   const analysis::Graph& graph = index.graph();
-  TagPlan plan;
   std::optional<LineLayout> found = line_layout(graph.files[file_info]);
-  if (!found) return plan;
+  if (!found) return;
   LineLayout& layout = *found;
 
   struct Placed {
@@ -99,24 +99,39 @@ TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy
     }
     indent = sanitized_indent(graph.entities[p.entity].anchor->indent);
     layout.indent = indent;
-    const size_t recorded = scratch.references != nullptr ? scratch.references->size() : 0;
-    if (!plan.insertions.empty() && plan.insertions.back().offset == p.offset) {
-      std::string& text = plan.insertions.back().text;
-      if (append_block(text, index, p.entity, policy, layout, scratch) &&
-          layout.separate_blocks) {
-        text.append(layout.newline);
-      }
+    // Every block is written at the end of `texts`: the last insertion's text when it shares its
+    // offset, else a new insertion's (append_block writes nothing for a block it leaves out).
+    const bool joins_last = !tags.offsets.empty() && tags.offsets.back() == p.offset;
+    if (!append_block(tags.texts, index, p.entity, policy, layout, scratch)) continue;
+    if (layout.separate_blocks) tags.texts.append(layout.newline);
+    if (joins_last) {
+      tags.ends.back() = tags.texts.size();
     } else {
-      std::string text;
-      if (append_block(text, index, p.entity, policy, layout, scratch)) {
-        if (layout.separate_blocks) text.append(layout.newline);
-        plan.insertions.push_back({p.offset, std::move(text)});
-      }
+      tags.offsets.push_back(p.offset);
+      tags.ends.push_back(tags.texts.size());
     }
-    if (scratch.references != nullptr) {
-      for (size_t r = recorded; r < scratch.references->size(); ++r) {
-        (*scratch.references)[r].insertion = static_cast<uint32_t>(plan.insertions.size() - 1);
-      }
+  }
+}
+
+TagPlan render_file(const GraphIndex& index, size_t file_info, const BlockPolicy& policy,
+                    BlockScratch& scratch) {
+  FileTags tags;
+  const size_t recorded = scratch.references != nullptr ? scratch.references->size() : 0;
+  render_file_tags(index, file_info, policy, scratch, tags);
+  TagPlan plan;
+  plan.insertions.reserve(tags.offsets.size());
+  for (size_t k = 0; k < tags.offsets.size(); ++k) {
+    const uint64_t begin = k == 0 ? 0 : tags.ends[k - 1];
+    plan.insertions.push_back({tags.offsets[k], tags.texts.substr(begin, tags.ends[k] - begin)});
+  }
+  if (scratch.references != nullptr) {
+    // Recorded at offsets within `texts`: made relative to their insertion's text.
+    size_t k = 0;
+    for (size_t r = recorded; r < scratch.references->size(); ++r) {
+      RecordedReference& ref = (*scratch.references)[r];
+      while (tags.ends[k] <= ref.offset) ++k;
+      ref.offset -= k == 0 ? 0 : tags.ends[k - 1];
+      ref.insertion = static_cast<uint32_t>(k);
     }
   }
   return plan;
@@ -183,15 +198,15 @@ CallShape call_shape(const analysis::Graph& graph) {
   return shape;
 }
 
-namespace {
-
-// The files a task renders at least: 16 keep a large tree's tasks cheap to hand out, but in a
-// tree of few files (TypeScript's nine, six of them 6-11.5 MB bundles) 16 made one task of all,
-// rendered on one core while the other idled.
+// 16 keep a large tree's tasks cheap to hand out, but in a tree of few files (TypeScript's nine,
+// six of them 6-11.5 MB bundles) 16 made one task of all, rendered on one core while the other
+// idled.
 size_t files_per_task(size_t files) {
   const auto threads = static_cast<size_t>(tbb::this_task_arena::max_concurrency());
   return files >= 64 * threads ? 16 : 1;
 }
+
+namespace {
 
 ViewChoice resolve_auto(const analysis::Graph& graph, const ViewOptions& requested) {
   ViewChoice choice;

@@ -84,8 +84,9 @@ class FileLocator {
     if (bases_.empty() || e < bases_.front().first) return false;
     const size_t s = (e - bases_.front().first) >> kShift;
     // The last file starting at or before e is among [stretches_[s] - 1, stretches_[s + 1]).
-    const auto lo = bases_.begin() + (s < stretches_.size() ? std::max<uint32_t>(stretches_[s], 1) - 1
-                                                            : bases_.size() - 1);
+    const auto lo =
+        bases_.begin() +
+        (s < stretches_.size() ? std::max<uint32_t>(stretches_[s], 1) - 1 : bases_.size() - 1);
     const auto hi = s + 1 < stretches_.size() ? bases_.begin() + stretches_[s + 1] : bases_.end();
     const auto it = std::upper_bound(lo, hi, std::make_pair(e, UINT32_MAX));
     if (it == bases_.begin()) return false;
@@ -132,7 +133,7 @@ bool appended(const Resolution& resolution, size_t file, const RefreshMemory& la
       .facts = static_cast<const FileFacts&>(*last.files[file].facts),
       .quiet_round = last.quiet_round,
       .calls = last.base != nullptr && file < last.base->files.size() ? &last.base->files[file]
-                                                                       : nullptr,
+                                                                      : nullptr,
       .imported = imported_by(last, file),
   };
   return appended_edges(resolution.input(), resolution.imports(), file, base, edges);
@@ -154,8 +155,8 @@ bool same_for_resolution(const FileFacts& a, const FileFacts& b) {
                     [](const Scope& x, const Scope& y) { return same_for_resolution(x, y); });
 }
 
-void resolve_again(const analysis::ResolverInput& input,
-                   std::unique_ptr<ResolutionMemory>& memory, std::vector<Edge>& edges) {
+void resolve_again(const analysis::ResolverInput& input, std::unique_ptr<ResolutionMemory>& memory,
+                   std::vector<Edge>& edges) {
   std::unique_ptr<ResolutionMemory> previous = std::move(memory);
   auto* last = dynamic_cast<RefreshMemory*>(previous.get());
   const auto& resolution = static_cast<const Resolution&>(*input.state);

@@ -29,6 +29,12 @@ void Resolver::run() {
   vars_.prefault(prefault_, expr_count_ / 2, expr_count_ / 2);
   calls_.prefault(prefault_);
   stmt_reads_.prefault(prefault_, size_t{12} * stmt_count_);
+  if (threads_ > 1) {
+    // The copy the late rounds' reader index is built from (the pool ~1.2 x sympy's at that
+    // point): faulted in ahead, so that the copy is two block copies on the resolver's thread.
+    reads_snapshot_.reserve(stmt_count_, size_t{12} * stmt_count_);
+    reads_snapshot_.prefault(prefault_, stmt_count_, size_t{12} * stmt_count_);
+  }
   // Sympy ends with ~0.8 scope variables per statement: sized once, the table is not rehashed
   // seven times on the way (it is only looked up, never walked, so its capacity changes nothing).
   scope_vars_.reserve(stmt_count_);
@@ -63,18 +69,40 @@ void Resolver::run() {
       setup_module_names_[f] = static_cast<uint32_t>(module_names_[f].size());
     }
   }
+  const auto evaluate_round = [this] {
+    for (const FileId f : evaluation_order_) evaluate_file(f);
+    for (const auto& [file, dst, src] : copies_) merge(dst, vars_.get(src));
+  };
+  size_t last_evaluated = stmt_count_;
   for (int round = 0; round < kMaxRounds; ++round) {
     ++round_;
     vars_.start_round();
     changed_ = false;
     full_round_ = round == 0;
     if (round == 1) touch(second_round_);
+    // The round after the index was built: from here on a round visits only the readers of what
+    // changed, starting with what changed in the round it was built beside.
+    if (indexing_ && !readers_.active()) {
+      readers_.activate([this](auto&& mark) { vars_.for_each_recently_changed(mark); });
+    }
     update_bases();
-    for (const FileId f : evaluation_order_) evaluate_file(f);
-    for (const auto& [file, dst, src] : copies_) merge(dst, vars_.get(src));
+    if (threads_ > 1 && !indexing_ && round > 0 && last_evaluated * 3 < stmt_count_) {
+      // Once a round evaluates under a third of the statements (sympy: round 2), the reader
+      // index is built from a copy of the lists on a helper while this round runs.
+      stmt_reads_.copy_to(reads_snapshot_);
+      indexing_ = true;
+      const size_t vars = vars_.size();
+      analysis::run_beside(true, evaluate_round, [this, vars] {
+        readers_.build(reads_snapshot_, stmt_count_, vars);
+        reads_snapshot_.release();
+      });
+    } else {
+      evaluate_round();
+    }
     stmt_reads_.compact();
     resolve_trace("round %d full %d evaluated %zu values %zu vars %zu", round, full_round_ ? 1 : 0,
                   evaluated_, values_.size(), vars_.size());
+    last_evaluated = evaluated_;
     evaluated_ = 0;
     if (!changed_) {
       quiet_round_ = round;
@@ -311,16 +339,26 @@ void Resolver::bind_method(ValueId v, ValueId receiver, Set& out, int depth) {
   }
 }
 
-bool Resolver::stale(StmtId stmt) const {
+inline bool Resolver::stale(StmtId stmt) const {
   if (full_round_) return true;
   const uint32_t since = stmt_round_[stmt];
   return stmt_reads_.any_of(
       stmt, [&](VarId var) { return vars_.recently_changed(var) && vars_.changed(var) >= since; });
 }
 
+inline void Resolver::store_reads(StmtId stmt) {
+  // Indexed before the changes this evaluation made mark their readers (at the next take).
+  if (indexing_ && !stmt_reads_.equals(stmt, reads_.view())) readers_.add(stmt, reads_.view());
+  stmt_reads_.store(stmt, reads_.view());
+}
+
 void Resolver::evaluate_file(FileId f) {
   for (uint32_t c : copies_of_file_[f]) merge(copies_[c].dst, vars_.get(copies_[c].src));
   const FileFacts& ff = facts(f);
+  if (readers_.active()) {
+    evaluate_marked(f, ff);
+    return;
+  }
   for (uint32_t i = 0; i < ff.stmts.size(); ++i) {
     const StmtId stmt = stmt_of(f, i);
     if (!stale(stmt)) continue;
@@ -329,10 +367,30 @@ void Resolver::evaluate_file(FileId f) {
     // Each evaluation gets a fresh tick: changes stamped before it were already seen.
     stmt_round_[stmt] = ++round_;
     evaluate_statement(f, ff.stmts[i]);
-    stmt_reads_.store(stmt, reads_.view());
+    store_reads(stmt);
   }
   if (full_round_ && base_ != nullptr) {
     first_round_end_[f] = {round_, static_cast<uint32_t>(values_.size())};
+  }
+}
+
+void Resolver::evaluate_marked(FileId f, const FileFacts& ff) {
+  const uint32_t begin = raw(stmt_of(f, 0));
+  const auto end = static_cast<uint32_t>(begin + ff.stmts.size());
+  // Only marked statements can be stale; the changes made so far mark their readers before the
+  // next one is taken, so the statements tested, in order, are the stale ones a visit of every
+  // statement finds (and a few it turns down).
+  for (uint32_t s = begin;; ++s) {
+    readers_.mark_changed_readers();
+    s = readers_.take_next(s, end);
+    if (s == end) break;
+    const StmtId stmt{s};
+    if (!stale(stmt)) continue;
+    ++evaluated_;
+    reads_.clear();
+    stmt_round_[stmt] = ++round_;
+    evaluate_statement(f, ff.stmts[s - begin]);
+    store_reads(stmt);
   }
 }
 

@@ -9,6 +9,8 @@ namespace anchorfs::analysis::python::detail {
 
 void Resolver::release_evaluation_state() {
   stmt_reads_ = ReadLists();
+  reads_snapshot_.release();
+  readers_ = ReaderIndex();
   stmt_round_.release();
   reads_.release();
   expr_slot_.release();
@@ -43,11 +45,12 @@ void Resolver::trace_tables() const {
   const auto mb = [](size_t bytes) { return static_cast<double>(bytes) / (1 << 20); };
   const auto vec = [](const auto& v) { return v.capacity() * sizeof(*v.begin()); };
   resolve_trace(
-      "memory MB: vars %.1f reads %.1f stmt ticks %.1f expr slots %.1f call sites %.1f+%.1f "
+      "memory MB: vars %.1f reads %.1f readers %.1f stmt ticks %.1f expr slots %.1f call sites "
+      "%.1f+%.1f "
       "scope vars %.1f object vars %.1f element vars %.1f values %.1f+%.1f "
       "class cache %.1f+%.1f strings %.1f",
-      mb(vars_.bytes()), mb(stmt_reads_.bytes()), mb(vec(stmt_round_)), mb(vec(expr_slot_)),
-      mb(calls_.bytes()), mb(calls_.more_bytes()), mb(scope_vars_.bytes()),
+      mb(vars_.bytes()), mb(stmt_reads_.bytes()), mb(readers_.bytes()), mb(vec(stmt_round_)),
+      mb(vec(expr_slot_)), mb(calls_.bytes()), mb(calls_.more_bytes()), mb(scope_vars_.bytes()),
       mb(object_vars_.bytes()), mb(heap_.element_bytes()), mb(values_.bytes()),
       mb(values_.index_bytes()), mb(defining_class_.bytes()),
       mb(instance_vars_of_.bytes() + vec(instance_vars_pool_)),

@@ -59,6 +59,17 @@ class ReadLists {
     return false;
   }
 
+  // Whether the list of `stmt` is `vars`.
+  bool equals(StmtId stmt, std::span<const VarId> vars) const {
+    const List& list = lists_[stmt];
+    return list.size == vars.size() &&
+           std::equal(vars.begin(), vars.end(), pool_.begin() + list.begin);
+  }
+
+  class Snapshot;
+  // Copies every list into `out` (two block copies: the pool as it lies, gaps and all).
+  void copy_to(Snapshot& out) const;
+
   // Closes the gaps moved lists left behind, in place, once they are a third of the pool; the
   // space freed at the end is reused by the lists that move next.
   void compact() {
@@ -90,6 +101,42 @@ class ReadLists {
   std::vector<VarId> pool_;
   size_t live_ = 0;  // entries of pool_ in lists
 };
+
+// The lists as they were between two rounds, for another thread to read while the rounds go on
+// (ReaderIndex). The buffers are reserved (and their pages faulted in) before the rounds.
+class ReadLists::Snapshot {
+ public:
+  void reserve(size_t statements, size_t reads) {
+    lists_.reserve(statements);
+    pool_.reserve(reads);
+  }
+  void prefault(analysis::PagePrefaulter& prefault, size_t statements, size_t reads) const {
+    prefault.add_reserved(lists_, statements);
+    prefault.add_reserved(pool_, reads);
+  }
+  // Calls `fn(statement, variable)` for every read of every list, by statement.
+  template <class Fn>
+  void for_each_read(Fn&& fn) const {
+    for (uint32_t s = 0; s < lists_.size(); ++s) {
+      const List& list = lists_[s];
+      for (uint32_t i = 0; i < list.size; ++i) fn(s, pool_[list.begin + i]);
+    }
+  }
+  void release() {
+    std::vector<List>().swap(lists_);
+    std::vector<VarId>().swap(pool_);
+  }
+
+ private:
+  friend class ReadLists;
+  std::vector<List> lists_;
+  std::vector<VarId> pool_;
+};
+
+inline void ReadLists::copy_to(Snapshot& out) const {
+  out.lists_.assign(lists_.begin(), lists_.end());
+  out.pool_.assign(pool_.begin(), pool_.end());
+}
 
 // The variables read by the statement being evaluated (about ten million appends on sympy).
 // Growing is out of line, so that an append inlines to a compare and a store: a vector's

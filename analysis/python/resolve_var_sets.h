@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -65,6 +66,15 @@ class VarSets {
   bool recently_changed(VarId var) const {
     const uint32_t n = raw(var);
     return ((recent_[n / 64] >> (n % 64)) & 1) != 0;
+  }
+  // Calls `fn` on every variable recently_changed() holds for.
+  template <class Fn>
+  void for_each_recently_changed(Fn&& fn) const {
+    for (size_t w = 0; w < recent_.size(); ++w) {
+      for (uint64_t bits = recent_[w]; bits != 0; bits &= bits - 1) {
+        fn(VarId{static_cast<uint32_t>(w * 64 + static_cast<size_t>(std::countr_zero(bits)))});
+      }
+    }
   }
   void start_round() {
     recent_ = current_;

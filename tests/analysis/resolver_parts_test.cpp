@@ -1,4 +1,5 @@
-// The resolver's id types (distinct, explicit, free) and its call-site and value tables.
+// The resolver's id types (distinct, explicit, free), its call-site and value tables and the late
+// rounds' reader index.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include "analysis/python/resolve_call_sites.h"
 #include "analysis/python/resolve_ids.h"
 #include "analysis/python/resolve_names.h"
+#include "analysis/python/resolve_read_lists.h"
+#include "analysis/python/resolve_readers.h"
 #include "analysis/python/resolve_values.h"
 
 namespace anchorfs::analysis::python {
@@ -82,6 +85,86 @@ TEST(CallSites, DropsAmbiguousSitesAndSortsEdges) {
   sites.direct(1, 2);
   EXPECT_EQ(sites.edges(),
             (std::vector<uint64_t>{pack(1u, 2u), pack(5u, 9u), pack(7u, 20u), pack(7u, 30u)}));
+}
+
+// Takes every marked statement of [from, end) in order.
+std::vector<uint32_t> take_all(ReaderIndex& index, uint32_t from, uint32_t end) {
+  std::vector<uint32_t> taken;
+  for (uint32_t s = index.take_next(from, end); s != end; s = index.take_next(s + 1, end)) {
+    taken.push_back(s);
+  }
+  return taken;
+}
+
+// Statement s of `lists` reads the variables reads[s].
+ReaderIndex built_from(const std::vector<std::vector<uint32_t>>& reads, size_t vars) {
+  ReadLists lists(reads.size(), 64);
+  for (uint32_t s = 0; s < reads.size(); ++s) {
+    std::vector<VarId> vs;
+    for (uint32_t v : reads[s]) vs.push_back(VarId{v});
+    lists.store(StmtId{s}, vs);
+  }
+  // A list that grew moved to the end of the pool: the copy keeps where each list lies.
+  lists.store(StmtId{1}, std::vector<VarId>{VarId{2}, VarId{3}, VarId{4}});
+  ReadLists::Snapshot snapshot;
+  lists.copy_to(snapshot);
+  ReaderIndex index;
+  index.build(snapshot, reads.size(), vars);
+  return index;
+}
+
+TEST(ReaderIndex, OnceActiveAChangeMarksEveryStatementThatReadTheVariable) {
+  // Statement 1's list became {2, 3, 4} before the copy (built_from).
+  ReaderIndex index = built_from({{0, 2}, {2}, {}, {2, 3}, {1}}, 5);
+  index.changed(VarId{2});  // before activation: not queued (activate passes such changes on)
+  index.mark_changed_readers();
+  EXPECT_EQ(take_all(index, 0, 5), std::vector<uint32_t>{});
+  index.activate([](auto&& mark) { mark(VarId{1}); });
+  EXPECT_EQ(take_all(index, 0, 5), std::vector<uint32_t>{4}) << "activation marks the readers";
+  index.changed(VarId{3});
+  index.changed(VarId{3});
+  index.changed(VarId{900});  // created after the copy and read by nothing: marks nothing
+  EXPECT_EQ(index.take_next(0, 5), 5u) << "marked only once the changes are passed on";
+  index.mark_changed_readers();
+  EXPECT_EQ(take_all(index, 0, 5), (std::vector<uint32_t>{1, 3}));
+  EXPECT_EQ(take_all(index, 0, 5), std::vector<uint32_t>{}) << "taking unmarks";
+}
+
+TEST(ReaderIndex, ReadsAddedAfterTheCopyAreIndexedToo) {
+  ReaderIndex index = built_from({{0}, {0}, {0}}, 4);
+  index.add(StmtId{2}, std::vector<VarId>{VarId{3}, VarId{7}});  // 7: a variable made later
+  index.add(StmtId{0}, std::vector<VarId>{VarId{7}});
+  index.activate([](auto&&) {});
+  index.changed(VarId{7});
+  index.mark_changed_readers();
+  EXPECT_EQ(take_all(index, 0, 3), (std::vector<uint32_t>{0, 2}));
+}
+
+TEST(ReaderIndex, ChangesDuringAPassMarkLaterStatementsNowAndEarlierOnesForTheNextPass) {
+  std::vector<std::vector<uint32_t>> reads(130);
+  reads[2] = {1};
+  reads[64] = {5};
+  reads[120] = {1};
+  ReaderIndex index = built_from(reads, 8);
+  index.activate([](auto&& mark) { mark(VarId{5}); });
+  // A pass over [0, 130) in which statement 64 changes variable 1.
+  std::vector<uint32_t> visited;
+  for (uint32_t s = 0;; ++s) {
+    index.mark_changed_readers();
+    s = index.take_next(s, 130);
+    if (s == 130) break;
+    visited.push_back(s);
+    if (s == 64) index.changed(VarId{1});
+  }
+  EXPECT_EQ(visited, (std::vector<uint32_t>{64, 120}));
+  // Statement 2 was passed when 1 changed: it stays marked for the next pass, and only it.
+  EXPECT_EQ(take_all(index, 0, 130), std::vector<uint32_t>{2});
+  // Bounds: a mark outside [from, end) is not taken.
+  index.changed(VarId{1});
+  index.mark_changed_readers();
+  EXPECT_EQ(index.take_next(3, 120), 120u);
+  EXPECT_EQ(index.take_next(120, 121), 120u);
+  EXPECT_EQ(index.take_next(121, 121), 121u);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "graph_builder.h"
 #include "render/view.h"
 
@@ -31,8 +33,8 @@ ViewChoice choice_of(View view) {
   return choice;
 }
 
-TEST(PlanMaps, EveryReferenceStartsWhereItsValueIsPrinted) {
-  const analysis::Graph graph = two_files();
+// Every reference of every map of `graph` points at the value it names in its insertion's text.
+void expect_references_where_printed(const analysis::Graph& graph) {
   for (View view : {View::Topo, View::Inv, View::Dense}) {
     const PlansByPath plans = plans_by_path(graph, choice_of(view));
     const PlanMapsByPath maps = plan_maps_by_path(graph, choice_of(view));
@@ -58,6 +60,33 @@ TEST(PlanMaps, EveryReferenceStartsWhereItsValueIsPrinted) {
     }
     EXPECT_GT(checked, 0u);
   }
+}
+
+TEST(PlanMaps, EveryReferenceStartsWhereItsValueIsPrinted) {
+  expect_references_where_printed(two_files());
+}
+
+TEST(PlanMaps, ReferencesOfBlocksMergedAtOneOffsetPointIntoTheirInsertion) {
+  // The file block, A and f share offset 0, g and h offset 20: two insertions of several blocks.
+  GraphBuilder b;
+  const EntityIndex a_file = b.file("a.py");
+  const EntityIndex cls = b.cls("A", Anchor{0, ""});
+  const EntityIndex f = b.function("f", Anchor{0, ""});
+  const EntityIndex g = b.function("g", Anchor{20, ""});
+  const EntityIndex h = b.function("h", Anchor{20, ""});
+  const EntityIndex b_file = b.file("b.py");
+  const EntityIndex k = b.function("k", Anchor{0, ""});
+  b.calls(f, g).calls(g, h).calls(h, cls).calls(k, f).calls(k, h);
+  b.edge(b_file, a_file, Relation::Imports);
+  const analysis::Graph graph = b.build();
+  const PlanMapsByPath maps = plan_maps_by_path(graph, choice_of(View::Topo));
+  ASSERT_EQ(maps[0].first, "a.py");
+  uint32_t last_insertion = 0;
+  for (const TagReference& ref : maps[0].second.references) {
+    last_insertion = std::max(last_insertion, ref.insertion);
+  }
+  EXPECT_EQ(last_insertion, 1u);  // two insertions, each referenced
+  expect_references_where_printed(graph);
 }
 
 TEST(PlanMaps, TopoReferencesOfAFileInTextOrder) {
