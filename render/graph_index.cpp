@@ -3,6 +3,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
@@ -146,6 +147,16 @@ void GraphIndex::index_tests(const std::vector<uint8_t>& named) {
 
 void GraphIndex::index_links(const std::vector<uint8_t>& selected,
                              const std::vector<uint8_t>& named) {
+  // The ids and their ranking, and each side's adjacency, read the graph only and each writes
+  // its own members: side by side (on a cold mount this was a serial step before rendering,
+  // while the other core idled).
+  tbb::parallel_invoke([&] { index_ids(selected, named); },
+                       [&] { index_side(selected, /*forward=*/true, out_); },
+                       [&] { index_side(selected, /*forward=*/false, in_); });
+}
+
+void GraphIndex::index_ids(const std::vector<uint8_t>& selected,
+                           const std::vector<uint8_t>& named) {
   const analysis::Graph& graph = graph_;
   const size_t n = graph.entities.size();
   ids_.resize(n);
@@ -182,69 +193,68 @@ void GraphIndex::index_links(const std::vector<uint8_t>& selected,
   });
   ranks_.assign(n, 0);
   for (size_t r = 0; r < order.size(); ++r) ranks_[order[r]] = static_cast<uint32_t>(r);
+}
 
-  // Edges are sorted by (relation, from, to): bucketing by `from` keeps (relation, to) order.
-  // Bucketing by `to` keeps (relation, from) order.
-  struct Keyed {
-    EntityIndex key;
-    Link link;
+void GraphIndex::index_side(const std::vector<uint8_t>& selected, bool forward,
+                            Adjacency& adjacency) const {
+  const analysis::Graph& graph = graph_;
+  const size_t n = graph.entities.size();
+  // The edges this side lists: between entities, of a known relation, and (for a neighbourhood)
+  // leaving (forward) or entering (backward) a selected entity. A pass over every edge of a large
+  // graph for a few thousand entities: a byte per entity and the rare hit out of line keep it to
+  // a few instructions an edge.
+  const auto listed = [&](const analysis::Edge& edge) {
+    if (edge.from >= n || edge.to >= n) return false;
+    if (!selected.empty() && selected[forward ? edge.from : edge.to] == 0) return false;
+    return valid_relation(edge.relation);
   };
-  std::vector<Keyed> forward;
-  std::vector<Keyed> backward;
-  if (selected.empty()) {
-    forward.reserve(graph.edges.size());
-    backward.reserve(graph.edges.size());
+  // Edges are sorted by (relation, from, to): a counting sort by `from` keeps (relation, to)
+  // order within each entity's links, by `to` (relation, from) order. Straight from the edges
+  // into the links, no keyed copy of them.
+  std::vector<uint32_t>& begin = adjacency.begin;
+  begin.assign(n + 1, 0);
+  for (const analysis::Edge& edge : graph.edges) {
+    if (listed(edge)) ++begin[(forward ? edge.from : edge.to) + 1];
+  }
+  std::partial_sum(begin.begin(), begin.end(), begin.begin());
+  std::vector<Link>& links = adjacency.links;
+  links.resize(begin[n]);
+  {
+    std::vector<uint32_t> next(begin.begin(), begin.end() - 1);
     for (const analysis::Edge& edge : graph.edges) {
-      if (edge.from >= n || edge.to >= n || !valid_relation(edge.relation)) continue;
-      forward.push_back({edge.from, {edge.relation, edge.to}});
-      backward.push_back({edge.to, {edge.relation, edge.from}});
-    }
-  } else {
-    // A pass over every edge of a large graph for a few thousand entities: a byte per entity
-    // and the rare hit out of line keep it to a few instructions an edge.
-    for (const analysis::Edge& edge : graph.edges) {
-      if (edge.from >= n || edge.to >= n) continue;
-      const uint8_t ends = static_cast<uint8_t>(selected[edge.from] | (selected[edge.to] << 1));
-      if (ends == 0 || !valid_relation(edge.relation)) continue;
-      if ((ends & 1) != 0) forward.push_back({edge.from, {edge.relation, edge.to}});
-      if ((ends & 2) != 0) backward.push_back({edge.to, {edge.relation, edge.from}});
+      if (!listed(edge)) continue;
+      links[next[forward ? edge.from : edge.to]++] = {edge.relation,
+                                                      forward ? edge.to : edge.from};
     }
   }
-  auto by_relation_other = [](const Keyed& a, const Keyed& b) {
-    return std::tie(a.key, a.link.relation, a.link.other) <
-           std::tie(b.key, b.link.relation, b.link.other);
-  };
   // The analysis promises sorted, duplicate-free edges; re-establish it cheaply if not.
-  for (std::vector<Keyed>* side : {&forward, &backward}) {
-    std::vector<Keyed> sorted;
-    std::vector<uint32_t> begin;
-    bucket(
-        n, *side, [](const Keyed& k) { return k.key; }, begin, sorted);
-    // Run by run of one key (a neighbourhood's few thousand, not every entity of the graph).
-    for (size_t first = 0; first < sorted.size();) {
-      const size_t last = begin[sorted[first].key + 1];
-      if (!std::is_sorted(sorted.begin() + first, sorted.begin() + last, by_relation_other)) {
-        std::sort(sorted.begin() + first, sorted.begin() + last, by_relation_other);
-      }
-      first = last;
-    }
-    auto equal = [](const Keyed& a, const Keyed& b) {
-      return a.key == b.key && a.link.relation == b.link.relation && a.link.other == b.link.other;
-    };
-    const size_t bucketed = sorted.size();
-    sorted.erase(std::unique(sorted.begin(), sorted.end(), equal), sorted.end());
-    Adjacency& adjacency = side == &forward ? out_ : in_;
-    adjacency.links.reserve(sorted.size());
-    for (const Keyed& k : sorted) adjacency.links.push_back(k.link);
-    if (sorted.size() == bucketed) {
-      adjacency.begin = std::move(begin);  // no duplicate dropped: the buckets' offsets hold
-      continue;
-    }
-    adjacency.begin.assign(n + 1, 0);
-    for (const Keyed& k : sorted) ++adjacency.begin[k.key + 1];
-    std::partial_sum(adjacency.begin.begin(), adjacency.begin.end(), adjacency.begin.begin());
+  const auto by_relation_other = [](const Link& a, const Link& b) {
+    return std::tie(a.relation, a.other) < std::tie(b.relation, b.other);
+  };
+  const auto same = [](const Link& a, const Link& b) {
+    return a.relation == b.relation && a.other == b.other;
+  };
+  bool duplicates = false;
+  for (size_t e = 0; e < n; ++e) {
+    const auto first = links.begin() + begin[e];
+    const auto last = links.begin() + begin[e + 1];
+    if (!std::is_sorted(first, last, by_relation_other)) std::sort(first, last, by_relation_other);
+    duplicates = duplicates || std::adjacent_find(first, last, same) != last;
   }
-
+  if (!duplicates) return;
+  // Each entity's run without its repeats, moved down over those dropped before it.
+  size_t kept = 0;
+  for (size_t e = 0; e < n; ++e) {
+    const size_t first = begin[e];
+    const size_t last = begin[e + 1];
+    begin[e] = static_cast<uint32_t>(kept);
+    for (size_t i = first; i < last; ++i) {
+      if (i > first && same(links[i], links[i - 1])) continue;
+      links[kept++] = links[i];
+    }
+  }
+  begin[n] = static_cast<uint32_t>(kept);
+  links.resize(kept);
 }
 
 void GraphIndex::add_neighbourhood(std::span<const size_t> files) {

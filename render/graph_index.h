@@ -80,6 +80,10 @@ class GraphIndex {
   // Ids of the entities `named` takes, ranks and links of those `selected` takes (all when
   // empty; `named` holds `selected` and their files).
   void index_links(const std::vector<uint8_t>& selected, const std::vector<uint8_t>& named);
+  // index_links' parts, run side by side: ids and ranks; one side's adjacency (out_ when
+  // `forward`, else in_).
+  void index_ids(const std::vector<uint8_t>& selected, const std::vector<uint8_t>& named);
+  void index_side(const std::vector<uint8_t>& selected, bool forward, Adjacency& adjacency) const;
 
   const analysis::Graph& graph_;
   std::vector<std::string> ids_;
