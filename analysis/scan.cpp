@@ -7,12 +7,18 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
+#include <utility>
 
 #include "analysis/open_beneath.h"
+#include "analysis/plain_threads.h"
 #include "analysis/scan_entry.h"
 #include "analysis/source_tree.h"
+#include "sync/cond_var.h"
+#include "sync/mutex.h"
 
 namespace anchorfs::analysis {
 namespace {
@@ -133,6 +139,114 @@ const TreeEntry* find_entry(const SourceTree& tree, std::string_view path) {
   return at;
 }
 
+namespace {
+
+// One directory's listing, made by whichever thread took it: its children sorted by name (paths
+// and attributes set, parents not yet), and the problems in the order a one-thread walk meets them.
+struct Listing {
+  std::string path;
+  std::vector<TreeEntry> children;
+  std::vector<uint32_t> entered;  // per child: the listing of the directory it is, or kNone
+  std::vector<ScanProblem> problems;
+};
+constexpr uint32_t kNone = UINT32_MAX;
+
+// The directories still to list, handed out to the walking threads; each listing lands in its
+// own slot (a deque: slots stay put while others are added).
+class Walk {
+ public:
+  explicit Walk(const ScanOptions& options) : options_(options) {}
+
+  // Lists directories until none is left and no thread is listing one (which could find more).
+  void run(int root_fd) EXCLUDES(mutex_) {
+    DirectoryNames names;
+    std::string error;
+    std::string problem;
+    for (;;) {
+      Listing* listing = nullptr;
+      {
+        const sync::MutexLock lock(mutex_);
+        while (next_ == listings_.size() && busy_ > 0 && !failed_) more_.wait(mutex_);
+        if (next_ == listings_.size() || failed_) {
+          more_.notify_all();
+          return;
+        }
+        listing = &listings_[next_++];
+        ++busy_;
+      }
+      std::vector<std::string> found;  // subdirectories to enter, by child position
+      try {
+        list(root_fd, *listing, names, error, problem, found);
+      } catch (...) {
+        const sync::MutexLock lock(mutex_);
+        failed_ = true;  // the others stop too: run_on_threads rethrows this
+        more_.notify_all();
+        throw;
+      }
+      const sync::MutexLock lock(mutex_);
+      for (size_t k = 0; k < found.size(); ++k) {
+        if (found[k].empty()) continue;
+        listing->entered[k] = static_cast<uint32_t>(listings_.size());
+        listings_.emplace_back().path = std::move(found[k]);
+      }
+      --busy_;
+      more_.notify_all();
+    }
+  }
+
+  // Starts the walk at the root.
+  void start() EXCLUDES(mutex_) {
+    const sync::MutexLock lock(mutex_);
+    listings_.emplace_back();
+  }
+  // After run() on every thread: the listings by slot (0: the root).
+  std::deque<Listing> take() EXCLUDES(mutex_) {
+    const sync::MutexLock lock(mutex_);
+    return std::move(listings_);
+  }
+
+ private:
+  void list(int root_fd, Listing& listing, DirectoryNames& names, std::string& error,
+            std::string& problem, std::vector<std::string>& found) {
+    const int dir_fd = open_beneath(root_fd, listing.path, kListFlags);
+    if (dir_fd < 0) {
+      listing.problems.push_back(
+          {listing.path, std::string("cannot list directory: ") + std::strerror(errno)});
+      return;
+    }
+    if (options_.on_directory) options_.on_directory(listing.path, dir_fd);  // before the listing
+    if (!names.read(dir_fd, error)) {
+      listing.problems.push_back({listing.path, "cannot list directory: " + error});
+    }
+    listing.children.reserve(names.names().size());
+    for (const char* name : names.names()) {
+      TreeEntry& entry = listing.children.emplace_back();
+      entry.path = join(listing.path, name);
+      if (read_entry(dir_fd, name, entry, problem) != 0) {
+        listing.problems.push_back({std::move(entry.path), std::move(problem)});
+        listing.children.pop_back();
+        continue;
+      }
+      // A directory on the excluded device (the mount serving this tree, reached through a bind
+      // mount) is listed but never entered.
+      const bool excluded = options_.skip_device != 0 && entry.device == options_.skip_device;
+      found.push_back(S_ISDIR(entry.mode) && !excluded ? entry.path : std::string());
+    }
+    ::close(dir_fd);
+    listing.entered.assign(listing.children.size(), kNone);
+  }
+
+  const ScanOptions& options_;
+  sync::Mutex mutex_;
+  sync::CondVar more_;
+  std::deque<Listing> listings_ GUARDED_BY(mutex_);
+  size_t next_ GUARDED_BY(mutex_) = 0;      // listings_[next_...] are not taken yet
+  size_t busy_ GUARDED_BY(mutex_) = 0;      // threads listing a directory
+  bool failed_ GUARDED_BY(mutex_) = false;  // a listing threw
+};
+
+}  // namespace
+
 SourceTree scan_tree(const std::string& root, const ScanOptions& options) {
   SourceTree tree;
   char* real = ::realpath(root.c_str(), nullptr);
@@ -152,47 +266,40 @@ SourceTree scan_tree(const std::string& root, const ScanOptions& options) {
   fill_from_stat(root_entry, st);
   tree.entries.push_back(std::move(root_entry));
 
-  // Breadth-first by directory so each directory's children land contiguously.
-  std::vector<uint32_t> pending{0};
-  DirectoryNames listing;
-  std::string error;
-  std::string problem;
-  for (size_t next = 0; next < pending.size(); ++next) {
-    const uint32_t dir_index = pending[next];
-    const std::string dir_path = tree.entries[dir_index].path;
-    tree.entries[dir_index].first_child = static_cast<uint32_t>(tree.entries.size());
-    const int dir_fd = open_beneath(root_fd, dir_path, kListFlags);
-    if (dir_fd < 0) {
-      tree.problems.push_back(
-          {dir_path, std::string("cannot list directory: ") + std::strerror(errno)});
-      continue;
-    }
-    if (options.on_directory) options.on_directory(dir_path, dir_fd);
-    if (!listing.read(dir_fd, error)) {
-      tree.problems.push_back({dir_path, "cannot list directory: " + error});
-    }
-    uint32_t count = 0;
-    for (const char* name : listing.names()) {
-      TreeEntry& entry = tree.entries.emplace_back();
-      entry.path = join(dir_path, name);
-      entry.parent = dir_index;
-      if (read_entry(dir_fd, name, entry, problem) != 0) {
-        tree.problems.push_back({std::move(entry.path), std::move(problem)});
-        tree.entries.pop_back();
-        continue;
-      }
-      // A directory on the excluded device (the mount serving this tree, reached through a bind
-      // mount) is listed but never entered.
-      const bool excluded = options.skip_device != 0 && entry.device == options.skip_device;
-      if (S_ISDIR(entry.mode) && !excluded) {
-        pending.push_back(static_cast<uint32_t>(tree.entries.size() - 1));
-      }
-      ++count;
-    }
-    ::close(dir_fd);
-    tree.entries[dir_index].child_count = count;
+  // Directories are listed on options.threads threads at once, in whatever order they come; the
+  // tree is then laid out from the listings breadth-first by directory (each directory's children
+  // contiguous), as one thread walking in that order would have: the same tree for any count.
+  Walk walk(options);
+  walk.start();
+  try {
+    const size_t threads =
+        options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    run_on_threads(threads, [&] { walk.run(root_fd); });
+  } catch (...) {
+    ::close(root_fd);
+    throw;
   }
   ::close(root_fd);
+  std::deque<Listing> listings = walk.take();
+  size_t total = 1;
+  for (const Listing& listing : listings) total += listing.children.size();
+  tree.entries.reserve(total);
+  std::vector<std::pair<uint32_t, uint32_t>> pending{{0, 0}};  // (entry, listing)
+  for (size_t next = 0; next < pending.size(); ++next) {
+    const auto [dir_index, slot] = pending[next];
+    Listing& listing = listings[slot];
+    tree.entries[dir_index].first_child = static_cast<uint32_t>(tree.entries.size());
+    tree.entries[dir_index].child_count = static_cast<uint32_t>(listing.children.size());
+    for (ScanProblem& problem : listing.problems) tree.problems.push_back(std::move(problem));
+    for (size_t k = 0; k < listing.children.size(); ++k) {
+      TreeEntry& entry = tree.entries.emplace_back(std::move(listing.children[k]));
+      entry.parent = dir_index;
+      if (listing.entered[k] != kNone) {
+        pending.emplace_back(static_cast<uint32_t>(tree.entries.size() - 1), listing.entered[k]);
+      }
+    }
+    std::vector<TreeEntry>().swap(listing.children);
+  }
   return tree;
 }
 

@@ -53,8 +53,11 @@ struct ScanOptions {
   uint64_t skip_device = 0;
   // Called with each directory's path and an open descriptor of it after opening it and before
   // listing it: a watcher placed here sees every change the listing (and the stat of each entry)
-  // may have missed.
+  // may have missed. Called from the walking threads, several at once when `threads` > 1.
   std::function<void(const std::string& path, int dir_fd)> on_directory = nullptr;
+  // How many threads list directories at once (0: one per core); the tree is the same for any
+  // count.
+  size_t threads = 1;
 };
 
 // The entry at repository-relative `path` ("" is the root), found through the sorted children

@@ -43,6 +43,7 @@
 #include "refresh/snapshot_builder.h"
 #include "refresh/tree_watcher.h"
 #include "render/tag_plan.h"
+#include "sync/mutex.h"
 
 namespace anchorfs::cli {
 namespace {
@@ -179,8 +180,11 @@ int analyse_and_serve(const MountArgs& args, const CheckedMountPaths& paths,
     }
   }
   std::function<void(const std::string&, int)> watch_directory;
+  // The scan lists directories on several threads at once; the watcher takes one at a time.
+  sync::Mutex watching_mutex;
   if (watcher) {
-    watch_directory = [&watcher](const std::string& path, int dir_fd) {
+    watch_directory = [&watcher, &watching_mutex](const std::string& path, int dir_fd) {
+      const sync::MutexLock lock(watching_mutex);
       watcher->watch_directory(path, dir_fd);
     };
   }

@@ -10,9 +10,9 @@
 
 namespace anchorfs::cli {
 
-analysis::SourceTree scan_repo(const std::string& repo) {
+analysis::SourceTree scan_repo(const std::string& repo, unsigned threads) {
   try {
-    return analysis::scan_tree(repo);
+    return analysis::scan_tree(repo, {.threads = threads});
   } catch (const std::exception& error) {
     throw CliError("", error.what());
   }
@@ -21,7 +21,7 @@ analysis::SourceTree scan_repo(const std::string& repo) {
 Prepared prepare(const std::string& repo, const refresh::PipelineOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   Prepared prepared;
-  prepared.tree = scan_repo(repo);
+  prepared.tree = scan_repo(repo, options.threads);
   prepared.result = refresh::prepare(prepared.tree, options);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

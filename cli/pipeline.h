@@ -10,7 +10,8 @@
 namespace anchorfs::cli {
 
 // Scans `repo` (a canonical directory path); a CliError when it cannot be listed.
-analysis::SourceTree scan_repo(const std::string& repo);
+// `threads` list directories at once (0: one per core); the tree is the same for any count.
+analysis::SourceTree scan_repo(const std::string& repo, unsigned threads = 1);
 
 struct Prepared {
   analysis::SourceTree tree;

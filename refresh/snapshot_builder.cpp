@@ -170,8 +170,8 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
       view_needs_analysis(options_.view)) {
     prefetch.emplace(*options_.cache, options_.repo, options_.view);
   }
-  const analysis::ScanOptions scan_options{.skip_device = skip_device_,
-                                            .on_directory = on_directory};
+  const analysis::ScanOptions scan_options{
+      .skip_device = skip_device_, .on_directory = on_directory, .threads = options_.threads};
   std::optional<analysis::SourceTree> patched;
   bool same_entries = false;
   if (changed != nullptr && previous_scan_ && !on_directory) {

@@ -135,8 +135,13 @@ void Resolver::export_base() {
     file.end_values = first_round_end_[f].values;
     const ScopeId module = module_scope(f);
     file.names.reserve(module_names_[f].size());
-    for (size_t i = 0; i < module_names_[f].size(); ++i) {
-      const NameId name = module_names_[f][i];
+    const std::vector<NameId>& names = module_names_[f];
+    for (size_t i = 0; i < names.size(); ++i) {
+      // Each lookup is a cache miss in the 8 MB scope-variable table (most of export_base's
+      // time): the slot of the name 8 ahead is asked for first (a hint: it changes nothing).
+      constexpr size_t kAhead = 8;
+      if (i + kAhead < names.size()) scope_vars_.prefetch(module, names[i + kAhead]);
+      const NameId name = names[i];
       const VarId var = find_var(module, name);
       if (var == kNoVar) continue;
       NameCall call;
