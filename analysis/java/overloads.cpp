@@ -155,8 +155,11 @@ StaticType Overloads::written_type(uint32_t file, uint32_t scope, std::string_vi
 }
 
 const Candidate& Overloads::candidate(uint32_t g) {
-  if (!candidates_[g]) candidates_[g] = make_candidate(g);
-  return *candidates_[g];
+  if (made_at_[g] == kNone) {
+    made_at_[g] = static_cast<uint32_t>(made_.size());
+    made_.push_back(make_candidate(g));
+  }
+  return made_[made_at_[g]];
 }
 
 Candidate Overloads::make_candidate(uint32_t g) {

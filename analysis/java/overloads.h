@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <deque>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,7 +50,7 @@ class Overloads {
   // Built once the index's supertypes are all resolved (TypeIndex::bases of every class): from
   // then on a parameter type resolves the same whenever it is asked, so candidates are kept.
   explicit Overloads(TypeIndex& types)
-      : types_(types), candidates_(types.definition_count()) {}
+      : types_(types), made_at_(types.definition_count(), kNone) {}
 
   // A type as a file writes it at definition `scope` ("int", "String[]", "java.lang.Object",
   // "Outer.Inner", "null"); "" is Unknown.
@@ -81,7 +81,12 @@ class Overloads {
   Candidate make_candidate(uint32_t g);
 
   TypeIndex& types_;
-  std::vector<std::optional<Candidate>> candidates_;  // by global id, once made
+  // The candidates made so far (a deque: those handed out stay where they are), and where each
+  // global id's is among them (kNone: not made). Not a Candidate slot per definition: each
+  // thread's resolver has its own, and 48 bytes for each of a repository's definitions were
+  // megabytes of fresh, zeroed pages per thread for the few thousand methods asked for.
+  std::deque<Candidate> made_;
+  std::vector<uint32_t> made_at_;
 };
 
 }  // namespace anchorfs::analysis::java

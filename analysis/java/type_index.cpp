@@ -82,7 +82,11 @@ TypeIndex::TypeIndex(const ResolverInput& input) {
     }
   }
   child_hash_.resize(child_list_.size());
-  for (size_t i = 0; i < child_list_.size(); ++i) child_hash_[i] = hash[child_list_[i]];
+  child_name_.resize(child_list_.size());
+  for (size_t i = 0; i < child_list_.size(); ++i) {
+    child_hash_[i] = hash[child_list_[i]];
+    child_name_[i] = definition(child_list_[i]).name;
+  }
   // Fully qualified names of the types reachable by name: a chain of classes up to the file.
   std::vector<std::string>& qualified = qualified_;
   qualified.resize(total);
@@ -114,13 +118,10 @@ std::span<const uint32_t> TypeIndex::children_named(uint32_t g, const NameKey& k
   const uint32_t* const end = hashes + child_start_[g + 1];
   const uint32_t* lower = std::lower_bound(hashes + child_start_[g], end, h);
   // Names sharing a hash are sorted by name: skip the others to this name's run.
-  while (lower != end && *lower == h && definition(child_list_[lower - hashes]).name < name) {
-    ++lower;
-  }
+  const std::string_view* const names = child_name_.data();
+  while (lower != end && *lower == h && names[lower - hashes] < name) ++lower;
   const uint32_t* upper = lower;
-  while (upper != end && *upper == h && definition(child_list_[upper - hashes]).name == name) {
-    ++upper;
-  }
+  while (upper != end && *upper == h && names[upper - hashes] == name) ++upper;
   return {child_list_.data() + (lower - hashes), static_cast<size_t>(upper - lower)};
 }
 

@@ -112,6 +112,9 @@ class TypeIndex {
   std::vector<uint32_t> child_start_;
   std::vector<uint32_t> child_list_;
   std::vector<uint32_t> child_hash_;
+  // The children's names in the same order: a hit is confirmed from here, not through the
+  // definition's file, facts and string (four dependent loads a lookup).
+  std::vector<std::string_view> child_name_;
   // Whether a definition has a class among its children: most have none, and a type name is
   // looked up as a member type along every enclosing class's chain before the file's names.
   std::vector<bool> has_class_child_;
