@@ -92,10 +92,11 @@ void Resolver::emit_edges() {
   IdVector<FileId, uint8_t> test_file(files_.size(), 0);
   for (const FileId f : files_.ids()) test_file[f] = is_test_path(input_.files[raw(f)].path);
   const auto through_test_double = [&](uint64_t call) {
-    const FileId caller = file_of_entity(static_cast<EntityIndex>(call >> 32));
+    // Most callees are product code: the caller's file is looked up only for the others.
     const FileId callee = file_of_entity(static_cast<EntityIndex>(call));
-    return test_file[callee] != 0 && test_file[caller] == 0 &&
-           !import_edges_.contains(pack(caller, callee));
+    if (test_file[callee] == 0) return false;
+    const FileId caller = file_of_entity(static_cast<EntityIndex>(call >> 32));
+    return test_file[caller] == 0 && !import_edges_.contains(pack(caller, callee));
   };
   std::vector<uint64_t> calls = calls_.edges();
   std::erase_if(calls, through_test_double);
