@@ -131,7 +131,8 @@ TEST(ReaderIndex, OnceActiveAChangeMarksEveryStatementThatReadTheVariable) {
 }
 
 TEST(ReaderIndex, ReadsAddedAfterTheCopyAreIndexedToo) {
-  ReaderIndex index = built_from({{0}, {0}, {0}}, 4);
+  // Variables 0-4 at the copy: statement 1's list became {2, 3, 4} before it (built_from).
+  ReaderIndex index = built_from({{0}, {0}, {0}}, 5);
   index.add(StmtId{2}, std::vector<VarId>{VarId{3}, VarId{7}});  // 7: a variable made later
   index.add(StmtId{0}, std::vector<VarId>{VarId{7}});
   index.activate([](auto&&) {});

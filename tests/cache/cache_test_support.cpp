@@ -12,8 +12,7 @@
 
 namespace anchorfs::cache::testing {
 
-analysis::FactsKey key_for(uint64_t i, std::string_view facts_version,
-                           std::string_view front_end) {
+analysis::FactsKey key_for(uint64_t i, std::string_view facts_version, std::string_view front_end) {
   return {{i * 0x9e3779b97f4a7c15ULL + 1, ~i}, front_end, facts_version};
 }
 
@@ -58,6 +57,21 @@ void CacheTest::SetUp() {
   cache_root_ = scratch_ + "/cache";
   std::filesystem::create_directories(repo_);
   write_file(repo_ + "/mod.py", "def f():\n    pass\n");
+}
+
+void CacheTest::put(const std::string& path, const std::string& bytes) {
+  std::filesystem::create_directories(std::filesystem::path(repo_ + "/" + path).parent_path());
+  write_file(repo_ + "/" + path, bytes);
+}
+
+void CacheTest::put_small_package() {
+  put("pkg/__init__.py", "from pkg.core import helper\n");
+  put("pkg/core.py", "def helper():\n    return 1\n\n\ndef caller():\n    return helper()\n");
+  put("pkg/use.py", std::string(kSmallPackageUse));
+}
+
+std::chrono::system_clock::time_point a_minute_from_now() {
+  return std::chrono::system_clock::now() + std::chrono::minutes(1);
 }
 
 CacheOptions CacheTest::options() {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -13,6 +14,13 @@
 #include "tests/support/temp_dir.h"
 
 namespace anchorfs::cache::testing {
+
+inline constexpr std::string_view kSmallPackageUse =
+    "from pkg.core import helper\n\n\ndef run():\n    return helper()\n";
+// Same length as kSmallPackageUse, another callee: only the content (and the ctime or inode)
+// differs.
+inline constexpr std::string_view kSmallPackageUseOther =
+    "from pkg.core import caller\n\n\ndef run():\n    return caller()\n";
 
 // Deterministic, distinct keys and payloads for entry number `i` (front end "test", facts
 // version "v1" unless given).
@@ -25,6 +33,9 @@ void write_file(const std::string& path, const std::string& bytes);
 // Overwrites bytes in place (same inode, no truncation), as a disk error or stray write would.
 void patch_file(const std::string& path, size_t offset, const std::string& bytes);
 std::vector<std::string> list_dir(const std::string& dir);
+// A clock a minute ahead: every file the test just wrote is old enough for the survey memo and
+// the stat alias (AnalysisOptions::now).
+std::chrono::system_clock::time_point a_minute_from_now();
 
 class CacheTest : public ::testing::Test {
  protected:
@@ -33,11 +44,16 @@ class CacheTest : public ::testing::Test {
   CacheOptions options();
   std::unique_ptr<LmdbFactCache> open_cache();
   std::vector<std::string> warnings();
+  // Writes `bytes` to `path` in the repository, making its directories.
+  void put(const std::string& path, const std::string& bytes);
+  // pkg/__init__.py, pkg/core.py (helper, and caller calling it) and pkg/use.py (run calling
+  // helper, as kSmallPackageUse): the package the survey, memo and alias tests analyse.
+  void put_small_package();
 
   // The test's scratch directory (removed after it) and its path.
   test_support::TempDir scratch_dir_{"anchorfs-cache"};
   std::string scratch_;
-  std::string repo_;     // a repository directory
+  std::string repo_;  // a repository directory
   std::string cache_root_;
 
  private:

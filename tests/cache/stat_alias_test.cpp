@@ -63,14 +63,7 @@ class StatAliasTest : public CacheTest {
  protected:
   void SetUp() override {
     CacheTest::SetUp();
-    put("pkg/__init__.py", "from pkg.core import helper\n");
-    put("pkg/core.py", "def helper():\n    return 1\n\n\ndef caller():\n    return helper()\n");
-    put("pkg/use.py", "from pkg.core import helper\n\n\ndef run():\n    return helper()\n");
-  }
-
-  void put(const std::string& path, const std::string& bytes) {
-    std::filesystem::create_directories(std::filesystem::path(repo_ + "/" + path).parent_path());
-    write_file(repo_ + "/" + path, bytes);
+    put_small_package();
   }
 
   // `aged`: the analysis's clock runs a minute ahead, so every file is old enough to alias.
@@ -80,12 +73,8 @@ class StatAliasTest : public CacheTest {
     o.threads = 2;
     o.cache = cache;
     o.max_file_bytes = max_file_bytes;
-    if (aged) o.now = [] { return std::chrono::system_clock::now() + std::chrono::minutes(1); };
+    if (aged) o.now = a_minute_from_now;
     return analysis::analyze(analysis::scan_tree(repo_), o);
-  }
-
-  static std::chrono::system_clock::time_point later() {
-    return std::chrono::system_clock::now() + std::chrono::minutes(1);
   }
 
   static std::string canonical(const analysis::Analysis& a) {
@@ -122,7 +111,7 @@ TEST_F(StatAliasTest, AWriteOfTheSameSizeMissesTheAliasAndResolvesTheNewBytes) {
   CountingCache first(*store);
   analyse(&first);
   // Same length, other callee: only the content (and so the ctime) tells them apart.
-  put("pkg/use.py", "from pkg.core import caller\n\n\ndef run():\n    return caller()\n");
+  put("pkg/use.py", std::string(kSmallPackageUseOther));
   const std::string uncached = canonical(analyse(nullptr));
   CountingCache second(*store);
   const analysis::Analysis after = analyse(&second);
@@ -140,7 +129,7 @@ TEST_F(StatAliasTest, AnEditWithItsMtimeSetBackMissesTheAlias) {
   CountingCache first(*store);
   analyse(&first);
   ASSERT_EQ(first.alias_stores, 1);
-  put("pkg/use.py", "from pkg.core import caller\n\n\ndef run():\n    return caller()\n");
+  put("pkg/use.py", std::string(kSmallPackageUseOther));
   const struct timespec times[2] = {before.st_atim, before.st_mtim};
   ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
   const std::string uncached = canonical(analyse(nullptr));
@@ -183,7 +172,8 @@ TEST_F(StatAliasTest, ASurveyThatDoesNotFitTheBytesStillGivesTheirAnalysis) {
   const std::string uncached = canonical(analyse(nullptr));
   const analysis::SourceTree tree = analysis::scan_tree(repo_);
   const auto sources = analysis::select_sources(tree);
-  const auto alias = analysis::stat_alias_key(tree, sources, analysis::AnalysisOptions{}, later());
+  const auto alias =
+      analysis::stat_alias_key(tree, sources, analysis::AnalysisOptions{}, a_minute_from_now());
   ASSERT_TRUE(alias.has_value());
   std::vector<analysis::SourceState> wrong(sources.size());
   for (auto& state : wrong) state.ok = true;  // every digest zero
@@ -219,7 +209,7 @@ TEST_F(StatAliasTest, TheSurveyMemoSkipsFilesWhoseIdentityIsUnchanged) {
   memo.remember(tree, sources, marked, std::chrono::system_clock::now());
   EXPECT_EQ(lows(analysis::survey_sources(tree, sources, options, &memo)), lows(real))
       << "files written within the racy window are never remembered";
-  memo.remember(tree, sources, marked, later());
+  memo.remember(tree, sources, marked, a_minute_from_now());
   EXPECT_EQ(lows(analysis::survey_sources(tree, sources, options, &memo)),
             (std::vector<uint64_t>{1, 2, 3, 4}));
   put("pkg/use.py", "def run():\n    return 2\n");

@@ -18,23 +18,11 @@
 namespace anchorfs::cache::testing {
 namespace {
 
-std::chrono::system_clock::time_point later() {
-  return std::chrono::system_clock::now() + std::chrono::minutes(1);
-}
-
 class SurveyInParseTest : public CacheTest {
  protected:
   void SetUp() override {
     CacheTest::SetUp();
-    put(repo_, "pkg/__init__.py", "from pkg.core import helper\n");
-    put(repo_, "pkg/core.py",
-        "def helper():\n    return 1\n\n\ndef caller():\n    return helper()\n");
-    put(repo_, "pkg/use.py", "from pkg.core import helper\n\n\ndef run():\n    return helper()\n");
-  }
-
-  static void put(const std::string& root, const std::string& path, const std::string& bytes) {
-    std::filesystem::create_directories(std::filesystem::path(root + "/" + path).parent_path());
-    write_file(root + "/" + path, bytes);
+    put_small_package();
   }
 
   // As a mount asks (refresh::analysis_options): the survey may be left to the parse. The clock
@@ -43,7 +31,7 @@ class SurveyInParseTest : public CacheTest {
     analysis::AnalysisOptions o;
     o.threads = 2;
     o.cache = cache;
-    o.now = later;
+    o.now = a_minute_from_now;
     o.survey_in_parse = in_parse;
     return o;
   }
@@ -72,7 +60,7 @@ TEST_F(SurveyInParseTest, AnUnknownTreeIsReadOnceAndKeyedByTheBytesParsed) {
   const Run cold = run(repo_, true, [&] {
     // Rewritten after the survey: a survey that had read it would key the old bytes, see the
     // parse's differ, and keep no key (the graph stored for neither content).
-    put(repo_, "pkg/use.py", "from pkg.core import caller\n\n\ndef run():\n    return caller()\n");
+    put("pkg/use.py", std::string(kSmallPackageUseOther));
   });
   EXPECT_TRUE(cold.survey.in_parse);
   EXPECT_EQ(cold.survey.read, 0u) << "no file read before the parse";

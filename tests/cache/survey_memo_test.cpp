@@ -1,5 +1,6 @@
 // The survey memo kept in the cache: a later run reads only the files whose stat identity changed
-// since the last survey, and a changed file's new bytes are never missed, its mtime set back or not.
+// since the last survey, and a changed file's new bytes are never missed, its mtime set back or
+// not.
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -19,27 +20,11 @@
 namespace anchorfs::cache::testing {
 namespace {
 
-constexpr std::string_view kUse = "from pkg.core import helper\n\n\ndef run():\n    return helper()\n";
-// Same length as kUse, another callee: only the content (and the ctime or inode) differs.
-constexpr std::string_view kUseOther =
-    "from pkg.core import caller\n\n\ndef run():\n    return caller()\n";
-
-std::chrono::system_clock::time_point later() {
-  return std::chrono::system_clock::now() + std::chrono::minutes(1);
-}
-
 class SurveyMemoTest : public CacheTest {
  protected:
   void SetUp() override {
     CacheTest::SetUp();
-    put("pkg/__init__.py", "from pkg.core import helper\n");
-    put("pkg/core.py", "def helper():\n    return 1\n\n\ndef caller():\n    return helper()\n");
-    put("pkg/use.py", std::string(kUse));
-  }
-
-  void put(const std::string& path, const std::string& bytes) {
-    std::filesystem::create_directories(std::filesystem::path(repo_ + "/" + path).parent_path());
-    write_file(repo_ + "/" + path, bytes);
+    put_small_package();
   }
 
   // The analysis's clock runs a minute ahead, so every file is old enough to be remembered.
@@ -47,7 +32,7 @@ class SurveyMemoTest : public CacheTest {
     analysis::AnalysisOptions o;
     o.threads = 2;
     o.cache = cache;
-    o.now = later;
+    o.now = a_minute_from_now;
     return o;
   }
 
@@ -69,7 +54,8 @@ class SurveyMemoTest : public CacheTest {
   }
 
   std::string uncached() {
-    return analysis::serialize_analysis(analysis::analyze(analysis::scan_tree(repo_), aged(nullptr)));
+    return analysis::serialize_analysis(
+        analysis::analyze(analysis::scan_tree(repo_), aged(nullptr)));
   }
 
   // The survey's state of `path` in `run`.
@@ -116,11 +102,11 @@ TEST_F(SurveyMemoTest, AfterOneFileIsTouchedTheNextRunReadsOnlyThatFile) {
 TEST_F(SurveyMemoTest, AnEditWithItsMtimeSetBackIsReadAgain) {
   const struct stat before = stat_of("pkg/use.py");
   const Run cold = remount();
-  put("pkg/use.py", std::string(kUseOther));
+  put("pkg/use.py", std::string(kSmallPackageUseOther));
   set_mtime("pkg/use.py", before);
   const Run edited = remount();
   EXPECT_EQ(edited.survey.read, 1u);
-  EXPECT_EQ(state_of(edited, "pkg/use.py").digest, analysis::digest_of(kUseOther));
+  EXPECT_EQ(state_of(edited, "pkg/use.py").digest, analysis::digest_of(kSmallPackageUseOther));
   ASSERT_TRUE(edited.survey.key.has_value());
   EXPECT_NE(*edited.survey.key, *cold.survey.key);
   EXPECT_EQ(analysis::serialize_analysis(edited.analysis), uncached());
@@ -130,12 +116,12 @@ TEST_F(SurveyMemoTest, AnEditWithItsMtimeSetBackIsReadAgain) {
 TEST_F(SurveyMemoTest, AReplacementWithItsMtimeSetBackIsReadAgain) {
   const struct stat before = stat_of("pkg/use.py");
   const Run cold = remount();
-  put("pkg/.use.py.tmp", std::string(kUseOther));
+  put("pkg/.use.py.tmp", std::string(kSmallPackageUseOther));
   set_mtime("pkg/.use.py.tmp", before);
   std::filesystem::rename(repo_ + "/pkg/.use.py.tmp", repo_ + "/pkg/use.py");
   const Run replaced = remount();
   EXPECT_EQ(replaced.survey.read, 1u);
-  EXPECT_EQ(state_of(replaced, "pkg/use.py").digest, analysis::digest_of(kUseOther));
+  EXPECT_EQ(state_of(replaced, "pkg/use.py").digest, analysis::digest_of(kSmallPackageUseOther));
   EXPECT_EQ(analysis::serialize_analysis(replaced.analysis), uncached());
   EXPECT_NE(analysis::serialize_analysis(replaced.analysis),
             analysis::serialize_analysis(cold.analysis));
@@ -151,7 +137,7 @@ TEST_F(SurveyMemoTest, AMemoThatDoesNotDecodeIsIgnored) {
     store->replace_survey_memo(*key, "\x05pkg/u");
     store->flush();
   }
-  put("pkg/use.py", std::string(kUseOther));
+  put("pkg/use.py", std::string(kSmallPackageUseOther));
   const Run edited = remount();
   EXPECT_EQ(edited.survey.read, 4u);
   EXPECT_EQ(analysis::serialize_analysis(edited.analysis), uncached());
@@ -182,18 +168,19 @@ TEST_F(SurveyMemoTest, ASurveyTakesTheSourcesItsCallerSelected) {
 TEST_F(SurveyMemoTest, RememberingAgainWritesOverTheMemosOwnRecord) {
   const analysis::SourceTree tree = analysis::scan_tree(repo_);
   const auto sources = analysis::select_sources(tree);
-  std::vector<analysis::SourceState> states = analysis::survey_sources(tree, sources, aged(nullptr));
+  std::vector<analysis::SourceState> states =
+      analysis::survey_sources(tree, sources, aged(nullptr));
   analysis::SurveyMemo memo;
-  memo.remember(tree, sources, states, later());
+  memo.remember(tree, sources, states, a_minute_from_now());
   const char* const buffer = memo.record_data();
   ASSERT_GE(states.size(), 2u);
   states[1].digest.low ^= 1;  // as if the file had been read again with other bytes
-  memo.remember(tree, sources, states, later());
+  memo.remember(tree, sources, states, a_minute_from_now());
   EXPECT_EQ(memo.record_data(), buffer);
   const auto entries = analysis::regular_entries(tree, sources);
   for (size_t i = 0; i < sources.size(); ++i) {
-    const analysis::SourceState* known = memo.find(sources[i].path, sources[i].front_end,
-                                                   analysis::stat_identity(*entries[i]));
+    const analysis::SourceState* known =
+        memo.find(sources[i].path, sources[i].front_end, analysis::stat_identity(*entries[i]));
     ASSERT_NE(known, nullptr) << sources[i].path;
     EXPECT_EQ(known->digest, states[i].digest) << sources[i].path;
   }
@@ -205,18 +192,19 @@ TEST_F(SurveyMemoTest, ARecordHoldsOnlyAgedFilesAndDecodesToTheirStates) {
   const analysis::SourceTree tree = analysis::scan_tree(repo_);
   const auto sources = analysis::select_sources(tree);
   const auto states = analysis::survey_sources(tree, sources, aged(nullptr));
-  EXPECT_EQ(analysis::SurveyMemo::record(tree, sources, states, std::chrono::system_clock::now())
-                .files,
-            0u);
+  EXPECT_EQ(
+      analysis::SurveyMemo::record(tree, sources, states, std::chrono::system_clock::now()).files,
+      0u);
   const analysis::SurveyMemo::Record record =
-      analysis::SurveyMemo::record(tree, sources, states, later());
+      analysis::SurveyMemo::record(tree, sources, states, a_minute_from_now());
   EXPECT_EQ(record.files, sources.size());
   const std::optional<analysis::SurveyMemo> memo = analysis::SurveyMemo::decode(record.bytes);
   ASSERT_TRUE(memo.has_value());
   const auto entries = analysis::regular_entries(tree, sources);
   for (size_t i = 0; i < sources.size(); ++i) {
     const analysis::StatIdentity identity = analysis::stat_identity(*entries[i]);
-    const analysis::SourceState* known = memo->find(sources[i].path, sources[i].front_end, identity);
+    const analysis::SourceState* known =
+        memo->find(sources[i].path, sources[i].front_end, identity);
     ASSERT_NE(known, nullptr) << sources[i].path;
     EXPECT_EQ(known->digest, states[i].digest);
     EXPECT_EQ(memo->find(sources[i].path, sources[i].front_end + 1, identity), nullptr);
@@ -226,7 +214,7 @@ TEST_F(SurveyMemoTest, ARecordHoldsOnlyAgedFilesAndDecodesToTheirStates) {
   const std::vector<analysis::SourceFile> reversed(sources.rbegin(), sources.rend());
   const std::vector<analysis::SourceState> reversed_states(states.rbegin(), states.rend());
   EXPECT_FALSE(analysis::SurveyMemo::decode(
-      analysis::SurveyMemo::record(tree, reversed, reversed_states, later()).bytes));
+      analysis::SurveyMemo::record(tree, reversed, reversed_states, a_minute_from_now()).bytes));
 }
 
 }  // namespace
