@@ -64,7 +64,9 @@ class TreeWatcher {
   void wake();
 
   // Watches the directory open as `dir_fd` at `relative` (repository-relative; "" for the root);
-  // false when it could not (then complete() may turn false). From the owning thread.
+  // false when it could not (then complete() may turn false). One call at a time, before the
+  // events are first waited for: the mount's first scan calls it from its walking threads under a
+  // lock (cli/cmd_mount.cpp).
   bool watch_directory(const std::string& relative, int dir_fd) {
     return add_watch(relative, dir_fd);
   }

@@ -70,6 +70,14 @@ void CacheTest::put_small_package() {
   put("pkg/use.py", std::string(kSmallPackageUse));
 }
 
+analysis::AnalysisOptions CacheTest::aged_options(analysis::FactCache* cache) {
+  analysis::AnalysisOptions o;
+  o.threads = 2;
+  o.cache = cache;
+  o.now = a_minute_from_now;
+  return o;
+}
+
 std::chrono::system_clock::time_point a_minute_from_now() {
   return std::chrono::system_clock::now() + std::chrono::minutes(1);
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/analyze.h"
 #include "cache/lmdb_fact_cache.h"
 #include "tests/support/temp_dir.h"
 
@@ -49,6 +50,9 @@ class CacheTest : public ::testing::Test {
   // pkg/__init__.py, pkg/core.py (helper, and caller calling it) and pkg/use.py (run calling
   // helper, as kSmallPackageUse): the package the survey, memo and alias tests analyse.
   void put_small_package();
+  // Two analysis threads, `cache`, and the clock a minute ahead (a_minute_from_now): every file
+  // is old enough for the survey memo and the stat alias.
+  static analysis::AnalysisOptions aged_options(analysis::FactCache* cache);
 
   // The test's scratch directory (removed after it) and its path.
   test_support::TempDir scratch_dir_{"anchorfs-cache"};

@@ -69,11 +69,9 @@ class StatAliasTest : public CacheTest {
   // `aged`: the analysis's clock runs a minute ahead, so every file is old enough to alias.
   analysis::Analysis analyse(analysis::FactCache* cache, bool aged = true,
                              size_t max_file_bytes = 16 << 20) {
-    analysis::AnalysisOptions o;
-    o.threads = 2;
-    o.cache = cache;
+    analysis::AnalysisOptions o = aged_options(cache);
     o.max_file_bytes = max_file_bytes;
-    if (aged) o.now = a_minute_from_now;
+    if (!aged) o.now = std::chrono::system_clock::now;
     return analysis::analyze(analysis::scan_tree(repo_), o);
   }
 

@@ -28,10 +28,7 @@ class SurveyInParseTest : public CacheTest {
   // As a mount asks (refresh::analysis_options): the survey may be left to the parse. The clock
   // runs a minute ahead, so every file is old enough for the survey memo and the stat alias.
   static analysis::AnalysisOptions options_for(analysis::FactCache* cache, bool in_parse = true) {
-    analysis::AnalysisOptions o;
-    o.threads = 2;
-    o.cache = cache;
-    o.now = a_minute_from_now;
+    analysis::AnalysisOptions o = aged_options(cache);
     o.survey_in_parse = in_parse;
     return o;
   }

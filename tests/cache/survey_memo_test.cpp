@@ -27,15 +27,6 @@ class SurveyMemoTest : public CacheTest {
     put_small_package();
   }
 
-  // The analysis's clock runs a minute ahead, so every file is old enough to be remembered.
-  static analysis::AnalysisOptions aged(analysis::FactCache* cache) {
-    analysis::AnalysisOptions o;
-    o.threads = 2;
-    o.cache = cache;
-    o.now = a_minute_from_now;
-    return o;
-  }
-
   // One run as a mount makes it: a store opened afresh, the survey, the rest of the analysis
   // (which keeps the survey and its memo), the commit.
   struct Run {
@@ -44,7 +35,7 @@ class SurveyMemoTest : public CacheTest {
   };
   Run remount() {
     auto store = open_cache();
-    const analysis::AnalysisOptions o = aged(store.get());
+    const analysis::AnalysisOptions o = aged_options(store.get());
     const analysis::SourceTree tree = analysis::scan_tree(repo_);
     Run run;
     run.survey = analysis::survey(tree, o);
@@ -55,7 +46,7 @@ class SurveyMemoTest : public CacheTest {
 
   std::string uncached() {
     return analysis::serialize_analysis(
-        analysis::analyze(analysis::scan_tree(repo_), aged(nullptr)));
+        analysis::analyze(analysis::scan_tree(repo_), aged_options(nullptr)));
   }
 
   // The survey's state of `path` in `run`.
@@ -130,7 +121,7 @@ TEST_F(SurveyMemoTest, AReplacementWithItsMtimeSetBackIsReadAgain) {
 // A memo the store holds but that is no memo (another build's layout, a bug) costs the reads.
 TEST_F(SurveyMemoTest, AMemoThatDoesNotDecodeIsIgnored) {
   remount();
-  const auto key = analysis::survey_memo_key(analysis::scan_tree(repo_), aged(nullptr));
+  const auto key = analysis::survey_memo_key(analysis::scan_tree(repo_), aged_options(nullptr));
   ASSERT_TRUE(key.has_value());
   {
     auto store = open_cache();
@@ -151,7 +142,7 @@ TEST_F(SurveyMemoTest, ASurveyTakesTheSourcesItsCallerSelected) {
   ASSERT_GE(selected.size(), 2u);
   selected.pop_back();  // a list the survey would not make itself: it must be the one used
   auto store = open_cache();
-  analysis::AnalysisOptions o = aged(store.get());
+  analysis::AnalysisOptions o = aged_options(store.get());
   o.sources = &selected;
   const analysis::Survey survey = analysis::survey(tree, o);
   ASSERT_EQ(survey.sources.size(), selected.size());
@@ -169,7 +160,7 @@ TEST_F(SurveyMemoTest, RememberingAgainWritesOverTheMemosOwnRecord) {
   const analysis::SourceTree tree = analysis::scan_tree(repo_);
   const auto sources = analysis::select_sources(tree);
   std::vector<analysis::SourceState> states =
-      analysis::survey_sources(tree, sources, aged(nullptr));
+      analysis::survey_sources(tree, sources, aged_options(nullptr));
   analysis::SurveyMemo memo;
   memo.remember(tree, sources, states, a_minute_from_now());
   const char* const buffer = memo.record_data();
@@ -191,7 +182,7 @@ TEST_F(SurveyMemoTest, RememberingAgainWritesOverTheMemosOwnRecord) {
 TEST_F(SurveyMemoTest, ARecordHoldsOnlyAgedFilesAndDecodesToTheirStates) {
   const analysis::SourceTree tree = analysis::scan_tree(repo_);
   const auto sources = analysis::select_sources(tree);
-  const auto states = analysis::survey_sources(tree, sources, aged(nullptr));
+  const auto states = analysis::survey_sources(tree, sources, aged_options(nullptr));
   EXPECT_EQ(
       analysis::SurveyMemo::record(tree, sources, states, std::chrono::system_clock::now()).files,
       0u);
