@@ -154,18 +154,24 @@ FileResult process(const SourceTree& tree, const SourceFile& file, const SourceS
   return r;
 }
 
-// The cache records of the facts extracted in this analysis. Serialising them reads the facts
-// only, so it runs beside the resolution (often one long-running front end) instead of inside
-// the parse phase, where every core is busy.
-void store_extracted_facts(const std::vector<SourceFile>& sources,
-                           const std::vector<FileResult>& results, FactCache& cache) {
+// The cache records of the facts extracted in this analysis (store_owed_facts writes them).
+std::vector<OwedFacts> owed_facts(const std::vector<SourceFile>& sources,
+                                  const std::vector<FileResult>& results) {
+  std::vector<OwedFacts> owed;
   for (size_t i = 0; i < sources.size(); ++i) {
     const FileResult& r = results[i];
     if (!r.store_owed) continue;
-    const LanguageFrontEnd& language = *front_ends()[sources[i].front_end];
-    cache.store({*r.digest, language.name(), facts_version_for(language, sources[i].path)},
-                language.serialize_facts(*r.facts));
+    owed.push_back({memo_key(*r.digest, sources[i].front_end, sources[i].path), r.facts});
   }
+  return owed;
+}
+
+// Serialising the records reads the facts only, so it runs beside the resolution (often one
+// long-running front end) instead of inside the parse phase, where every core is busy.
+void store_extracted_facts(const std::vector<SourceFile>& sources,
+                           const std::vector<FileResult>& results, FactCache& cache) {
+  std::vector<OwedFacts> owed = owed_facts(sources, results);
+  store_owed_facts(cache, owed);
 }
 
 // Fills the entities of one file, from `first` on (its File entity, then its definitions), and
@@ -635,7 +641,9 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
 
   const auto resolve_start = Clock::now();
   std::function<void()> store_facts;
-  if (options.cache != nullptr) {
+  if (options.cache != nullptr && options.defer_fact_records) {
+    result.facts_owed = owed_facts(sources, results);
+  } else if (options.cache != nullptr) {
     store_facts = [&] { store_extracted_facts(sources, results, *options.cache); };
   }
   arena.execute([&] {
@@ -670,6 +678,15 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
     result.key = key;
   }
   return result;
+}
+
+void store_owed_facts(FactCache& cache, std::vector<OwedFacts>& owed) {
+  for (const OwedFacts& record : owed) {
+    const LanguageFrontEnd& language = *front_ends()[record.key.front_end];
+    cache.store({record.key.digest, language.name(), record.key.version},
+                language.serialize_facts(*record.facts));
+  }
+  std::vector<OwedFacts>().swap(owed);
 }
 
 }  // namespace anchorfs::analysis

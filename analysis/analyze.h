@@ -111,6 +111,11 @@ struct AnalysisOptions {
   // seconds on a large tree) but left to the caller (Analysis::graph_record_owed), who writes it
   // once it is idle, if this result is still the latest.
   bool defer_graph_record = false;
+  // With a cache: the records of the facts this analysis extracts are not written beside the
+  // resolution (serialising every file's facts: a twentieth of a cold Java mount's CPU after the
+  // parse, on a core the resolution and the render want) but left to the caller
+  // (Analysis::facts_owed, store_owed_facts), who writes them once the view is served.
+  bool defer_fact_records = false;
   // With a cache: false makes the analysis from the facts even when a whole analysis is cached
   // under its resolution key, for a caller that wants what only that fills (facts_memo,
   // resolution_memo, Analysis::facts): a refresher priming itself behind a view it loaded whole.
@@ -148,6 +153,12 @@ struct AnalysisStats {
   double resolve_seconds = 0;
 };
 
+// A facts record an analysis owes the cache (AnalysisOptions::defer_fact_records).
+struct OwedFacts {
+  FactsMemo::Key key;
+  std::shared_ptr<const LanguageFacts> facts;
+};
+
 struct Analysis {
   Graph graph;
   AnalysisStats stats;
@@ -157,6 +168,8 @@ struct Analysis {
   std::optional<ResolutionKey> key;
   // With AnalysisOptions::defer_graph_record: `key` is set but nothing is stored under it yet.
   bool graph_record_owed = false;
+  // With AnalysisOptions::defer_fact_records: the facts records still to be written, in path order.
+  std::vector<OwedFacts> facts_owed;
   // The facts each of graph.files was made from (AnalysisOptions::previous compares them), kept
   // only with AnalysisOptions::facts_memo (which holds them anyway); else empty, as for an
   // analysis loaded from the cache.
@@ -166,5 +179,8 @@ struct Analysis {
 // With options.cache, the whole result is looked up first under the tree's resolution key
 // (analysis/resolution_key.h) and stored there after a miss; the result is the same either way.
 Analysis analyze(const SourceTree& tree, const AnalysisOptions& options);
+
+// Writes the facts records an analysis deferred (Analysis::facts_owed) and empties the list.
+void store_owed_facts(FactCache& cache, std::vector<OwedFacts>& owed);
 
 }  // namespace anchorfs::analysis

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -17,6 +16,7 @@
 #include <functional>
 #include <vector>
 
+#include "cache/dir_lock.h"
 #include "cache/fault_guard.h"
 #include "cache/mdb_bytes.h"
 #include "cache/record_codec.h"
@@ -44,6 +44,9 @@ constexpr size_t kMaxEvictionsPerCommit = 4096;
 constexpr off_t kLockFileBytes = 64 << 10;
 // Free space a commit needs beyond twice its records: LMDB's meta, branch and free-list pages.
 constexpr uint64_t kCommitSlackBytes = 256 << 10;
+// How often opening makes the store directory again after a `cache clear` removed it under the
+// lock this process was waiting for; more means clears racing without end.
+constexpr int kLockAttempts = 4;
 
 // Whole analyses in the graph table (stat aliases and derived records left out).
 uint64_t count_graphs(MDB_txn* txn, MDB_dbi graphs) {
@@ -64,27 +67,6 @@ bool is_corruption(int rc) {
   return rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND || rc == MDB_INVALID ||
          rc == MDB_VERSION_MISMATCH || rc == MDB_BAD_TXN || rc == MDB_INCOMPATIBLE;
 }
-
-// An exclusive flock on the store directory: serialises verify / set-aside / open between the
-// processes sharing a store (LMDB's own locks only cover transactions).
-class DirLock {
- public:
-  explicit DirLock(const std::string& dir)
-      : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
-    if (fd_ >= 0) {
-      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-      }
-    }
-  }
-  ~DirLock() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  DirLock(const DirLock&) = delete;
-  DirLock& operator=(const DirLock&) = delete;
-
- private:
-  int fd_;
-};
 
 std::string utc_timestamp() {
   const std::time_t now = std::time(nullptr);
@@ -170,6 +152,7 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
   }
 
   const std::string dir = shared_store_dir(root);
+  std::unique_ptr<DirLock> lock;
   try {
     if (!repo.empty() && (is_same_or_below(root, repo) || is_same_or_below(dir, repo))) {
       throw CacheError(
@@ -181,7 +164,13 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
     } else {
       ensure_private_dir(root);
     }
-    ensure_private_dir(dir);
+    // `cache clear` may remove the directory while this process waits for its lock: make it
+    // again rather than open a store in a directory no path names.
+    for (int attempt = 0; attempt < kLockAttempts && !(lock && lock->locks(dir)); ++attempt) {
+      lock.reset();  // flock is per open file: never wait on a lock this process holds
+      ensure_private_dir(dir);
+      lock = std::make_unique<DirLock>(dir);
+    }
   } catch (const CacheError& e) {
     if (explicit_dir) throw;
     emit_warning(options.warn, fmt::format("no cache: {}", e.what()));
@@ -193,7 +182,6 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
   resolved.max_bytes = std::max(options.max_bytes, kMinMaxBytes);
   std::unique_ptr<LmdbFactCache> cache(new LmdbFactCache(std::move(resolved), dir));
   {
-    DirLock lock(dir);
     // No other thread knows the cache yet; the lock states what open_env() and env_ need.
     const sync::WriterLock exclusive(cache->env_mutex_);
     if (const int error = preallocate_lock_file(dir); error != 0) {
@@ -232,6 +220,7 @@ std::unique_ptr<LmdbFactCache> LmdbFactCache::open(const CacheOptions& options) 
     // A data file LMDB has just created under our lock is sound as it stands.
     if (!report.exists || !report.healthy) cache->record_verified();
   }
+  lock.reset();
   if (options.remote && options.farm_key.size() < kMinFarmKeyBytes) {
     emit_warning(options.warn,
                  fmt::format("remote cache {} not used: no farm key (a file of at least {} secret "
@@ -638,8 +627,7 @@ std::optional<std::string> LmdbFactCache::load_survey_memo(const analysis::Resol
   return load_local(survey_memo_namespace(), key);
 }
 
-void LmdbFactCache::replace_survey_memo(const analysis::ResolutionKey& key,
-                                        std::string_view memo) {
+void LmdbFactCache::replace_survey_memo(const analysis::ResolutionKey& key, std::string_view memo) {
   const sync::MutexLock lock(pending_mutex_);
   pending_graphs_.insert_or_assign(encode_key(survey_memo_namespace(), key),
                                    Pending{std::string(memo), false, false, true});
@@ -732,9 +720,8 @@ int LmdbFactCache::commit_pending_locked() {
     const uint64_t clock = read_counter(txn, dbs_, kClockCounter);
     for (const auto& [kind, record] : records) {
       const std::string& payload = record->second.payload;
-      rc = record->second.replaces
-               ? replace_record(txn, dbs_, kind, record->first, payload, clock)
-               : insert_record(txn, dbs_, kind, record->first, payload, clock);
+      rc = record->second.replaces ? replace_record(txn, dbs_, kind, record->first, payload, clock)
+                                   : insert_record(txn, dbs_, kind, record->first, payload, clock);
       if (rc != 0) return rc;
     }
     for (const std::string& key : used_facts_) {

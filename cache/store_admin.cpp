@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <string_view>
 
 #include "cache/cache_location.h"
+#include "cache/dir_lock.h"
 #include "cache/store_check.h"
-#include "cache/verified_identity.h"
 #include "cache/store_info.h"
+#include "cache/verified_identity.h"
 
 namespace anchorfs::cache {
 
@@ -40,22 +42,43 @@ bool is_store_file(std::string_view name) {
          name.starts_with(std::string(kDataFile) + ".corrupt-");
 }
 
-// Applies `action` to each file LMDB and set_aside() create in `dir`.
+// Applies `action` to each file LMDB and set_aside() create in `dir`; false when `dir` holds
+// something else too.
 template <typename Action>
-void for_each_store_file(const std::string& dir, Action action) {
+bool for_each_store_file(const std::string& dir, Action action) {
   DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return;
+  if (d == nullptr) return true;
+  bool only_ours = true;
   while (const dirent* e = ::readdir(d)) {
-    if (is_store_file(e->d_name)) action(dir + "/" + e->d_name);
+    const std::string_view name = e->d_name;
+    if (is_store_file(name)) {
+      action(dir + "/" + e->d_name);
+    } else if (name != "." && name != "..") {
+      only_ours = false;
+    }
   }
   ::closedir(d);
+  return only_ours;
 }
 
+// A live mount sharing the store may record its data file's identity ("verified.*") between our
+// reading the directory and removing it; it stops once the data file is gone, so a few passes
+// see every such file. More than this many means something keeps writing there.
+constexpr int kRemovePasses = 8;
+
 // Removes the store's own files, then the directory; false when something else in it (not
-// ours) kept it from going.
+// ours) kept it from going. Under the store's lock, so no process opens, repairs or empties it
+// meanwhile (a process that was waiting for the lock finds the directory gone and makes a new one).
 bool remove_store_dir(const std::string& dir) {
-  for_each_store_file(dir, [](const std::string& path) { ::unlink(path.c_str()); });
-  return ::rmdir(dir.c_str()) == 0;
+  const DirLock lock(dir);
+  for (int pass = 0; pass < kRemovePasses; ++pass) {
+    const bool only_ours =
+        for_each_store_file(dir, [](const std::string& path) { ::unlink(path.c_str()); });
+    if (::rmdir(dir.c_str()) == 0) return true;
+    if (errno != ENOTEMPTY && errno != EEXIST) return false;
+    if (!only_ours) return false;
+  }
+  return false;
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ analysis::AnalysisOptions analysis_options(const PipelineOptions& options, bool 
   result.facts_memo = options.facts_memo;
   result.buffers = options.graph_buffers;
   result.defer_graph_record = options.defer_records;
+  result.defer_fact_records = options.defer_records;
   result.previous = options.previous_analysis;
   result.sources = options.sources;
   result.survey_in_parse = true;

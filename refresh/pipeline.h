@@ -40,10 +40,10 @@ struct PipelineOptions {
   analysis::FactsMemo* facts_memo = nullptr;
   // Likewise: see AnalysisOptions::buffers.
   analysis::GraphBuffers* graph_buffers = nullptr;
-  // Neither the rendered view nor the graph is written to the cache here, nor are the facts the
-  // analysis made committed: Prepared::unsaved_view and Analysis::graph_record_owed say under
-  // which keys the caller keeps them once it is idle (SnapshotBuilder::keep_records, which
-  // flushes the cache), off the latency path.
+  // Neither the rendered view, the graph nor the facts the analysis made are written to the
+  // cache here: Prepared::unsaved_view, Analysis::graph_record_owed and Analysis::facts_owed say
+  // what the caller keeps once it is idle (SnapshotBuilder::keep_records, which flushes the
+  // cache), off the latency path.
   bool defer_records = false;
   // The view the caller serves now, rendered from the graph it keeps: files whose plans cannot
   // have changed keep theirs (render/plans_again.h). Null: every file is rendered.

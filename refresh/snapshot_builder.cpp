@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <string_view>
 
 #include "analysis/chunked_hash.h"
@@ -148,6 +149,7 @@ void SnapshotBuilder::prime(const analysis::SourceTree& tree) {
   options.graph_buffers = &graph_buffers_;
   std::optional<analysis::Analysis> analysis = analyse_behind_view(tree, options, *served_view_);
   if (!analysis) return;
+  take_owed_facts(*analysis);
   // The first refresh would otherwise fill fresh pages (no analysis before this one to leave it
   // its buffers): made here, off its latency, as large as the refreshes after it keep.
   graph_buffers_.make_room_like(analysis->graph);
@@ -256,6 +258,7 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
     if (previous_analysis_) options.previous_analysis = &*previous_analysis_;
     if (prefetch) options.prefetch = &*prefetch;
     Prepared prepared = prepare(tree, options);
+    take_owed_facts(prepared.analysis);
     unsaved_view_ = prepared.unsaved_view;
     served_view_ = prepared.served_view;
     previous_analysed_files_ = prepared.analysed_files;
@@ -312,9 +315,20 @@ Built SnapshotBuilder::build(const std::function<void(const std::string&, int)>&
   return built;
 }
 
+void SnapshotBuilder::take_owed_facts(analysis::Analysis& analysis) {
+  if (owed_facts_.empty()) {
+    owed_facts_ = std::move(analysis.facts_owed);
+  } else {
+    std::move(analysis.facts_owed.begin(), analysis.facts_owed.end(),
+              std::back_inserter(owed_facts_));
+  }
+  analysis.facts_owed.clear();
+}
+
 void SnapshotBuilder::keep_records() {
   wait_primed();
   if (options_.cache == nullptr) return;
+  analysis::store_owed_facts(*options_.cache, owed_facts_);
   if (previous_analysis_ && previous_analysis_->graph_record_owed) {
     options_.cache->store_graph(*previous_analysis_->key,
                                 analysis::serialize_analysis(*previous_analysis_));

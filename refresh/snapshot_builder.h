@@ -109,6 +109,8 @@ class SnapshotBuilder {
 
  private:
   void prime(const analysis::SourceTree& tree);
+  // Keeps `analysis`'s deferred facts records for keep_records.
+  void take_owed_facts(analysis::Analysis& analysis);
 
   BuildOptions options_;
   // The last build served a view record with no analysis behind it (BuildOptions::will_refresh).
@@ -142,6 +144,9 @@ class SnapshotBuilder {
   // kept): the next analysis loads that graph record as previous_analysis_.
   std::optional<analysis::ResolutionKey> record_analysis_;
   std::optional<analysis::ResolutionKey> unsaved_view_;  // of previous_plans_
+  // The facts records the analyses since the last keep_records made and deferred (each build's,
+  // whether or not its analysis is still kept).
+  std::vector<analysis::OwedFacts> owed_facts_;
   // The key of the view previous_plans_ are, which keep_records names as the one served last
   // (view_prefetch.h); none when their analysis had no key.
   std::optional<analysis::ResolutionKey> served_view_;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/language.h"
 #include "cache_test_support.h"
 #include "cached_python_tree.h"
 
@@ -106,6 +107,20 @@ TEST_F(SnapshotBuilderTest, EditedSourceIsReanalysedOthersComeFromTheCache) {
   EXPECT_EQ(cache_->info().entries, 0u);
   builder.keep_records();
   EXPECT_EQ(cache_->info().entries, 4u);  // both versions of b.py are kept
+}
+
+// A build's facts records are written by keep_records (once the view is served), not beside the
+// resolution: a cold mount's CPU until it serves is then only the view's.
+TEST_F(SnapshotBuilderTest, FactsRecordsAreWrittenOnlyByKeepRecords) {
+  const analysis::LanguageFrontEnd& python = *analysis::front_end_named("python");
+  const analysis::FactsKey a{analysis::digest_of("def helper():\n    return 1\n"), python.name(),
+                             python.facts_version()};
+  SnapshotBuilder builder(options_);
+  builder.build();
+  EXPECT_FALSE(cache_->load(a));  // pending writes answer loads too: none was made
+  builder.keep_records();
+  ASSERT_TRUE(cache_->load(a));
+  EXPECT_NE(cache_->load(a)->size(), 0u);
 }
 
 // Told the changed paths, a build patches its last scan at them instead of listing the tree:
