@@ -71,7 +71,7 @@ void Resolver::run() {
   }
   const auto evaluate_round = [this] {
     for (const FileId f : evaluation_order_) evaluate_file(f);
-    for (const auto& [file, dst, src] : copies_) merge(dst, vars_.get(src));
+    for (Copy& copy : copies_) apply_copy(copy);
   };
   size_t last_evaluated = stmt_count_;
   for (int round = 0; round < kMaxRounds; ++round) {
@@ -353,7 +353,7 @@ inline void Resolver::store_reads(StmtId stmt) {
 }
 
 void Resolver::evaluate_file(FileId f) {
-  for (uint32_t c : copies_of_file_[f]) merge(copies_[c].dst, vars_.get(copies_[c].src));
+  for (uint32_t c : copies_of_file_[f]) apply_copy(copies_[c]);
   const FileFacts& ff = facts(f);
   if (readers_.active()) {
     evaluate_marked(f, ff);

@@ -618,7 +618,17 @@ class Resolver {
   struct Copy {
     FileId file;
     VarId dst, src;
+    uint32_t applied = 0;  // the tick of its last application (0: none yet)
   };
+  // Applies a copy unless its source is unchanged since the copy's last application: then the
+  // destination holds every value of the source already, or is widened (a variable's set only
+  // grows until it is widened, and a widened one takes nothing), so merge() would return having
+  // done nothing; the skip saves the destination's record, a cache miss. Same tick: applied.
+  void apply_copy(Copy& copy) {
+    if (copy.applied != 0 && vars_.changed(copy.src) < copy.applied) return;
+    copy.applied = round_;
+    merge(copy.dst, vars_.get(copy.src));
+  }
   std::vector<Copy> copies_;
   IdVector<FileId, std::vector<uint32_t>> copies_of_file_;  // indexes into copies_
   std::vector<FromImport> from_imports_;
