@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "analysis/language.h"
@@ -121,6 +123,7 @@ GraphIndex::GraphIndex(const analysis::Graph& graph, WithoutLinks) : graph_(grap
   bucket(
       graph.files.size(), in_files, [&](EntityIndex e) { return file_infos_[files_of_[e]]; },
       file_entity_begin_, file_entities_);
+  index_directories();
 }
 
 // Test code, by the convention of each file's front end, asked once per file `named` takes (every
@@ -300,15 +303,9 @@ uint32_t components(std::string_view directory) {
   return static_cast<uint32_t>(std::count(directory.begin(), directory.end(), '/')) + 1;
 }
 
-}  // namespace
 
-uint32_t GraphIndex::distance(EntityIndex a, EntityIndex b) const {
-  EntityIndex fa = files_of_[a];
-  EntityIndex fb = files_of_[b];
-  if (fa == fb) return 0;
-  if (fa == analysis::kNoEntity || fb == analysis::kNoEntity) return UINT32_MAX;
-  std::string_view da = directory_of(graph_.entities[fa].name);
-  std::string_view db = directory_of(graph_.entities[fb].name);
+// 1 + the steps between two directories' paths through the deepest directory both lie in.
+uint32_t path_distance(std::string_view da, std::string_view db) {
   // Leading directory components the two share.
   size_t same = 0;
   while (same < da.size() && same < db.size() && da[same] == db[same]) ++same;
@@ -319,6 +316,57 @@ uint32_t GraphIndex::distance(EntityIndex a, EntityIndex b) const {
   }
   const uint32_t common = components(da.substr(0, same));
   return components(da) + components(db) - 2 * common + 1;
+}
+
+}  // namespace
+
+void GraphIndex::index_directories() {
+  const analysis::Graph& graph = graph_;
+  // A directory's ancestors are its prefixes that end before a '/' (and the top): the deepest
+  // one two directories share is the deepest common prefix that path_distance finds.
+  directories_.assign(1, Directory{});
+  std::unordered_map<std::string_view, uint32_t> by_path{{std::string_view(), 0}};
+  std::vector<std::string_view> unknown;  // a directory, then its ancestors not indexed yet
+  auto directory = [&](std::string_view path) {
+    for (std::string_view d = path; !by_path.contains(d); d = directory_of(d)) unknown.push_back(d);
+    for (; !unknown.empty(); unknown.pop_back()) {
+      const uint32_t parent = by_path.at(directory_of(unknown.back()));
+      by_path.emplace(unknown.back(), static_cast<uint32_t>(directories_.size()));
+      directories_.push_back(
+          {parent, directories_[parent].level + 1, components(unknown.back())});
+    }
+    return by_path.at(path);
+  };
+  file_directories_.assign(graph.files.size(), 0);
+  for (size_t f = 0; f < graph.files.size(); ++f) {
+    const EntityIndex file = graph.files[f].entity;
+    if (file < graph.entities.size() && file_infos_[file] == f) {
+      file_directories_[f] = directory(directory_of(graph.entities[file].name));
+    }
+  }
+}
+
+uint32_t GraphIndex::distance(EntityIndex a, EntityIndex b) const {
+  EntityIndex fa = files_of_[a];
+  EntityIndex fb = files_of_[b];
+  if (fa == fb) return 0;
+  if (fa == analysis::kNoEntity || fb == analysis::kNoEntity) return UINT32_MAX;
+  const size_t ia = file_infos_[fa];
+  const size_t ib = file_infos_[fb];
+  if (ia == kNoFileInfo || ib == kNoFileInfo) {  // a File entity graph.files does not describe
+    return path_distance(directory_of(graph_.entities[fa].name),
+                         directory_of(graph_.entities[fb].name));
+  }
+  uint32_t da = file_directories_[ia];
+  uint32_t db = file_directories_[ib];
+  const uint32_t steps = directories_[da].components + directories_[db].components + 1;
+  while (directories_[da].level > directories_[db].level) da = directories_[da].parent;
+  while (directories_[db].level > directories_[da].level) db = directories_[db].parent;
+  while (da != db) {
+    da = directories_[da].parent;
+    db = directories_[db].parent;
+  }
+  return steps - 2 * directories_[da].components;
 }
 
 std::span<const Link> GraphIndex::select(const Adjacency& adjacency, EntityIndex e,

@@ -84,6 +84,17 @@ class GraphIndex {
   // `forward`, else in_).
   void index_ids(const std::vector<uint8_t>& selected, const std::vector<uint8_t>& named);
   void index_side(const std::vector<uint8_t>& selected, bool forward, Adjacency& adjacency) const;
+  // The directories of graph.files' paths and each one's parent, so distance() walks ids instead
+  // of comparing and counting through two paths for every link of every block.
+  void index_directories();
+
+  // A directory: its parent's index in directories_ (the top, index 0, is its own), its steps
+  // below the top, and its path components as distance() counts them.
+  struct Directory {
+    uint32_t parent = 0;
+    uint32_t level = 0;
+    uint32_t components = 0;
+  };
 
   const analysis::Graph& graph_;
   std::vector<std::string> ids_;
@@ -100,6 +111,8 @@ class GraphIndex {
   std::vector<analysis::EntityIndex> children_;
   std::vector<uint32_t> file_entity_begin_;
   std::vector<analysis::EntityIndex> file_entities_;
+  std::vector<Directory> directories_;
+  std::vector<uint32_t> file_directories_;  // by graph.files index
 };
 
 }  // namespace anchorfs::render

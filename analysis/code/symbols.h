@@ -48,7 +48,7 @@ class SymbolTable {
   }
 
   Kind of(TSNode node) const {
-    if (ts_node_is_null(node)) return error_;
+    if (node.id == nullptr) return error_;  // ts_node_is_null, without a call into the runtime
     return at(ts_node_symbol(node));
   }
 

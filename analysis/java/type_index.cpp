@@ -3,6 +3,9 @@
 // on-demand imports, java.lang) and fully qualified names.
 #include "analysis/java/type_index.h"
 
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
 #include <algorithm>
 #include <functional>
 #include <tuple>
@@ -38,77 +41,87 @@ std::string_view last_segment(std::string_view dotted) {
 
 }  // namespace
 
+// Every definition's parent, children and qualified name lie in its own file, so each part is
+// built file by file side by side (the facts' pages are read by both cores); the offsets and the
+// children's prefix sum are serial, the by_fqn_ map (in global id order) one task.
 TypeIndex::TypeIndex(const ResolverInput& input) {
-  files_.reserve(input.files.size());
+  const auto file_count = static_cast<uint32_t>(input.files.size());
+  files_.resize(file_count);
+  offsets_.resize(file_count);
   uint32_t total = 0;
-  for (const ResolverFile& file : input.files) {
-    const auto& facts = static_cast<const code::CodeFacts&>(*file.facts);
-    files_.push_back({file.path, &facts, file.entity, source_root(file.path, facts.package)});
-    offsets_.push_back(total);
-    total += static_cast<uint32_t>(facts.definitions.size());
+  for (uint32_t f = 0; f < file_count; ++f) {
+    offsets_[f] = total;
+    total += static_cast<uint32_t>(
+        static_cast<const code::CodeFacts&>(*input.files[f].facts).definitions.size());
   }
   owner_.resize(total);
-  std::vector<uint32_t> parent(total, kNone);
-  for (uint32_t f = 0; f < files_.size(); ++f) {
-    const auto& defs = files_[f].facts->definitions;
-    for (uint32_t d = 0; d < defs.size(); ++d) {
-      owner_[offsets_[f] + d] = f;
-      if (d > 0) parent[offsets_[f] + d] = offsets_[f] + defs[d].parent;
-    }
-  }
   child_start_.assign(total + 1, 0);
-  for (uint32_t g = 0; g < total; ++g) {
-    if (parent[g] != kNone) ++child_start_[parent[g] + 1];
-  }
+  has_class_child_.assign(total, 0);
+  std::vector<uint32_t> hash(total);
+  std::vector<uint8_t> named(total, 0);
+  qualified_.resize(total);
+  // Each file: its entry, owners, name hashes, its definitions' child counts (at their parent's
+  // index + 1) and qualified names: the types reachable by name, a chain of classes up to the file.
+  // Beside them the supertype memos are made (megabytes of fresh pages, faulted in serially).
+  const auto by_file = [&](uint32_t f) {
+    const ResolverFile& file = input.files[f];
+    const auto& facts = static_cast<const code::CodeFacts&>(*file.facts);
+    files_[f] = {file.path, &facts, file.entity, source_root(file.path, facts.package)};
+    const uint32_t first = offsets_[f];
+    qualified_[first] = facts.package;
+    for (uint32_t d = 0; d < facts.definitions.size(); ++d) {
+      const code::Definition& def = facts.definitions[d];
+      const uint32_t g = first + d;
+      owner_[g] = f;
+      hash[g] = NameKey(def.name).hash;
+      if (d == 0) continue;
+      ++child_start_[first + def.parent + 1];
+      if (def.kind == EntityKind::Class) has_class_child_[first + def.parent] = 1;
+      const std::string& outer = qualified_[first + def.parent];
+      const bool is_named = def.kind == EntityKind::Class && def.role != "anonymous" &&
+                            def.role != "enum_constant" && (def.parent == 0 || !outer.empty());
+      if (!is_named) continue;
+      qualified_[g] = outer.empty() ? def.name : outer + "." + def.name;
+      named[g] = 1;
+    }
+  };
+  tbb::parallel_invoke([&] { tbb::parallel_for(uint32_t{0}, file_count, by_file); },
+                       [&] {
+                         base_state_.assign(total, BaseState::Unresolved);
+                         bases_.resize(total);
+                         complete_.assign(total, -1);
+                         chains_.resize(total);
+                       });
   for (uint32_t g = 0; g < total; ++g) child_start_[g + 1] += child_start_[g];
   child_list_.resize(child_start_[total]);
-  std::vector<uint32_t> fill(child_start_.begin(), child_start_.end() - 1);
-  for (uint32_t g = 0; g < total; ++g) {
-    if (parent[g] != kNone) child_list_[fill[parent[g]]++] = g;
-  }
-  std::vector<uint32_t> hash(total);
-  for (uint32_t g = 0; g < total; ++g) hash[g] = NameKey(definition(g).name).hash;
-  for (uint32_t g = 0; g < total; ++g) {
-    std::sort(child_list_.begin() + child_start_[g], child_list_.begin() + child_start_[g + 1],
-              [&](uint32_t a, uint32_t b) {
-                return std::make_tuple(hash[a], std::string_view(definition(a).name), a) <
-                       std::make_tuple(hash[b], std::string_view(definition(b).name), b);
-              });
-  }
-  has_class_child_.assign(total, false);
-  for (uint32_t g = 0; g < total; ++g) {
-    if (parent[g] != kNone && definition(g).kind == EntityKind::Class) {
-      has_class_child_[parent[g]] = true;
-    }
-  }
   child_hash_.resize(child_list_.size());
   child_name_.resize(child_list_.size());
-  for (size_t i = 0; i < child_list_.size(); ++i) {
-    child_hash_[i] = hash[child_list_[i]];
-    child_name_[i] = definition(child_list_[i]).name;
-  }
-  // Fully qualified names of the types reachable by name: a chain of classes up to the file.
-  std::vector<std::string>& qualified = qualified_;
-  qualified.resize(total);
-  for (uint32_t f = 0; f < files_.size(); ++f) {
-    const code::CodeFacts& facts = *files_[f].facts;
-    qualified[offsets_[f]] = facts.package;
-    for (uint32_t d = 1; d < facts.definitions.size(); ++d) {
-      const code::Definition& def = facts.definitions[d];
-      const uint32_t g = offsets_[f] + d;
-      const std::string& outer = qualified[offsets_[f] + def.parent];
-      const bool named = def.kind == EntityKind::Class && def.role != "anonymous" &&
-                         def.role != "enum_constant" &&
-                         (def.parent == 0 || !outer.empty());
-      if (!named) continue;
-      qualified[g] = outer.empty() ? def.name : outer + "." + def.name;
-      by_fqn_[qualified[g]].push_back(g);
+  // Each file's children, sorted per parent by the hash of their name, then name, then id; beside
+  // them the map of qualified names, in global id order.
+  const auto children_by_file = [&](uint32_t f) {
+    const auto& defs = files_[f].facts->definitions;
+    const uint32_t first = offsets_[f];
+    const uint32_t end = first + static_cast<uint32_t>(defs.size());
+    std::vector<uint32_t> fill(child_start_.begin() + first, child_start_.begin() + end);
+    for (uint32_t d = 1; d < defs.size(); ++d) child_list_[fill[defs[d].parent]++] = first + d;
+    for (uint32_t g = first; g < end; ++g) {
+      std::sort(child_list_.begin() + child_start_[g], child_list_.begin() + child_start_[g + 1],
+                [&](uint32_t a, uint32_t b) {
+                  return std::make_tuple(hash[a], std::string_view(definition(a).name), a) <
+                         std::make_tuple(hash[b], std::string_view(definition(b).name), b);
+                });
     }
-  }
-  base_state_.assign(total, BaseState::Unresolved);
-  bases_.resize(total);
-  complete_.assign(total, -1);
-  chains_.resize(total);
+    for (uint32_t i = child_start_[first]; i < child_start_[end]; ++i) {
+      child_hash_[i] = hash[child_list_[i]];
+      child_name_[i] = definition(child_list_[i]).name;
+    }
+  };
+  tbb::parallel_invoke([&] { tbb::parallel_for(uint32_t{0}, file_count, children_by_file); },
+                       [&] {
+                         for (uint32_t g = 0; g < total; ++g) {
+                           if (named[g] != 0) by_fqn_[qualified_[g]].push_back(g);
+                         }
+                       });
 }
 
 std::span<const uint32_t> TypeIndex::children_named(uint32_t g, const NameKey& key) const {
@@ -260,8 +273,8 @@ void TypeIndex::settle() {
     bases(g);
     chain_complete(g);
   }
-  // Every base is done now, so each chain is final and kept.
-  for (uint32_t g = 0; g < definition_count(); ++g) chain(g);
+  // Every base is done now, so each chain is final and kept, and each is built from bases_ alone.
+  tbb::parallel_for(uint32_t{0}, definition_count(), [&](uint32_t g) { chain(g); });
   std::deque<std::vector<uint32_t>>().swap(unsettled_chains_);
 }
 

@@ -117,7 +117,7 @@ class TypeIndex {
   std::vector<std::string_view> child_name_;
   // Whether a definition has a class among its children: most have none, and a type name is
   // looked up as a member type along every enclosing class's chain before the file's names.
-  std::vector<bool> has_class_child_;
+  std::vector<uint8_t> has_class_child_;  // bytes: files set theirs side by side
   // Looked up by string_view without building a std::string.
   struct StringHash {
     using is_transparent = void;
