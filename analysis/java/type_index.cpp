@@ -247,25 +247,32 @@ uint32_t TypeIndex::file_level_lookup(uint32_t file, std::string_view name,
     if (definition(top).kind == EntityKind::Class) return top;
   }
   const code::CodeFacts& facts = *files_[file].facts;
+  // "prefix.name" in one buffer, reused for every prefix tried (not a string made for each).
+  std::string qualified;
+  const auto in = [&](std::string_view prefix) {
+    qualified.assign(prefix);
+    qualified += '.';
+    qualified += name;
+    return by_fqn(qualified, file);
+  };
   for (const code::Import& import : facts.imports) {
     if (import.name.empty() && last_segment(import.source) == name) {
       return by_fqn(import.source, file);
     }
-    if (import.name == name) return by_fqn(import.source + "." + std::string(name), file);
+    if (import.name == name) return in(import.source);
   }
   implicit = true;
-  const std::string simple(name);
-  uint32_t type = by_fqn(facts.package.empty() ? simple : facts.package + "." + simple, file);
+  uint32_t type = facts.package.empty() ? by_fqn(name, file) : in(facts.package);
   if (type != kNone) return type;
   for (const code::Import& import : facts.imports) {
     if (import.name != "*") continue;
-    const uint32_t candidate = by_fqn(import.source + "." + simple, file);
+    const uint32_t candidate = in(import.source);
     if (candidate == kNone || candidate == type) continue;
     if (type != kNone) return kNone;  // two on-demand imports offer it: ambiguous
     type = candidate;
   }
   if (type != kNone) return type;
-  return by_fqn("java.lang." + simple, file);
+  return in("java.lang");
 }
 
 void TypeIndex::settle() {
