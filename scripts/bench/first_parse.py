@@ -72,6 +72,21 @@ def report(name, rows):
             + ", ".join(f"{sym[:40]} {n}" for sym, n in top.most_common(6)))
 
 
+def alternate(builds, repo, reps, seconds, report, prefix):
+    """REPS rounds of one cold mount under perf per build, the order reversed every other round;
+    prints report(build, samples) for each."""
+    work = tempfile.mkdtemp(prefix=prefix)
+    try:
+        for rep in range(reps):
+            order = builds if rep % 2 == 0 else list(reversed(builds))
+            for anchorfs in order:
+                data = os.path.join(work, "perf.data")
+                mount_under_perf(anchorfs, repo, seconds, data)
+                print(report(anchorfs, samples_of(data)), flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=3)
@@ -80,16 +95,7 @@ def main():
     parser.add_argument("repo")
     parser.add_argument("anchorfs", nargs="+")
     args = parser.parse_args()
-    work = tempfile.mkdtemp(prefix="anchorfs-first-parse-")
-    try:
-        for rep in range(args.reps):
-            order = args.anchorfs if rep % 2 == 0 else list(reversed(args.anchorfs))
-            for anchorfs in order:
-                data = os.path.join(work, "perf.data")
-                mount_under_perf(anchorfs, args.repo, args.seconds, data)
-                print(report(anchorfs, samples_of(data)), flush=True)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    alternate(args.anchorfs, args.repo, args.reps, args.seconds, report, "anchorfs-first-parse-")
     return 0
 
 

@@ -14,12 +14,10 @@ load's; the records' place and the resolver's share of the window are what to co
 import argparse
 import collections
 import os
-import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from first_parse import mount_under_perf, samples_of  # noqa: E402
+from first_parse import alternate  # noqa: E402
 
 RECORDS = ("serialize_facts", "ByteWriter", "LmdbFactCache", "mdb_")
 EVALUATION = ("evaluate_file", "evaluate_statement", "evaluate_marked", "Resolver::eval")
@@ -50,16 +48,7 @@ def main():
     parser.add_argument("repo")
     parser.add_argument("anchorfs", nargs="+")
     args = parser.parse_args()
-    work = tempfile.mkdtemp(prefix="anchorfs-python-setup-")
-    try:
-        for rep in range(args.reps):
-            order = args.anchorfs if rep % 2 == 0 else list(reversed(args.anchorfs))
-            for anchorfs in order:
-                data = os.path.join(work, "perf.data")
-                mount_under_perf(anchorfs, args.repo, 120, data)
-                print(report(anchorfs, samples_of(data)), flush=True)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    alternate(args.anchorfs, args.repo, args.reps, 120, report, "anchorfs-python-setup-")
     return 0
 
 
