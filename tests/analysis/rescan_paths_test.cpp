@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/unique_fd.h"
+#include "tests/analysis/tree_description.h"
 #include "tests/support/temp_dir.h"
 
 namespace anchorfs::analysis {
@@ -24,20 +25,6 @@ void write(const std::string& path, const std::string& bytes, int flags = O_TRUN
   ::close(fd);
 }
 
-// Every field a scan records, access time aside (listing a directory may move it).
-std::string describe(const SourceTree& tree) {
-  std::string out;
-  for (const TreeEntry& e : tree.entries) {
-    out += e.path + " parent=" + std::to_string(e.parent) + " mode=" + std::to_string(e.mode) +
-           " size=" + std::to_string(e.size) + " ino=" + std::to_string(e.inode) +
-           " nlink=" + std::to_string(e.nlink) + " mtime=" + std::to_string(e.mtime_ns) +
-           " ctime=" + std::to_string(e.ctime_ns) + " link=" + e.symlink_target +
-           " children=" + std::to_string(e.first_child) + "+" + std::to_string(e.child_count) +
-           "\n";
-  }
-  return out;
-}
-
 // Every field of one entry but its place in the tree (parent, children): what `copied` promises.
 std::string describe_fields(const TreeEntry& e) {
   return e.path + " mode=" + std::to_string(e.mode) + " size=" + std::to_string(e.size) +
@@ -46,16 +33,6 @@ std::string describe_fields(const TreeEntry& e) {
          " gid=" + std::to_string(e.gid) + " mtime=" + std::to_string(e.mtime_ns) +
          " ctime=" + std::to_string(e.ctime_ns) + " atime=" + std::to_string(e.atime_ns) +
          " link=" + e.symlink_target + " rdev=" + std::to_string(e.rdev);
-}
-
-// describe() and every field describe_fields() adds but the access time.
-std::string describe_exact(const SourceTree& tree) {
-  std::string out = describe(tree);
-  for (const TreeEntry& e : tree.entries) {
-    out += std::to_string(e.device) + " " + std::to_string(e.uid) + " " + std::to_string(e.gid) +
-           " " + std::to_string(e.rdev) + "\n";
-  }
-  return out;
 }
 
 // Storage a tree no longer uses, as a swap hands it over: `count` entries whose every field
@@ -101,7 +78,8 @@ class RescanPaths : public ::testing::Test {
         return {path};
       case 3: {
         const std::string other = dirs[random() % dirs.size()];
-        const std::string to = (other.empty() ? "" : other + "/") + "g" + std::to_string(random() % 4);
+        const std::string to =
+            (other.empty() ? "" : other + "/") + "g" + std::to_string(random() % 4);
         ::rename(at(path).c_str(), at(to).c_str());
         return {path, to};
       }
@@ -154,18 +132,18 @@ TEST_F(RescanPaths, EqualsAWholeScanAfterEveryChange) {
       std::vector<uint8_t> copied;
       std::optional<SourceTree> patched = rescan_paths(tree, touched, {}, &origin, &copied);
       ASSERT_TRUE(patched) << "step " << step;
-      ASSERT_EQ(describe(*patched), describe(scan_tree(root)))
+      ASSERT_EQ(test::describe_tree(*patched), test::describe_tree(scan_tree(root)))
           << "step " << step << " touched " << touched.front();
       // Built over the storage of a tree no longer used (the one before, or more or fewer
       // entries than needed, every field stale): the same tree, nothing of the old one left.
-      std::vector<TreeEntry> storage = step % 2 == 0 ? std::move(previous.entries)
-                                                     : stale_storage((step * 7) % 40);
+      std::vector<TreeEntry> storage =
+          step % 2 == 0 ? std::move(previous.entries) : stale_storage((step * 7) % 40);
       std::vector<uint32_t> reused_origin;
       std::vector<uint8_t> reused_copied;
-      const std::optional<SourceTree> reused = rescan_paths(
-          tree, touched, {}, &reused_origin, &reused_copied, std::move(storage));
+      const std::optional<SourceTree> reused =
+          rescan_paths(tree, touched, {}, &reused_origin, &reused_copied, std::move(storage));
       ASSERT_TRUE(reused) << "step " << step;
-      ASSERT_EQ(describe_exact(*reused), describe_exact(*patched)) << "step " << step;
+      ASSERT_EQ(test::describe_tree(*reused), test::describe_tree(*patched)) << "step " << step;
       ASSERT_EQ(reused_origin, origin) << "step " << step;
       ASSERT_EQ(reused_copied, copied) << "step " << step;
       ASSERT_EQ(origin.size(), patched->entries.size());
@@ -201,7 +179,7 @@ TEST_F(RescanPaths, ADirectoryRenamedIsReadWholeAtItsNewName) {
   const std::vector<std::string> touched = {"d", "moved"};
   std::optional<SourceTree> patched = rescan_paths(tree, touched);
   ASSERT_TRUE(patched);
-  EXPECT_EQ(describe(*patched), describe(scan_tree(dir_.path())));
+  EXPECT_EQ(test::describe_tree(*patched), test::describe_tree(scan_tree(dir_.path())));
 }
 
 TEST_F(RescanPaths, TheRepositoryDirectoryReplacedAsksForAWholeScan) {
@@ -225,9 +203,10 @@ TEST_F(RescanPaths, AKeptRootDescriptorStillNoticesTheRootReplaced) {
   ASSERT_GE(kept.get(), 0);
   const std::vector<std::string> touched = {"x"};
   write(root + "/x", "changed\n");
-  std::optional<SourceTree> patched = rescan_paths(tree, touched, {}, nullptr, nullptr, {}, kept.get());
+  std::optional<SourceTree> patched =
+      rescan_paths(tree, touched, {}, nullptr, nullptr, {}, kept.get());
   ASSERT_TRUE(patched);
-  EXPECT_EQ(describe(*patched), describe(scan_tree(root)));
+  EXPECT_EQ(test::describe_tree(*patched), test::describe_tree(scan_tree(root)));
   ASSERT_EQ(::rename(root.c_str(), (dir_ / "old").c_str()), 0);
   ::mkdir(root.c_str(), 0755);
   EXPECT_FALSE(rescan_paths(tree, touched, {}, nullptr, nullptr, {}, kept.get()));

@@ -11,28 +11,12 @@
 #include <string>
 
 #include "analysis/source_tree.h"
+#include "tests/analysis/tree_description.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
 namespace anchorfs::analysis {
 namespace {
-
-// Every field a scan records but the access time (listing a directory may move it), in order.
-std::string describe(const SourceTree& tree) {
-  std::string out;
-  for (const TreeEntry& e : tree.entries) {
-    out += e.path + " parent=" + std::to_string(e.parent) + " mode=" + std::to_string(e.mode) +
-           " size=" + std::to_string(e.size) + " ino=" + std::to_string(e.inode) +
-           " dev=" + std::to_string(e.device) + " nlink=" + std::to_string(e.nlink) +
-           " mtime=" + std::to_string(e.mtime_ns) + " ctime=" + std::to_string(e.ctime_ns) +
-           " link=" + e.symlink_target + " rdev=" + std::to_string(e.rdev) +
-           " children=" + std::to_string(e.first_child) + "+" + std::to_string(e.child_count) +
-           "\n";
-  }
-  for (const ScanProblem& problem : tree.problems)
-    out += problem.path + ": " + problem.reason + "\n";
-  return out;
-}
 
 class ScanThreads : public ::testing::Test {
  protected:
@@ -63,11 +47,12 @@ class ScanThreads : public ::testing::Test {
 };
 
 TEST_F(ScanThreads, AnyThreadCountMakesTheTreeOneThreadMakes) {
-  const std::string one = describe(scan_tree(base_, {.threads = 1}));
+  const std::string one = test::describe_tree(scan_tree(base_, {.threads = 1}));
   EXPECT_NE(one.find("wide6/n34/m.py"), std::string::npos) << one;
   for (const size_t threads : {2u, 3u, 8u}) {
     for (int run = 0; run < 5; ++run) {
-      EXPECT_EQ(describe(scan_tree(base_, {.threads = threads})), one) << threads << " threads";
+      EXPECT_EQ(test::describe_tree(scan_tree(base_, {.threads = threads})), one)
+          << threads << " threads";
     }
   }
 }
