@@ -303,7 +303,6 @@ uint32_t components(std::string_view directory) {
   return static_cast<uint32_t>(std::count(directory.begin(), directory.end(), '/')) + 1;
 }
 
-
 // 1 + the steps between two directories' paths through the deepest directory both lie in.
 uint32_t path_distance(std::string_view da, std::string_view db) {
   // Leading directory components the two share.
