@@ -261,15 +261,27 @@ void Resolver::update_class_bases(FileId f, uint32_t local) {
 
 VarId Resolver::class_attribute(ScopeId c, NameId name, size_t skip) {
   const std::vector<uint32_t>& order = mro(c);
+  if (skip == 0) {
+    ClassLookup& lookup = defining_class(c, name, order);
+    if (lookup.noted == round_) return lookup.var;
+    lookup.noted = round_;
+    note_class_reads(order, name, 0, lookup.at);
+    return lookup.var;
+  }
+  const size_t at = first_binding(order, name, skip);
+  note_class_reads(order, name, skip, at);
+  return at < order.size() ? find_var(ScopeId{order[at]}, name) : kNoVar;
+}
+
+void Resolver::note_class_reads(const std::vector<uint32_t>& order, NameId name, size_t skip,
+                                size_t at) {
   for (size_t i = 0; i < skip && i < order.size(); ++i) note_read(scope_shape(ScopeId{order[i]}));
   if ((name_roles_[name] & kStored) != 0) {
     for (const uint32_t cls : order) note_read(attribute_shape(ScopeId{cls}));
   }
-  const size_t at = skip == 0 ? defining_class(c, name, order) : first_binding(order, name, skip);
   for (size_t i = skip; i < order.size() && i <= at; ++i) {
     note_read(scope_shape(ScopeId{order[i]}));
   }
-  return at < order.size() ? find_var(ScopeId{order[at]}, name) : kNoVar;
 }
 
 size_t Resolver::first_binding(const std::vector<uint32_t>& order, NameId name, size_t skip) const {
@@ -279,14 +291,19 @@ size_t Resolver::first_binding(const std::vector<uint32_t>& order, NameId name, 
   return order.size();
 }
 
-size_t Resolver::defining_class(ScopeId c, NameId name, const std::vector<uint32_t>& order) {
+Resolver::ClassLookup& Resolver::defining_class(ScopeId c, NameId name,
+                                                const std::vector<uint32_t>& order) {
   if (class_cache_epoch_ != classes_.generation() + class_vars_created_) {
     class_cache_epoch_ = classes_.generation() + class_vars_created_;
     defining_class_.clear();
   }
-  const auto [index, inserted] = defining_class_.try_emplace(c, name, 0);
-  if (inserted) *index = static_cast<uint32_t>(first_binding(order, name, 0));
-  return *index;
+  const auto [lookup, inserted] = defining_class_.try_emplace(c, name, ClassLookup{});
+  if (inserted) {
+    const size_t at = first_binding(order, name, 0);
+    lookup->at = static_cast<uint32_t>(at);
+    lookup->var = at < order.size() ? find_var(ScopeId{order[at]}, name) : kNoVar;
+  }
+  return *lookup;
 }
 
 void Resolver::bind_method(ValueId v, ValueId receiver, Set& out, int depth) {
