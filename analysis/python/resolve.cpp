@@ -668,7 +668,7 @@ void Resolver::attribute(ValueId o, NameId name, Set& out, int depth) {
       if (file != kNoFile) {
         read_attribute_shape(module_scope(file), name);
         const VarId var = find_var(module_scope(file), name);
-        if (var != kNoVar) unite(out, read(var));
+        if (var != kNoVar) read_into(out, var);
       }
       if (const auto sub = modules_.submodule(raw(obj.module()), strings_.by_id()[name])) {
         insert(out, values_.module(ModuleId{*sub}));
@@ -692,7 +692,7 @@ void Resolver::attribute(ValueId o, NameId name, Set& out, int depth) {
       // one is created empty and read: a later store changes exactly that variable.
       const std::vector<uint32_t>& order = mro(obj.scope());
       const VarId* const vars = instance_vars(obj.scope(), name, order);
-      for (size_t i = 0; i < order.size(); ++i) unite(out, read(vars[i]));
+      for (size_t i = 0; i < order.size(); ++i) read_into(out, vars[i]);
       const VarId var = class_attribute(obj.scope(), name);
       if (var == kNoVar) break;
       const Set found = read(var);
@@ -717,7 +717,7 @@ void Resolver::attribute(ValueId o, NameId name, Set& out, int depth) {
     }
     case VK::Function: {
       note_read(object_shape(o));
-      if (const VarId* var = object_vars_.find(o, name)) unite(out, read(*var));
+      if (const VarId* var = object_vars_.find(o, name)) read_into(out, *var);
       break;
     }
     default:
@@ -742,11 +742,11 @@ void Resolver::iterate(ValueId v, Set& out, int depth) {
   const Value val = values_[v];
   switch (val.kind) {
     case VK::Container:
-      unite(out, read(heap_.elements_of(v)));
-      if (const VarId keys = heap_.display_keys(val.site()); keys != kNoVar) unite(out, read(keys));
+      read_into(out, heap_.elements_of(v));
+      if (const VarId keys = heap_.display_keys(val.site()); keys != kNoVar) read_into(out, keys);
       break;
     case VK::Generator:
-      unite(out, read(lazy_var(yield_var_, val.scope())));
+      read_into(out, lazy_var(yield_var_, val.scope()));
       break;
     case VK::Instance:
       if (depth > 2) break;
@@ -767,7 +767,7 @@ void Resolver::iterate(ValueId v, Set& out, int depth) {
 void Resolver::subscript(ValueId v, Set& out, int depth) {
   const Value val = values_[v];
   if (val.kind == VK::Container) {
-    unite(out, read(heap_.elements_of(v)));
+    read_into(out, heap_.elements_of(v));
   } else if (val.kind == VK::Instance) {
     unite(out, implicit(val.scope(), s_getitem_, depth));
   } else if (val.kind == VK::Class) {
@@ -780,7 +780,7 @@ void Resolver::enter(ValueId v, Set& out, int depth) {
   if (val.kind == VK::Instance) {
     unite(out, implicit(val.scope(), s_enter_, depth));
   } else if (val.kind == VK::Generator) {
-    unite(out, read(lazy_var(yield_var_, val.scope())));  // a @contextmanager generator
+    read_into(out, lazy_var(yield_var_, val.scope()));  // a @contextmanager generator
   }
 }
 
@@ -867,16 +867,16 @@ void Resolver::unpack(const Ctx& ctx, const Expr& pattern, const Set& v, int dep
           literal->list_count == pattern.list_count) {
         const VarId positions = Heap::positions_of(heap_.elements_of(c));
         for (uint32_t i = 0; i < pattern.list_count; ++i) {
-          unite(per_target[i], read(Heap::position(positions, i)));
+          read_into(per_target[i], Heap::position(positions, i));
         }
         matched = true;
       } else if (literal != nullptr && literal->kind == ExprKind::Container &&
                  literal->str != kNone && pattern.list_count == 2) {
         // A dict display unpacked in two is an items() pair: a key, then a value.
         if (const VarId keys = heap_.display_keys(val.site()); keys != kNoVar) {
-          unite(per_target[0], read(keys));
+          read_into(per_target[0], keys);
         }
-        unite(per_target[1], read(heap_.elements_of(c)));
+        read_into(per_target[1], heap_.elements_of(c));
         matched = true;
       }
     }
@@ -990,7 +990,7 @@ void Resolver::container_method(SiteId site, ValueId container, NameId method, c
     for (ValueId v : pos[0]) iterate(v, items, depth);
     merge(elements, items);
   }
-  if ((roles & kGet) != 0) unite(out, read(elements));
+  if ((roles & kGet) != 0) read_into(out, elements);
   if ((roles & kView) != 0 && method != s_items_) insert(out, container);
   if (method == s_items_) {
     // items() iterates as pairs: a view whose elements are the dict itself, so unpacking an

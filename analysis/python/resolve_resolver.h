@@ -130,6 +130,11 @@ class Resolver {
     note_read(var);
     return vars_.get(var);
   }
+  // unite(out, read(var)): the same read and the same union, without copying the set out first.
+  void read_into(Set& out, VarId var) {
+    note_read(var);
+    vars_.unite_into(out, var);
+  }
   // A read whose values do not matter (shape pseudo-variables): only the dependency counts.
   void note_read(VarId var) {
     uint32_t& tick = vars_.read_tick(var);
