@@ -383,7 +383,9 @@ void Resolver::evaluate_file(FileId f) {
     evaluate_marked(f, ff);
     return;
   }
+  uint32_t prefetched = 0;  // expressions below it had their Names' lookups asked for
   for (uint32_t i = 0; i < ff.stmts.size(); ++i) {
+    if (full_round_) prefetch_names(f, ff, i + kNamesAhead, prefetched);
     const StmtId stmt = stmt_of(f, i);
     if (!stale(stmt)) continue;
     ++evaluated_;
@@ -396,6 +398,40 @@ void Resolver::evaluate_file(FileId f) {
   if (full_round_ && base_ != nullptr) {
     first_round_end_[f] = {round_, static_cast<uint32_t>(values_.size())};
   }
+}
+
+void Resolver::prefetch_names(FileId f, const FileFacts& ff, size_t i, uint32_t& done) const {
+  if (i >= ff.stmts.size()) return;
+  const Stmt& s = ff.stmts[i];
+  uint32_t last = kNone;
+  switch (s.kind) {
+    case StmtKind::Assign:
+      last = s.a == kNone ? s.b : s.b == kNone ? s.a : std::max(s.a, s.b);
+      break;
+    case StmtKind::Return:
+    case StmtKind::Yield:
+    case StmtKind::Evaluate:
+      last = s.b;
+      break;
+    default:
+      return;
+  }
+  if (last == kNone || last < done || last >= ff.exprs.size()) return;
+  const ScopeId scope = gscope(f, s.scope);
+  for (uint32_t e = done; e <= last; ++e) {
+    const Expr& x = ff.exprs[e];
+    if (x.kind != ExprKind::Name || expr_slot_[site_of(f, e)] != kNone) continue;
+    const NameId name = gs(f, x.str);
+    const uint64_t bit = name_bit(name);
+    // Every scope the lookup may probe, not only the first whose mask has the bit: a mask lets
+    // a few names through wrongly, and the lookup then goes on (cpu-clock samples of
+    // lookup_scopes + prefetch_names on sympy: 20 a run this way, 26 stopping at the first).
+    for (ScopeId p = scope; p != kNoScope; p = scopes_[p].parent) {
+      if (p != scope && scopes_[p].kind == ScopeKind::Class) continue;
+      if ((scope_names_[p] & bit) != 0) scope_vars_.prefetch(p, name);
+    }
+  }
+  done = last + 1;
 }
 
 void Resolver::evaluate_marked(FileId f, const FileFacts& ff) {

@@ -422,6 +422,14 @@ class Resolver {
   [[gnu::always_inline]] inline bool stale(StmtId stmt) const;
 
   void evaluate_file(FileId f);
+  // Round 0 evaluates every Name for the first time, and its lookup (lookup_scopes) is mostly a
+  // cache miss in the scope-variable table. Before statement `i - kNamesAhead` runs, the slots
+  // the lookups of statement i's Names will probe are asked for: the Names among the expressions
+  // past `done` up to the statement's roots (the extractor adds a statement's expressions before
+  // it, children first), in every scope of the statement's chain whose name mask has the bit. A
+  // hint: nothing is looked up or changed, so nothing the rounds compute depends on it.
+  void prefetch_names(FileId f, const FileFacts& ff, size_t i, uint32_t& done) const;
+  static constexpr size_t kNamesAhead = 1;
   // evaluate_file once the reader index is active: only the marked statements are tested.
   void evaluate_marked(FileId f, const FileFacts& ff);
   // Keeps the reads of the evaluation of `stmt` (and indexes them when they are new).
