@@ -251,8 +251,7 @@ class Extractor {
           if (c.kind == K::Comment) continue;
           const bool plain = (c.kind == K::Identifier || c.kind == K::Attribute) && i == r.begin;
           if (plain) {
-            add_stmt(StmtKind::Evaluate, scope, kNone,
-                     add_expr(ExprKind::Call, expr(c, scope)));
+            add_stmt(StmtKind::Evaluate, scope, kNone, add_expr(ExprKind::Call, expr(c, scope)));
           } else {
             evaluate(c, scope);
           }
@@ -1237,8 +1236,7 @@ class Extractor {
       case K::ListSplatPattern:
       case K::ListSplat: {
         const Range r = children(n);
-        const uint32_t inner =
-            r.end > r.begin ? target(stack_[r.begin], scope, use) : opaque();
+        const uint32_t inner = r.end > r.begin ? target(stack_[r.begin], scope, use) : opaque();
         release(r);
         return add_expr(ExprKind::Star, inner);
       }
