@@ -130,6 +130,11 @@ class Resolver {
     note_read(var);
     return vars_.get(var);
   }
+  // unite(out, read(var)): the same read and the same union, without copying the set out first.
+  void read_into(Set& out, VarId var) {
+    note_read(var);
+    vars_.unite_into(out, var);
+  }
   // A read whose values do not matter (shape pseudo-variables): only the dependency counts.
   void note_read(VarId var) {
     uint32_t& tick = vars_.read_tick(var);
@@ -379,15 +384,28 @@ class Resolver {
   // The class attribute `name` as Python finds it: in the first class of the MRO (from index
   // `skip`) whose body binds it. kNoVar when no repository class binds it.
   VarId class_attribute(ScopeId c, NameId name, size_t skip = 0);
+  // The reads a lookup in `order` from `skip` that stopped at index `at` depends on: the shapes
+  // of the classes it passed and of the one it stopped at, and, for a name some store spells,
+  // every class's attribute shape.
+  void note_class_reads(const std::vector<uint32_t>& order, NameId name, size_t skip, size_t at);
 
   // The index of the first class in `order` from `skip` on whose body binds `name`, or
   // order.size().
   size_t first_binding(const std::vector<uint32_t>& order, NameId name, size_t skip) const;
 
-  // first_binding(mro(c), name, 0), remembered: attribute lookups walk the same long MROs
-  // (sympy's Basic hierarchy) over and over. The answer changes only with the MRO or when a
-  // class gains a variable, and both empty the cache.
-  size_t defining_class(ScopeId c, NameId name, const std::vector<uint32_t>& order);
+  // What class_attribute(c, name) found, remembered: attribute lookups walk the same long MROs
+  // (sympy's Basic hierarchy) over and over. `at` is first_binding(mro(c), name, 0) and `var`
+  // the variable of `name` in that class (kNoVar past the MRO); both change only with the MRO
+  // or when a class gains a variable, and both empty the cache. `noted` is the tick of the
+  // evaluation that last noted the lookup's reads: the shape variables it notes are the same
+  // while the entry lives, and a variable noted at the current tick is not listed again, so a
+  // second lookup within one evaluation notes nothing new and skips the walk.
+  struct ClassLookup {
+    uint32_t at = 0;
+    VarId var = kNoVar;
+    uint32_t noted = 0;
+  };
+  ClassLookup& defining_class(ScopeId c, NameId name, const std::vector<uint32_t>& order);
 
   // A class attribute's values as seen through `receiver` (an instance or class value).
   void bind_method(ValueId v, ValueId receiver, Set& out, int depth);
@@ -404,6 +422,14 @@ class Resolver {
   [[gnu::always_inline]] inline bool stale(StmtId stmt) const;
 
   void evaluate_file(FileId f);
+  // Round 0 evaluates every Name for the first time, and its lookup (lookup_scopes) is mostly a
+  // cache miss in the scope-variable table. Before statement `i - kNamesAhead` runs, the slots
+  // the lookups of statement i's Names will probe are asked for: the Names among the expressions
+  // past `done` up to the statement's roots (the extractor adds a statement's expressions before
+  // it, children first), in every scope of the statement's chain whose name mask has the bit. A
+  // hint: nothing is looked up or changed, so nothing the rounds compute depends on it.
+  void prefetch_names(FileId f, const FileFacts& ff, size_t i, uint32_t& done) const;
+  static constexpr size_t kNamesAhead = 1;
   // evaluate_file once the reader index is active: only the marked statements are tested.
   void evaluate_marked(FileId f, const FileFacts& ff);
   // Keeps the reads of the evaluation of `stmt` (and indexes them when they are new).
@@ -635,9 +661,9 @@ class Resolver {
   std::unordered_set<uint64_t> import_edges_;  // (file, file) packed
 
   ClassHierarchy classes_;
-  // See defining_class: (class, name) -> index in the class's MRO. Valid while
+  // See defining_class: (class, name) -> what the lookup found. Valid while
   // classes_.generation() + class_vars_created_ equals class_cache_epoch_ (both only grow).
-  PairMap<ScopeId, NameId, uint32_t> defining_class_;
+  PairMap<ScopeId, NameId, ClassLookup> defining_class_;
   // See instance_vars: (class, name) -> offset in instance_vars_pool_, for classes_.generation()
   // instance_vars_generation_.
   PairMap<ScopeId, NameId, uint32_t> instance_vars_of_;

@@ -107,7 +107,7 @@ void Resolver::sort_method(const Ctx& ctx, const Set& objects, const Args& args,
                            int depth) {
   Set items;
   for (ValueId o : objects) {
-    if (values_[o].kind == VK::Container) unite(items, read(heap_.elements_of(o)));
+    if (values_[o].kind == VK::Container) read_into(items, heap_.elements_of(o));
   }
   if (!items.empty()) call_key(ctx, args, items, site, depth);
 }
@@ -148,7 +148,7 @@ Set Resolver::unpositioned(SiteId site, const Positions& p) {
   Set out = read(heap_.elements_var(site));
   if (out.empty()) return out;
   Set positioned;
-  for (uint32_t i = 0; i < p.count; ++i) unite(positioned, read(Heap::position(p.base, i)));
+  for (uint32_t i = 0; i < p.count; ++i) read_into(positioned, Heap::position(p.base, i));
   Set rest;
   for (ValueId v : out) {
     if (std::find(positioned.begin(), positioned.end(), v) == positioned.end()) insert(rest, v);
@@ -163,11 +163,11 @@ void Resolver::literal_subscript(SiteId site, const LiteralIndex& literal, SiteI
   const auto positions = positions_at(site);
   if (!literal.slice) {
     if (!positions) {
-      unite(out, read(heap_.elements_var(site)));
+      read_into(out, heap_.elements_var(site));
       return;
     }
     if (literal.index < positions->count) {
-      unite(out, read(Heap::position(positions->base, literal.index)));
+      read_into(out, Heap::position(positions->base, literal.index));
     }
     unite(out, unpositioned(site, *positions));
     return;
@@ -234,14 +234,14 @@ void Resolver::create_display_keys(FileId f, const Expr& display, SiteId site) {
 void Resolver::keyed_subscript(ValueId container, NameId key, Set& out) {
   const SiteId site = values_[container].site();
   const Set all = read(heap_.elements_of(container));
-  if (const VarId var = heap_.find_key_var(site, key); var != kNoVar) unite(out, read(var));
+  if (const VarId var = heap_.find_key_var(site, key); var != kNoVar) read_into(out, var);
   const std::vector<VarId>* keyed = heap_.key_vars(site);
   if (keyed == nullptr) {
     unite(out, all);
     return;
   }
   Set under_keys;
-  for (const VarId var : *keyed) unite(under_keys, read(var));
+  for (const VarId var : *keyed) read_into(under_keys, var);
   for (ValueId v : all) {
     if (std::find(under_keys.begin(), under_keys.end(), v) == under_keys.end()) insert(out, v);
   }

@@ -63,25 +63,31 @@ class ValueSet {
   // Adds `src` one by one for up to two values (a full set keeps what it has), otherwise keeps
   // the smallest kMaxSet of the union. The two differ on which values survive the cap, and
   // those flow on: the resolver's results depend on keeping exactly this rule.
-  void unite(const ValueSet& src) {
-    if (src.size_ == 0) return;
+  void unite(const ValueSet& src) { unite(src.values_, src.size_); }
+  // The same rule for `count` (at most kMaxSet) sorted values held elsewhere (ValueIds, or their
+  // numbers as VarSets packs them): a variable's set is united without being copied out first.
+  template <class T>
+  void unite(const T* src, size_t count) {
+    if (count == 0) return;
     if (size_ == 0) {
-      *this = src;
+      assign(src, count);
       return;
     }
-    if (src.size_ <= 2) {
-      for (ValueId v : src) insert(v);
+    if (count <= 2) {
+      for (size_t i = 0; i < count; ++i) insert(static_cast<ValueId>(src[i]));
       return;
     }
     ValueId merged[kMaxSet];
     size_t n = 0;
     const ValueId *a = values_, *a_end = values_ + size_;
-    const ValueId *b = src.values_, *b_end = src.values_ + src.size_;
+    const T *b = src, *b_end = src + count;
     while (n < kMaxSet && (a != a_end || b != b_end)) {
-      if (b == b_end || (a != a_end && *a < *b)) {
+      const ValueId bv = b != b_end ? static_cast<ValueId>(*b) : ValueId{};
+      if (b == b_end || (a != a_end && *a < bv)) {
         merged[n++] = *a++;
-      } else if (a == a_end || *b < *a) {
-        merged[n++] = *b++;
+      } else if (a == a_end || bv < *a) {
+        merged[n++] = bv;
+        ++b;
       } else {
         merged[n++] = *a++;
         ++b;

@@ -13,29 +13,35 @@
 namespace anchorfs::analysis::python {
 
 // Most of the resolver's ~10^6 variables hold zero to two values; a std::vector each cost
-// 24 bytes plus a heap block. Here a variable is one 20-byte record, and a larger set one
-// pooled block of 4, 8 or 16 values; blocks a set outgrows are reused by the next set of their
-// size. The record also holds the two ticks the fixed point keeps per variable, so reading or
-// growing a variable touches one cache line. Records and blocks hold plain numbers: a record's
-// first word is a value or the offset of its block, and a free block's first word a link.
+// 24 bytes plus a heap block. Here a variable is one 16-byte record (four to a cache line, none
+// straddling two), and a larger set one pooled block of 4, 8 or 16 values; blocks a set outgrows
+// are reused by the next set of their size. The record also holds the read tick, so reading a
+// variable touches one cache line. The change tick lives apart, 4 bytes per variable: the
+// staleness scan reads it for every recently changed variable a statement read, and reads
+// nothing else of the variable, so it walks a table a fifth of the records' size. Records and
+// blocks hold plain numbers: a record's first word is a value or the offset of its block, and a
+// free block's first word a link.
 class VarSets {
  public:
   // Reserves address space only (see ReadLists): the tables then never reallocate, which
   // would briefly hold two copies of them, unless they outgrow the guess.
   void reserve(size_t vars, size_t pooled_values) {
     slots_.reserve(vars);
+    changed_.reserve(vars);
     pool_.reserve(pooled_values);
   }
   // Has `prefault` fault in the pages the first `vars` records and `pooled_values` pooled values
   // will take (within the reservation).
   void prefault(analysis::PagePrefaulter& prefault, size_t vars, size_t pooled_values) const {
     prefault.add_reserved(slots_, vars);
+    prefault.add_reserved(changed_, vars);
     prefault.add_reserved(pool_, pooled_values);
   }
   // A new, empty variable.
   VarId add() {
     const auto var = static_cast<uint32_t>(slots_.size());
     slots_.push_back({});
+    changed_.push_back(0);
     if (var % 64 == 0) {
       current_.push_back(0);
       recent_.push_back(0);
@@ -45,7 +51,7 @@ class VarSets {
 
   size_t size() const { return slots_.size(); }
   size_t bytes() const {
-    return slots_.size() * sizeof(Slot) + pool_.size() * sizeof(uint32_t) +
+    return slots_.size() * (sizeof(Slot) + sizeof(uint32_t)) + pool_.size() * sizeof(uint32_t) +
            (current_.capacity() + recent_.capacity()) * sizeof(uint64_t);
   }
   size_t count(VarId var) const { return slot(var).meta & kSizeMask; }
@@ -53,9 +59,9 @@ class VarSets {
   void poison(VarId var) { slot(var).meta |= kPoisoned; }
 
   // The tick at which the variable last changed.
-  uint32_t changed(VarId var) const { return slot(var).changed; }
+  uint32_t changed(VarId var) const { return changed_[raw(var)]; }
   void mark_changed(VarId var, uint32_t tick) {
-    slot(var).changed = tick;
+    changed_[raw(var)] = tick;
     const uint32_t n = raw(var);
     current_[n / 64] |= uint64_t{1} << (n % 64);
     recent_[n / 64] |= uint64_t{1} << (n % 64);
@@ -89,6 +95,13 @@ class VarSets {
     const size_t n = slot.meta & kSizeMask;
     out.assign(n <= kInline ? slot.words : &pool_[slot.words[0]], n);
     return out;
+  }
+
+  // out.unite(get(var)), without the copy.
+  void unite_into(ValueSet& out, VarId var) const {
+    const Slot& slot = this->slot(var);
+    const size_t n = std::min<size_t>(slot.meta & kSizeMask, kMaxSet);
+    out.unite(n <= kInline ? slot.words : &pool_[slot.words[0]], n);
   }
 
   // Whether the variable already holds every value of `values` (both sorted): most merges
@@ -126,7 +139,6 @@ class VarSets {
 
   struct Slot {
     uint32_t words[kInline] = {0, 0};  // the values, or in words[0] the offset of the block
-    uint32_t changed = 0;
     uint32_t read_tick = 0;
     uint8_t meta = 0;  // size | kPoisoned
   };
@@ -158,7 +170,9 @@ class VarSets {
     free_[c] = block;
   }
 
+  static_assert(sizeof(Slot) == 16);
   std::vector<Slot> slots_;
+  std::vector<uint32_t> changed_;  // per variable: the tick at which it last changed
   // Per variable, a bit: changed this round; changed this round or the last.
   std::vector<uint64_t> current_, recent_;
   std::vector<uint32_t> pool_;

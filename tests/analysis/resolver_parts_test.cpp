@@ -1,8 +1,10 @@
-// The resolver's id types (distinct, explicit, free), its call-site and value tables and the late
-// rounds' reader index.
+// The resolver's id types (distinct, explicit, free), its value sets and variables, its call-site
+// and value tables and the late rounds' reader index.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -12,7 +14,9 @@
 #include "analysis/python/resolve_names.h"
 #include "analysis/python/resolve_read_lists.h"
 #include "analysis/python/resolve_readers.h"
+#include "analysis/python/resolve_value_set.h"
 #include "analysis/python/resolve_values.h"
+#include "analysis/python/resolve_var_sets.h"
 
 namespace anchorfs::analysis::python {
 namespace {
@@ -51,6 +55,54 @@ TEST(NameTable, EqualStringsShareOneIdInFirstSeenOrderAcrossGrowth) {
   EXPECT_EQ(table.size(), first.size());
   table.release();
   EXPECT_EQ(table.by_id()[NameId{42}], first[42]);
+}
+
+// The capping rule the resolver's results depend on, written plainly: up to two values are
+// inserted one by one (a full set keeps what it has), more keep the smallest kMaxSet of the union.
+std::vector<uint32_t> united(std::vector<uint32_t> a, const std::vector<uint32_t>& b) {
+  if (b.size() <= 2) {
+    for (const uint32_t v : b) {
+      if (std::find(a.begin(), a.end(), v) == a.end() && a.size() < kMaxSet) a.push_back(v);
+    }
+    std::sort(a.begin(), a.end());
+    return a;
+  }
+  a.insert(a.end(), b.begin(), b.end());
+  std::sort(a.begin(), a.end());
+  a.erase(std::unique(a.begin(), a.end()), a.end());
+  if (a.size() > kMaxSet) a.resize(kMaxSet);
+  return a;
+}
+
+std::vector<uint32_t> numbers(const ValueSet& set) {
+  std::vector<uint32_t> out;
+  for (const ValueId v : set) out.push_back(raw(v));
+  return out;
+}
+
+// A variable's set united into another straight from its record or pooled block
+// (VarSets::unite_into) is the union of the set copied out, under the same capping rule, for
+// every size each side may have (inline, blocks of 4, 8 and 16, a full destination).
+TEST(VarSets, UniteIntoKeepsTheCappingRuleOfACopiedSet) {
+  std::mt19937 random(29);
+  VarSets vars;
+  for (int round = 0; round < 2000; ++round) {
+    const auto random_set = [&](size_t n) {
+      ValueSet set;
+      while (set.size() < n) set.insert(ValueId{static_cast<uint32_t>(random() % 40)});
+      return set;
+    };
+    const ValueSet dst = random_set(random() % (kMaxSet + 1));
+    const ValueSet src = random_set(random() % kMaxSet);
+    const VarId var = vars.add();
+    vars.set(var, src);
+    ValueSet direct = dst;
+    vars.unite_into(direct, var);
+    ValueSet copied = dst;
+    copied.unite(vars.get(var));
+    EXPECT_EQ(numbers(direct), numbers(copied));
+    EXPECT_EQ(numbers(direct), united(numbers(dst), numbers(src)));
+  }
 }
 
 TEST(Values, EqualValuesShareOneIdInCreationOrder) {

@@ -18,7 +18,7 @@ using TreeWatcherTest = ScratchTree;
 
 // Collects events until `path` has been seen as a sample or the time is up.
 bool sees(TreeWatcher& watcher, const std::string& path) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < deadline) {
     const WatchEvents events = watcher.wait(milliseconds(100));
     for (const std::string& sample : events.samples) {

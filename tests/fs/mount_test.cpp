@@ -387,7 +387,7 @@ TEST_F(MountTest, AChangedSourceIsServedUntaggedAsTheCheckoutHoldsIt) {
   ASSERT_EQ(::unlink((src_ / "pkg/vanishing.py").c_str()), 0);
   EXPECT_EQ(read_errno(m("pkg/vanishing.py")), ENOENT) << "errno values reach the reader";
   struct stat st {};
-  EXPECT_TRUE(test::wait_until(std::chrono::seconds(10),
+  EXPECT_TRUE(test::wait_until(std::chrono::seconds(30),
                          [&] { return ::stat(m("pkg/vanishing.py").c_str(), &st) != 0; }))
       << "the name of a file gone from the checkout goes too";
 }
@@ -409,7 +409,7 @@ TEST_F(MountTest, AVersionAlreadyReadIsNeverMixedWhileItsNameMovesOnUntagged) {
   ::close(fd);
 
   PathView view;
-  EXPECT_TRUE(test::wait_until(std::chrono::seconds(10), [&] {
+  EXPECT_TRUE(test::wait_until(std::chrono::seconds(30), [&] {
     view = view_of(m("pkg/core.py"));
     return view.error == 0 && view.bytes == edited;
   })) << "the name still serves " << view.bytes << " (" << std::strerror(view.error) << ")";
@@ -557,7 +557,7 @@ WholeRead read_whole(const std::string& path, bool drop_pages = false) {
 
 // Waits (bounded) until the server holds no old file version: the kernel forgot them all.
 bool retired_versions_released(test::LiveMount& mount) {
-  return test::wait_until(std::chrono::seconds(5),
+  return test::wait_until(std::chrono::seconds(30),
                           [&] { return mount.server().stats().retired_inodes == 0; });
 }
 

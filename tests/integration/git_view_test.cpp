@@ -246,7 +246,7 @@ TEST(GitView, AnEditInTheCheckoutShowsOnlyItsOwnLines) {
   write_file(services, text);
   // Until the refresh swaps the snapshot the mount serves the old version (its attributes, and
   // the index that matches them); a stale page would end in padding instead of the new last line.
-  ASSERT_TRUE(wait_until(10s, [&] {
+  ASSERT_TRUE(wait_until(30s, [&] {
     const std::string view = read_file_if_readable(mnt + "/bookshelf/services.py");
     return view.ends_with("def added_helper():\n    return LendingService()\n") &&
            view.find("days=30") != std::string::npos;

@@ -56,7 +56,7 @@ TEST_F(Lifecycle, UnmountRemovesTheMountAndEndsTheDaemon) {
   const ProcessResult unmounted = anchorfs({"unmount", dir_ / "link/"});
   EXPECT_EQ(unmounted.exit_code, 0) << unmounted.err;
   EXPECT_FALSE(is_mounted(mnt_));
-  EXPECT_TRUE(wait_until(10s, [&] { return kill(daemon, 0) != 0; })) << "daemon still running";
+  EXPECT_TRUE(wait_until(30s, [&] { return kill(daemon, 0) != 0; })) << "daemon still running";
   EXPECT_TRUE(list_tree(mnt_).empty());
 }
 
@@ -68,8 +68,8 @@ TEST_P(SignalStops, DaemonUnmountsCleanly) {
   const pid_t daemon = daemon_pid();
   ASSERT_GT(daemon, 0);
   ASSERT_EQ(kill(daemon, GetParam()), 0);
-  EXPECT_TRUE(wait_until(10s, [&] { return !is_mounted(mnt_); })) << "still mounted";
-  EXPECT_TRUE(wait_until(10s, [&] { return kill(daemon, 0) != 0; })) << "daemon still running";
+  EXPECT_TRUE(wait_until(30s, [&] { return !is_mounted(mnt_); })) << "still mounted";
+  EXPECT_TRUE(wait_until(30s, [&] { return kill(daemon, 0) != 0; })) << "daemon still running";
   struct stat st {};
   EXPECT_EQ(stat(mnt_.c_str(), &st), 0) << "no dead mount left: " << strerror(errno);
 }
@@ -82,7 +82,7 @@ TEST_F(Lifecycle, KilledDaemonLeavesADeadMountThatUnmountClears) {
   const pid_t daemon = daemon_pid();
   ASSERT_GT(daemon, 0);
   ASSERT_EQ(kill(daemon, SIGKILL), 0);
-  ASSERT_TRUE(wait_until(10s, [&] { return kill(daemon, 0) != 0; }));
+  ASSERT_TRUE(wait_until(30s, [&] { return kill(daemon, 0) != 0; }));
   struct stat st {};
   ASSERT_NE(stat(mnt_.c_str(), &st), 0);
   ASSERT_EQ(errno, ENOTCONN);
@@ -120,10 +120,10 @@ TEST_F(Lifecycle, BusyMountRefusesUnmountUnlessLazy) {
 TEST_F(Lifecycle, ForegroundMountServesUntilInterrupted) {
   ProcessResult result;
   std::thread foreground([&] { result = anchorfs({"mount", "-f", repo_, mnt_}); });
-  ASSERT_TRUE(wait_until(10s, [&] { return is_mounted(mnt_); }));
+  ASSERT_TRUE(wait_until(30s, [&] { return is_mounted(mnt_); }));
   EXPECT_NE(read_file(mnt_ + "/bookshelf/services.py").find("# === "), std::string::npos);
   pid_t pid = -1;
-  ASSERT_TRUE(wait_until(10s, [&] { return (pid = daemon_pid()) > 0; }));
+  ASSERT_TRUE(wait_until(30s, [&] { return (pid = daemon_pid()) > 0; }));
   kill(pid, SIGINT);
   foreground.join();
   EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -192,7 +192,7 @@ TEST_F(Lifecycle, MountFollowsEditsToTheRepository) {
   const ProcessResult rendered =
       anchorfs({"render", repo_, "bookshelf/errors.py", "--view", "topo"});
   EXPECT_EQ(read_file(mnt_ + "/bookshelf/errors.py"), rendered.out);
-  EXPECT_TRUE(wait_until(10s, [&] {
+  EXPECT_TRUE(wait_until(30s, [&] {
     return read_file(mount_log).find("refreshed") != std::string::npos;
   })) << read_file(mount_log);
 }
@@ -224,7 +224,7 @@ TEST_F(Lifecycle, NoWatchServesAFrozenSnapshot) {
   const std::vector<pid_t> watching_pids = find_processes({kAnchorfs, watching_mnt});
   ASSERT_GT(frozen_pid, 0);
   ASSERT_EQ(watching_pids.size(), 1u);
-  ASSERT_TRUE(wait_until(10s, [&] { return holds_inotify(watching_pids[0]); }))
+  ASSERT_TRUE(wait_until(30s, [&] { return holds_inotify(watching_pids[0]); }))
       << "a watching daemon holds an inotify instance";
   EXPECT_FALSE(holds_inotify(frozen_pid)) << "the --no-watch daemon watches";
 
