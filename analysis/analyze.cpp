@@ -282,12 +282,12 @@ std::optional<Analysis> cached_analysis(FactCache& cache, const ResolutionKey& k
   return analysis;
 }
 
-// Builds the graph from every file's facts, in path order. `alongside` (when set) is one more job
-// for the resolution's threads, taken once no front end is left to start; it must not write
-// what the resolution reads.
+// Builds the graph from every file's facts, in path order. `alongside` are more jobs for the
+// resolution's threads, taken once no front end is left to start; they must not write what the
+// resolution reads. options.beside_resolution is one more, the first of them.
 void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
              std::vector<FileResult>& results, const AnalysisOptions& options, size_t concurrency,
-             const std::function<void()>& alongside, Analysis& result) {
+             std::vector<std::function<void()>> alongside, Analysis& result) {
   Graph& graph = result.graph;
   GraphBuffers* const buffers = options.buffers;
   if (buffers != nullptr) {  // emptied already; their capacity is what is wanted
@@ -396,7 +396,10 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
   };
   // Plain threads joined by blocking, not tasks: a thread waiting for a stolen task spins, and
   // one front end's resolution can take a second. Up to `concurrency` at once, this one included.
-  const size_t jobs = present.size() + (alongside ? 1 : 0);
+  if (options.beside_resolution) {
+    alongside.insert(alongside.begin(), [&] { options.beside_resolution(graph); });
+  }
+  const size_t jobs = present.size() + alongside.size();
   std::atomic<size_t> next{0};
   std::vector<std::exception_ptr> failures(jobs);
   run_on_threads(std::min(concurrency, jobs), [&] {
@@ -405,7 +408,7 @@ void resolve(const SourceTree& tree, const std::vector<SourceFile>& sources,
         if (i < present.size()) {
           resolve_language(present[i]);
         } else {
-          alongside();
+          alongside[i - present.size()]();
         }
       } catch (...) {
         failures[i] = std::current_exception();
@@ -640,15 +643,15 @@ Analysis analyze(const SourceTree& tree, const AnalysisOptions& options, Survey 
   if (parsed_bytes >= kTrimAfterSourceBytes) ::malloc_trim(0);
 
   const auto resolve_start = Clock::now();
-  std::function<void()> store_facts;
+  std::vector<std::function<void()>> alongside;
   if (options.cache != nullptr && options.defer_fact_records) {
     result.facts_owed = owed_facts(sources, results);
   } else if (options.cache != nullptr) {
-    store_facts = [&] { store_extracted_facts(sources, results, *options.cache); };
+    alongside.emplace_back([&] { store_extracted_facts(sources, results, *options.cache); });
   }
   arena.execute([&] {
     resolve(tree, sources, results, options, static_cast<size_t>(arena.max_concurrency()),
-            store_facts, result);
+            std::move(alongside), result);
   });
   result.stats.resolve_seconds = seconds_since(resolve_start);
   if (options.resolution_memo != nullptr) options.resolution_memo->set_restore_from(std::nullopt);

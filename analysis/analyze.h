@@ -116,6 +116,11 @@ struct AnalysisOptions {
   // parse, on a core the resolution and the render want) but left to the caller
   // (Analysis::facts_owed, store_owed_facts), who writes them once the view is served.
   bool defer_fact_records = false;
+  // Called once, on one of the analysis' threads, while the front ends resolve (on a cold
+  // analysis the resolution leaves a core idle): the graph's entities and files are final then,
+  // its edges and labels are not. It may only read the entities and files (the render prepares
+  // its index of them). Not called when the graph comes whole from the cache. Null: nothing.
+  std::function<void(const Graph& graph)> beside_resolution;
   // With a cache: false makes the analysis from the facts even when a whole analysis is cached
   // under its resolution key, for a caller that wants what only that fills (facts_memo,
   // resolution_memo, Analysis::facts): a refresher priming itself behind a view it loaded whole.

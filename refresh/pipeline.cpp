@@ -12,6 +12,7 @@
 #include "analysis/language.h"
 #include "analysis/source_files.h"
 #include "analysis/survey.h"
+#include "render/graph_index.h"
 #include "refresh/view_prefetch.h"
 #include "refresh/view_record.h"
 
@@ -50,11 +51,20 @@ namespace {
 
 // analyse() without the flush: prepare() adds its rendered view to the same commit.
 // `whole_from_cache` false: see AnalysisOptions::whole_from_cache.
+// `entity_index`, when given, receives the render's index of the result's entities
+// (GraphIndex::WithoutEdges) when they were resolved here, built beside the resolution
+// (AnalysisOptions::beside_resolution); it is left empty when the graph came whole from the cache.
 analysis::Analysis analyse_unflushed(const analysis::SourceTree& tree,
                                      const PipelineOptions& options, bool dense,
-                                     analysis::Survey survey, bool whole_from_cache = true) {
+                                     analysis::Survey survey, bool whole_from_cache = true,
+                                     std::optional<render::GraphIndex>* entity_index = nullptr) {
   analysis::AnalysisOptions analysis_options_now = analysis_options(options, dense);
   analysis_options_now.whole_from_cache = whole_from_cache;
+  if (entity_index != nullptr) {
+    analysis_options_now.beside_resolution = [entity_index](const analysis::Graph& graph) {
+      entity_index->emplace(graph, render::GraphIndex::WithoutEdges{});
+    };
+  }
   analysis::Analysis result = analysis::analyze(tree, analysis_options_now, std::move(survey));
   if (options.cache != nullptr && options.cache->took_remote()) {
     // What another machine computed is used only once its anchors fit these very bytes (tags are
@@ -62,6 +72,7 @@ analysis::Analysis analyse_unflushed(const analysis::SourceTree& tree,
     if (const std::optional<std::string> misfit = analysis::misplaced_anchor(
             tree.root, result.graph, analysis_options_now.max_file_bytes)) {
       options.cache->reject_remote(*misfit);
+      if (entity_index != nullptr) entity_index->reset();  // of the graph dropped here
       result = analysis::analyze(tree, analysis_options_now);
     }
   }
@@ -105,6 +116,7 @@ analysis::Analysis analyse(const analysis::SourceTree& tree, const PipelineOptio
 
 Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& options) {
   Prepared prepared;
+  std::optional<render::GraphIndex> entity_index;
   prepared.analysed = view_needs_analysis(options.view) || options.plan_maps;
   if (prepared.analysed) {
     const bool dense = view_needs_dense(options.view);
@@ -115,7 +127,13 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
       if (!options.defer_records) options.cache->flush();
       return std::move(*cached);
     }
-    prepared.analysis = analyse_unflushed(tree, options, dense, std::move(survey));
+    // Every file will be rendered: the render's index of the entities is built while the graph's
+    // edges are resolved, on the core the resolution leaves idle (a cold sympy mount: ~20 ms
+    // of a serial step between the resolution and the render).
+    const bool render_all = options.previous == nullptr && !options.plan_maps &&
+                            options.view.view != render::View::None;
+    prepared.analysis = analyse_unflushed(tree, options, dense, std::move(survey), true,
+                                          render_all ? &entity_index : nullptr);
   } else {
     prepared.analysis.stats.source_files = options.sources != nullptr
                                                ? options.sources->size()
@@ -127,7 +145,8 @@ Prepared prepare(const analysis::SourceTree& tree, const PipelineOptions& option
   prepared.edges = graph.edges.size();
   prepared.choice = render::choose_view(graph, options.view);
   prepared.plans =
-      render::lay_out_plans(graph, prepared.choice, options.previous, &prepared.rendered_files);
+      render::lay_out_plans(graph, prepared.choice, options.previous, &prepared.rendered_files,
+                            entity_index ? &*entity_index : nullptr);
   if (options.plan_maps) prepared.maps = render::plan_maps_by_path(graph, prepared.choice);
   if (options.cache != nullptr && prepared.analysis.key && !options.plan_maps) {
     const analysis::ResolutionKey key = view_key(*prepared.analysis.key, options.view);

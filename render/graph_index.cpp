@@ -49,7 +49,31 @@ GraphIndex::GraphIndex(const analysis::Graph& graph) : GraphIndex(graph, Without
   index_links({}, {});
 }
 
-GraphIndex::GraphIndex(const analysis::Graph& graph, WithoutLinks) : graph_(graph) {
+GraphIndex::GraphIndex(const analysis::Graph& graph, WithoutLinks) : graph_(&graph) {
+  index_entities();
+  index_labels();
+}
+
+GraphIndex::GraphIndex(const analysis::Graph& graph, WithoutEdges) : graph_(&graph) {
+  index_entities();
+  index_tests({});
+  index_ids({}, {}, /*parallel=*/false);
+}
+
+bool GraphIndex::add_edges(const analysis::Graph& graph) {
+  if (graph.entities.size() != files_of_.size() ||
+      graph.files.size() + 1 != file_entity_begin_.size()) {
+    return false;
+  }
+  graph_ = &graph;
+  index_labels();
+  tbb::parallel_invoke([&] { index_side({}, /*forward=*/true, out_); },
+                       [&] { index_side({}, /*forward=*/false, in_); });
+  return true;
+}
+
+void GraphIndex::index_entities() {
+  const analysis::Graph& graph = *graph_;
   const size_t n = graph.entities.size();
 
   // One pass over the entities (about 100 bytes each: 90 MB on the kernel) for what the rest
@@ -76,25 +100,6 @@ GraphIndex::GraphIndex(const analysis::Graph& graph, WithoutLinks) : graph_(grap
     if (file < n && graph.entities[file].kind == EntityKind::File &&
         file_infos_[file] == kNoFileInfo) {
       file_infos_[file] = f;
-    }
-  }
-
-  // Labels are the dense view's: most graphs have none, and then no table of them is made.
-  if (!graph.labels.empty()) {
-    std::vector<analysis::Label> labels;
-    labels.reserve(graph.labels.size());
-    for (const analysis::Label& label : graph.labels) {
-      if (label.entity < n && valid_relation(label.relation)) labels.push_back(label);
-    }
-    bucket(
-        n, labels, [](const analysis::Label& l) { return l.entity; }, label_begin_, labels_);
-    auto label_order = [](const analysis::Label& a, const analysis::Label& b) {
-      return std::tie(a.relation, a.value) < std::tie(b.relation, b.value);
-    };
-    for (size_t e = 0; e < n; ++e) {
-      auto first = labels_.begin() + label_begin_[e];
-      auto last = labels_.begin() + label_begin_[e + 1];
-      if (!std::is_sorted(first, last, label_order)) std::sort(first, last, label_order);
     }
   }
 
@@ -126,11 +131,34 @@ GraphIndex::GraphIndex(const analysis::Graph& graph, WithoutLinks) : graph_(grap
   index_directories();
 }
 
+void GraphIndex::index_labels() {
+  const analysis::Graph& graph = *graph_;
+  const size_t n = graph.entities.size();
+  // Labels are the dense view's: most graphs have none, and then no table of them is made.
+  if (!graph.labels.empty()) {
+    std::vector<analysis::Label> labels;
+    labels.reserve(graph.labels.size());
+    for (const analysis::Label& label : graph.labels) {
+      if (label.entity < n && valid_relation(label.relation)) labels.push_back(label);
+    }
+    bucket(
+        n, labels, [](const analysis::Label& l) { return l.entity; }, label_begin_, labels_);
+    auto label_order = [](const analysis::Label& a, const analysis::Label& b) {
+      return std::tie(a.relation, a.value) < std::tie(b.relation, b.value);
+    };
+    for (size_t e = 0; e < n; ++e) {
+      auto first = labels_.begin() + label_begin_[e];
+      auto last = labels_.begin() + label_begin_[e + 1];
+      if (!std::is_sorted(first, last, label_order)) std::sort(first, last, label_order);
+    }
+  }
+}
+
 // Test code, by the convention of each file's front end, asked once per file `named` takes (every
 // file when it is empty): on the kernel, asking for all 55 k files was a third of a refresh's
 // index without links.
 void GraphIndex::index_tests(const std::vector<uint8_t>& named) {
-  const analysis::Graph& graph = graph_;
+  const analysis::Graph& graph = *graph_;
   const size_t n = graph.entities.size();
   std::vector<bool> test_file(n, false);
   for (const analysis::FileInfo& info : graph.files) {
@@ -159,8 +187,8 @@ void GraphIndex::index_links(const std::vector<uint8_t>& selected,
 }
 
 void GraphIndex::index_ids(const std::vector<uint8_t>& selected,
-                           const std::vector<uint8_t>& named) {
-  const analysis::Graph& graph = graph_;
+                           const std::vector<uint8_t>& named, bool parallel) {
+  const analysis::Graph& graph = *graph_;
   const size_t n = graph.entities.size();
   ids_.resize(n);
   local_names_.resize(n);
@@ -180,7 +208,11 @@ void GraphIndex::index_ids(const std::vector<uint8_t>& selected,
       }
     }
   };
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1024), name_range);
+  if (parallel) {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1024), name_range);
+  } else {
+    name_range(tbb::blocked_range<size_t>(0, n, 1024));
+  }
   std::vector<EntityIndex> order;
   if (selected.empty()) {
     order.resize(n);
@@ -190,17 +222,23 @@ void GraphIndex::index_ids(const std::vector<uint8_t>& selected,
       if (selected[e] != 0) order.push_back(static_cast<EntityIndex>(e));
     }
   }
-  tbb::parallel_sort(order.begin(), order.end(), [&](EntityIndex a, EntityIndex b) {
+  // A total order: either sort gives the same ranks.
+  const auto by_id = [&](EntityIndex a, EntityIndex b) {
     int c = ids_[a].compare(ids_[b]);
     return c != 0 ? c < 0 : a < b;
-  });
+  };
+  if (parallel) {
+    tbb::parallel_sort(order.begin(), order.end(), by_id);
+  } else {
+    std::sort(order.begin(), order.end(), by_id);
+  }
   ranks_.assign(n, 0);
   for (size_t r = 0; r < order.size(); ++r) ranks_[order[r]] = static_cast<uint32_t>(r);
 }
 
 void GraphIndex::index_side(const std::vector<uint8_t>& selected, bool forward,
                             Adjacency& adjacency) const {
-  const analysis::Graph& graph = graph_;
+  const analysis::Graph& graph = *graph_;
   const size_t n = graph.entities.size();
   // The edges this side lists: between entities, of a known relation, and (for a neighbourhood)
   // leaving (forward) or entering (backward) a selected entity. A pass over every edge of a large
@@ -261,7 +299,7 @@ void GraphIndex::index_side(const std::vector<uint8_t>& selected, bool forward,
 }
 
 void GraphIndex::add_neighbourhood(std::span<const size_t> files) {
-  const analysis::Graph& graph = graph_;
+  const analysis::Graph& graph = *graph_;
   const size_t n = graph.entities.size();
   // Bytes, not bits: the pass over every edge below reads two per edge.
   std::vector<uint8_t> own(n, 0);
@@ -320,7 +358,7 @@ uint32_t path_distance(std::string_view da, std::string_view db) {
 }  // namespace
 
 void GraphIndex::index_directories() {
-  const analysis::Graph& graph = graph_;
+  const analysis::Graph& graph = *graph_;
   // A directory's ancestors are its prefixes that end before a '/' (and the top): the deepest
   // one two directories share is the deepest common prefix that path_distance finds.
   directories_.assign(1, Directory{});
@@ -353,8 +391,8 @@ uint32_t GraphIndex::distance(EntityIndex a, EntityIndex b) const {
   const size_t ia = file_infos_[fa];
   const size_t ib = file_infos_[fb];
   if (ia == kNoFileInfo || ib == kNoFileInfo) {  // a File entity graph.files does not describe
-    return path_distance(directory_of(graph_.entities[fa].name),
-                         directory_of(graph_.entities[fb].name));
+    return path_distance(directory_of(graph_->entities[fa].name),
+                         directory_of(graph_->entities[fb].name));
   }
   uint32_t da = file_directories_[ia];
   uint32_t db = file_directories_[ib];

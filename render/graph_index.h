@@ -37,7 +37,18 @@ class GraphIndex {
   // gives it. Ranks then order only these entities, in the same order as among all.
   void add_neighbourhood(std::span<const size_t> files);
 
-  const analysis::Graph& graph() const { return graph_; }
+  // Files, children, test flags, ids and ranks of every entity, but no labels and no links: what
+  // reads only the graph's entities and files, which are final before its edges are resolved,
+  // so a cold view's render can have it built beside the resolution (on one thread: no oneTBB,
+  // whose workers would compete with the resolver's threads). add_edges() completes it.
+  struct WithoutEdges {};
+  GraphIndex(const analysis::Graph& graph, WithoutEdges);
+  // Completes an index built WithoutEdges: labels and links from `graph`, which holds the same
+  // entities and files as the graph it was built from (the same graph, possibly moved since).
+  // False, changing nothing, when its entity or file count differs.
+  bool add_edges(const analysis::Graph& graph);
+
+  const analysis::Graph& graph() const { return *graph_; }
   size_t size() const { return ids_.size(); }
 
   // Edges leaving / entering `e` with `relation`, ordered by the other end's index.
@@ -75,14 +86,19 @@ class GraphIndex {
   };
   static std::span<const Link> select(const Adjacency& adjacency, analysis::EntityIndex e,
                                       analysis::Relation relation);
+  // Files, parents, children, each file's entities and the directories (no labels).
+  void index_entities();
+  // Labels by entity, ordered (the dense view's; none in most graphs).
+  void index_labels();
   // Test flags of the entities `named` takes (of all when it is empty).
   void index_tests(const std::vector<uint8_t>& named);
   // Ids of the entities `named` takes, ranks and links of those `selected` takes (all when
-  // empty; `named` holds `selected` and their files).
+  // empty; `named` holds `selected` and their files); with `parallel`, on oneTBB's threads.
   void index_links(const std::vector<uint8_t>& selected, const std::vector<uint8_t>& named);
   // index_links' parts, run side by side: ids and ranks; one side's adjacency (out_ when
   // `forward`, else in_).
-  void index_ids(const std::vector<uint8_t>& selected, const std::vector<uint8_t>& named);
+  void index_ids(const std::vector<uint8_t>& selected, const std::vector<uint8_t>& named,
+                 bool parallel = true);
   void index_side(const std::vector<uint8_t>& selected, bool forward, Adjacency& adjacency) const;
   // The directories of graph.files' paths and each one's parent, so distance() walks ids instead
   // of comparing and counting through two paths for every link of every block.
@@ -96,7 +112,7 @@ class GraphIndex {
     uint32_t components = 0;
   };
 
-  const analysis::Graph& graph_;
+  const analysis::Graph* graph_;
   std::vector<std::string> ids_;
   std::vector<std::string> local_names_;
   std::vector<uint32_t> ranks_;

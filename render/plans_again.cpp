@@ -25,12 +25,12 @@ bool same_rendering(const ViewChoice& a, const ViewChoice& b) {
 std::shared_ptr<const LaidOutPlans> lay_out_plans(const analysis::Graph& graph,
                                                   const ViewChoice& choice,
                                                   const RenderedView* previous,
-                                                  size_t* rendered) {
+                                                  size_t* rendered, GraphIndex* prepared) {
   if (previous == nullptr || previous->graph == nullptr || previous->plans == nullptr ||
       previous->choice == nullptr || !same_rendering(*previous->choice, choice) ||
       choice.view == View::None) {
     if (rendered != nullptr) *rendered = graph.files.size();
-    return render_laid_out(graph, choice);
+    return render_laid_out(graph, choice, prepared);
   }
   GraphIndex index(graph, GraphIndex::WithoutLinks{});
   const std::vector<size_t> files = files_to_render(*previous->graph, graph, index);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "analysis/graph.h"
+#include "render/graph_index.h"
 #include "render/laid_out_plans.h"
 #include "render/view.h"
 
@@ -23,10 +24,12 @@ bool same_rendering(const ViewChoice& a, const ViewChoice& b);
 
 // Exactly LaidOutPlans::lay_out(plans_by_path(graph, choice)). With `previous` rendered under
 // the same rendering, only files_to_render's files are rendered and every other plan is taken
-// from previous->plans; `rendered`, when given, receives how many files were rendered.
+// from previous->plans; `rendered`, when given, receives how many files were rendered. When every
+// file is rendered, `prepared` (render_laid_out's) is completed and used instead of a new index.
 std::shared_ptr<const LaidOutPlans> lay_out_plans(const analysis::Graph& graph,
                                                   const ViewChoice& choice,
                                                   const RenderedView* previous,
-                                                  size_t* rendered = nullptr);
+                                                  size_t* rendered = nullptr,
+                                                  GraphIndex* prepared = nullptr);
 
 }  // namespace anchorfs::render

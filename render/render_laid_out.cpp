@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -61,7 +62,8 @@ struct Writer {
 }  // namespace
 
 std::shared_ptr<const LaidOutPlans> render_laid_out(const analysis::Graph& graph,
-                                                    const ViewChoice& requested) {
+                                                    const ViewChoice& requested,
+                                                    GraphIndex* prepared) {
   const ViewChoice choice =
       requested.view == View::Auto ? choose_view(graph, requested.options) : requested;
   if (choice.view == View::None) return LaidOutPlans::lay_out({});
@@ -75,7 +77,9 @@ std::shared_ptr<const LaidOutPlans> render_laid_out(const analysis::Graph& graph
   if (!std::is_sorted(order.begin(), order.end(), by_path)) {
     std::stable_sort(order.begin(), order.end(), by_path);
   }
-  const GraphIndex index(graph);
+  std::optional<GraphIndex> built;
+  if (prepared == nullptr || !prepared->add_edges(graph)) prepared = &built.emplace(graph);
+  const GraphIndex& index = *prepared;
   const BlockPolicy policy = policy_for(choice);
   std::vector<Written> written(order.size());
   tbb::enumerable_thread_specific<Writer> writers;

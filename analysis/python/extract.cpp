@@ -91,6 +91,8 @@ class Extractor {
   // ---- small helpers ------------------------------------------------------------------------
 
   K kind(TSNode n) const { return g_.kind(n); }
+  // ts_node_is_null without a call into the runtime (that function tests the same field).
+  static bool is_null(TSNode n) { return n.id == nullptr; }
   std::string_view text_of(TSNode n) const { return node_text(text_, n); }
 
   // `s` must be a view into the source text; built strings go through intern_copy.
@@ -113,7 +115,11 @@ class Extractor {
   Range fielded_children(TSNode n) {
     return children(n, /*named_only=*/true, /*with_fields=*/true);
   }
-  void release(const Range& r) { stack_.resize(r.begin); }
+  // Drops the range's children: an erase at the end, which inlines (resize was a call, 34
+  // instructions a release; callgrind).
+  void release(const Range& r) {
+    stack_.erase(stack_.begin() + static_cast<std::ptrdiff_t>(r.begin), stack_.end());
+  }
 
   TSNode field(TSNode n, TSFieldId id) const { return anchorfs_child_by_field(n, id); }
 
@@ -170,6 +176,15 @@ class Extractor {
     const FactSink::Mark m = mark();
     return for_effects(expr(n, scope, use), m);
   }
+  // The same for a listed child, whose kind the listing already looked up.
+  uint32_t expr_for_effects(Child c, uint32_t scope, Use use) {
+    if (!may_have_effects(text_of(c.node))) {
+      dense_.walk(c.node, use, scope);
+      return kNone;
+    }
+    const FactSink::Mark m = mark();
+    return for_effects(expr_of(c.node, c.kind, scope, use), m);
+  }
 
   // Every call and generator has a "(", and lambdas, yields, walruses and comprehensions
   // their keyword or operator: source without any cannot hold what for_effects keeps, so it
@@ -186,8 +201,12 @@ class Extractor {
   }
 
   void evaluate(TSNode n, uint32_t scope, Use use = Use::Read) {
-    if (ts_node_is_null(n)) return;
+    if (is_null(n)) return;
     const uint32_t e = expr_for_effects(n, scope, use);
+    if (e != kNone) add_stmt(StmtKind::Evaluate, scope, kNone, e);
+  }
+  void evaluate(Child c, uint32_t scope, Use use = Use::Read) {
+    const uint32_t e = expr_for_effects(c, scope, use);
     if (e != kNone) add_stmt(StmtKind::Evaluate, scope, kNone, e);
   }
 
@@ -232,10 +251,9 @@ class Extractor {
           if (c.kind == K::Comment) continue;
           const bool plain = (c.kind == K::Identifier || c.kind == K::Attribute) && i == r.begin;
           if (plain) {
-            add_stmt(StmtKind::Evaluate, scope, kNone,
-                     add_expr(ExprKind::Call, expr(c.node, scope)));
+            add_stmt(StmtKind::Evaluate, scope, kNone, add_expr(ExprKind::Call, expr(c, scope)));
           } else {
-            evaluate(c.node, scope);
+            evaluate(c, scope);
           }
         }
         release(r);
@@ -250,7 +268,7 @@ class Extractor {
           } else if (c.kind == K::AugmentedAssignment) {
             visit_augmented(c.node, scope);
           } else {
-            visit_expression_statement(c.node, scope);
+            visit_expression_statement(c, scope);
           }
         }
         release(r);
@@ -331,7 +349,7 @@ class Extractor {
         if (is_statement_like(k)) {
           visit_clauses(n, scope, {});
         } else {
-          evaluate(n, scope);
+          evaluate(Child{n, 0, k}, scope);
         }
         return;
     }
@@ -397,15 +415,15 @@ class Extractor {
       if (is_block_like(c.kind)) {
         visit_statement(c.node, c.kind, scope);
       } else {
-        evaluate(c.node, scope, use);
+        evaluate(c, scope, use);
       }
     }
     release(r);
   }
 
-  void visit_expression_statement(TSNode n, uint32_t scope) {
-    evaluate(n, scope);
-    if (scope == 0) note_all_mutation(n);
+  void visit_expression_statement(Child c, uint32_t scope) {
+    evaluate(c, scope);
+    if (scope == 0) note_all_mutation(c.node);
   }
 
   void visit_assignment(TSNode n, uint32_t scope) {
@@ -417,7 +435,7 @@ class Extractor {
     while (true) {
       targets.push_back(field(node, g_.f_left));
       const TSNode right = field(node, g_.f_right);
-      if (ts_node_is_null(right)) break;
+      if (is_null(right)) break;
       if (kind(right) != K::Assignment) {
         value = right;
         has_value = true;
@@ -436,7 +454,7 @@ class Extractor {
     }
     const uint32_t v = expr(value, scope);
     for (const TSNode& t : targets) {
-      if (ts_node_is_null(t)) continue;
+      if (is_null(t)) continue;
       add_stmt(StmtKind::Assign, scope, target(t, scope, Use::Store), v);
       if (scope == 0 && kind(t) == K::Identifier && text_of(t) == "__all__") {
         all_seen_ = true;
@@ -448,7 +466,7 @@ class Extractor {
 
   void visit_augmented(TSNode n, uint32_t scope) {
     const TSNode left = field(n, g_.f_left), right = field(n, g_.f_right);
-    if (ts_node_is_null(left) || ts_node_is_null(right)) return;
+    if (is_null(left) || is_null(right)) return;
     const uint32_t v = expr(right, scope);
     add_stmt(StmtKind::Assign, scope, target(left, scope, Use::Store), v);
     dense_.walk(left, Use::Read, scope);  // `x += 1` reads x too
@@ -548,7 +566,7 @@ class Extractor {
 
   void visit_import_from(TSNode n, uint32_t scope) {
     const TSNode module_node = field(n, g_.f_module_name);
-    if (ts_node_is_null(module_node)) return;
+    if (is_null(module_node)) return;
     const uint32_t module = intern_copy(dotted(module_node));
     const Range r = fielded_children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
@@ -571,7 +589,7 @@ class Extractor {
 
   void visit_with_item(TSNode n, uint32_t scope) {
     const TSNode value = field(n, g_.f_value);
-    if (ts_node_is_null(value)) return;
+    if (is_null(value)) return;
     if (kind(value) == K::AsPattern) {
       const Range r = fielded_children(value);
       TSNode manager{}, alias{};
@@ -614,13 +632,13 @@ class Extractor {
         for (size_t j = pr.begin; j < pr.end; ++j) {
           if (stack_[j].field == g_.f_alias) {
             if (caught != kNone) {
-              add_stmt(StmtKind::Assign, scope, target(stack_[j].node, scope, Use::Store),
+              add_stmt(StmtKind::Assign, scope, target(stack_[j], scope, Use::Store),
                        add_expr(ExprKind::Caught, caught));
             } else {
               dense_.walk(stack_[j].node, Use::Store, scope);
             }
           } else if (caught == kNone) {
-            caught = expr(stack_[j].node, scope);
+            caught = expr(stack_[j], scope);
             if (sink_.has_effects(caught)) add_stmt(StmtKind::Evaluate, scope, kNone, caught);
           } else {
             dense_.walk(stack_[j].node, Use::Read, scope);
@@ -628,7 +646,7 @@ class Extractor {
         }
         release(pr);
       } else if (c.kind != K::Comment) {
-        evaluate(c.node, scope);
+        evaluate(c, scope);
       }
     }
     release(r);
@@ -638,7 +656,7 @@ class Extractor {
 
   void visit_decorated(TSNode n, uint32_t scope) {
     const TSNode def = field(n, g_.f_definition);
-    if (ts_node_is_null(def)) {
+    if (is_null(def)) {
       visit_clauses(n, scope, {});
       return;
     }
@@ -663,7 +681,7 @@ class Extractor {
   void visit_definition(TSNode def, TSNode outer, K k, uint32_t parent,
                         const std::vector<TSNode>& decorators) {
     const TSNode name_node = field(def, g_.f_name);
-    if (ts_node_is_null(name_node)) {
+    if (is_null(name_node)) {
       visit_clauses(def, parent, {});
       return;
     }
@@ -675,7 +693,7 @@ class Extractor {
     s.line = lines_.line_of(ts_node_start_byte(def));
     const TSNode host = flow_control_host(text_, outer);
     std::optional<LineAnchor> anchor;
-    if (!ts_node_is_null(host)) {
+    if (!is_null(host)) {
       anchor = statement_anchor(text_, ts_node_start_byte(host), protected_end_);
     }
     if (!anchor) anchor = statement_anchor(text_, ts_node_start_byte(outer), protected_end_);
@@ -715,16 +733,16 @@ class Extractor {
     std::vector<Param> params;
     if (k == K::ClassDefinition) {
       const TSNode supers = field(def, g_.f_superclasses);
-      if (!ts_node_is_null(supers)) {
+      if (!is_null(supers)) {
         const Range r = children(supers);
         for (size_t i = r.begin; i < r.end; ++i) {
           const Child c = stack_[i];
           if (c.kind == K::Comment) continue;
           if (c.kind == K::KeywordArgument || c.kind == K::ListSplat ||
               c.kind == K::DictionarySplat) {
-            evaluate(c.node, parent);
+            evaluate(c, parent);
           } else {
-            sink_.push_item(expr(c.node, parent));
+            sink_.push_item(expr(c, parent));
           }
         }
         release(r);
@@ -746,14 +764,14 @@ class Extractor {
 
     add_stmt(StmtKind::Define, parent, id, kNone);
     const TSNode body = field(def, g_.f_body);
-    if (!ts_node_is_null(body)) visit_body(body, id);
+    if (!is_null(body)) visit_body(body, id);
   }
 
   // Parameters of scope `fn`; default values are evaluated in `outer` (reached as `use`) and
   // flow into them.
   std::vector<Param> parameters(TSNode list, uint32_t fn, uint32_t outer, Use use) {
     std::vector<Param> params;
-    if (ts_node_is_null(list)) return params;
+    if (is_null(list)) return params;
     bool keyword_only = false;
     const Range r = children(list);
     for (size_t i = r.begin; i < r.end; ++i) {
@@ -771,8 +789,8 @@ class Extractor {
         case K::TypedDefaultParameter:
           name = field(c.node, g_.f_name);
           value = field(c.node, g_.f_value);
-          has_name = !ts_node_is_null(name) && kind(name) == K::Identifier;
-          has_value = !ts_node_is_null(value);
+          has_name = !is_null(name) && kind(name) == K::Identifier;
+          has_value = !is_null(value);
           break;
         case K::TypedParameter:
         case K::ListSplatPattern:
@@ -827,10 +845,19 @@ class Extractor {
 
   // The expression n in `scope`, reached as `use` (which only the dense view reads).
   uint32_t expr(TSNode n, uint32_t scope, Use use = Use::Read) {
-    if (ts_node_is_null(n)) return opaque();
+    if (is_null(n)) return opaque();
+    return expr_of(n, kind(n), scope, use);
+  }
+  // A listed child's kind is already known: looking it up again costs a call into the runtime
+  // and a read of the node (callgrind, sympy core + polys: ~480 k lookups).
+  uint32_t expr(Child c, uint32_t scope, Use use = Use::Read) {
+    return expr_of(c.node, c.kind, scope, use);
+  }
+
+  // The expression n (not null) of kind k.
+  uint32_t expr_of(TSNode n, K k, uint32_t scope, Use use) {
     Depth d(*this);
     if (d.too_deep()) return opaque();
-    const K k = kind(n);
     if (DenseCollector::skipped(k)) use = Use::Ignored;
     dense_.enter(n, k, use, scope);
     switch (k) {
@@ -853,7 +880,7 @@ class Extractor {
           if (stack_[i].field != g_.f_subscript) continue;
           ++indices;
           literal = literal_index(stack_[i].node);
-          const uint32_t index = expr_for_effects(stack_[i].node, scope, read_under(use));
+          const uint32_t index = expr_for_effects(stack_[i], scope, read_under(use));
           if (index != kNone) sink_.push_item(index);
         }
         release(r);
@@ -883,7 +910,7 @@ class Extractor {
                 add_expr(ExprKind::DoubleStar, first_named(c.node, scope, read_under(use))));
           } else if (c.kind != K::Comment) {
             only_pairs = false;
-            sink_.push_item(expr(c.node, scope, read_under(use)));
+            sink_.push_item(expr(c, scope, read_under(use)));
           }
         }
         release(r);
@@ -899,7 +926,7 @@ class Extractor {
         uint32_t inner = kNone;
         for (size_t i = r.begin; i < r.end; ++i) {
           if (stack_[i].kind != K::Comment && inner == kNone) {
-            inner = expr(stack_[i].node, scope, pattern_part(use));
+            inner = expr(stack_[i], scope, pattern_part(use));
           }
         }
         release(r);
@@ -916,7 +943,7 @@ class Extractor {
       case K::NamedExpression: {
         const TSNode name = field(n, g_.f_name);
         const uint32_t value = expr(field(n, g_.f_value), scope, read_under(use));
-        if (!ts_node_is_null(name)) {
+        if (!is_null(name)) {
           add_stmt(StmtKind::Assign, scope, target(name, scope, store_under(use)), value);
         }
         return value;
@@ -936,11 +963,11 @@ class Extractor {
         return first_named(n, scope, pattern_part(use));
       case K::String:
         // Only an f-string's interpolations can hold anything; other strings are not walked.
-        return may_interpolate(n) ? opaque_over_children(n, scope, use) : opaque();
+        return may_interpolate(n) ? opaque_over_children(n, k, scope, use) : opaque();
       default:
         // Numbers, keywords and other tokens: nothing to walk.
         if (ts_node_child_count(n) == 0) return opaque();
-        return opaque_over_children(n, scope, use);
+        return opaque_over_children(n, k, scope, use);
     }
   }
 
@@ -957,7 +984,7 @@ class Extractor {
     const size_t items = sink_.items_mark();
     const Range r = children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
-      if (stack_[i].kind != K::Comment) sink_.push_item(expr(stack_[i].node, scope, use));
+      if (stack_[i].kind != K::Comment) sink_.push_item(expr(stack_[i], scope, use));
     }
     release(r);
     if (sink_.items_since(items) != 3) return add_expr(ExprKind::Opaque, kNone, kNone, items);
@@ -977,9 +1004,9 @@ class Extractor {
       if (stack_[i].kind == K::Comment) continue;
       const Use u = ts_node_eq(stack_[i].node, not_code) ? Use::Ignored : use;
       if (out == kNone) {
-        out = expr(stack_[i].node, scope, u);
+        out = expr(stack_[i], scope, u);
       } else {
-        evaluate(stack_[i].node, scope, u);
+        evaluate(stack_[i], scope, u);
       }
     }
     release(r);
@@ -989,8 +1016,8 @@ class Extractor {
   // Literals and operators: no modelled value, but calls (and lambdas) inside still count.
   // Leaves are not walked, but a name among them is still read for the dense view; of a
   // string (n reached as `use`), only the interpolations are code.
-  uint32_t opaque_over_children(TSNode n, uint32_t scope, Use use) {
-    const bool string = kind(n) == K::String;
+  uint32_t opaque_over_children(TSNode n, K k, uint32_t scope, Use use) {
+    const bool string = k == K::String;
     const size_t items = sink_.items_mark();
     const Range r = children(n);
     for (size_t i = r.begin; i < r.end; ++i) {
@@ -1002,7 +1029,7 @@ class Extractor {
         continue;
       }
       const FactSink::Mark m = mark();
-      const uint32_t e = expr_for_effects(c.node, scope, child_use);
+      const uint32_t e = expr_for_effects(c, scope, child_use);
       if (e != kNone && !sink_.splice_opaque(e, m)) sink_.push_item(e);
     }
     release(r);
@@ -1022,7 +1049,7 @@ class Extractor {
         sink_.push_item(add_expr(ExprKind::Star, first_named(c.node, scope, splat_use)));
         starred = true;
       } else {
-        sink_.push_item(expr(c.node, scope, use));
+        sink_.push_item(expr(c, scope, use));
       }
     }
     release(r);
@@ -1068,18 +1095,18 @@ class Extractor {
         const uint32_t iterable = expr(right, scope, read);
         const uint32_t element = add_expr(ExprKind::Iterate, iterable);
         const TSNode left = field(c.node, g_.f_left);
-        if (!ts_node_is_null(left)) {
+        if (!is_null(left)) {
           add_stmt(StmtKind::Assign, scope, target(left, scope, store_under(use)), element);
         }
         // `for x in a, b` iterates a only here; the dense view reads b too.
         if (ts_node_named_child_count(c.node) > 2) dense_rest(c.node, {left, right}, read, scope);
       } else if (c.kind == K::IfClause) {
-        evaluate(c.node, scope, read);
+        evaluate(c, scope, read);
       } else if (c.field == g_.f_body && c.kind == K::Pair) {
         sink_.push_item(expr(field(c.node, g_.f_key), scope, read));
         sink_.push_item(expr(field(c.node, g_.f_value), scope, read));
       } else if (c.field == g_.f_body) {
-        sink_.push_item(expr(c.node, scope, read));
+        sink_.push_item(expr(c, scope, read));
       }
     }
     release(r);
@@ -1093,7 +1120,7 @@ class Extractor {
     const uint32_t callee = expr(field(n, g_.f_function), scope, callee_use);
     const size_t args = sink_.items_mark();
     const TSNode arguments = field(n, g_.f_arguments);
-    if (!ts_node_is_null(arguments)) {
+    if (!is_null(arguments)) {
       if (kind(arguments) == K::GeneratorExpression) {
         sink_.push_item(comprehension(arguments, scope, read));
       } else {
@@ -1117,7 +1144,7 @@ class Extractor {
               sink_.push_item(add_expr(ExprKind::DoubleStar, first_named(c.node, scope, read)));
               break;
             default:
-              sink_.push_item(expr(c.node, scope, read));
+              sink_.push_item(expr(c, scope, read));
           }
         }
         release(r);
@@ -1143,7 +1170,7 @@ class Extractor {
     stored.decorators_begin = stored.bases_begin = static_cast<uint32_t>(sink_.list_size());
     f_.params.insert(f_.params.end(), params.begin(), params.end());
     const TSNode body = field(n, g_.f_body);
-    if (!ts_node_is_null(body)) add_stmt(StmtKind::Return, id, kNone, expr(body, id, use));
+    if (!is_null(body)) add_stmt(StmtKind::Return, id, kNone, expr(body, id, use));
     return add_expr(ExprKind::Definition, id);
   }
 
@@ -1158,7 +1185,7 @@ class Extractor {
     const Range r = children(n);
     uint32_t value = kNone;
     for (size_t i = r.begin; i < r.end; ++i) {
-      if (stack_[i].kind != K::Comment && value == kNone) value = expr(stack_[i].node, scope, use);
+      if (stack_[i].kind != K::Comment && value == kNone) value = expr(stack_[i], scope, use);
     }
     release(r);
     if (f_.scopes[scope].kind == ScopeKind::Function ||
@@ -1174,17 +1201,24 @@ class Extractor {
   // Assignment targets: names, attributes, subscripts, and (nested) unpacking patterns, reached
   // as `use` (a store, unless the dense view ignores them).
   uint32_t target(TSNode n, uint32_t scope, Use use) {
-    if (ts_node_is_null(n)) return opaque();
+    if (is_null(n)) return opaque();
+    return target_of(n, kind(n), scope, use);
+  }
+  uint32_t target(Child c, uint32_t scope, Use use) {
+    return target_of(c.node, c.kind, scope, use);
+  }
+
+  // The target n (not null) of kind k.
+  uint32_t target_of(TSNode n, K k, uint32_t scope, Use use) {
     Depth d(*this);
     if (d.too_deep()) return opaque();
-    const K k = kind(n);
     switch (k) {
       case K::Identifier:
         dense_.enter(n, k, use, scope);
         return sink_.add_name(scope, intern(text_of(n)));
       case K::Attribute:
       case K::Subscript:
-        return expr(n, scope, use);
+        return expr_of(n, k, scope, use);
       case K::PatternList:
       case K::TuplePattern:
       case K::ListPattern:
@@ -1194,7 +1228,7 @@ class Extractor {
         const size_t items = sink_.items_mark();
         const Range r = children(n);
         for (size_t i = r.begin; i < r.end; ++i) {
-          if (stack_[i].kind != K::Comment) sink_.push_item(target(stack_[i].node, scope, use));
+          if (stack_[i].kind != K::Comment) sink_.push_item(target(stack_[i], scope, use));
         }
         release(r);
         return add_expr(ExprKind::Tuple, kNone, kNone, items);
@@ -1202,8 +1236,7 @@ class Extractor {
       case K::ListSplatPattern:
       case K::ListSplat: {
         const Range r = children(n);
-        const uint32_t inner =
-            r.end > r.begin ? target(stack_[r.begin].node, scope, use) : opaque();
+        const uint32_t inner = r.end > r.begin ? target(stack_[r.begin], scope, use) : opaque();
         release(r);
         return add_expr(ExprKind::Star, inner);
       }
@@ -1213,7 +1246,7 @@ class Extractor {
         uint32_t inner = kNone;
         for (size_t i = r.begin; i < r.end; ++i) {
           if (stack_[i].kind != K::Comment && inner == kNone) {
-            inner = target(stack_[i].node, scope, use);
+            inner = target(stack_[i], scope, use);
           }
         }
         release(r);
@@ -1223,7 +1256,7 @@ class Extractor {
         return name.empty() ? opaque() : sink_.add_name(scope, intern(name));
       }
       default:
-        return expr(n, scope, use);
+        return expr_of(n, k, scope, use);
     }
   }
 

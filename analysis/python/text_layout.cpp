@@ -60,8 +60,13 @@ bool is_blank_or_comment_line(std::string_view line) {
 
 LineTable::LineTable(std::string_view text) {
   if (text.find('\r') == std::string_view::npos) {
-    // Only "\n" ends lines (nearly every file): memchr-speed scans instead of a byte loop.
-    starts_.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+    // Only "\n" ends lines (nearly every file): memchr-speed scans instead of a byte loop,
+    // for the count too (std::count was a byte loop: 3.8 instructions a byte, callgrind).
+    size_t newlines = 0;
+    for (size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) {
+      ++newlines;
+    }
+    starts_.reserve(newlines + 1);
     starts_.push_back(0);
     for (size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) {
       starts_.push_back(i + 1);

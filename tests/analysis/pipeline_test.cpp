@@ -98,6 +98,38 @@ TEST(Determinism, SameGraphForAnyThreadCount) {
   }
 }
 
+// The job beside the resolution (the render prepares its index of the entities there) runs once
+// per analysis, on any thread count, and sees the final entities and files before any edge.
+TEST(Determinism, BesideResolutionSeesTheFinalEntitiesBeforeTheEdges) {
+  TempRepo repo;
+  write_generated_repo(repo);
+  for (const unsigned threads : {1u, 2u}) {
+    AnalysisOptions options;
+    options.threads = threads;
+    int calls = 0;
+    std::vector<std::string> seen;
+    size_t files_seen = 0;
+    size_t edges_seen = 0;
+    options.beside_resolution = [&](const Graph& graph) {
+      ++calls;
+      for (size_t e = 0; e < graph.entities.size(); ++e) {
+        seen.push_back(graph.id(static_cast<EntityIndex>(e)));
+      }
+      files_seen = graph.files.size();
+      edges_seen = graph.edges.size();
+    };
+    const Analysis analysis = analysis::analyze(scan_tree(repo.root()), options);
+    EXPECT_EQ(calls, 1) << threads;
+    ASSERT_EQ(seen.size(), analysis.graph.entities.size()) << threads;
+    for (size_t e = 0; e < seen.size(); ++e) {
+      EXPECT_EQ(seen[e], analysis.graph.id(static_cast<EntityIndex>(e))) << threads;
+    }
+    EXPECT_EQ(files_seen, analysis.graph.files.size()) << threads;
+    EXPECT_EQ(edges_seen, 0u) << threads;
+    EXPECT_FALSE(edges_of(analysis.graph, Relation::Calls).empty());
+  }
+}
+
 // Front ends resolve side by side; the graph is the same as when they resolved one by one.
 TEST(Determinism, SameGraphForAnyThreadCountAcrossFrontEnds) {
   TempRepo repo;
