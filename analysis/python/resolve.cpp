@@ -594,10 +594,11 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
       break;
     case ExprKind::Name: {
-      const NameId name = gs(f, x.str);
-      const VarId var = lookup(ctx, e, name);
+      // The name's global id only when the slot does not hold the variable yet, or holds none.
+      const uint32_t cached = expr_slot_[site_of(f, e)];
+      const VarId var = cached != kNone ? VarId{cached} : lookup_scopes(ctx, e, gs(f, x.str));
       if (var != kUnresolved) return read(var);
-      if (const auto b = builtin(name)) out.insert(values_.builtin(*b));
+      if (const auto b = builtin(gs(f, x.str))) out.insert(values_.builtin(*b));
       break;
     }
     case ExprKind::ScopedName: {
