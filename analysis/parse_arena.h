@@ -7,21 +7,18 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "analysis/arena_chunks.h"
-
 struct TSParser;
 
 namespace anchorfs::analysis {
 
 // While alive, what tree-sitter allocates on this thread comes from the thread's arena: a bump
-// pointer through runs of 2 MiB chunks taken from a process-wide pool (analysis/arena_chunks.h),
-// blocks of whole 8-byte words with no header (a header per block was 7.9 % of sympy's trees,
-// every node being one block). Freeing a block gives it back only when it is the most recent one
-// (so a growing array's realloc grows in place); the tree is never deleted node by node
-// (ts_tree_delete was ~5 % of a cold sympy mount's CPU) but dropped with the scope's chunks when
-// it ends. The chunks go back to the pool with their pages, so the next file's parse on any
-// thread reuses them instead of faulting fresh zeroed pages, until release_parse_arena_pages
-// returns the pages of the chunks no scope holds.
+// pointer in one reserved address range, blocks of whole 8-byte words with no header (a header
+// per block was 7.9 % of sympy's trees, every node being one block). Freeing a block gives it
+// back only when it is the most recent one (so a growing array's realloc grows in place);
+// the tree is never deleted node by node (ts_tree_delete was ~5 % of a cold sympy mount's CPU)
+// but dropped with the whole arena when the scope ends. The arena's pages stay mapped for the
+// next file, so tree-sitter stops faulting fresh zeroed pages after the first files, until the
+// thread ends or release_parse_arena_pages returns them.
 //
 // The scope makes its own parser in the arena: a parser kept across files would hold pooled
 // subtrees and stack nodes from the arena past its reset. Nothing made in the scope may be used
@@ -39,15 +36,13 @@ class ParseArena {
 
  private:
   TSParser* parser_;
-  // Where this scope's memory begins: the thread's run, bump and used bytes when it opened.
-  char* mark_run_;
-  char* mark_bump_;
-  uint64_t mark_used_;
+  char* mark_;           // where this scope's memory begins: the arena's bump when it opened
   bool outer_in_scope_;  // whether an enclosing scope was open on this thread
 };
 
-// Returns the pages of the pooled chunks no scope holds to the system: after an analysis's
-// parse, so that the process keeps none while the mount serves.
+// Returns this thread's arena pages to the system (outside a scope): after an analysis's parse,
+// so that the thread that ran it keeps none while the mount serves. The parse's other threads
+// end with the parse, and their arenas with them.
 void release_parse_arena_pages();
 
 namespace arena_hooks {
@@ -63,18 +58,20 @@ namespace detail {
 // inline into the allocator hooks: as calls they were 1.3 % of a TypeScript bundle's analysis
 // (four per tree-sitter allocation).
 struct Arena {
-  char* run = nullptr;   // the run of chunks blocks come from; null outside every scope
-  char* end = nullptr;   // its end
-  char* bump = nullptr;  // where the next block begins
-  char* last = nullptr;  // the most recent block, which ends at bump; null once given back
-  uint64_t used_before = 0;  // bytes of the blocks in the thread's earlier runs, still held
+  char* reservation = nullptr;  // what mmap gave; base is its first 2 MiB boundary
+  size_t reserved = 0;          // its length
+  char* base = nullptr;         // [base, committed) is readable and writable
+  char* committed = nullptr;
+  char* bump = nullptr;        // where the next block begins
+  char* last = nullptr;        // the most recent block, which ends at bump; null once given back
+  char* high_water = nullptr;  // the most bump reached since the pages were last returned
   bool in_scope = false;
 };
 // Trivially destructible and constant-initialised, so it is read without a TLS guard.
 extern constinit thread_local Arena t_arena;
-// allocate() when the current run is too short: continues in a new run first; null when the
+// allocate() when the committed pages are too few: commits more first; null when the
 // reservation is spent.
-void* allocate_in_new_run(size_t n);
+void* allocate_committing(size_t n);
 }  // namespace detail
 
 // The tree-sitter allocator hooks (parse_budget.cpp) route through these: allocation while this
@@ -82,31 +79,29 @@ void* allocate_in_new_run(size_t n);
 inline bool in_scope() {
   return detail::t_arena.in_scope;
 }
-// Any thread's: a block of a scope on another thread is never resized or freed here, but a heap
-// block must never be taken for arena memory.
 inline bool owns(const void* p) {
-  return p >= arena_chunks::pool_begin.load(std::memory_order_relaxed) &&
-         p < arena_chunks::pool_end.load(std::memory_order_relaxed);
+  const detail::Arena& a = detail::t_arena;
+  return p >= a.base && p < a.committed;
 }
 inline void* allocate(size_t n) {
   detail::Arena& a = detail::t_arena;
   const size_t need = block_bytes(n);
-  if (need > static_cast<size_t>(a.end - a.bump)) return detail::allocate_in_new_run(n);
+  if (need > static_cast<size_t>(a.committed - a.bump)) return detail::allocate_committing(n);
   char* block = a.bump;
-  if (block == nullptr) __builtin_unreachable();  // in a scope the arena holds a run
+  if (block == nullptr) __builtin_unreachable();  // in a scope the arena is reserved
   a.bump += need;
   a.last = block;
+  if (a.bump > a.high_water) a.high_water = a.bump;
   ASAN_UNPOISON_MEMORY_REGION(block, n);
   return block;
 }
 void* reallocate(void* p, size_t n);  // p owned by this thread's arena, or null
 void release(void* p);                // p owned by this thread's arena
 // A copy of arena block p (whose scope may have ended) in a heap block of n bytes: its bytes, as
-// far as its run reaches (a block's own length is not kept).
+// far as the arena's committed pages reach (a block's own length is not kept).
 void* copy_to_heap(const void* p, size_t n);
 inline uint64_t used() {  // bytes of this thread's arena in use
-  const detail::Arena& a = detail::t_arena;
-  return a.used_before + static_cast<uint64_t>(a.bump - a.run);
+  return static_cast<uint64_t>(detail::t_arena.bump - detail::t_arena.base);
 }
 }  // namespace arena_hooks
 
