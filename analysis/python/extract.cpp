@@ -168,23 +168,19 @@ class Extractor {
 
   // Source that cannot have effects is not walked for the flow facts; the dense view still
   // reads it (names, chains, keys), more cheaply than building expressions to roll back.
-  uint32_t expr_for_effects(TSNode n, uint32_t scope, Use use) {
-    if (!may_have_effects(text_of(n))) {
-      dense_.walk(n, use, scope);
+  // `n` is a node, or a listed child whose kind the listing already looked up (expr() takes
+  // either).
+  template <class NodeOrChild>
+  uint32_t expr_for_effects(const NodeOrChild& n, uint32_t scope, Use use) {
+    if (!may_have_effects(text_of(node_of(n)))) {
+      dense_.walk(node_of(n), use, scope);
       return kNone;
     }
     const FactSink::Mark m = mark();
     return for_effects(expr(n, scope, use), m);
   }
-  // The same for a listed child, whose kind the listing already looked up.
-  uint32_t expr_for_effects(Child c, uint32_t scope, Use use) {
-    if (!may_have_effects(text_of(c.node))) {
-      dense_.walk(c.node, use, scope);
-      return kNone;
-    }
-    const FactSink::Mark m = mark();
-    return for_effects(expr_of(c.node, c.kind, scope, use), m);
-  }
+  static TSNode node_of(TSNode n) { return n; }
+  static TSNode node_of(const Child& c) { return c.node; }
 
   // Every call and generator has a "(", and lambdas, yields, walruses and comprehensions
   // their keyword or operator: source without any cannot hold what for_effects keeps, so it
@@ -200,13 +196,10 @@ class Extractor {
            source.find(":=") != std::string_view::npos;
   }
 
-  void evaluate(TSNode n, uint32_t scope, Use use = Use::Read) {
-    if (is_null(n)) return;
+  template <class NodeOrChild>
+  void evaluate(const NodeOrChild& n, uint32_t scope, Use use = Use::Read) {
+    if (is_null(node_of(n))) return;
     const uint32_t e = expr_for_effects(n, scope, use);
-    if (e != kNone) add_stmt(StmtKind::Evaluate, scope, kNone, e);
-  }
-  void evaluate(Child c, uint32_t scope, Use use = Use::Read) {
-    const uint32_t e = expr_for_effects(c, scope, use);
     if (e != kNone) add_stmt(StmtKind::Evaluate, scope, kNone, e);
   }
 

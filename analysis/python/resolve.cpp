@@ -594,9 +594,7 @@ Set Resolver::eval(const Ctx& ctx, uint32_t e, int depth) {
         eval(ctx, list_item(f, x.list_begin + i), depth + 1);
       break;
     case ExprKind::Name: {
-      // The name's global id only when the slot does not hold the variable yet, or holds none.
-      const uint32_t cached = expr_slot_[site_of(f, e)];
-      const VarId var = cached != kNone ? VarId{cached} : lookup_scopes(ctx, e, gs(f, x.str));
+      const VarId var = lookup(ctx, e, x.str);
       if (var != kUnresolved) return read(var);
       if (const auto b = builtin(gs(f, x.str))) out.insert(values_.builtin(*b));
       break;
@@ -846,7 +844,7 @@ void Resolver::assign(const Ctx& ctx, uint32_t target, const Set& v, int depth) 
   const Expr x = expr_at(f, target);
   switch (x.kind) {
     case ExprKind::Name: {
-      const VarId var = lookup(ctx, target, gs(f, x.str));
+      const VarId var = lookup(ctx, target, x.str);
       if (var != kUnresolved) merge(var, v);
       break;
     }

@@ -443,12 +443,13 @@ class Resolver {
   // second (its statement reads second_round_): a binding made now would stay (sets only grow).
   void defer_to_second_round(bool& deferred);
 
-  // A Name's variable: after its first evaluation, the one its expression slot holds (inline);
-  // the first evaluation walks the scopes (lookup_scopes, out of line).
-  VarId lookup(const Ctx& ctx, uint32_t e, NameId name) {
+  // A Name's variable (`str` its file-local string): after its first evaluation, the one its
+  // expression slot holds (inline, without turning the string into a global name id); the first
+  // evaluation walks the scopes (lookup_scopes, out of line).
+  VarId lookup(const Ctx& ctx, uint32_t e, uint32_t str) {
     const uint32_t cached = expr_slot_[site_of(ctx.file, e)];
     if (cached != kNone) return VarId{cached};
-    return lookup_scopes(ctx, e, name);
+    return lookup_scopes(ctx, e, gs(ctx.file, str));
   }
   [[gnu::noinline]] VarId lookup_scopes(const Ctx& ctx, uint32_t e, NameId name);
 
